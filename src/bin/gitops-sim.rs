@@ -1,0 +1,104 @@
+//! `gitops-sim`: the reconcile core on the command line, for lesson authors.
+
+use clap::{Parser, Subcommand};
+use gitops_playground::core::{report, sync, InputError, Plan, Scenario};
+use serde::Serialize;
+use serde_json::Value;
+use std::io::{ErrorKind, Read, Write};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "gitops-sim",
+    version,
+    about = "Plan and sync GitOps scenarios with the playground's reconcile core"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the plan, drift, status and warnings of a scenario as JSON.
+    Plan {
+        /// A scenario file (`-` reads standard input).
+        file: String,
+    },
+    /// Apply plans until a pass is empty; print each pass and the final actual state.
+    Sync {
+        /// A scenario file (`-` reads standard input).
+        file: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match &cli.command {
+        Command::Plan { file } => load(file).map(|scenario| plan_output(&scenario)),
+        Command::Sync { file } => load(file).map(|scenario| sync_output(&scenario)),
+    };
+    match outcome {
+        Ok(output) => print(&output),
+        Err(message) => {
+            eprintln!("gitops-sim: {}", message.replace('\n', " "));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Prints `output`; a reader that stops early (`| head`) is not an error.
+fn print(output: &str) -> ExitCode {
+    match writeln!(std::io::stdout().lock(), "{output}") {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.kind() == ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("gitops-sim: cannot write the output: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn load(file: &str) -> Result<Scenario, String> {
+    let source = if file == "-" { "<stdin>" } else { file };
+    let text = read(file).map_err(|error| format!("{source}: cannot read it: {error}"))?;
+    Scenario::parse(source, &text).map_err(|error: InputError| error.to_string())
+}
+
+fn read(file: &str) -> std::io::Result<String> {
+    if file == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text)?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(file)
+    }
+}
+
+fn plan_output(scenario: &Scenario) -> String {
+    pretty(&report(
+        &scenario.desired,
+        &scenario.actual,
+        &scenario.options,
+    ))
+}
+
+#[derive(Serialize)]
+struct SyncOutput {
+    passes: Vec<Plan>,
+    actual: Value,
+    converged: bool,
+}
+
+fn sync_output(scenario: &Scenario) -> String {
+    let run = sync(&scenario.desired, &scenario.actual, &scenario.options);
+    pretty(&SyncOutput {
+        passes: run.passes,
+        actual: run.actual.to_value(),
+        converged: run.converged,
+    })
+}
+
+fn pretty(output: &impl Serialize) -> String {
+    serde_json::to_string_pretty(output).expect("reports hold only JSON values")
+}

@@ -1,0 +1,26 @@
+//! The reconcile core: plain Rust, no web dependency, the same natively and
+//! in wasm. It reads states, compares them, plans, applies and reports drift;
+//! bad input comes back as an `InputError`, never a panic.
+
+// An `InputError` is large, but errors are rare and never on a hot path.
+#![allow(clippy::result_large_err)]
+
+pub mod apply;
+pub mod compare;
+pub mod drift;
+pub mod error;
+pub mod json;
+pub mod options;
+pub mod plan;
+pub mod report;
+pub mod scenario;
+pub mod state;
+
+pub use apply::apply;
+pub use drift::{drift, Drift};
+pub use error::{ErrorKind, InputError};
+pub use options::Options;
+pub use plan::{diff, Operation, Plan};
+pub use report::{report, sync, Report, SyncRun, SyncStatus};
+pub use scenario::Scenario;
+pub use state::{Form, State};

@@ -1,0 +1,271 @@
+//! A state: the objects of an environment, by key. It is read from one of
+//! three forms and written back in the form it was read from.
+
+use super::error::InputError;
+use super::json;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+/// How a state was written, so that it can be written back the same way.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Form {
+    /// The lesson's form: `{"web": {...}, "api": {...}}`, keyed by name.
+    Named,
+    /// A JSON array of Kubernetes objects (or a single object).
+    List,
+    /// A Kubernetes `List` (`{"kind": "List", "items": [...]}`); the fields
+    /// other than `items` are kept as they were.
+    KubernetesList { envelope: Map<String, Value> },
+}
+
+/// The objects of one environment, ordered by key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    form: Form,
+    objects: BTreeMap<String, Value>,
+}
+
+impl State {
+    pub fn empty(form: Form) -> Self {
+        State {
+            form,
+            objects: BTreeMap::new(),
+        }
+    }
+
+    pub fn new(form: Form, objects: BTreeMap<String, Value>) -> Self {
+        State { form, objects }
+    }
+
+    /// Reads a state from JSON text; `source` names it in errors. Text that is
+    /// only whitespace is an empty state in the lesson's form.
+    pub fn parse(source: &str, text: &str) -> Result<Self, InputError> {
+        if text.trim().is_empty() {
+            return Ok(State::empty(Form::Named));
+        }
+        State::from_value(source, json::parse(source, text)?)
+    }
+
+    /// Reads a state from a JSON value; `source` names it in errors.
+    pub fn from_value(source: &str, value: Value) -> Result<Self, InputError> {
+        match value {
+            Value::Array(items) => State::from_items(source, "", items, Form::List),
+            Value::Object(fields) if is_kubernetes_list(&fields) => {
+                let mut envelope = fields;
+                let Some(Value::Array(items)) = envelope.remove("items") else {
+                    unreachable!("is_kubernetes_list checked that `items` is an array")
+                };
+                State::from_items(source, "/items", items, Form::KubernetesList { envelope })
+            }
+            Value::Object(fields) if is_kubernetes_object(&fields) => {
+                State::from_items(source, "", vec![Value::Object(fields)], Form::List)
+            }
+            Value::Object(fields) => State::from_named(source, fields),
+            other => Err(InputError::shape(
+                source,
+                "",
+                format!(
+                    "a state is an object of named objects, a list of Kubernetes objects, \
+                     or a Kubernetes List; found {}",
+                    describe(&other)
+                ),
+            )),
+        }
+    }
+
+    fn from_named(source: &str, fields: Map<String, Value>) -> Result<Self, InputError> {
+        let mut objects = BTreeMap::new();
+        for (name, value) in fields {
+            if !value.is_object() {
+                return Err(InputError::shape(
+                    source,
+                    pointer_to(&[&name]),
+                    format!("`{name}` should be an object, found {}", describe(&value)),
+                ));
+            }
+            objects.insert(name, value);
+        }
+        Ok(State {
+            form: Form::Named,
+            objects,
+        })
+    }
+
+    fn from_items(
+        source: &str,
+        base: &str,
+        items: Vec<Value>,
+        form: Form,
+    ) -> Result<Self, InputError> {
+        let mut objects = BTreeMap::new();
+        let mut positions = BTreeMap::new();
+        for (index, item) in items.into_iter().enumerate() {
+            let pointer = format!("{base}/{index}");
+            let key = kubernetes_key(&item).map_err(|problem| {
+                InputError::shape(
+                    source,
+                    format!("{pointer}{}", problem.pointer),
+                    problem.message,
+                )
+            })?;
+            if let Some(first) = positions.insert(key.clone(), index) {
+                return Err(InputError::duplicate_key(
+                    source,
+                    &key,
+                    format!("two objects have the key {key} (items {first} and {index})"),
+                ));
+            }
+            objects.insert(key, item);
+        }
+        Ok(State { form, objects })
+    }
+
+    pub fn form(&self) -> &Form {
+        &self.form
+    }
+
+    pub fn objects(&self) -> &BTreeMap<String, Value> {
+        &self.objects
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.objects.get(key)
+    }
+
+    pub fn len(&self) -> usize {
+        self.objects.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.objects.is_empty()
+    }
+
+    pub fn insert(&mut self, key: String, object: Value) {
+        self.objects.insert(key, object);
+    }
+
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        self.objects.remove(key)
+    }
+
+    /// The state as JSON, in the form it was read from, objects in key order.
+    pub fn to_value(&self) -> Value {
+        match &self.form {
+            Form::Named => Value::Object(self.objects.clone().into_iter().collect()),
+            Form::List => Value::Array(self.objects.values().cloned().collect()),
+            Form::KubernetesList { envelope } => {
+                let mut list = envelope.clone();
+                list.insert(
+                    "items".into(),
+                    Value::Array(self.objects.values().cloned().collect()),
+                );
+                Value::Object(list)
+            }
+        }
+    }
+}
+
+fn is_kubernetes_list(fields: &Map<String, Value>) -> bool {
+    let kind = fields.get("kind").and_then(Value::as_str).unwrap_or("");
+    kind.ends_with("List") && fields.get("items").is_some_and(Value::is_array)
+}
+
+fn is_kubernetes_object(fields: &Map<String, Value>) -> bool {
+    fields.get("apiVersion").is_some_and(Value::is_string)
+        && fields.get("kind").is_some_and(Value::is_string)
+        && fields.get("metadata").is_some_and(Value::is_object)
+}
+
+struct KeyProblem {
+    pointer: &'static str,
+    message: String,
+}
+
+/// The key of a Kubernetes object: `Kind/namespace/name`, or `Kind/name` for
+/// an object without a namespace.
+fn kubernetes_key(object: &Value) -> Result<String, KeyProblem> {
+    let Value::Object(fields) = object else {
+        return Err(KeyProblem {
+            pointer: "",
+            message: format!(
+                "a Kubernetes object should be an object, found {}",
+                describe(object)
+            ),
+        });
+    };
+    let kind = required_string(fields.get("kind"), "", "kind")?;
+    let metadata = match fields.get("metadata") {
+        Some(Value::Object(metadata)) => metadata,
+        Some(other) => {
+            return Err(KeyProblem {
+                pointer: "/metadata",
+                message: format!("`metadata` should be an object, found {}", describe(other)),
+            })
+        }
+        None => {
+            return Err(KeyProblem {
+                pointer: "",
+                message: format!("this {kind} has no `metadata`, so it has no name"),
+            })
+        }
+    };
+    let name = required_string(metadata.get("name"), "/metadata", "name")?;
+    match metadata.get("namespace") {
+        None | Some(Value::Null) => Ok(format!("{kind}/{name}")),
+        Some(Value::String(namespace)) if namespace.is_empty() => Ok(format!("{kind}/{name}")),
+        Some(Value::String(namespace)) => Ok(format!("{kind}/{namespace}/{name}")),
+        Some(other) => Err(KeyProblem {
+            pointer: "/metadata/namespace",
+            message: format!(
+                "`metadata.namespace` should be a string, found {}",
+                describe(other)
+            ),
+        }),
+    }
+}
+
+fn required_string<'a>(
+    value: Option<&'a Value>,
+    parent: &'static str,
+    field: &str,
+) -> Result<&'a str, KeyProblem> {
+    let (pointer, dotted) = match parent {
+        "" => ("", field.to_string()),
+        _ => (parent, format!("metadata.{field}")),
+    };
+    match value {
+        Some(Value::String(text)) if !text.is_empty() => Ok(text),
+        Some(Value::String(_)) => Err(KeyProblem {
+            pointer,
+            message: format!("`{dotted}` is empty"),
+        }),
+        Some(other) => Err(KeyProblem {
+            pointer,
+            message: format!("`{dotted}` should be a string, found {}", describe(other)),
+        }),
+        None => Err(KeyProblem {
+            pointer,
+            message: format!("a Kubernetes object needs `{dotted}`"),
+        }),
+    }
+}
+
+/// A JSON value's type, for messages: "a number", "an array", ...
+pub fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// An RFC 6901 pointer from path segments.
+pub fn pointer_to(segments: &[&str]) -> String {
+    segments
+        .iter()
+        .map(|segment| format!("/{}", segment.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}

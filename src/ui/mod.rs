@@ -1,0 +1,8 @@
+//! The Yew front end: it shows what the core computes and sends the user's
+//! edits to one reducer (`model`). No reconcile logic lives here.
+
+pub mod app;
+pub mod components;
+pub mod model;
+
+pub use app::App;

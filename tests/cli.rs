@@ -1,0 +1,146 @@
+//! `gitops-sim` as lesson authors run it.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use serde_json::{json, Value};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const WORKED_EXAMPLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/static/scenarios/worked-example.json"
+);
+
+fn gitops_sim(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gitops-sim"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gitops-sim starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn succeeds(args: &[&str], stdin: &str) -> Value {
+    let output = gitops_sim(args, stdin);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("the output is JSON")
+}
+
+/// Runs a failing command; returns its one line of error.
+fn fails(args: &[&str], stdin: &str) -> String {
+    let output = gitops_sim(args, stdin);
+    assert_eq!(output.status.code(), Some(2), "bad input exits with 2");
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr.trim_end().to_string()
+}
+
+#[test]
+fn plan_prints_plan_drift_status_and_warnings() {
+    let output = succeeds(&["plan", WORKED_EXAMPLE], "");
+    assert_eq!(
+        output,
+        json!({
+            "plan": [
+                {"op": "update", "key": "web", "object": {"image": "registry.example/web:2.0.1", "replicas": 3}},
+                {"op": "delete", "key": "debug"}
+            ],
+            "drift": {"missing": [], "changed": ["web"], "extra": ["debug"]},
+            "status": {"sync": "OutOfSync"},
+            "warnings": []
+        })
+    );
+}
+
+#[test]
+fn sync_applies_passes_until_one_is_empty() {
+    let output = succeeds(&["sync", WORKED_EXAMPLE], "");
+    let passes = output["passes"].as_array().unwrap();
+    assert_eq!(passes.len(), 2);
+    assert_eq!(passes[0].as_array().unwrap().len(), 2);
+    assert_eq!(passes[1], json!([]));
+    assert_eq!(output["converged"], json!(true));
+    assert_eq!(
+        output["actual"],
+        json!({
+            "api": {"image": "registry.example/api:1.4.2", "replicas": 2},
+            "web": {"image": "registry.example/web:2.0.1", "replicas": 3}
+        })
+    );
+}
+
+#[test]
+fn sync_writes_the_actual_state_in_its_own_form() {
+    let scenario = r#"{
+        "desired": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "x"}, "data": {"k": "v"}}],
+        "actual": {"apiVersion": "v1", "kind": "List", "metadata": {}, "items": []}
+    }"#;
+    let output = succeeds(&["sync", "-"], scenario);
+    assert_eq!(output["actual"]["kind"], "List");
+    assert_eq!(output["actual"]["items"][0]["data"], json!({"k": "v"}));
+}
+
+#[test]
+fn an_empty_cluster_is_the_default_actual_state() {
+    let output = succeeds(&["plan", "-"], r#"{"desired": {"web": {"replicas": 1}}}"#);
+    assert_eq!(
+        output["plan"],
+        json!([{"op": "create", "key": "web", "object": {"replicas": 1}}])
+    );
+    assert_eq!(output["drift"]["missing"], json!(["web"]));
+}
+
+#[test]
+fn text_that_is_not_json_names_the_file_line_and_column() {
+    assert_eq!(
+        fails(
+            &["plan", "-"],
+            "{\"desired\": {\n  \"web\": {\"replicas\": 3}\n  \"api\": {}\n}}"
+        ),
+        "gitops-sim: <stdin>, line 3, column 3: expected `,` or `}`"
+    );
+}
+
+#[test]
+fn a_duplicate_key_names_the_key() {
+    let scenario = r#"{"desired": [{"kind": "Service", "metadata": {"name": "web"}}, {"kind": "Service", "metadata": {"name": "web"}}]}"#;
+    assert_eq!(
+        fails(&["sync", "-"], scenario),
+        "gitops-sim: <stdin> at /desired: two objects have the key Service/web (items 0 and 1)"
+    );
+}
+
+#[test]
+fn a_missing_file_is_reported_not_panicked() {
+    let message = fails(&["plan", "/no/such/scenario.json"], "");
+    assert!(
+        message.starts_with("gitops-sim: /no/such/scenario.json: cannot read it"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_wrong_shape_names_the_field() {
+    assert_eq!(fails(&["plan", "-"], "[]"), "gitops-sim: <stdin>: a scenario is an object with `desired`, `actual` and `options`; found an array");
+}
+
+#[test]
+fn the_same_scenario_gives_the_same_output_every_time() {
+    let first = gitops_sim(&["sync", WORKED_EXAMPLE], "").stdout;
+    let second = gitops_sim(&["sync", WORKED_EXAMPLE], "").stdout;
+    assert_eq!(first, second);
+}

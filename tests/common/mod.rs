@@ -1,0 +1,123 @@
+//! What the law and property tests share: a macro that makes each test run
+//! natively (`cargo test`) and in headless Chromium (`wasm-bindgen-test`),
+//! and builders for states.
+
+#![allow(dead_code)]
+
+use gitops_playground::core::State;
+use serde_json::Value;
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+/// Declares tests that run natively and in the browser.
+#[macro_export]
+macro_rules! everywhere {
+    ($($(#[$meta:meta])* fn $name:ident() $body:block)*) => {$(
+        $(#[$meta])*
+        #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+        #[cfg_attr(not(target_arch = "wasm32"), test)]
+        fn $name() $body
+    )*};
+}
+
+/// A state from a JSON value known to be valid.
+pub fn state(value: Value) -> State {
+    State::from_value("test", value).expect("a valid test state")
+}
+
+/// The keys of a plan, each with its verb: `["update web", "delete debug"]`.
+pub fn steps(plan: &[gitops_playground::core::Operation]) -> Vec<String> {
+    plan.iter()
+        .map(|operation| format!("{} {}", operation.verb(), operation.key()))
+        .collect()
+}
+
+pub mod generate {
+    //! Generated states for the property tests: small name and value
+    //! alphabets, so that desired and actual often share keys and contents.
+
+    use gitops_playground::core::State;
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+    use std::collections::BTreeMap;
+
+    fn name() -> impl Strategy<Value = String> {
+        "(api|web|db|cache|debug|worker)(-[a-c])?"
+    }
+
+    fn object() -> impl Strategy<Value = Value> {
+        (
+            prop::sample::select(vec!["web:1.0", "web:1.1", "api@sha256:00ff", "busybox"]),
+            0u8..4,
+            prop::option::of(prop::collection::btree_map("[a-c]", "[x-z]{0,2}", 0..3)),
+        )
+            .prop_map(|(image, replicas, labels)| {
+                let mut object = json!({"image": image, "replicas": replicas});
+                if let Some(labels) = labels {
+                    object["labels"] = json!(labels);
+                }
+                object
+            })
+    }
+
+    /// States in the lesson's form.
+    pub fn named_state() -> impl Strategy<Value = State> {
+        prop::collection::btree_map(name(), object(), 0..8)
+            .prop_map(|objects| State::from_value("generated", json!(objects)).expect("valid"))
+    }
+
+    /// States as lists of Kubernetes objects, namespaced or not.
+    pub fn kubernetes_state() -> impl Strategy<Value = State> {
+        let item = (
+            prop::sample::select(vec!["Deployment", "Service", "ConfigMap", "Namespace"]),
+            name(),
+            prop::option::of(prop::sample::select(vec!["shop", "ops"])),
+            object(),
+        )
+            .prop_map(|(kind, name, namespace, spec)| {
+                let mut metadata = json!({"name": name});
+                if let Some(namespace) = namespace {
+                    metadata["namespace"] = json!(namespace);
+                }
+                json!({"apiVersion": "v1", "kind": kind, "metadata": metadata, "spec": spec})
+            });
+        prop::collection::vec(item, 0..8).prop_map(|items| {
+            let unique: BTreeMap<String, Value> = items
+                .into_iter()
+                .map(|item| {
+                    (
+                        format!(
+                            "{}/{}/{}",
+                            item["kind"], item["metadata"]["namespace"], item["metadata"]["name"]
+                        ),
+                        item,
+                    )
+                })
+                .collect();
+            State::from_value("generated", Value::Array(unique.into_values().collect()))
+                .expect("valid")
+        })
+    }
+
+    /// A pair of states in one form.
+    pub fn desired_and_actual() -> impl Strategy<Value = (State, State)> {
+        prop_oneof![
+            (named_state(), named_state()),
+            (kubernetes_state(), kubernetes_state())
+        ]
+    }
+
+    /// The property-test configuration: in the browser, no failure files.
+    pub fn config() -> ProptestConfig {
+        ProptestConfig {
+            cases: 256,
+            failure_persistence: if cfg!(target_arch = "wasm32") {
+                None
+            } else {
+                ProptestConfig::default().failure_persistence
+            },
+            ..ProptestConfig::default()
+        }
+    }
+}
