@@ -23,6 +23,9 @@ pub fn parse(source: &str, text: &str) -> Result<Value, InputError> {
             ),
         ));
     }
+    if text.trim().is_empty() {
+        return Err(InputError::syntax(source, 1, 1, "the document is empty"));
+    }
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let value = StrictValue::deserialize(&mut deserializer)
         .and_then(|value| deserializer.end().map(|()| value.0))
@@ -39,9 +42,6 @@ fn syntax_error(source: &str, error: &serde_json::Error) -> InputError {
     let suffix = format!(" at line {} column {}", error.line(), error.column());
     let message = full.strip_suffix(&suffix).unwrap_or(&full);
     let message = match message {
-        "EOF while parsing a value" if error.line() <= 1 && error.column() == 0 => {
-            "the document is empty; write {} for an empty state"
-        }
         "recursion limit exceeded" => "the document is nested too deeply (more than 128 levels)",
         other => other,
     };
