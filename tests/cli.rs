@@ -56,10 +56,20 @@ fn plan_prints_plan_drift_status_and_warnings() {
         output,
         json!({
             "plan": [
-                {"op": "update", "key": "web", "object": {"image": "registry.example/web:2.0.1", "replicas": 3}},
+                {
+                    "op": "update",
+                    "key": "web",
+                    "changes": [{"path": "/replicas", "from": 10, "to": 3}],
+                    "object": {"image": "registry.example/web:2.0.1", "replicas": 3}
+                },
                 {"op": "delete", "key": "debug"}
             ],
-            "drift": {"missing": [], "changed": ["web"], "extra": ["debug"]},
+            "drift": {
+                "missing": [],
+                "changed": ["web"],
+                "extra": ["debug"],
+                "changes": {"web": [{"path": "/replicas", "from": 10, "to": 3}]}
+            },
             "status": {"sync": "OutOfSync"},
             "warnings": []
         })

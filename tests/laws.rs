@@ -17,8 +17,8 @@ fn empty() -> State {
     state(json!({}))
 }
 
-const PRUNE: Options = Options { prune: true };
-const NO_PRUNE: Options = Options { prune: false };
+const PRUNE: Options = Options::pruning(true);
+const NO_PRUNE: Options = Options::pruning(false);
 
 everywhere! {
     fn the_worked_example_step_by_step() {

@@ -1,21 +1,31 @@
 //! The one comparison of desired against actual that both the plan and the
 //! drift report are derived from, so the two always agree.
 
+use super::changes::{changes, Change, Rules};
+use super::ignore::patterns_for;
+use super::normalize::{desired_as_stored, last_applied, Mode};
 use super::options::Options;
-use super::state::State;
+use super::state::{Form, State};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 /// How one key differs between the desired and the actual state.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Difference<'a> {
     /// Desired but not in the actual state.
-    Missing { key: &'a str, desired: &'a Value },
+    Missing {
+        key: &'a str,
+        desired: Cow<'a, Value>,
+    },
     /// In both, with different contents.
     Changed {
         key: &'a str,
-        desired: &'a Value,
+        desired: Cow<'a, Value>,
         actual: &'a Value,
+        changes: Vec<Change>,
+        /// What Git last applied (Kubernetes objects that record it).
+        last_applied: Option<Value>,
     },
     /// In the actual state but not desired.
     Extra { key: &'a str, actual: &'a Value },
@@ -31,13 +41,23 @@ impl Difference<'_> {
     }
 }
 
+/// How the objects of `desired` compare: exactly in the lesson's form,
+/// as Kubernetes objects otherwise.
+pub fn mode_of(desired: &State) -> Mode {
+    match desired.form() {
+        Form::Named => Mode::Exact,
+        Form::List | Form::KubernetesList { .. } => Mode::Kubernetes,
+    }
+}
+
 /// Every difference between `desired` and `actual`, in key order. One merge
 /// over the two sorted states: linear in their sizes.
 pub fn compare<'a>(
     desired: &'a State,
     actual: &'a State,
-    _options: &Options,
+    options: &Options,
 ) -> Vec<Difference<'a>> {
+    let mode = mode_of(desired);
     let mut differences = Vec::new();
     let mut wanted = desired.objects().iter().peekable();
     let mut present = actual.objects().iter().peekable();
@@ -51,7 +71,10 @@ pub fn compare<'a>(
         match order {
             Ordering::Less => {
                 let (key, desired) = wanted.next().expect("peeked");
-                differences.push(Difference::Missing { key, desired });
+                differences.push(Difference::Missing {
+                    key,
+                    desired: stored(desired, mode),
+                });
             }
             Ordering::Greater => {
                 let (key, actual) = present.next().expect("peeked");
@@ -60,15 +83,35 @@ pub fn compare<'a>(
             Ordering::Equal => {
                 let (key, desired) = wanted.next().expect("peeked");
                 let (_, actual) = present.next().expect("peeked");
-                if desired != actual {
+                let desired = stored(desired, mode);
+                let last_applied = match mode {
+                    Mode::Exact => None,
+                    Mode::Kubernetes => last_applied(actual),
+                };
+                let ignored = patterns_for(&options.ignore, key, &desired);
+                let rules = Rules {
+                    mode,
+                    ignored: &ignored,
+                };
+                let found = changes(&desired, actual, last_applied.as_ref(), rules);
+                if !found.is_empty() {
                     differences.push(Difference::Changed {
                         key,
                         desired,
                         actual,
+                        changes: found,
+                        last_applied,
                     });
                 }
             }
         }
     }
     differences
+}
+
+fn stored(desired: &Value, mode: Mode) -> Cow<'_, Value> {
+    match mode {
+        Mode::Exact => Cow::Borrowed(desired),
+        Mode::Kubernetes => desired_as_stored(desired),
+    }
 }

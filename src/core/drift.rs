@@ -1,11 +1,13 @@
 //! Drift: every difference, whether or not the plan will fix it.
 
+use super::changes::Change;
 use super::compare::{compare, Difference};
 use super::options::Options;
 use super::state::State;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Drift {
     /// Desired but absent.
     pub missing: Vec<String>,
@@ -13,6 +15,8 @@ pub struct Drift {
     pub changed: Vec<String>,
     /// Present but not desired (deleted only with prune).
     pub extra: Vec<String>,
+    /// The field-level changes of each changed key.
+    pub changes: BTreeMap<String, Vec<Change>>,
 }
 
 impl Drift {
@@ -29,12 +33,15 @@ pub fn drift(desired: &State, actual: &State, options: &Options) -> Drift {
 pub(crate) fn drift_for(differences: &[Difference]) -> Drift {
     let mut drift = Drift::default();
     for difference in differences {
-        let list = match difference {
-            Difference::Missing { .. } => &mut drift.missing,
-            Difference::Changed { .. } => &mut drift.changed,
-            Difference::Extra { .. } => &mut drift.extra,
-        };
-        list.push(difference.key().to_string());
+        let key = difference.key().to_string();
+        match difference {
+            Difference::Missing { .. } => drift.missing.push(key),
+            Difference::Changed { changes, .. } => {
+                drift.changes.insert(key.clone(), changes.clone());
+                drift.changed.push(key);
+            }
+            Difference::Extra { .. } => drift.extra.push(key),
+        }
     }
     drift
 }

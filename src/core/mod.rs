@@ -6,19 +6,28 @@
 #![allow(clippy::result_large_err)]
 
 pub mod apply;
+pub mod changes;
 pub mod compare;
 pub mod drift;
 pub mod error;
+pub mod health;
+pub mod ignore;
 pub mod json;
+pub mod merge;
+pub mod normalize;
 pub mod options;
 pub mod plan;
+pub mod pointer;
 pub mod report;
 pub mod scenario;
 pub mod state;
 
 pub use apply::apply;
+pub use changes::Change;
 pub use drift::{drift, Drift};
 pub use error::{ErrorKind, InputError};
+pub use health::{health, overall, Health};
+pub use ignore::IgnoreRule;
 pub use options::Options;
 pub use plan::{diff, Operation, Plan};
 pub use report::{report, sync, Report, SyncRun, SyncStatus};

@@ -1,3 +1,4 @@
+use super::ignore::IgnoreRule;
 use serde::{Deserialize, Serialize};
 
 /// How the reconciler treats the difference between desired and actual.
@@ -7,4 +8,17 @@ pub struct Options {
     /// Delete objects that are in the actual state but not in the desired one.
     /// Off by default, as in Argo CD and Flux.
     pub prune: bool,
+    /// Fields that another controller owns: not drift, and kept live by apply.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignore: Vec<IgnoreRule>,
+}
+
+impl Options {
+    /// No ignore rules; prune as given.
+    pub const fn pruning(prune: bool) -> Self {
+        Options {
+            prune,
+            ignore: Vec::new(),
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! convergence.
 
 use super::apply::apply;
-use super::compare::compare;
+use super::compare::{compare, mode_of};
 use super::drift::{drift_for, Drift};
 use super::options::Options;
 use super::plan::{diff, plan_for, Plan};
@@ -48,7 +48,7 @@ pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
         SyncStatus::OutOfSync
     };
     Report {
-        plan: plan_for(&differences, options),
+        plan: plan_for(&differences, mode_of(desired), options),
         drift,
         status: Status { sync },
         warnings: Vec::new(),
