@@ -50,30 +50,43 @@ fn fails(args: &[&str], stdin: &str) -> String {
 }
 
 #[test]
-fn plan_prints_plan_drift_status_and_warnings() {
+fn plan_prints_plan_drift_status_objects_and_warnings() {
     let output = succeeds(&["plan", WORKED_EXAMPLE], "");
     assert_eq!(
-        output,
-        json!({
-            "plan": [
-                {
-                    "op": "update",
-                    "key": "web",
-                    "changes": [{"path": "/replicas", "from": 10, "to": 3}],
-                    "object": {"image": "registry.example/web:2.0.1", "replicas": 3}
-                },
-                {"op": "delete", "key": "debug"}
-            ],
-            "drift": {
-                "missing": [],
-                "changed": ["web"],
-                "extra": ["debug"],
-                "changes": {"web": [{"path": "/replicas", "from": 10, "to": 3}]}
+        output["plan"],
+        json!([
+            {
+                "op": "update",
+                "key": "web",
+                "wave": 0,
+                "changes": [{"path": "/replicas", "from": 10, "to": 3}],
+                "object": {"image": "registry.example/web:2.0.1", "replicas": 3}
             },
-            "status": {"sync": "OutOfSync"},
-            "warnings": []
+            {"op": "delete", "key": "debug", "wave": 0}
+        ])
+    );
+    assert_eq!(
+        output["drift"],
+        json!({
+            "missing": [],
+            "changed": ["web"],
+            "extra": ["debug"],
+            "changes": {"web": [{"path": "/replicas", "from": 10, "to": 3}]}
         })
     );
+    assert_eq!(
+        output["status"],
+        json!({"sync": "OutOfSync", "health": "Healthy"})
+    );
+    assert_eq!(
+        output["objects"],
+        json!([
+            {"key": "api", "sync": "Synced"},
+            {"key": "debug", "sync": "OutOfSync"},
+            {"key": "web", "sync": "OutOfSync"}
+        ])
+    );
+    assert!(output["warnings"].is_array());
 }
 
 #[test]
@@ -109,7 +122,7 @@ fn an_empty_cluster_is_the_default_actual_state() {
     let output = succeeds(&["plan", "-"], r#"{"desired": {"web": {"replicas": 1}}}"#);
     assert_eq!(
         output["plan"],
-        json!([{"op": "create", "key": "web", "object": {"replicas": 1}}])
+        json!([{"op": "create", "key": "web", "wave": 0, "object": {"replicas": 1}}])
     );
     assert_eq!(output["drift"]["missing"], json!(["web"]));
 }

@@ -108,6 +108,6 @@ everywhere! {
         let keys: Vec<_> = desired.objects().keys().cloned().collect();
         assert_eq!(keys, ["Deployment/shop/web", "Namespace/shop"]);
         let plan = diff(&desired, &state(json!([])), &NO_PRUNE);
-        assert_eq!(steps(&plan), ["create Deployment/shop/web", "create Namespace/shop"]);
+        assert_eq!(steps(&plan), ["create Namespace/shop", "create Deployment/shop/web"]);
     }
 }

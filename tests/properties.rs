@@ -1,110 +1,209 @@
-//! The lesson's laws over generated states, natively and in the browser.
+//! The laws over generated states, options and ignore rules, natively and in
+//! the browser.
 
 mod common;
 
-use common::generate::{config, desired_and_actual, named_state};
-use gitops_playground::core::{apply, diff, drift, report, sync, Form, Operation, Options, State};
+use common::generate::{config, desired_and_actual, options};
+use gitops_playground::core::pointer::Pattern;
+use gitops_playground::core::protection::prune_protection;
+use gitops_playground::core::{
+    apply, diff, drift, has_work, report, sync, Form, IgnoreRule, Operation, Options, State,
+};
 use proptest::prelude::*;
-use std::collections::BTreeSet;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
 
-fn keys_of<'a>(plan: &'a [Operation], verb: &str) -> Vec<&'a str> {
+fn keys_of<'a>(plan: &'a [Operation], verbs: &[&str]) -> BTreeSet<&'a str> {
     plan.iter()
-        .filter(|operation| operation.verb() == verb)
+        .filter(|operation| verbs.contains(&operation.verb()))
         .map(Operation::key)
         .collect()
 }
 
-fn extras(desired: &State, actual: &State) -> BTreeSet<String> {
-    actual
+fn set(keys: &[String]) -> BTreeSet<&str> {
+    keys.iter().map(String::as_str).collect()
+}
+
+fn protected(state: &State) -> BTreeSet<&str> {
+    state
         .objects()
-        .keys()
-        .filter(|key| desired.get(key).is_none())
-        .cloned()
+        .iter()
+        .filter(|(_, object)| prune_protection(object).is_some())
+        .map(|(key, _)| key.as_str())
         .collect()
 }
 
-proptest! {
-    #![proptest_config(config())]
+fn selecting<'r>(rules: &'r [IgnoreRule], key: &str, object: &Value) -> Vec<&'r Pattern> {
+    rules
+        .iter()
+        .filter(|rule| rule.selects(key, object))
+        .flat_map(IgnoreRule::patterns)
+        .collect()
+}
 
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    fn with_prune_one_pass_converges((desired, actual) in desired_and_actual()) {
-        let prune = Options::pruning(true);
-        let after = apply(&diff(&desired, &actual, &prune), &actual);
-        prop_assert!(diff(&desired, &after, &prune).is_empty(), "a second pass does nothing");
-        prop_assert!(drift(&desired, &after, &prune).is_empty());
-        let keys = |state: &State| state.objects().keys().cloned().collect::<Vec<_>>();
-        prop_assert_eq!(keys(&after), keys(&desired));
-        if *desired.form() == Form::Named {
-            prop_assert_eq!(after.objects(), desired.objects(), "the lesson's form compares exactly");
+/// Every value a pattern names in `value`, by its concrete path.
+fn matches(pattern: &Pattern, value: &Value) -> BTreeMap<String, Value> {
+    let segments: Vec<Option<&str>> = pattern.segments().collect();
+    let mut found = BTreeMap::new();
+    collect(&segments, value, String::new(), &mut found);
+    found
+}
+
+fn collect(
+    segments: &[Option<&str>],
+    value: &Value,
+    path: String,
+    found: &mut BTreeMap<String, Value>,
+) {
+    let Some((segment, rest)) = segments.split_first() else {
+        found.insert(path, value.clone());
+        return;
+    };
+    let children: Vec<(String, &Value)> = match value {
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(name, child)| (name.clone(), child))
+            .collect(),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(index, child)| (index.to_string(), child))
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (name, child) in children {
+        if segment.is_none_or(|wanted| wanted == name) {
+            collect(rest, child, format!("{path}/{name}"), found);
+        }
+    }
+}
+
+fn pattern_names(pattern: &Pattern, pointer: &str) -> bool {
+    let steps: Vec<&str> = pointer.split('/').skip(1).collect();
+    let segments: Vec<Option<&str>> = pattern.segments().collect();
+    segments.len() <= steps.len()
+        && segments
+            .iter()
+            .zip(&steps)
+            .all(|(segment, step)| segment.is_none_or(|s| s == *step))
+}
+
+fn is_deletion(operation: &Operation) -> bool {
+    matches!(operation.verb(), "delete" | "skip")
+}
+
+macro_rules! laws {
+    ($($(#[$meta:meta])* fn $name:ident($($arg:tt)*) $body:block)*) => {
+        proptest! {
+            #![proptest_config(config())]
+            $(
+                $(#[$meta])*
+                #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+                #[cfg_attr(not(target_arch = "wasm32"), test)]
+                fn $name($($arg)*) $body
+            )*
+        }
+    };
+}
+
+laws! {
+    fn one_pass_converges_whatever_the_ignore_rules((desired, actual) in desired_and_actual(), options in options()) {
+        let after = apply(&diff(&desired, &actual, &options), &actual);
+        prop_assert!(!has_work(&diff(&desired, &after, &options)), "a second pass has nothing to do");
+        let left = drift(&desired, &after, &options);
+        prop_assert!(left.missing.is_empty() && left.changed.is_empty(), "{:?}", left);
+        let extras: BTreeSet<&str> = actual.objects().keys().map(String::as_str).filter(|key| desired.get(key).is_none()).collect();
+        let kept = if options.prune { extras.intersection(&protected(&actual)).copied().collect() } else { extras };
+        prop_assert_eq!(set(&left.extra), kept);
+        if *desired.form() == Form::Named && options.ignore.is_empty() {
+            for (key, object) in desired.objects() {
+                prop_assert_eq!(after.get(key), Some(object), "the lesson's form writes exactly what Git says");
+            }
         }
     }
 
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    fn without_prune_extras_stay_untouched_and_show_in_drift((desired, actual) in desired_and_actual()) {
-        let keep = Options::pruning(false);
-        let plan = diff(&desired, &actual, &keep);
-        prop_assert!(keys_of(&plan, "delete").is_empty());
+    fn ignored_fields_are_never_changes_and_keep_their_live_values(
+        (desired, actual) in desired_and_actual(),
+        options in options(),
+    ) {
+        let plan = diff(&desired, &actual, &options);
         let after = apply(&plan, &actual);
-        for key in extras(&desired, &actual) {
-            prop_assert_eq!(after.get(&key), actual.get(&key));
+        for operation in &plan {
+            if let Operation::Update { key, changes, .. } = operation {
+                let desired_object = desired.get(key).unwrap();
+                let patterns = selecting(&options.ignore, key, desired_object);
+                for change in changes {
+                    prop_assert!(!patterns.iter().any(|p| pattern_names(p, &change.path)), "{} is ignored", change.path);
+                }
+                for pattern in patterns {
+                    prop_assert_eq!(matches(pattern, after.get(key).unwrap()), matches(pattern, actual.get(key).unwrap()));
+                }
+            }
         }
-        prop_assert!(diff(&desired, &after, &keep).is_empty());
-        let left = drift(&desired, &after, &keep);
-        prop_assert!(left.missing.is_empty() && left.changed.is_empty());
-        prop_assert_eq!(left.extra.into_iter().collect::<BTreeSet<_>>(), extras(&desired, &actual));
     }
 
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    fn a_converged_state_gives_an_empty_plan(desired in named_state(), prune in any::<bool>()) {
-        let options = Options::pruning(prune);
+    fn prune_off_never_deletes((desired, actual) in desired_and_actual(), options in options()) {
+        let options = Options { prune: false, ..options };
+        let plan = diff(&desired, &actual, &options);
+        prop_assert!(keys_of(&plan, &["delete", "skip"]).is_empty());
+        let after = apply(&plan, &actual);
+        prop_assert!(actual.objects().keys().all(|key| after.get(key).is_some()));
+    }
+
+    fn protected_objects_are_never_deleted((desired, actual) in desired_and_actual(), options in options()) {
+        let after = sync(&desired, &actual, &options).actual;
+        for key in protected(&actual) {
+            prop_assert!(after.get(key).is_some(), "{} was deleted", key);
+        }
+    }
+
+    fn drift_and_plan_agree((desired, actual) in desired_and_actual(), options in options()) {
+        let found = report(&desired, &actual, &options);
+        prop_assert_eq!(keys_of(&found.plan, &["create"]), set(&found.drift.missing));
+        prop_assert_eq!(keys_of(&found.plan, &["update"]), set(&found.drift.changed));
+        let pruned = keys_of(&found.plan, &["delete", "skip"]);
+        prop_assert_eq!(pruned, if options.prune { set(&found.drift.extra) } else { BTreeSet::new() });
+        for operation in &found.plan {
+            if let Operation::Update { key, changes, .. } = operation {
+                prop_assert_eq!(Some(changes), found.drift.changes.get(key));
+            }
+        }
+    }
+
+    fn a_converged_state_gives_an_empty_plan((desired, _) in desired_and_actual(), options in options()) {
         prop_assert!(diff(&desired, &desired, &options).is_empty());
         prop_assert!(drift(&desired, &desired, &options).is_empty());
     }
 
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    fn drift_and_plan_agree((desired, actual) in desired_and_actual(), prune in any::<bool>()) {
-        let options = Options::pruning(prune);
-        let report = report(&desired, &actual, &options);
-        prop_assert_eq!(keys_of(&report.plan, "create"), report.drift.missing.iter().map(String::as_str).collect::<Vec<_>>());
-        prop_assert_eq!(keys_of(&report.plan, "update"), report.drift.changed.iter().map(String::as_str).collect::<Vec<_>>());
-        let mut deleted = keys_of(&report.plan, "delete");
-        deleted.reverse();
-        let expected: Vec<&str> = if prune { report.drift.extra.iter().map(String::as_str).collect() } else { Vec::new() };
-        prop_assert_eq!(deleted, expected);
-    }
-
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    fn a_bad_version_then_the_previous_one_restores_the_state(
-        (good, bad) in desired_and_actual(),
-    ) {
+    fn a_bad_version_then_the_previous_one_restores_the_state((good, bad) in desired_and_actual()) {
         let prune = Options::pruning(true);
-        let start = State::empty(good.form().clone());
-        let running = sync(&good, &start, &prune).actual;
+        let running = sync(&good, &State::empty(good.form().clone()), &prune).actual;
         let broken = sync(&bad, &running, &prune).actual;
         let restored = sync(&good, &broken, &prune).actual;
-        prop_assert_eq!(restored.to_value(), running.to_value());
+        for (key, object) in running.objects() {
+            prop_assert_eq!(restored.get(key), Some(object));
+        }
+        for key in restored.objects().keys().filter(|key| running.get(key).is_none()) {
+            prop_assert!(protected(&bad).contains(key.as_str()), "{} is left over but was not protected", key);
+        }
     }
 
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
-    fn the_plan_is_ordered_and_deterministic((desired, actual) in desired_and_actual()) {
-        let prune = Options::pruning(true);
-        let plan = diff(&desired, &actual, &prune);
-        prop_assert_eq!(&plan, &diff(&desired.clone(), &actual.clone(), &prune));
-        let split = plan.iter().position(|operation| operation.verb() == "delete").unwrap_or(plan.len());
-        let (writes, deletes) = plan.split_at(split);
-        prop_assert!(writes.windows(2).all(|pair| pair[0].key() < pair[1].key()));
-        prop_assert!(deletes.iter().all(|operation| operation.verb() == "delete"));
-        prop_assert!(deletes.windows(2).all(|pair| pair[0].key() > pair[1].key()));
+    fn the_plan_is_deterministic_and_ordered((desired, actual) in desired_and_actual(), options in options()) {
+        let plan = diff(&desired, &actual, &options);
+        prop_assert_eq!(&plan, &diff(&desired.clone(), &actual.clone(), &options.clone()));
+        let first_deletion = plan.iter().position(is_deletion);
+        let (writes, deletions) = plan.split_at(first_deletion.unwrap_or(plan.len()));
+        prop_assert!(deletions.iter().all(is_deletion), "deletions come after every write");
+        prop_assert!(writes.windows(2).all(|pair| pair[0].wave() <= pair[1].wave()), "writes run wave by wave");
+        let prune_last = |op: &Operation| {
+            actual.get(op.key()).and_then(|o| o.pointer("/metadata/annotations").or_else(|| o.get("annotations")))
+                .and_then(|a| a.get("argocd.argoproj.io/sync-options")).and_then(Value::as_str) == Some("PruneLast=true")
+        };
+        let split = deletions.iter().position(prune_last).unwrap_or(deletions.len());
+        prop_assert!(deletions[split..].iter().all(prune_last), "PruneLast deletions come last");
+        prop_assert!(deletions[..split].windows(2).all(|pair| pair[0].wave() >= pair[1].wave()), "deletions run in reverse");
     }
 
-    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-    #[cfg_attr(not(target_arch = "wasm32"), test)]
     fn a_state_reads_back_what_it_writes((state, _) in desired_and_actual()) {
         let text = serde_json::to_string(&state.to_value()).unwrap();
         prop_assert_eq!(State::parse("round trip", &text).unwrap(), state);

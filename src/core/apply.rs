@@ -8,12 +8,13 @@ pub fn apply(plan: &[Operation], actual: &State) -> State {
     let mut next = actual.clone();
     for operation in plan {
         match operation {
-            Operation::Create { key, object } | Operation::Update { key, object, .. } => {
+            Operation::Create { key, object, .. } | Operation::Update { key, object, .. } => {
                 next.insert(key.clone(), object.clone());
             }
-            Operation::Delete { key } => {
+            Operation::Delete { key, .. } => {
                 next.remove(key);
             }
+            Operation::Skip { .. } => {}
         }
     }
     next

@@ -129,6 +129,37 @@ impl<'v> Walker<'v, '_> {
         }
     }
 
+    /// A field Git removes: one change, or one per field when an ignored
+    /// field lies inside it.
+    fn removed(&mut self, live: &'v Value) {
+        if !self.something_below_is_ignored() {
+            return self.record(Some(live), None);
+        }
+        match live {
+            Value::Object(fields) => {
+                for (name, value) in fields {
+                    self.at(Step::Field(name), |walker| {
+                        walker.removed_unless_skipped(value)
+                    });
+                }
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    self.at(Step::Index(index), |walker| {
+                        walker.removed_unless_skipped(item)
+                    });
+                }
+            }
+            _ => self.record(Some(live), None),
+        }
+    }
+
+    fn removed_unless_skipped(&mut self, live: &'v Value) {
+        if !self.skipped() {
+            self.removed(live);
+        }
+    }
+
     fn at(&mut self, step: Step<'v>, visit: impl FnOnce(&mut Self)) {
         self.path.push(step);
         visit(self);
@@ -151,11 +182,11 @@ impl<'v> Walker<'v, '_> {
                 || last
                     .and_then(|last| last.get(name))
                     .is_some_and(|v| !is_empty(v));
-            self.at(Step::Field(name), |walker| {
-                if set_by_git && !walker.skipped() && !(walker.kubernetes() && value.is_null()) {
-                    walker.record(Some(value), None);
-                }
-            });
+            if set_by_git && !(self.kubernetes() && value.is_null()) {
+                self.at(Step::Field(name), |walker| {
+                    walker.removed_unless_skipped(value)
+                });
+            }
         }
     }
 
@@ -181,9 +212,7 @@ impl<'v> Walker<'v, '_> {
                 }
                 for (index, item) in have.iter().enumerate().skip(want.len()) {
                     self.at(Step::Index(index), |walker| {
-                        if !walker.skipped() {
-                            walker.record(Some(item), None);
-                        }
+                        walker.removed_unless_skipped(item)
                     });
                 }
             }
@@ -210,9 +239,7 @@ impl<'v> Walker<'v, '_> {
             let id = item.get(key);
             if find(want, id).is_none() && find(last, id).is_some() {
                 self.at(Step::Index(index), |walker| {
-                    if !walker.skipped() {
-                        walker.record(Some(item), None);
-                    }
+                    walker.removed_unless_skipped(item)
                 });
             }
         }

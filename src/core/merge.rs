@@ -138,8 +138,24 @@ fn keep_live(result: &mut Value, live: Option<&Value>, segments: &[Option<&str>]
                             fields.shift_remove(&name);
                         }
                     }
-                } else if let Some(child) = fields.get_mut(&name) {
-                    keep_live(child, live_child, rest);
+                } else {
+                    let made_here = matches!(
+                        (fields.get(&name), live_child),
+                        (None, Some(Value::Object(_)))
+                    );
+                    if made_here {
+                        fields.insert(name.clone(), Value::Object(Map::new()));
+                    }
+                    if let Some(child) = fields.get_mut(&name) {
+                        keep_live(child, live_child, rest);
+                    }
+                    if made_here
+                        && fields
+                            .get(&name)
+                            .is_some_and(|child| child == &Value::Object(Map::new()))
+                    {
+                        fields.shift_remove(&name);
+                    }
                 }
             }
         }

@@ -7,6 +7,7 @@
 
 pub mod apply;
 pub mod changes;
+pub mod checks;
 pub mod compare;
 pub mod drift;
 pub mod error;
@@ -14,22 +15,26 @@ pub mod health;
 pub mod ignore;
 pub mod json;
 pub mod merge;
+pub mod meta;
 pub mod normalize;
 pub mod options;
+pub mod order;
 pub mod plan;
 pub mod pointer;
+pub mod protection;
 pub mod report;
 pub mod scenario;
 pub mod state;
 
 pub use apply::apply;
 pub use changes::Change;
+pub use checks::Warning;
 pub use drift::{drift, Drift};
 pub use error::{ErrorKind, InputError};
 pub use health::{health, overall, Health};
 pub use ignore::IgnoreRule;
 pub use options::Options;
-pub use plan::{diff, Operation, Plan};
+pub use plan::{diff, has_work, Operation, Plan};
 pub use report::{report, sync, Report, SyncRun, SyncStatus};
 pub use scenario::Scenario;
 pub use state::{Form, State};

@@ -2,10 +2,12 @@
 //! convergence.
 
 use super::apply::apply;
-use super::compare::{compare, mode_of};
+use super::checks::{warnings, Warning};
+use super::compare::{compare, mode_of, Difference};
 use super::drift::{drift_for, Drift};
+use super::health::{health, overall, Health};
 use super::options::Options;
-use super::plan::{diff, plan_for, Plan};
+use super::plan::{diff, has_work, plan_for, Plan};
 use super::state::State;
 use serde::Serialize;
 
@@ -17,17 +19,22 @@ pub enum SyncStatus {
     OutOfSync,
 }
 
+/// Sync and health side by side: a Synced application can be Degraded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Status {
     pub sync: SyncStatus,
+    /// The worst health of the objects; Healthy when none has a health rule.
+    pub health: Health,
 }
 
-/// A finding of the lesson's checklist about the desired state.
+/// One object of either state, with its own sync status and health.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Warning {
+pub struct ObjectStatus {
     pub key: String,
-    pub rule: String,
-    pub message: String,
+    pub sync: SyncStatus,
+    /// Missing when desired but absent; absent when the kind has no health rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub health: Option<Health>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -35,44 +42,80 @@ pub struct Report {
     pub plan: Plan,
     pub drift: Drift,
     pub status: Status,
+    pub objects: Vec<ObjectStatus>,
     pub warnings: Vec<Warning>,
 }
 
-/// The plan, drift and status of `actual` against `desired`, from one comparison.
+/// The plan, drift, status and per-object status of `actual` against
+/// `desired`, all from one comparison.
 pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
     let differences = compare(desired, actual, options);
     let drift = drift_for(&differences);
+    let objects = object_statuses(desired, actual, &differences);
     let sync = if drift.is_empty() {
         SyncStatus::Synced
     } else {
         SyncStatus::OutOfSync
     };
+    let health =
+        overall(objects.iter().filter_map(|object| object.health)).unwrap_or(Health::Healthy);
     Report {
         plan: plan_for(&differences, mode_of(desired), options),
         drift,
-        status: Status { sync },
-        warnings: Vec::new(),
+        status: Status { sync, health },
+        objects,
+        warnings: warnings(desired, actual, options),
     }
 }
 
-/// A sync stops after this many passes even if plans are not yet empty.
+fn object_statuses(
+    desired: &State,
+    actual: &State,
+    differences: &[Difference],
+) -> Vec<ObjectStatus> {
+    let out_of_sync: std::collections::BTreeSet<&str> =
+        differences.iter().map(Difference::key).collect();
+    let mut keys: Vec<&String> = desired
+        .objects()
+        .keys()
+        .chain(actual.objects().keys())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.into_iter()
+        .map(|key| ObjectStatus {
+            key: key.clone(),
+            sync: if out_of_sync.contains(key.as_str()) {
+                SyncStatus::OutOfSync
+            } else {
+                SyncStatus::Synced
+            },
+            health: match actual.get(key) {
+                Some(live) => health(live),
+                None => Some(Health::Missing),
+            },
+        })
+        .collect()
+}
+
+/// A sync stops after this many passes even if plans still have work.
 pub const MAX_PASSES: usize = 10;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SyncRun {
-    /// Each pass's plan; the last one is empty when the run converged.
+    /// Each pass's plan; the last one has nothing to apply when the run converged.
     pub passes: Vec<Plan>,
     pub actual: State,
     pub converged: bool,
 }
 
-/// Applies plans until a pass is empty (or `MAX_PASSES` have run).
+/// Applies plans until a pass has nothing to apply (or `MAX_PASSES` have run).
 pub fn sync(desired: &State, actual: &State, options: &Options) -> SyncRun {
     let mut passes = Vec::new();
     let mut actual = actual.clone();
     while passes.len() < MAX_PASSES {
         let plan = diff(desired, &actual, options);
-        let converged = plan.is_empty();
+        let converged = !has_work(&plan);
         actual = apply(&plan, &actual);
         passes.push(plan);
         if converged {

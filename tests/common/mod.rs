@@ -35,18 +35,19 @@ pub fn steps(plan: &[gitops_playground::core::Operation]) -> Vec<String> {
 
 pub mod generate {
     //! Generated states for the property tests: small name and value
-    //! alphabets, so that desired and actual often share keys and contents.
+    //! alphabets, so that desired and actual often share keys and contents;
+    //! some objects carry sync waves, prune protection or a status.
 
-    use gitops_playground::core::State;
+    use gitops_playground::core::{IgnoreRule, Options, State};
     use proptest::prelude::*;
-    use serde_json::{json, Value};
+    use serde_json::{json, Map, Value};
     use std::collections::BTreeMap;
 
     fn name() -> impl Strategy<Value = String> {
         "(api|web|db|cache|debug|worker)(-[a-c])?"
     }
 
-    fn object() -> impl Strategy<Value = Value> {
+    fn fields() -> impl Strategy<Value = Value> {
         (
             prop::sample::select(vec!["web:1.0", "web:1.1", "api@sha256:00ff", "busybox"]),
             0u8..4,
@@ -61,9 +62,38 @@ pub mod generate {
             })
     }
 
+    fn annotations() -> impl Strategy<Value = Option<Value>> {
+        prop::option::of(prop::sample::select(vec![
+            json!({"argocd.argoproj.io/sync-options": "Prune=false"}),
+            json!({"kustomize.toolkit.fluxcd.io/prune": "disabled"}),
+            json!({"argocd.argoproj.io/sync-options": "PruneLast=true"}),
+            json!({"argocd.argoproj.io/sync-wave": "-1"}),
+            json!({"argocd.argoproj.io/sync-wave": "2"}),
+        ]))
+    }
+
+    fn status() -> impl Strategy<Value = Option<Value>> {
+        prop::option::of(prop::sample::select(vec![
+            json!("ready"),
+            json!({"readyReplicas": 1}),
+        ]))
+    }
+
+    fn lesson_object() -> impl Strategy<Value = Value> {
+        (fields(), annotations(), status()).prop_map(|(mut object, annotations, status)| {
+            if let Some(annotations) = annotations {
+                object["annotations"] = annotations;
+            }
+            if let Some(status) = status {
+                object["status"] = status;
+            }
+            object
+        })
+    }
+
     /// States in the lesson's form.
     pub fn named_state() -> impl Strategy<Value = State> {
-        prop::collection::btree_map(name(), object(), 0..8)
+        prop::collection::btree_map(name(), lesson_object(), 0..8)
             .prop_map(|objects| State::from_value("generated", json!(objects)).expect("valid"))
     }
 
@@ -73,26 +103,35 @@ pub mod generate {
             prop::sample::select(vec!["Deployment", "Service", "ConfigMap", "Namespace"]),
             name(),
             prop::option::of(prop::sample::select(vec!["shop", "ops"])),
-            object(),
+            fields(),
+            annotations(),
+            status(),
         )
-            .prop_map(|(kind, name, namespace, spec)| {
-                let mut metadata = json!({"name": name});
+            .prop_map(|(kind, name, namespace, spec, annotations, status)| {
+                let mut metadata = Map::new();
+                metadata.insert("name".into(), json!(name));
                 if let Some(namespace) = namespace {
-                    metadata["namespace"] = json!(namespace);
+                    metadata.insert("namespace".into(), json!(namespace));
                 }
-                json!({"apiVersion": "v1", "kind": kind, "metadata": metadata, "spec": spec})
+                if let Some(annotations) = annotations {
+                    metadata.insert("annotations".into(), annotations);
+                }
+                let mut object =
+                    json!({"apiVersion": "v1", "kind": kind, "metadata": metadata, "spec": spec});
+                if let Some(status) = status {
+                    object["status"] = status;
+                }
+                object
             });
         prop::collection::vec(item, 0..8).prop_map(|items| {
             let unique: BTreeMap<String, Value> = items
                 .into_iter()
                 .map(|item| {
-                    (
-                        format!(
-                            "{}/{}/{}",
-                            item["kind"], item["metadata"]["namespace"], item["metadata"]["name"]
-                        ),
-                        item,
-                    )
+                    let key = format!(
+                        "{}/{}/{}",
+                        item["kind"], item["metadata"]["namespace"], item["metadata"]["name"]
+                    );
+                    (key, item)
                 })
                 .collect();
             State::from_value("generated", Value::Array(unique.into_values().collect()))
@@ -106,6 +145,26 @@ pub mod generate {
             (named_state(), named_state()),
             (kubernetes_state(), kubernetes_state())
         ]
+    }
+
+    /// Options with prune on or off and a few ignore rules, some for every
+    /// object and some for one name.
+    pub fn options() -> impl Strategy<Value = Options> {
+        let pointer = prop::sample::select(vec![
+            "/replicas",
+            "/labels/*",
+            "/spec/replicas",
+            "/spec/labels",
+            "/spec/*",
+            "/image",
+        ]);
+        let rule = (pointer, prop::option::of(name())).prop_map(|(pointer, name)| match name {
+            None => IgnoreRule::everywhere(pointer).expect("a valid pointer"),
+            Some(name) => serde_json::from_value(json!({"name": name, "jsonPointers": [pointer]}))
+                .expect("a valid rule"),
+        });
+        (any::<bool>(), prop::collection::vec(rule, 0..3))
+            .prop_map(|(prune, ignore)| Options { prune, ignore })
     }
 
     /// The property-test configuration: in the browser, no failure files.

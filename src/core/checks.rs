@@ -1,0 +1,479 @@
+//! The lesson's checklist as warnings: what in the desired state (and in what
+//! a prune is about to delete) breaks a rule of the lesson, and what to do.
+//!
+//! One function per rule. Objects are read loosely: a field of an unexpected
+//! type counts as absent, and nothing here panics, whatever the input.
+
+use super::ignore::patterns_for;
+use super::meta::metadata_map;
+use super::options::Options;
+use super::pointer::{render, Step};
+use super::protection::prune_protection;
+use super::state::{Form, State};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// A finding of the lesson's checklist.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    pub key: String,
+    pub rule: &'static str,
+    pub message: String,
+}
+
+pub const MUTABLE_IMAGE_TAG: &str = "mutable-image-tag";
+pub const PLAINTEXT_SECRET: &str = "plaintext-secret";
+pub const UNPROTECTED_PRUNE: &str = "unprotected-prune";
+pub const FIELD_OWNED_BY_CONTROLLER: &str = "field-owned-by-controller";
+
+const REPLICAS: [Step<'static>; 2] = [Step::Field("spec"), Step::Field("replicas")];
+
+/// Every finding about `desired` (and about `actual` objects a prune would delete), ordered by key, then rule.
+pub fn warnings(desired: &State, actual: &State, options: &Options) -> Vec<Warning> {
+    let mut found = Vec::new();
+    mutable_image_tags(desired, &mut found);
+    plaintext_secrets(desired, &mut found);
+    unprotected_prunes(desired, actual, options, &mut found);
+    fields_owned_by_controllers(desired, actual, options, &mut found);
+    // A stable sort: several findings of one rule about one object keep the
+    // order in which they were found (the object's field order).
+    found.sort_by(|a, b| (a.key.as_str(), a.rule).cmp(&(b.key.as_str(), b.rule)));
+    found
+}
+
+fn warning(key: &str, rule: &'static str, message: String) -> Warning {
+    Warning {
+        key: key.to_string(),
+        rule,
+        message,
+    }
+}
+
+// --- mutable-image-tag ------------------------------------------------------
+
+/// What an image reference pins.
+#[derive(Debug, PartialEq, Eq)]
+enum ImageRef<'a> {
+    /// `web@sha256:...` or `web:1.4@sha256:...`: one exact image.
+    Digest,
+    /// `web` or `web:latest`; `repository` is the reference without its tag.
+    Latest { repository: &'a str, tagged: bool },
+    /// `web:1.4`: a tag someone can push again.
+    Tag { tag: &'a str },
+}
+
+/// Reads `[registry[:port]/]path[:tag][@algorithm:digest]`. The tag is after
+/// the last `:` of the last path segment, so a registry's port is not a tag.
+fn parse_image(reference: &str) -> ImageRef<'_> {
+    let (name, digest) = match reference.split_once('@') {
+        Some((name, digest)) => (name, Some(digest)),
+        None => (reference, None),
+    };
+    let has_digest = digest
+        .and_then(|digest| digest.split_once(':'))
+        .is_some_and(|(algorithm, hex)| !algorithm.is_empty() && !hex.is_empty());
+    if has_digest {
+        return ImageRef::Digest;
+    }
+    let last_segment = name.rfind('/').map_or(0, |slash| slash + 1);
+    match name[last_segment..].rfind(':') {
+        Some(colon) => {
+            let colon = last_segment + colon;
+            match &name[colon + 1..] {
+                "latest" | "" => ImageRef::Latest {
+                    repository: &name[..colon],
+                    tagged: &name[colon + 1..] == "latest",
+                },
+                tag => ImageRef::Tag { tag },
+            }
+        }
+        None => ImageRef::Latest {
+            repository: name,
+            tagged: false,
+        },
+    }
+}
+
+fn mutable_image_tags(desired: &State, found: &mut Vec<Warning>) {
+    // The cluster writes `status` of a Kubernetes object (a Pod's
+    // `status.containerStatuses[].image`): it is not what Git asks for.
+    let skip_status = desired.form() != &Form::Named;
+    for (key, object) in desired.objects() {
+        if watches_a_repository(object) {
+            continue;
+        }
+        let mut images = Vec::new();
+        let mut path = Vec::new();
+        if let Value::Object(fields) = object {
+            for (field, value) in fields {
+                if skip_status && field == "status" {
+                    continue;
+                }
+                path.push(Step::Field(field));
+                collect_images(field, value, &mut path, &mut images);
+                path.pop();
+            }
+        }
+        for (pointer, image) in images {
+            if let Some(message) = image_message(key, &pointer, image) {
+                found.push(warning(key, MUTABLE_IMAGE_TAG, message));
+            }
+        }
+    }
+}
+
+/// Flux's image automation (`image.toolkit.fluxcd.io`): an `ImageRepository`
+/// names a repository to watch for new tags, not an image to run; it is the
+/// image-updater bot this rule recommends.
+fn watches_a_repository(object: &Value) -> bool {
+    object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .is_some_and(|version| version.starts_with("image.toolkit.fluxcd.io/"))
+}
+
+/// Every string field named `image` at or below `value`, with its pointer.
+fn collect_images<'a>(
+    name: &str,
+    value: &'a Value,
+    path: &mut Vec<Step<'a>>,
+    images: &mut Vec<(String, &'a str)>,
+) {
+    match value {
+        Value::String(image) if name == "image" => images.push((render(path), image)),
+        Value::Object(fields) => {
+            for (field, inner) in fields {
+                path.push(Step::Field(field));
+                collect_images(field, inner, path, images);
+                path.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                path.push(Step::Index(index));
+                collect_images("", inner, path, images);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn image_message(key: &str, pointer: &str, image: &str) -> Option<String> {
+    const BOT: &str = "an image-updater bot can open the pull request that changes it";
+    match parse_image(image) {
+        ImageRef::Digest => None,
+        _ if image.trim().is_empty() => None,
+        ImageRef::Latest { repository, tagged } => {
+            let which = if tagged {
+                "the tag `latest`".to_string()
+            } else {
+                format!("no tag, which means `{repository}:latest`")
+            };
+            Some(format!(
+                "`{key}` runs the image `{image}` (at {pointer}) with {which}. This is the \
+                 worst case: `latest` moves with every push, so Git does not record which \
+                 code runs and the reconciler never sees a change. Pin a digest \
+                 (`{repository}@sha256:...`) or an immutable version tag; {BOT}."
+            ))
+        }
+        ImageRef::Tag { tag } => Some(format!(
+            "`{key}` runs the image `{image}` (at {pointer}): the tag `{tag}` can be pushed \
+             again, and then the cluster runs new code while Git stays the same, so Git \
+             does not record what runs. Pin a digest (`{image}@sha256:...`) or use an \
+             immutable tag (one the registry refuses to overwrite); {BOT}."
+        )),
+    }
+}
+
+// --- plaintext-secret -------------------------------------------------------
+
+fn plaintext_secrets(desired: &State, found: &mut Vec<Warning>) {
+    for (key, object) in desired.objects() {
+        if kind(object) != Some("Secret") || encrypted_with_sops(object) {
+            continue;
+        }
+        let stored: Vec<String> = ["data", "stringData"]
+            .into_iter()
+            .filter_map(|field| {
+                let names = object.get(field)?.as_object()?.keys();
+                let names: Vec<String> = names.map(|name| format!("`{name}`")).collect();
+                (!names.is_empty()).then(|| format!("`{field}` holds {}", names.join(", ")))
+            })
+            .collect();
+        if stored.is_empty() {
+            continue;
+        }
+        found.push(warning(
+            key,
+            PLAINTEXT_SECRET,
+            format!(
+                "`{key}` is a Secret whose values are in Git ({}). Base64 is an encoding, \
+                 not encryption: anyone who can read the repository can read them. Keep \
+                 only a reference in Git: a SealedSecret (encrypted so that only the cluster \
+                 can open it) or an ExternalSecret (External Secrets Operator) that points \
+                 at a secret store.",
+                stored.join("; ")
+            ),
+        ));
+    }
+}
+
+/// A Secret encrypted with SOPS (Flux decrypts it): its values in Git are
+/// ciphertext, and its `sops` field holds the encryption's metadata.
+fn encrypted_with_sops(object: &Value) -> bool {
+    object
+        .get("sops")
+        .and_then(Value::as_object)
+        .is_some_and(|sops| !sops.is_empty())
+}
+
+// --- unprotected-prune ------------------------------------------------------
+
+fn unprotected_prunes(
+    desired: &State,
+    actual: &State,
+    options: &Options,
+    found: &mut Vec<Warning>,
+) {
+    if !options.prune {
+        return;
+    }
+    const PROTECT: &str = "`argocd.argoproj.io/sync-options: Prune=false` (Argo CD) or \
+                           `kustomize.toolkit.fluxcd.io/prune: disabled` (Flux)";
+    for (key, object) in desired.objects() {
+        let Some(what) = stateful(object) else {
+            continue;
+        };
+        if prune_protected(object) {
+            continue;
+        }
+        found.push(warning(
+            key,
+            UNPROTECTED_PRUNE,
+            format!(
+                "`{key}` is {what} and prune is on, but nothing protects it: if its manifest \
+                 leaves Git by mistake (a deleted file, a moved directory), the next sync \
+                 deletes it and its data. Annotate it with {PROTECT}."
+            ),
+        ));
+    }
+    let extra = actual
+        .objects()
+        .iter()
+        .filter(|(key, _)| desired.get(key).is_none());
+    for (key, object) in extra {
+        let Some(what) = stateful(object) else {
+            continue;
+        };
+        if prune_protected(object) {
+            continue;
+        }
+        found.push(warning(
+            key,
+            UNPROTECTED_PRUNE,
+            format!(
+                "`{key}` is {what} that Git no longer declares, and prune is on: this sync \
+                 will delete it, and its data with it. If it left Git by mistake, put its \
+                 manifest back; to keep it anyway, annotate the live object with {PROTECT}, \
+                 or turn prune off."
+            ),
+        ));
+    }
+}
+
+/// What makes the object stateful, in words; None when it is not.
+fn stateful(object: &Value) -> Option<String> {
+    match kind(object) {
+        Some(kind @ ("StatefulSet" | "PersistentVolumeClaim")) => Some(format!("a {kind}")),
+        _ => {
+            let labels = metadata_map(object, "labels")?;
+            let (label, _) = labels
+                .iter()
+                .find(|(_, value)| value.as_str() == Some("database"))?;
+            Some(format!("a database (its label `{label}` is `database`)"))
+        }
+    }
+}
+
+/// Whether an annotation keeps a prune from deleting the object.
+fn prune_protected(object: &Value) -> bool {
+    prune_protection(object).is_some()
+}
+
+// --- field-owned-by-controller ----------------------------------------------
+
+fn fields_owned_by_controllers(
+    desired: &State,
+    actual: &State,
+    options: &Options,
+    found: &mut Vec<Warning>,
+) {
+    for (key, object) in desired.objects() {
+        let Some(replicas) = object
+            .pointer("/spec/replicas")
+            .filter(|value| value.is_number())
+        else {
+            continue;
+        };
+        let covered = patterns_for(&options.ignore, key, object)
+            .iter()
+            .any(|pattern| pattern.matches(&REPLICAS));
+        if covered {
+            continue;
+        }
+        let autoscalers = autoscalers_of(key, object, desired, actual);
+        if autoscalers.is_empty() {
+            continue;
+        }
+        let autoscalers: Vec<String> = autoscalers
+            .into_iter()
+            .map(|autoscaler| format!("`{autoscaler}`"))
+            .collect();
+        found.push(warning(
+            key,
+            FIELD_OWNED_BY_CONTROLLER,
+            format!(
+                "`{key}` sets `spec.replicas` to {replicas} in Git, but the autoscaler {} \
+                 owns that field: the autoscaler and the reconciler will fight, each sync \
+                 resetting the count the autoscaler chose (flapping). Remove `replicas` \
+                 from the manifest in Git, or add an ignore rule for `/spec/replicas` of \
+                 this object.",
+                autoscalers.join(" and ")
+            ),
+        ));
+    }
+}
+
+/// The keys of the HorizontalPodAutoscalers, desired or actual, that scale
+/// the object at `key`: same kind and name, in the object's namespace.
+fn autoscalers_of<'a>(
+    key: &str,
+    object: &Value,
+    desired: &'a State,
+    actual: &'a State,
+) -> BTreeSet<&'a str> {
+    let (Some(object_kind), Some(object_name)) = (kind(object), name(key, object)) else {
+        return BTreeSet::new();
+    };
+    let object_namespace = namespace(object);
+    desired
+        .objects()
+        .iter()
+        .chain(actual.objects())
+        .filter(|(_, hpa)| kind(hpa) == Some("HorizontalPodAutoscaler"))
+        .filter(|(_, hpa)| {
+            let target = |field: &str| {
+                hpa.get("spec")
+                    .and_then(|spec| spec.get("scaleTargetRef"))
+                    .and_then(|target| target.get(field))
+                    .and_then(Value::as_str)
+            };
+            target("kind") == Some(object_kind)
+                && target("name") == Some(object_name)
+                && namespace(hpa) == object_namespace
+        })
+        .map(|(hpa_key, _)| hpa_key.as_str())
+        .collect()
+}
+
+// --- reading objects --------------------------------------------------------
+
+fn kind(object: &Value) -> Option<&str> {
+    object.get("kind").and_then(Value::as_str)
+}
+
+/// `metadata.name`, or the key for an object of the lesson's form.
+fn name<'a>(key: &'a str, object: &'a Value) -> Option<&'a str> {
+    match object.get("metadata") {
+        Some(Value::Object(metadata)) => metadata.get("name").and_then(Value::as_str),
+        _ => Some(key),
+    }
+}
+
+/// `metadata.namespace`; none when absent or empty.
+fn namespace(object: &Value) -> Option<&str> {
+    object
+        .pointer("/metadata/namespace")
+        .and_then(Value::as_str)
+        .filter(|namespace| !namespace.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn image_references_parse() {
+        assert_eq!(parse_image("web@sha256:00ff"), ImageRef::Digest);
+        assert_eq!(parse_image("web:1.4@sha256:00ff"), ImageRef::Digest);
+        assert_eq!(
+            parse_image("registry.example:5000/team/web@sha256:00ff"),
+            ImageRef::Digest
+        );
+        assert_eq!(parse_image("web:1.4"), ImageRef::Tag { tag: "1.4" });
+        assert_eq!(
+            parse_image("registry.example:5000/web:2.0"),
+            ImageRef::Tag { tag: "2.0" }
+        );
+        let untagged = |repository| ImageRef::Latest {
+            repository,
+            tagged: false,
+        };
+        assert_eq!(parse_image("web"), untagged("web"));
+        assert_eq!(
+            parse_image("registry.example:5000/web"),
+            untagged("registry.example:5000/web")
+        );
+        assert_eq!(parse_image("web:"), untagged("web"));
+        assert_eq!(
+            parse_image("web:latest"),
+            ImageRef::Latest {
+                repository: "web",
+                tagged: true
+            }
+        );
+        assert_eq!(
+            parse_image("web@sha256:"),
+            untagged("web"),
+            "an empty digest pins nothing"
+        );
+        assert_eq!(parse_image("web:1.4@"), ImageRef::Tag { tag: "1.4" });
+    }
+
+    #[test]
+    fn images_are_found_anywhere_in_an_object() {
+        let object = json!({"spec": {"template": {"spec": {
+            "initContainers": [{"image": "init:1"}],
+            "containers": [{"name": "a", "image": "web"}, {"image": 7}],
+        }}}});
+        let mut images = Vec::new();
+        collect_images("", &object, &mut Vec::new(), &mut images);
+        assert_eq!(
+            images,
+            [
+                (
+                    "/spec/template/spec/initContainers/0/image".to_string(),
+                    "init:1"
+                ),
+                ("/spec/template/spec/containers/0/image".to_string(), "web"),
+            ]
+        );
+    }
+
+    #[test]
+    fn odd_input_does_not_panic() {
+        for object in [
+            json!({"kind": 3, "metadata": "x", "spec": {"replicas": "3"}}),
+            json!({"kind": "Secret", "data": "c2VjcmV0", "stringData": []}),
+            json!({"kind": "HorizontalPodAutoscaler", "spec": {"scaleTargetRef": 1}}),
+            json!({"labels": ["database"], "annotations": null, "image": {"image": ""}}),
+            json!({"kind": "StatefulSet", "metadata": {"labels": 1, "annotations": [1]}}),
+        ] {
+            let state = State::from_value("test", json!({ "odd": object })).unwrap();
+            let _ = warnings(&state, &state, &Options::pruning(true));
+        }
+    }
+}

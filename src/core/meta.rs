@@ -1,0 +1,46 @@
+//! Reading an object's labels and annotations: under `metadata` for a
+//! Kubernetes object, at the top level for an object of the lesson's form
+//! (one without `metadata`).
+
+use serde_json::{Map, Value};
+
+/// `metadata.<field>` of a Kubernetes object, or the top-level `<field>` of an
+/// object of the lesson's form.
+pub fn metadata_map<'a>(object: &'a Value, field: &str) -> Option<&'a Map<String, Value>> {
+    match object.get("metadata") {
+        Some(Value::Object(metadata)) => metadata.get(field)?.as_object(),
+        _ => object.get(field)?.as_object(),
+    }
+}
+
+/// The text of one annotation.
+pub fn annotation<'a>(object: &'a Value, name: &str) -> Option<&'a str> {
+    metadata_map(object, "annotations")?.get(name)?.as_str()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn annotations_of_both_forms() {
+        assert_eq!(
+            annotation(&json!({"metadata": {"annotations": {"a": "1"}}}), "a"),
+            Some("1")
+        );
+        assert_eq!(
+            annotation(&json!({"annotations": {"a": "1"}}), "a"),
+            Some("1")
+        );
+        assert_eq!(
+            annotation(&json!({"metadata": {}, "annotations": {"a": "1"}}), "a"),
+            None,
+            "a Kubernetes object's are under metadata"
+        );
+        assert_eq!(
+            annotation(&json!({"metadata": {"annotations": {"a": 1}}}), "a"),
+            None
+        );
+    }
+}
