@@ -1,9 +1,6 @@
 //! The entry point in the browser.
 
-use wasm_bindgen::prelude::*;
-
-/// Mounts the playground into the page's `<main id="app">`, or the body.
-#[wasm_bindgen(start)]
+/// Mounts the playground into the page's `<div id="app">`, or the body.
 pub fn start() {
     let document = gloo::utils::document();
     match document.get_element_by_id("app") {

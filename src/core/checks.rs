@@ -12,7 +12,7 @@ use super::protection::prune_protection;
 use super::state::{Form, State};
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A finding of the lesson's checklist.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -310,11 +310,21 @@ fn fields_owned_by_controllers(
     options: &Options,
     found: &mut Vec<Warning>,
 ) {
+    let targets = autoscaler_targets(desired, actual);
+    if targets.is_empty() {
+        return;
+    }
     for (key, object) in desired.objects() {
         let Some(replicas) = object
             .pointer("/spec/replicas")
             .filter(|value| value.is_number())
         else {
+            continue;
+        };
+        let (Some(object_kind), Some(object_name)) = (kind(object), name(key, object)) else {
+            continue;
+        };
+        let Some(autoscalers) = targets.get(&(object_kind, object_name, namespace(object))) else {
             continue;
         };
         let covered = patterns_for(&options.ignore, key, object)
@@ -323,12 +333,8 @@ fn fields_owned_by_controllers(
         if covered {
             continue;
         }
-        let autoscalers = autoscalers_of(key, object, desired, actual);
-        if autoscalers.is_empty() {
-            continue;
-        }
         let autoscalers: Vec<String> = autoscalers
-            .into_iter()
+            .iter()
             .map(|autoscaler| format!("`{autoscaler}`"))
             .collect();
         found.push(warning(
@@ -346,36 +352,35 @@ fn fields_owned_by_controllers(
     }
 }
 
-/// The keys of the HorizontalPodAutoscalers, desired or actual, that scale
-/// the object at `key`: same kind and name, in the object's namespace.
-fn autoscalers_of<'a>(
-    key: &str,
-    object: &Value,
+/// What a scale target is: kind, name and namespace.
+type Target<'a> = (&'a str, &'a str, Option<&'a str>);
+
+/// The keys of the HorizontalPodAutoscalers, desired or actual, by the
+/// object each scales (same kind and name, in the autoscaler's namespace).
+fn autoscaler_targets<'a>(
     desired: &'a State,
     actual: &'a State,
-) -> BTreeSet<&'a str> {
-    let (Some(object_kind), Some(object_name)) = (kind(object), name(key, object)) else {
-        return BTreeSet::new();
-    };
-    let object_namespace = namespace(object);
-    desired
+) -> BTreeMap<Target<'a>, BTreeSet<&'a str>> {
+    let mut targets: BTreeMap<Target, BTreeSet<&str>> = BTreeMap::new();
+    let autoscalers = desired
         .objects()
         .iter()
         .chain(actual.objects())
-        .filter(|(_, hpa)| kind(hpa) == Some("HorizontalPodAutoscaler"))
-        .filter(|(_, hpa)| {
-            let target = |field: &str| {
-                hpa.get("spec")
-                    .and_then(|spec| spec.get("scaleTargetRef"))
-                    .and_then(|target| target.get(field))
-                    .and_then(Value::as_str)
-            };
-            target("kind") == Some(object_kind)
-                && target("name") == Some(object_name)
-                && namespace(hpa) == object_namespace
-        })
-        .map(|(hpa_key, _)| hpa_key.as_str())
-        .collect()
+        .filter(|(_, hpa)| kind(hpa) == Some("HorizontalPodAutoscaler"));
+    for (hpa_key, hpa) in autoscalers {
+        let target = |field: &str| {
+            hpa.pointer("/spec/scaleTargetRef")
+                .and_then(|target| target.get(field))
+                .and_then(Value::as_str)
+        };
+        if let (Some(target_kind), Some(target_name)) = (target("kind"), target("name")) {
+            targets
+                .entry((target_kind, target_name, namespace(hpa)))
+                .or_default()
+                .insert(hpa_key.as_str());
+        }
+    }
+    targets
 }
 
 // --- reading objects --------------------------------------------------------

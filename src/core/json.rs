@@ -9,7 +9,7 @@ use serde_json::{Map, Number, Value};
 use std::fmt;
 
 /// The largest document read, in bytes.
-pub const MAX_DOCUMENT_BYTES: usize = 8 * 1024 * 1024;
+pub const MAX_DOCUMENT_BYTES: usize = 32 * 1024 * 1024;
 
 /// Parses `text` as one JSON value; `source` names the document in errors.
 pub fn parse(source: &str, text: &str) -> Result<Value, InputError> {
@@ -171,7 +171,7 @@ mod tests {
         let big = format!("\"{}\"", "x".repeat(MAX_DOCUMENT_BYTES));
         let error = parse("desired", &big).unwrap_err();
         assert_eq!(error.kind, ErrorKind::TooLarge);
-        assert!(error.message.contains("8.0 MB"), "{error}");
+        assert!(error.message.contains("32.0 MB"), "{error}");
     }
 
     #[test]
