@@ -14,9 +14,9 @@ fn scenario_error(text: &str) -> InputError {
 
 everywhere! {
     fn text_that_is_not_json_gives_its_line_and_column() {
-        let error = state_error("{\n  \"web\": {\"replicas\": 3,}\n}");
+        let error = state_error("{\n  \"web\": {\"replicas\" 3}\n}");
         assert_eq!(error.kind, ErrorKind::Syntax);
-        assert_eq!(error.to_string(), "desired, line 2, column 25: trailing comma");
+        assert_eq!(error.to_string(), "desired, line 2, column 22: expected `:`");
     }
 
     fn a_state_of_the_wrong_shape_names_the_pane_and_what_was_expected() {
@@ -98,5 +98,30 @@ everywhere! {
         assert!(scenario.actual.is_empty());
         assert_eq!(scenario.actual.form(), scenario.desired.form());
         assert!(!scenario.options.prune);
+    }
+
+    fn a_yaml_stream_is_a_list_of_kubernetes_objects() {
+        let state = State::parse("desired", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: shop\n").unwrap();
+        let keys: Vec<&String> = state.objects().keys().collect();
+        assert_eq!(keys, ["Namespace/shop", "Service/shop/web"]);
+    }
+
+    fn a_yaml_error_names_the_document() {
+        let error = state_error("kind: Service\nmetadata:\n  name: a\n---\nkind: Service\nmetadata: {}\n");
+        assert_eq!(error.to_string(), "desired at /metadata: document 2: a Kubernetes object needs `metadata.name`");
+        let error = state_error("kind: Service\nmetadata:\n  name: a\n---\nkind: Service\nmetadata:\n  name: a\n");
+        assert_eq!(error.to_string(), "desired: two objects have the key Service/a (documents 1 and 2)");
+    }
+
+    fn broken_yaml_gives_its_line_and_column() {
+        let error = state_error("web:\n  replicas: 3\n  image: [web:1\n");
+        assert_eq!(error.kind, ErrorKind::Syntax);
+        assert!(error.line.is_some() && error.column.is_some(), "{error}");
+    }
+
+    fn a_scenario_can_be_yaml() {
+        let scenario = Scenario::parse("lesson.yaml", "desired:\n  web: {replicas: 2}\noptions:\n  prune: yes\n").unwrap();
+        assert!(scenario.options.prune);
+        assert_eq!(scenario.desired.get("web"), Some(&serde_json::json!({"replicas": 2})));
     }
 }

@@ -11,18 +11,24 @@ use std::fmt;
 /// The largest document read, in bytes.
 pub const MAX_DOCUMENT_BYTES: usize = 32 * 1024 * 1024;
 
+/// An error when `text` is larger than the playground reads.
+pub fn check_size(source: &str, text: &str) -> Result<(), InputError> {
+    if text.len() <= MAX_DOCUMENT_BYTES {
+        return Ok(());
+    }
+    Err(InputError::too_large(
+        source,
+        format!(
+            "the document is {}; the playground reads documents up to {}",
+            megabytes(text.len()),
+            megabytes(MAX_DOCUMENT_BYTES)
+        ),
+    ))
+}
+
 /// Parses `text` as one JSON value; `source` names the document in errors.
 pub fn parse(source: &str, text: &str) -> Result<Value, InputError> {
-    if text.len() > MAX_DOCUMENT_BYTES {
-        return Err(InputError::too_large(
-            source,
-            format!(
-                "the document is {}; the playground reads documents up to {}",
-                megabytes(text.len()),
-                megabytes(MAX_DOCUMENT_BYTES)
-            ),
-        ));
-    }
+    check_size(source, text)?;
     if text.trim().is_empty() {
         return Err(InputError::syntax(source, 1, 1, "the document is empty"));
     }

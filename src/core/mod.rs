@@ -9,6 +9,7 @@ pub mod apply;
 pub mod changes;
 pub mod checks;
 pub mod compare;
+pub mod document;
 pub mod drift;
 pub mod error;
 pub mod health;
@@ -25,6 +26,7 @@ pub mod protection;
 pub mod report;
 pub mod scenario;
 pub mod state;
+pub mod yaml;
 
 pub use apply::apply;
 pub use changes::Change;

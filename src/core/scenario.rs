@@ -6,8 +6,8 @@
 //! `version` (default 1), `actual` (default: an empty cluster) and `options`
 //! (default: all off) may be left out.
 
+use super::document;
 use super::error::InputError;
-use super::json;
 use super::options::Options;
 use super::state::{describe, State};
 use serde_json::{Map, Value};
@@ -25,7 +25,7 @@ pub struct Scenario {
 impl Scenario {
     /// Reads a scenario from JSON text; `source` (a file name) names it in errors.
     pub fn parse(source: &str, text: &str) -> Result<Self, InputError> {
-        match json::parse(source, text)? {
+        match document::parse_one(source, text)? {
             Value::Object(fields) => Scenario::from_fields(source, fields),
             other => Err(InputError::shape(
                 source,

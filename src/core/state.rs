@@ -1,8 +1,8 @@
 //! A state: the objects of an environment, by key. It is read from one of
 //! three forms and written back in the form it was read from.
 
+use super::document;
 use super::error::InputError;
-use super::json;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -37,29 +37,43 @@ impl State {
         State { form, objects }
     }
 
-    /// Reads a state from JSON text; `source` names it in errors. Text that is
-    /// only whitespace is an empty state in the lesson's form.
+    /// Reads a state from JSON or YAML text; `source` names it in errors.
+    /// Several YAML documents (`---`) are a list of Kubernetes objects. Text
+    /// with no document at all is an empty state in the lesson's form.
     pub fn parse(source: &str, text: &str) -> Result<Self, InputError> {
         if text.trim().is_empty() {
             return Ok(State::empty(Form::Named));
         }
-        State::from_value(source, json::parse(source, text)?)
+        let mut documents = document::parse_documents(source, text)?;
+        match documents.len() {
+            0 => Ok(State::empty(Form::Named)),
+            1 => State::from_value(source, documents.remove(0)),
+            _ => State::from_items(source, Within::Stream, documents, Form::List),
+        }
     }
 
     /// Reads a state from a JSON value; `source` names it in errors.
     pub fn from_value(source: &str, value: Value) -> Result<Self, InputError> {
         match value {
-            Value::Array(items) => State::from_items(source, "", items, Form::List),
+            Value::Array(items) => State::from_items(source, Within::List(""), items, Form::List),
             Value::Object(fields) if is_kubernetes_list(&fields) => {
                 let mut envelope = fields;
                 let Some(Value::Array(items)) = envelope.remove("items") else {
                     unreachable!("is_kubernetes_list checked that `items` is an array")
                 };
-                State::from_items(source, "/items", items, Form::KubernetesList { envelope })
+                State::from_items(
+                    source,
+                    Within::List("/items"),
+                    items,
+                    Form::KubernetesList { envelope },
+                )
             }
-            Value::Object(fields) if is_kubernetes_object(&fields) => {
-                State::from_items(source, "", vec![Value::Object(fields)], Form::List)
-            }
+            Value::Object(fields) if is_kubernetes_object(&fields) => State::from_items(
+                source,
+                Within::List(""),
+                vec![Value::Object(fields)],
+                Form::List,
+            ),
             Value::Object(fields) => State::from_named(source, fields),
             other => Err(InputError::shape(
                 source,
@@ -93,26 +107,21 @@ impl State {
 
     fn from_items(
         source: &str,
-        base: &str,
+        within: Within,
         items: Vec<Value>,
         form: Form,
     ) -> Result<Self, InputError> {
         let mut objects = BTreeMap::new();
         let mut positions = BTreeMap::new();
         for (index, item) in items.into_iter().enumerate() {
-            let pointer = format!("{base}/{index}");
-            let key = kubernetes_key(&item).map_err(|problem| {
-                InputError::shape(
-                    source,
-                    format!("{pointer}{}", problem.pointer),
-                    problem.message,
-                )
-            })?;
+            let key = kubernetes_key(&item)
+                .map_err(|problem| within.shape_error(source, index, problem))?;
             if let Some(first) = positions.insert(key.clone(), index) {
+                let (first, second) = within.numbers(first, index);
                 return Err(InputError::duplicate_key(
                     source,
                     &key,
-                    format!("two objects have the key {key} (items {first} and {index})"),
+                    format!("two objects have the key {key} ({first} and {second})"),
                 ));
             }
             objects.insert(key, item);
@@ -161,6 +170,39 @@ impl State {
                 );
                 Value::Object(list)
             }
+        }
+    }
+}
+
+/// Where the Kubernetes objects of a state sit: in a JSON list (at a
+/// pointer), or as the documents of a YAML stream.
+#[derive(Clone, Copy)]
+enum Within<'a> {
+    List(&'a str),
+    Stream,
+}
+
+impl Within<'_> {
+    fn shape_error(self, source: &str, index: usize, problem: KeyProblem) -> InputError {
+        match self {
+            Within::List(base) => InputError::shape(
+                source,
+                format!("{base}/{index}{}", problem.pointer),
+                problem.message,
+            ),
+            Within::Stream => InputError::shape(
+                source,
+                problem.pointer,
+                format!("document {}: {}", index + 1, problem.message),
+            ),
+        }
+    }
+
+    /// How a person counts two positions: items from 0, documents from 1.
+    fn numbers(self, first: usize, second: usize) -> (String, String) {
+        match self {
+            Within::List(_) => (format!("items {first}"), second.to_string()),
+            Within::Stream => (format!("documents {}", first + 1), (second + 1).to_string()),
         }
     }
 }

@@ -68,11 +68,11 @@ test('broken JSON shows where, keeps the text and the last plan', async () => {
   const { page, record, close } = await openPage(browser, server.url);
   const desired = page.getByLabel('Desired (Git)');
   await until(() => planSteps(page), ['UPDATE web', 'DELETE debug']);
-  const broken = '{\n  "web": {"replicas": 3,}\n}';
+  const broken = '{\n  "web": {"replicas" 3}\n}';
   await desired.fill(broken);
   const alert = page.getByRole('alert');
   await alert.waitFor();
-  assert.equal(await alert.innerText(), 'desired, line 2, column 25: trailing comma');
+  assert.equal(await alert.innerText(), 'desired, line 2, column 22: expected `:`');
   assert.equal(await desired.inputValue(), broken, 'the text stays as typed');
   assert.deepEqual(await planSteps(page), ['UPDATE web', 'DELETE debug'], 'the last good plan stays');
   assert.match(await page.locator('main').innerText(), /Showing the last plan/);

@@ -1,0 +1,261 @@
+//! Reading YAML, as people keep manifests in Git: one or more documents
+//! separated by `---`, each read into a JSON value. Built on the events of
+//! `saphyr-parser` (pure Rust, no recursion), so hostile input cannot
+//! overflow the stack: nesting is capped at 128 levels and alias expansion
+//! at a million nodes. A key written twice in one mapping is an error, and
+//! every error has a line and column.
+//!
+//! Plain scalars follow the YAML 1.2 core schema for numbers and null, and
+//! Kubernetes' YAML 1.1 for booleans: `yes`, `no`, `on`, `off`, `y` and `n`
+//! are booleans, as `kubectl` reads them. Quote them to keep a string.
+
+use super::error::InputError;
+use saphyr_parser::{Event, Parser, ScalarStyle};
+use serde_json::{Map, Number, Value};
+use std::collections::HashMap;
+
+const MAX_DEPTH: usize = 128;
+const MAX_NODES: usize = 1_000_000;
+
+enum Open {
+    Sequence(Vec<Value>),
+    /// A mapping and the key waiting for its value.
+    Mapping(Map<String, Value>, Option<String>),
+}
+
+struct Frame {
+    open: Open,
+    anchor: usize,
+    first_node: usize,
+}
+
+/// A value made from an alias or anchor: the value, its node count, its depth.
+type Anchored = (Value, usize, usize);
+
+/// Every non-empty document of a YAML stream, in order.
+pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputError> {
+    let mut documents = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut anchors: HashMap<usize, Anchored> = HashMap::new();
+    let mut nodes = 0usize;
+    for event in Parser::new_from_str(text) {
+        let (event, span) = event.map_err(|error| {
+            InputError::syntax(
+                source,
+                error.marker().line(),
+                error.marker().col() + 1,
+                error.info(),
+            )
+        })?;
+        let fail = |message: String| {
+            Err(InputError::syntax(
+                source,
+                span.start.line(),
+                span.start.col() + 1,
+                message,
+            ))
+        };
+        let wants_key = matches!(
+            stack.last(),
+            Some(Frame {
+                open: Open::Mapping(_, None),
+                ..
+            })
+        );
+        let (value, anchor, size) = match event {
+            Event::DocumentStart(_) => {
+                anchors.clear();
+                continue;
+            }
+            Event::MappingStart(anchor, _) | Event::SequenceStart(anchor, _) => {
+                if wants_key {
+                    return fail("a mapping key must be text, not a mapping or a list".into());
+                }
+                if stack.len() >= MAX_DEPTH {
+                    return fail(format!(
+                        "the document is nested too deeply (more than {MAX_DEPTH} levels)"
+                    ));
+                }
+                let open = match event {
+                    Event::MappingStart(..) => Open::Mapping(Map::new(), None),
+                    _ => Open::Sequence(Vec::new()),
+                };
+                stack.push(Frame {
+                    open,
+                    anchor,
+                    first_node: nodes,
+                });
+                nodes += 1;
+                continue;
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                let Some(frame) = stack.pop() else {
+                    return fail("the document ends a mapping or list it never started".into());
+                };
+                let value = match frame.open {
+                    Open::Sequence(items) => Value::Array(items),
+                    Open::Mapping(fields, _) => Value::Object(fields),
+                };
+                (value, frame.anchor, nodes - frame.first_node)
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                nodes += 1;
+                let is_string_tag = tag
+                    .as_ref()
+                    .is_some_and(|tag| tag.is_yaml_core_schema() && tag.suffix == "str");
+                let value = if style != ScalarStyle::Plain || is_string_tag || wants_key {
+                    Value::String(text.into_owned())
+                } else {
+                    plain_scalar(&text)
+                };
+                (value, anchor, 1)
+            }
+            Event::Alias(id) => {
+                let Some((value, size, depth)) = anchors.get(&id) else {
+                    return fail("an alias (*name) refers to no anchor (&name) before it".into());
+                };
+                if nodes + size > MAX_NODES || stack.len() + depth > MAX_DEPTH {
+                    return fail("aliases expand to a document too large to read".into());
+                }
+                nodes += size;
+                (value.clone(), 0, *size)
+            }
+            _ => continue,
+        };
+        if anchor > 0 {
+            anchors.insert(anchor, (value.clone(), size, depth(&value)));
+        }
+        match stack.last_mut() {
+            None if value.is_null() => {}
+            None => documents.push(value),
+            Some(Frame {
+                open: Open::Sequence(items),
+                ..
+            }) => items.push(value),
+            Some(Frame {
+                open: Open::Mapping(fields, pending),
+                ..
+            }) => match (pending.take(), value) {
+                (Some(key), value) => {
+                    fields.insert(key, value);
+                }
+                (None, Value::String(key)) if fields.contains_key(&key) => {
+                    return fail(format!("the field `{key}` appears twice in one mapping"));
+                }
+                (None, Value::String(key)) => *pending = Some(key),
+                (None, _) => return fail("a mapping key must be text".into()),
+            },
+        }
+    }
+    Ok(documents)
+}
+
+/// Values are at most `MAX_DEPTH` deep, so this recursion is bounded.
+fn depth(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        Value::Object(fields) => 1 + fields.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// An unquoted scalar: null, a boolean, a number, or text.
+fn plain_scalar(text: &str) -> Value {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "y" | "Y" => {
+            return Value::Bool(true)
+        }
+        "false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "n" | "N" => {
+            return Value::Bool(false)
+        }
+        _ => {}
+    }
+    let radix = |prefix: &str, radix: u32| {
+        text.strip_prefix(prefix)
+            .filter(|digits| !digits.is_empty())
+            .and_then(|digits| u64::from_str_radix(digits, radix).ok())
+    };
+    if let Some(number) = radix("0x", 16).or_else(|| radix("0o", 8)) {
+        return number.into();
+    }
+    if let Ok(number) = text.parse::<i64>() {
+        return number.into();
+    }
+    if let Ok(number) = text.strip_prefix('+').unwrap_or(text).parse::<u64>() {
+        return number.into();
+    }
+    let looks_numeric = text.bytes().any(|b| b.is_ascii_digit())
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b));
+    match text
+        .parse::<f64>()
+        .ok()
+        .filter(|_| looks_numeric)
+        .and_then(Number::from_f64)
+    {
+        Some(number) => Value::Number(number),
+        None => Value::String(text.to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read(text: &str) -> Result<Vec<Value>, InputError> {
+        parse_documents("desired.yaml", text)
+    }
+
+    #[test]
+    fn reads_a_multi_document_stream_and_skips_empty_documents() {
+        let text = "---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n---\n# only a comment\n---\nkind: ConfigMap\ndata:\n  a: '1'\n---\n";
+        assert_eq!(
+            read(text).unwrap(),
+            [
+                json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}}),
+                json!({"kind": "ConfigMap", "data": {"a": "1"}})
+            ]
+        );
+    }
+
+    #[test]
+    fn scalars_read_as_kubernetes_reads_them() {
+        let text = "a: 3\nb: 1.5\nc: yes\nd: 'yes'\ne: ~\nf: 0x1F\ng: \"007\"\nh: 1.20\ni: web:1.4\nj: 18446744073709551615\nk: -2\n";
+        assert_eq!(
+            read(text).unwrap()[0],
+            json!({"a": 3, "b": 1.5, "c": true, "d": "yes", "e": null, "f": 31, "g": "007", "h": 1.2, "i": "web:1.4", "j": 18446744073709551615u64, "k": -2})
+        );
+    }
+
+    #[test]
+    fn anchors_and_aliases_expand() {
+        assert_eq!(
+            read("base: &b {x: 1}\ncopy: *b\n").unwrap()[0],
+            json!({"base": {"x": 1}, "copy": {"x": 1}})
+        );
+    }
+
+    #[test]
+    fn a_key_written_twice_is_an_error_at_its_line() {
+        let error = read("metadata:\n  name: web\n  labels: {}\n  name: api\n").unwrap_err();
+        assert_eq!((error.line, error.column), (Some(4), Some(3)));
+        assert!(error.message.contains("`name` appears twice"), "{error}");
+    }
+
+    #[test]
+    fn syntax_errors_have_a_line_and_column() {
+        let error = read("a: [1, 2\nb: 3\n").unwrap_err();
+        assert_eq!((error.line, error.column), (Some(2), Some(2)), "{error}");
+    }
+
+    #[test]
+    fn hostile_input_is_an_error_not_a_crash() {
+        assert!(read(&"[".repeat(100_000)).is_err());
+        assert!(read(&"- ".repeat(100_000)).is_err());
+        let laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]\n";
+        assert!(read(laughs).unwrap_err().message.contains("too large"));
+    }
+}
