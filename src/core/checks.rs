@@ -242,13 +242,7 @@ fn unprotected_prunes(
     }
     const PROTECT: &str = "`argocd.argoproj.io/sync-options: Prune=false` (Argo CD) or \
                            `kustomize.toolkit.fluxcd.io/prune: disabled` (Flux)";
-    for (key, object) in desired.objects() {
-        let Some(what) = stateful(object) else {
-            continue;
-        };
-        if prune_protected(object) {
-            continue;
-        }
+    for (key, what) in unprotected_stateful(desired.objects().iter()) {
         found.push(warning(
             key,
             UNPROTECTED_PRUNE,
@@ -263,13 +257,7 @@ fn unprotected_prunes(
         .objects()
         .iter()
         .filter(|(key, _)| desired.get(key).is_none());
-    for (key, object) in extra {
-        let Some(what) = stateful(object) else {
-            continue;
-        };
-        if prune_protected(object) {
-            continue;
-        }
+    for (key, what) in unprotected_stateful(extra) {
         found.push(warning(
             key,
             UNPROTECTED_PRUNE,
@@ -281,6 +269,16 @@ fn unprotected_prunes(
             ),
         ));
     }
+}
+
+/// The stateful objects among `objects` that no annotation protects, with
+/// what makes each stateful.
+fn unprotected_stateful<'a>(
+    objects: impl Iterator<Item = (&'a String, &'a Value)>,
+) -> impl Iterator<Item = (&'a String, String)> {
+    objects
+        .filter(|(_, object)| !prune_protected(object))
+        .filter_map(|(key, object)| Some((key, stateful(object)?)))
 }
 
 /// What makes the object stateful, in words; None when it is not.

@@ -3,6 +3,7 @@
 
 use super::document;
 use super::error::InputError;
+use super::pointer::escape;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
@@ -93,7 +94,7 @@ impl State {
             if !value.is_object() {
                 return Err(InputError::shape(
                     source,
-                    pointer_to(&[&name]),
+                    format!("/{}", escape(&name)),
                     format!("`{name}` should be an object, found {}", describe(&value)),
                 ));
             }
@@ -302,12 +303,4 @@ pub fn describe(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
-}
-
-/// An RFC 6901 pointer from path segments.
-pub fn pointer_to(segments: &[&str]) -> String {
-    segments
-        .iter()
-        .map(|segment| format!("/{}", segment.replace('~', "~0").replace('/', "~1")))
-        .collect()
 }
