@@ -5,9 +5,10 @@
 //! type counts as absent, and nothing here panics, whatever the input.
 
 use super::ignore::patterns_for;
+use super::image::{image_fields, ImageReference};
 use super::meta::metadata_map;
 use super::options::Options;
-use super::pointer::{render, Step};
+use super::pointer::Step;
 use super::protection::prune_protection;
 use super::state::{Form, State};
 use serde::Serialize;
@@ -63,35 +64,19 @@ enum ImageRef<'a> {
     Tag { tag: &'a str },
 }
 
-/// Reads `[registry[:port]/]path[:tag][@algorithm:digest]`. The tag is after
-/// the last `:` of the last path segment, so a registry's port is not a tag.
 fn parse_image(reference: &str) -> ImageRef<'_> {
-    let (name, digest) = match reference.split_once('@') {
-        Some((name, digest)) => (name, Some(digest)),
-        None => (reference, None),
-    };
-    let has_digest = digest
-        .and_then(|digest| digest.split_once(':'))
-        .is_some_and(|(algorithm, hex)| !algorithm.is_empty() && !hex.is_empty());
-    if has_digest {
-        return ImageRef::Digest;
-    }
-    let last_segment = name.rfind('/').map_or(0, |slash| slash + 1);
-    match name[last_segment..].rfind(':') {
-        Some(colon) => {
-            let colon = last_segment + colon;
-            match &name[colon + 1..] {
-                "latest" | "" => ImageRef::Latest {
-                    repository: &name[..colon],
-                    tagged: &name[colon + 1..] == "latest",
-                },
-                tag => ImageRef::Tag { tag },
-            }
-        }
-        None => ImageRef::Latest {
-            repository: name,
+    let parsed = ImageReference::parse(reference);
+    match (parsed.digest, parsed.tag) {
+        (Some(_), _) => ImageRef::Digest,
+        (None, None) => ImageRef::Latest {
+            repository: parsed.repository,
             tagged: false,
         },
+        (None, Some("latest")) => ImageRef::Latest {
+            repository: parsed.repository,
+            tagged: true,
+        },
+        (None, Some(tag)) => ImageRef::Tag { tag },
     }
 }
 
@@ -103,19 +88,7 @@ fn mutable_image_tags(desired: &State, found: &mut Vec<Warning>) {
         if watches_a_repository(object) {
             continue;
         }
-        let mut images = Vec::new();
-        let mut path = Vec::new();
-        if let Value::Object(fields) = object {
-            for (field, value) in fields {
-                if skip_status && field == "status" {
-                    continue;
-                }
-                path.push(Step::Field(field));
-                collect_images(field, value, &mut path, &mut images);
-                path.pop();
-            }
-        }
-        for (pointer, image) in images {
+        for (pointer, image) in image_fields(object, skip_status) {
             if let Some(message) = image_message(key, &pointer, image) {
                 found.push(warning(key, MUTABLE_IMAGE_TAG, message));
             }
@@ -131,33 +104,6 @@ fn watches_a_repository(object: &Value) -> bool {
         .get("apiVersion")
         .and_then(Value::as_str)
         .is_some_and(|version| version.starts_with("image.toolkit.fluxcd.io/"))
-}
-
-/// Every string field named `image` at or below `value`, with its pointer.
-fn collect_images<'a>(
-    name: &str,
-    value: &'a Value,
-    path: &mut Vec<Step<'a>>,
-    images: &mut Vec<(String, &'a str)>,
-) {
-    match value {
-        Value::String(image) if name == "image" => images.push((render(path), image)),
-        Value::Object(fields) => {
-            for (field, inner) in fields {
-                path.push(Step::Field(field));
-                collect_images(field, inner, path, images);
-                path.pop();
-            }
-        }
-        Value::Array(items) => {
-            for (index, inner) in items.iter().enumerate() {
-                path.push(Step::Index(index));
-                collect_images("", inner, path, images);
-                path.pop();
-            }
-        }
-        _ => {}
-    }
 }
 
 fn image_message(key: &str, pointer: &str, image: &str) -> Option<String> {
@@ -452,10 +398,8 @@ mod tests {
             "initContainers": [{"image": "init:1"}],
             "containers": [{"name": "a", "image": "web"}, {"image": 7}],
         }}}});
-        let mut images = Vec::new();
-        collect_images("", &object, &mut Vec::new(), &mut images);
         assert_eq!(
-            images,
+            image_fields(&object, true),
             [
                 (
                     "/spec/template/spec/initContainers/0/image".to_string(),

@@ -14,6 +14,7 @@ pub mod drift;
 pub mod error;
 pub mod health;
 pub mod ignore;
+pub mod image;
 pub mod json;
 pub mod merge;
 pub mod meta;
