@@ -1,9 +1,14 @@
 //! gitops-playground: a GitOps reconciler to see and poke at, in the browser.
 //!
 //! - [`core`]: the reconcile core, plain Rust (natively and in wasm).
+//! - [`world`]: the simulated world over time, plain Rust beside the core.
 //! - `ui` and `web` (wasm only): the Yew page and its entry point.
 
+// An `InputError` is large, but errors are rare and never on a hot path.
+#![allow(clippy::result_large_err)]
+
 pub mod core;
+pub mod world;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -2,7 +2,8 @@
 
 mod common;
 
-use gitops_playground::core::{ErrorKind, InputError, Scenario, State};
+use gitops_playground::core::{ErrorKind, InputError, State};
+use gitops_playground::world::scenario::Scenario;
 
 fn state_error(text: &str) -> InputError {
     State::parse("desired", text).expect_err("the text is not a valid state")
@@ -73,14 +74,14 @@ everywhere! {
         let error = scenario_error(r#"{"desired": {"web": {}}, "actual": [{"kind": "Pod"}]}"#);
         assert_eq!(error.to_string(), "lesson.json at /actual/0: this Pod has no `metadata`, so it has no name");
         let error = scenario_error(r#"{"desired": {}, "options": {"prune": "yes"}}"#);
-        assert_eq!(error.pointer.as_deref(), Some("/options"));
+        assert_eq!(error.pointer.as_deref(), Some("/options/prune"));
         assert!(error.message.contains("expected a boolean"), "{error}");
         let error = scenario_error(r#"{"desired": {}, "options": {"prunee": true}}"#);
         assert!(error.message.contains("unknown field `prunee`"), "{error}");
     }
 
     fn a_scenario_needs_desired_and_knows_its_fields() {
-        assert_eq!(scenario_error(r#"{"actual": {}}"#).to_string(), "lesson.json: a scenario needs `desired`, the state Git declares");
+        assert_eq!(scenario_error(r#"{"actual": {}}"#).to_string(), "lesson.json: a scenario needs `desired`, the state Git declares (or a `repository`)");
         let error = scenario_error(r#"{"desired": {}, "actaul": {}}"#);
         assert_eq!(error.pointer.as_deref(), Some("/actaul"));
         let error = scenario_error(r#"{"version": 9, "desired": {}}"#);
@@ -95,8 +96,9 @@ everywhere! {
 
     fn an_omitted_actual_is_an_empty_cluster_in_the_desired_form() {
         let scenario = Scenario::parse("lesson.json", r#"{"desired": [{"kind": "A", "metadata": {"name": "x"}}]}"#).unwrap();
-        assert!(scenario.actual.is_empty());
-        assert_eq!(scenario.actual.form(), scenario.desired.form());
+        let (desired, actual) = scenario.initial();
+        assert!(actual.is_empty());
+        assert_eq!(actual.form(), desired.form());
         assert!(!scenario.options.prune);
     }
 
@@ -122,6 +124,6 @@ everywhere! {
     fn a_scenario_can_be_yaml() {
         let scenario = Scenario::parse("lesson.yaml", "desired:\n  web: {replicas: 2}\noptions:\n  prune: yes\n").unwrap();
         assert!(scenario.options.prune);
-        assert_eq!(scenario.desired.get("web"), Some(&serde_json::json!({"replicas": 2})));
+        assert_eq!(scenario.initial().0.get("web"), Some(&serde_json::json!({"replicas": 2})));
     }
 }

@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 
 const WORKED_EXAMPLE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/static/scenarios/worked-example.json"
+    "/static/presets/worked-example.json"
 );
 
 fn gitops_sim(args: &[&str], stdin: &str) -> Output {
@@ -158,7 +158,7 @@ fn a_missing_file_is_reported_not_panicked() {
 
 #[test]
 fn a_wrong_shape_names_the_field() {
-    assert_eq!(fails(&["plan", "-"], "[]"), "gitops-sim: <stdin>: a scenario is an object with `desired`, `actual` and `options`; found an array");
+    assert_eq!(fails(&["plan", "-"], "[]"), "gitops-sim: <stdin>: a scenario is an object with `desired` (or `repository`), `actual` and `options`; found an array");
 }
 
 #[test]
@@ -166,4 +166,42 @@ fn the_same_scenario_gives_the_same_output_every_time() {
     let first = gitops_sim(&["sync", WORKED_EXAMPLE], "").stdout;
     let second = gitops_sim(&["sync", WORKED_EXAMPLE], "").stdout;
     assert_eq!(first, second);
+}
+
+#[test]
+fn run_prints_events_and_where_the_world_ends() {
+    let preset = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/presets/compromise-pull.yaml"
+    );
+    let output = succeeds(&["run", preset], "");
+    let events = output["events"].as_array().unwrap();
+    assert!(events.iter().all(|event| event["step"].is_u64()
+        && event["actor"].is_string()
+        && event["what"].is_string()));
+    assert!(events.iter().any(|event| event["actor"] == "ci"
+        && event["what"]
+            .as_str()
+            .unwrap()
+            .starts_with("could not change")));
+    let end = &output["final"];
+    assert_eq!(end["status"]["prod"]["sync"], "Synced");
+    let declared = &end["desired"]["prod"][0]["spec"]["template"]["spec"]["containers"][0]["image"];
+    assert_eq!(
+        &end["running"]["prod"]["Deployment/shop/web"][0]["reference"], declared,
+        "what runs is what Git declares"
+    );
+    assert_eq!(end["repository"]["pullRequests"][0]["status"], "open");
+    assert!(end["running"]["prod"]["Deployment/shop/web"][0]
+        .get("malicious")
+        .is_none());
+}
+
+#[test]
+fn run_reports_a_bad_script_with_its_place() {
+    let scenario = r#"{"desired": {}, "script": [{"at": "soon", "do": "stop-agent"}]}"#;
+    assert_eq!(
+        fails(&["run", "-"], scenario),
+        "gitops-sim: <stdin> at /script/0: `at` is a step number; found \"soon\""
+    );
 }

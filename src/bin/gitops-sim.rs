@@ -1,7 +1,11 @@
 //! `gitops-sim`: the reconcile core on the command line, for lesson authors.
 
 use clap::{Parser, Subcommand};
-use gitops_playground::core::{report, sync, InputError, Plan, Scenario};
+use gitops_playground::core::{report, sync, InputError, Plan};
+use gitops_playground::world::event::Event;
+use gitops_playground::world::scenario::Scenario;
+use gitops_playground::world::summary::Summary;
+use gitops_playground::world::World;
 use serde::Serialize;
 use serde_json::Value;
 use std::io::{ErrorKind, Read, Write};
@@ -30,6 +34,11 @@ enum Command {
         /// A scenario file (`-` reads standard input).
         file: String,
     },
+    /// Run the scenario's world step by step; print its events and where it ends.
+    Run {
+        /// A scenario file (`-` reads standard input).
+        file: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -37,6 +46,7 @@ fn main() -> ExitCode {
     let outcome = match &cli.command {
         Command::Plan { file } => load(file).map(|scenario| plan_output(&scenario)),
         Command::Sync { file } => load(file).map(|scenario| sync_output(&scenario)),
+        Command::Run { file } => load(file).map(|scenario| run_output(&scenario)),
     };
     match outcome {
         Ok(output) => print(&output),
@@ -76,11 +86,8 @@ fn read(file: &str) -> std::io::Result<String> {
 }
 
 fn plan_output(scenario: &Scenario) -> String {
-    pretty(&report(
-        &scenario.desired,
-        &scenario.actual,
-        &scenario.options,
-    ))
+    let (desired, actual) = scenario.initial();
+    pretty(&report(&desired, &actual, &scenario.options.reconcile()))
 }
 
 #[derive(Serialize)]
@@ -91,11 +98,27 @@ struct SyncOutput {
 }
 
 fn sync_output(scenario: &Scenario) -> String {
-    let run = sync(&scenario.desired, &scenario.actual, &scenario.options);
+    let (desired, actual) = scenario.initial();
+    let run = sync(&desired, &actual, &scenario.options.reconcile());
     pretty(&SyncOutput {
         passes: run.passes,
         actual: run.actual.to_value(),
         converged: run.converged,
+    })
+}
+
+#[derive(Serialize)]
+struct RunOutput {
+    events: Vec<Event>,
+    #[serde(rename = "final")]
+    end: Summary,
+}
+
+fn run_output(scenario: &Scenario) -> String {
+    let world = World::run(scenario);
+    pretty(&RunOutput {
+        events: world.events.clone(),
+        end: world.summary(),
     })
 }
 

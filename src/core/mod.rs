@@ -2,9 +2,6 @@
 //! in wasm. It reads states, compares them, plans, applies and reports drift;
 //! bad input comes back as an `InputError`, never a panic.
 
-// An `InputError` is large, but errors are rare and never on a hot path.
-#![allow(clippy::result_large_err)]
-
 pub mod apply;
 pub mod changes;
 pub mod checks;
@@ -25,7 +22,6 @@ pub mod plan;
 pub mod pointer;
 pub mod protection;
 pub mod report;
-pub mod scenario;
 pub mod state;
 pub mod yaml;
 
@@ -39,5 +35,4 @@ pub use ignore::IgnoreRule;
 pub use options::Options;
 pub use plan::{diff, has_work, Operation, Plan};
 pub use report::{report, sync, Report, SyncRun, SyncStatus};
-pub use scenario::Scenario;
 pub use state::{Form, State};

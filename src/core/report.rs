@@ -17,6 +17,8 @@ pub enum SyncStatus {
     Synced,
     /// Something differs, whether or not the plan will fix it.
     OutOfSync,
+    /// The desired state could not be read, so nothing was compared.
+    Unknown,
 }
 
 /// Sync and health side by side: a Synced application can be Degraded.

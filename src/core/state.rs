@@ -213,15 +213,20 @@ fn is_kubernetes_list(fields: &Map<String, Value>) -> bool {
     kind.ends_with("List") && fields.get("items").is_some_and(Value::is_array)
 }
 
+/// A single Kubernetes object: it has a text `kind`, which an object of the
+/// lesson's form (whose entries are all objects) cannot have.
 fn is_kubernetes_object(fields: &Map<String, Value>) -> bool {
-    fields.get("apiVersion").is_some_and(Value::is_string)
-        && fields.get("kind").is_some_and(Value::is_string)
-        && fields.get("metadata").is_some_and(Value::is_object)
+    fields.get("kind").is_some_and(Value::is_string)
 }
 
 struct KeyProblem {
     pointer: &'static str,
     message: String,
+}
+
+/// The key of a Kubernetes object, or none when it is not one.
+pub fn key_of(object: &Value) -> Option<String> {
+    kubernetes_key(object).ok()
 }
 
 /// The key of a Kubernetes object: `Kind/namespace/name`, or `Kind/name` for

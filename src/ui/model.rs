@@ -1,12 +1,13 @@
 //! The page's state and the one reducer that changes it. Reconciling is the
 //! core's job: the reducer only parses the panes and asks the core for a report.
 
-use crate::core::{report, InputError, Options, Report, Scenario, State};
+use crate::core::{report, InputError, Options, Report, State};
+use crate::world::scenario::Scenario;
 use std::rc::Rc;
 use yew::Reducible;
 
 /// The scenario the page opens with: the lesson's worked example.
-pub const WORKED_EXAMPLE: &str = include_str!("../../static/scenarios/worked-example.json");
+pub const WORKED_EXAMPLE: &str = include_str!("../../static/presets/worked-example.json");
 
 /// Which state a pane edits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,11 +46,14 @@ impl Model {
     /// The page's first state, from a scenario file's text.
     pub fn from_scenario(text: &str) -> Self {
         let (desired, actual, options) = match Scenario::parse("scenario", text) {
-            Ok(scenario) => (
-                scenario.desired.to_value(),
-                scenario.actual.to_value(),
-                scenario.options,
-            ),
+            Ok(scenario) => {
+                let (desired, actual) = scenario.initial();
+                (
+                    desired.to_value(),
+                    actual.to_value(),
+                    scenario.options.reconcile(),
+                )
+            }
             Err(_) => (
                 serde_json::json!({}),
                 serde_json::json!({}),

@@ -13,6 +13,7 @@ pub fn drift_view(props: &DriftViewProps) -> Html {
     let (status_class, status_text) = match props.sync {
         SyncStatus::Synced => ("synced", "Synced"),
         SyncStatus::OutOfSync => ("out-of-sync", "OutOfSync"),
+        SyncStatus::Unknown => ("unknown", "Unknown"),
     };
     let group = |title: &'static str, keys: &Vec<String>| {
         html! {

@@ -1,0 +1,194 @@
+//! The simulated world: a state repository, an image registry, clusters
+//! with their controllers, CI and the agent, advancing step by step. Plain
+//! Rust beside the core, with no web dependency; deterministic: the same
+//! scenario gives the same events every time.
+
+mod actions;
+pub mod agent;
+pub mod cluster;
+pub mod event;
+pub mod registry;
+pub mod repository;
+pub mod scenario;
+pub mod script;
+pub mod summary;
+
+use agent::Agent;
+use cluster::Cluster;
+use event::Event;
+use registry::Registry;
+use repository::Repository;
+use scenario::{ControllerSpec, Mode, Scenario, WorldOptions};
+use script::ScriptStep;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct World {
+    /// The step last run; the start is step 0.
+    pub step: u32,
+    pub repository: Repository,
+    pub registry: Registry,
+    pub clusters: BTreeMap<String, Cluster>,
+    /// The agent, in pull mode.
+    pub agent: Option<Agent>,
+    pub controllers: Vec<ControllerSpec>,
+    pub options: WorldOptions,
+    pub events: Vec<Event>,
+    script: Vec<ScriptStep>,
+    /// Git moved during the last step (for push-mode CI, and for a webhook
+    /// the agent hears at the next step).
+    committed: bool,
+}
+
+impl World {
+    /// The world at the start of a scenario, before step 0 has run.
+    pub fn new(scenario: &Scenario) -> Self {
+        let environments = scenario.environments();
+        let clusters = scenario
+            .clusters
+            .iter()
+            .map(|(environment, state)| {
+                (
+                    environment.clone(),
+                    Cluster::new(environment, state.clone()),
+                )
+            })
+            .collect();
+        World {
+            step: 0,
+            repository: Repository::new(
+                &scenario.repository.author,
+                &scenario.repository.message,
+                scenario.repository.files.clone(),
+                scenario.options.protected_environments.clone(),
+            ),
+            registry: Registry::new(&scenario.registry),
+            clusters,
+            agent: (scenario.options.mode == Mode::Pull).then(|| Agent::new(&environments)),
+            controllers: scenario.controllers.clone(),
+            options: scenario.options.clone(),
+            events: Vec::new(),
+            script: scenario.script.clone(),
+            committed: false,
+        }
+    }
+
+    /// Runs every step of a scenario: step 0 and `scenario.steps` more.
+    pub fn run(scenario: &Scenario) -> Self {
+        let mut world = World::new(scenario);
+        world.advance(0);
+        for step in 1..=scenario.steps {
+            world.advance(step);
+        }
+        world
+    }
+
+    /// Runs the next step.
+    pub fn step_once(&mut self) {
+        let next = if self.events.is_empty() && self.step == 0 {
+            0
+        } else {
+            self.step + 1
+        };
+        self.advance(next);
+    }
+
+    /// One step: the agent observes the world as the last step left it and
+    /// acts; then the scripted actors act (and, in push mode, CI deploys what
+    /// they committed); then the controllers and the kubelet.
+    fn advance(&mut self, step: u32) {
+        self.step = step;
+        if let Some(agent) = self.agent.as_mut() {
+            let webhook = self.options.webhook && self.committed;
+            let events = agent.reconcile(
+                step,
+                &self.repository,
+                &mut self.clusters,
+                &self.options,
+                webhook,
+            );
+            self.events.extend(events);
+        }
+        self.committed = step == 0;
+        let actions: Vec<ScriptStep> = self
+            .script
+            .iter()
+            .filter(|scripted| scripted.at == step)
+            .cloned()
+            .collect();
+        for scripted in actions {
+            self.act(step, &scripted.action);
+        }
+        if self.committed && self.options.mode == Mode::Push {
+            self.ci_deploy(step);
+        }
+        self.run_controllers(step);
+        for cluster in self.clusters.values_mut() {
+            let events = cluster.kubelet(&self.registry, step);
+            self.events.extend(events);
+        }
+    }
+
+    fn run_controllers(&mut self, step: u32) {
+        for controller in &self.controllers {
+            let Some(cluster) = self.clusters.get_mut(&controller.environment) else {
+                continue;
+            };
+            let Some(current) = cluster.actual().get(&controller.key) else {
+                continue;
+            };
+            if current.pointer(&controller.path) == Some(&controller.value) {
+                continue;
+            }
+            let old = current.pointer(&controller.path).cloned();
+            if cluster
+                .set_field(&controller.key, &controller.path, controller.value.clone())
+                .is_ok()
+            {
+                let old = old.map_or("absent".into(), |value| value.to_string());
+                let what = format!(
+                    "set {} in {} at {} ({old} → {})",
+                    controller.key, controller.environment, controller.path, controller.value
+                );
+                self.events.push(
+                    Event::new(step, &controller.name, what).because(controller.reason.clone()),
+                );
+            }
+        }
+    }
+
+    /// Push mode: CI deploys the head of Git to every cluster with its own
+    /// credentials, as `kubectl apply` in a pipeline does.
+    fn ci_deploy(&mut self, step: u32) {
+        let head = self.repository.head().clone();
+        for (environment, cluster) in &mut self.clusters {
+            let event = match repository::desired_state(&head.files, environment) {
+                Ok(desired) => {
+                    let plan =
+                        crate::core::diff(&desired, cluster.actual(), &self.options.reconcile());
+                    let count = plan
+                        .iter()
+                        .filter(|operation| operation.changes_cluster())
+                        .count();
+                    cluster.apply(&plan);
+                    Event::new(
+                        step,
+                        "ci",
+                        format!(
+                            "applied revision {} to {environment} ({count} changes)",
+                            head.id
+                        ),
+                    )
+                    .because("in push mode CI holds cluster credentials and deploys every commit")
+                }
+                Err(error) => Event::new(
+                    step,
+                    "ci",
+                    format!("the deploy of {} to {environment} failed: {error}", head.id),
+                )
+                .because("the pipeline stops at an invalid manifest"),
+            };
+            self.events.push(event);
+        }
+    }
+}

@@ -1,0 +1,553 @@
+//! The state repository: commits of files, where `envs/<environment>/`
+//! holds the desired state of each environment; its log, reverts, diffs and
+//! pull requests.
+
+use super::scenario::Files;
+use crate::core::changes::{changes, Change, Rules};
+use crate::core::error::InputError;
+use crate::core::normalize::Mode;
+use crate::core::state::State;
+use serde::Serialize;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Commit {
+    /// A short hash of the commit's parent, author, message and files.
+    pub id: String,
+    pub parent: Option<String>,
+    pub author: String,
+    pub message: String,
+    pub step: u32,
+    #[serde(skip)]
+    pub files: Files,
+}
+
+/// What a commit or a pull request changes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct FileChanges {
+    #[serde(skip_serializing_if = "Files::is_empty")]
+    pub write: Files,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub remove: Vec<String>,
+}
+
+impl FileChanges {
+    fn applied_to(&self, files: &Files) -> Files {
+        let mut next = files.clone();
+        for path in &self.remove {
+            next.remove(path);
+        }
+        next.extend(self.write.clone());
+        next
+    }
+
+    fn paths(&self) -> impl Iterator<Item = &String> {
+        self.write.keys().chain(&self.remove)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PullRequestStatus {
+    Open,
+    Merged,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PullRequest {
+    pub number: u32,
+    pub author: String,
+    pub title: String,
+    pub step: u32,
+    pub changes: FileChanges,
+    pub approvals: Vec<String>,
+    pub status: PullRequestStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged_as: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repository {
+    /// Oldest first.
+    commits: Vec<Commit>,
+    pull_requests: Vec<PullRequest>,
+    protected: Vec<String>,
+}
+
+impl Repository {
+    /// A repository with one commit; pull requests into the `protected`
+    /// environments need an approval by someone other than their author.
+    pub fn new(author: &str, message: &str, files: Files, protected: Vec<String>) -> Self {
+        let mut repository = Repository {
+            commits: Vec::new(),
+            pull_requests: Vec::new(),
+            protected,
+        };
+        repository.add_commit(author, message, files, 0);
+        repository
+    }
+
+    pub fn head(&self) -> &Commit {
+        self.commits
+            .last()
+            .expect("a repository has its first commit")
+    }
+
+    /// Newest first.
+    pub fn log(&self) -> impl Iterator<Item = &Commit> {
+        self.commits.iter().rev()
+    }
+
+    pub fn pull_requests(&self) -> &[PullRequest] {
+        &self.pull_requests
+    }
+
+    fn add_commit(&mut self, author: &str, message: &str, files: Files, step: u32) -> &Commit {
+        let parent = self.commits.last().map(|commit| commit.id.clone());
+        let id = commit_id(parent.as_deref(), author, message, &files);
+        self.commits.push(Commit {
+            id,
+            parent,
+            author: author.into(),
+            message: message.into(),
+            step,
+            files,
+        });
+        self.head()
+    }
+
+    pub fn commit(
+        &mut self,
+        author: &str,
+        message: &str,
+        changes: &FileChanges,
+        step: u32,
+    ) -> &Commit {
+        let files = changes.applied_to(&self.head().files);
+        self.add_commit(author, message, files, step)
+    }
+
+    /// A commit: `HEAD`, `HEAD~n`, or an id (or the start of one).
+    pub fn find(&self, name: &str) -> Option<&Commit> {
+        let back = match name {
+            "HEAD" => Some(0),
+            _ => name
+                .strip_prefix("HEAD~")
+                .and_then(|n| n.parse::<usize>().ok()),
+        };
+        match back {
+            Some(back) => self
+                .commits
+                .len()
+                .checked_sub(back + 1)
+                .map(|index| &self.commits[index]),
+            None if name.is_empty() => None,
+            None => self
+                .commits
+                .iter()
+                .find(|commit| commit.id.starts_with(name)),
+        }
+    }
+
+    /// A commit that puts back, in every file the named commit changed, what
+    /// its parent had: a rollback is a revert, reviewed like any change.
+    pub fn revert(&mut self, name: &str, author: &str, step: u32) -> Result<&Commit, String> {
+        let target = self
+            .find(name)
+            .ok_or_else(|| format!("there is no commit {name}"))?
+            .clone();
+        let Some(parent) = target
+            .parent
+            .as_deref()
+            .and_then(|id| self.find(id))
+            .cloned()
+        else {
+            return Err(format!(
+                "{} is the first commit: there is nothing before it to go back to",
+                target.id
+            ));
+        };
+        let mut files = self.head().files.clone();
+        let touched: BTreeSet<&String> = target.files.keys().chain(parent.files.keys()).collect();
+        for path in touched {
+            if target.files.get(path) == parent.files.get(path) {
+                continue;
+            }
+            match parent.files.get(path) {
+                Some(content) => files.insert(path.clone(), content.clone()),
+                None => files.remove(path),
+            };
+        }
+        let message = format!("Revert \"{}\"", target.message);
+        Ok(self.add_commit(author, &message, files, step))
+    }
+
+    pub fn open_pull_request(
+        &mut self,
+        author: &str,
+        title: &str,
+        changes: FileChanges,
+        step: u32,
+    ) -> u32 {
+        let number = self.pull_requests.len() as u32 + 1;
+        self.pull_requests.push(PullRequest {
+            number,
+            author: author.into(),
+            title: title.into(),
+            step,
+            changes,
+            approvals: Vec::new(),
+            status: PullRequestStatus::Open,
+            merged_as: None,
+        });
+        number
+    }
+
+    fn pull_request_mut(&mut self, number: u32) -> Result<&mut PullRequest, String> {
+        let pull_request = self
+            .pull_requests
+            .iter_mut()
+            .find(|pull_request| pull_request.number == number)
+            .ok_or_else(|| format!("there is no pull request #{number}"))?;
+        match pull_request.status {
+            PullRequestStatus::Open => Ok(pull_request),
+            PullRequestStatus::Merged => Err(format!("pull request #{number} is already merged")),
+        }
+    }
+
+    pub fn approve(&mut self, number: u32, by: &str) -> Result<(), String> {
+        let pull_request = self.pull_request_mut(number)?;
+        if pull_request.author == by {
+            return Err(format!(
+                "{by} wrote pull request #{number} and cannot approve it"
+            ));
+        }
+        if !pull_request.approvals.iter().any(|approver| approver == by) {
+            pull_request.approvals.push(by.into());
+        }
+        Ok(())
+    }
+
+    /// The environments a pull request changes that need a review.
+    fn protected_environments_of(&self, changes: &FileChanges) -> BTreeSet<String> {
+        changes
+            .paths()
+            .filter_map(|path| environment_of(path))
+            .filter(|environment| {
+                self.protected
+                    .iter()
+                    .any(|protected| protected == environment)
+            })
+            .map(str::to_string)
+            .collect()
+    }
+
+    pub fn merge(&mut self, number: u32, by: &str, step: u32) -> Result<&Commit, String> {
+        let pull_request = self.pull_request_mut(number)?.clone();
+        let protected = self.protected_environments_of(&pull_request.changes);
+        let reviewed = pull_request
+            .approvals
+            .iter()
+            .any(|approver| *approver != pull_request.author);
+        if !protected.is_empty() && !reviewed {
+            let environments: Vec<String> = protected.into_iter().collect();
+            return Err(format!(
+                "pull request #{number} changes {} and needs an approval by someone other than {}",
+                environments.join(", "),
+                pull_request.author
+            ));
+        }
+        let message = format!("Merge pull request #{number}: {}", pull_request.title);
+        let id = self
+            .commit(by, &message, &pull_request.changes, step)
+            .id
+            .clone();
+        let merged = self.pull_request_mut(number)?;
+        merged.status = PullRequestStatus::Merged;
+        merged.merged_as = Some(id);
+        Ok(self.head())
+    }
+}
+
+fn commit_id(parent: Option<&str>, author: &str, message: &str, files: &Files) -> String {
+    let mut hash = Sha256::new();
+    hash.update(parent.unwrap_or("").as_bytes());
+    hash.update(b"\0");
+    hash.update(author.as_bytes());
+    hash.update(b"\0");
+    hash.update(message.as_bytes());
+    hash.update(b"\0");
+    hash.update(serde_json::to_string(files).unwrap_or_default().as_bytes());
+    hash.finalize()
+        .iter()
+        .take(4)
+        .map(|byte| format!("{byte:02x}"))
+        .collect::<String>()[..7]
+        .to_string()
+}
+
+/// The environment a path belongs to: `envs/prod/web.yaml` is in `prod`.
+pub fn environment_of(path: &str) -> Option<&str> {
+    let rest = path.strip_prefix("envs/")?;
+    let (environment, file) = rest.split_once('/')?;
+    (!environment.is_empty() && !file.is_empty()).then_some(environment)
+}
+
+/// The environments that have files.
+pub fn environments_of(files: &Files) -> BTreeSet<String> {
+    files
+        .keys()
+        .filter_map(|path| environment_of(path))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The desired state of an environment: every file under its directory,
+/// read and put together. A file that does not read, files in different
+/// forms, or one key in two files are errors, named by file.
+pub fn desired_state(files: &Files, environment: &str) -> Result<State, InputError> {
+    let mut merged: Option<(State, BTreeMap<String, String>)> = None;
+    for (path, content) in files
+        .iter()
+        .filter(|(path, _)| environment_of(path) == Some(environment))
+    {
+        let state = match content {
+            Value::String(text) => State::parse(path, text)?,
+            other => State::from_value(path, other.clone())?,
+        };
+        let Some((combined, origins)) = merged.as_mut() else {
+            let origins = state
+                .objects()
+                .keys()
+                .map(|key| (key.clone(), path.clone()))
+                .collect();
+            merged = Some((state, origins));
+            continue;
+        };
+        if std::mem::discriminant(combined.form()) != std::mem::discriminant(state.form()) {
+            return Err(InputError::shape(
+                path,
+                "",
+                format!(
+                    "this file is written in another form than {}",
+                    origins.values().next().map_or("the others", String::as_str)
+                ),
+            ));
+        }
+        for (key, object) in state.objects() {
+            if let Some(first) = origins.insert(key.clone(), path.clone()) {
+                return Err(InputError::duplicate_key(
+                    path,
+                    key,
+                    format!("{key} is declared in {first} and again in {path}"),
+                ));
+            }
+            combined.insert(key.clone(), object.clone());
+        }
+    }
+    Ok(merged
+        .map(|(state, _)| state)
+        .unwrap_or_else(|| State::empty(crate::core::state::Form::Named)))
+}
+
+/// How one key differs between two desired states.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ObjectDiff {
+    pub key: String,
+    /// `added`, `removed` or `changed`.
+    pub change: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<Change>,
+}
+
+/// Every difference from `before` to `after`, field by field, exactly (as
+/// `git diff` shows it, but by object).
+pub fn diff_states(before: &State, after: &State) -> Vec<ObjectDiff> {
+    let keys: BTreeSet<&String> = before
+        .objects()
+        .keys()
+        .chain(after.objects().keys())
+        .collect();
+    keys.into_iter()
+        .filter_map(|key| {
+            let (change, changes) = match (before.get(key), after.get(key)) {
+                (None, Some(_)) => ("added", Vec::new()),
+                (Some(_), None) => ("removed", Vec::new()),
+                (Some(old), Some(new)) => {
+                    let found = changes(
+                        new,
+                        old,
+                        None,
+                        Rules {
+                            mode: Mode::Exact,
+                            ignored: &[],
+                        },
+                    );
+                    if found.is_empty() {
+                        return None;
+                    }
+                    ("changed", found)
+                }
+                (None, None) => return None,
+            };
+            Some(ObjectDiff {
+                key: key.clone(),
+                change,
+                changes,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn files(entries: &[(&str, Value)]) -> Files {
+        entries
+            .iter()
+            .map(|(path, value)| (path.to_string(), value.clone()))
+            .collect()
+    }
+
+    fn repository() -> Repository {
+        Repository::new(
+            "alice",
+            "Initial state",
+            files(&[
+                ("envs/prod/web.json", json!({"web": {"image": "web:1"}})),
+                ("envs/staging/web.json", json!({"web": {"image": "web:2"}})),
+            ]),
+            vec!["prod".into()],
+        )
+    }
+
+    #[test]
+    fn commits_have_stable_ids_and_a_log() {
+        let mut repo = repository();
+        let first = repo.head().id.clone();
+        assert_eq!(
+            first,
+            repository().head().id,
+            "the same content gives the same id"
+        );
+        let change = FileChanges {
+            write: files(&[("envs/prod/web.json", json!({"web": {"image": "web:3"}}))]),
+            ..FileChanges::default()
+        };
+        repo.commit("bob", "Bump web", &change, 2);
+        let log: Vec<&str> = repo.log().map(|commit| commit.message.as_str()).collect();
+        assert_eq!(log, ["Bump web", "Initial state"]);
+        assert_eq!(repo.find("HEAD~1").unwrap().id, first);
+        assert_eq!(repo.find(&first[..4]).unwrap().id, first);
+    }
+
+    #[test]
+    fn a_revert_puts_back_what_the_commit_changed() {
+        let mut repo = repository();
+        let before = repo.head().files.clone();
+        let change = FileChanges {
+            write: files(&[("envs/prod/web.json", json!({"web": {"image": "bad"}}))]),
+            remove: vec!["envs/staging/web.json".into()],
+        };
+        repo.commit("bob", "Break things", &change, 1);
+        let reverted = repo.revert("HEAD", "carol", 2).unwrap();
+        assert_eq!(reverted.files, before);
+        assert_eq!(reverted.message, "Revert \"Break things\"");
+        assert!(repo
+            .revert("HEAD~2", "carol", 3)
+            .unwrap_err()
+            .contains("first commit"));
+    }
+
+    #[test]
+    fn production_needs_a_review_by_someone_else() {
+        let mut repo = repository();
+        let change = FileChanges {
+            write: files(&[("envs/prod/web.json", json!({"web": {"image": "web:2"}}))]),
+            ..FileChanges::default()
+        };
+        let number = repo.open_pull_request("alice", "Promote web", change, 1);
+        assert!(repo
+            .merge(number, "alice", 2)
+            .unwrap_err()
+            .contains("approval by someone other than alice"));
+        assert!(repo
+            .approve(number, "alice")
+            .unwrap_err()
+            .contains("cannot approve"));
+        repo.approve(number, "bob").unwrap();
+        let merged = repo.merge(number, "alice", 3).unwrap().id.clone();
+        assert_eq!(
+            repo.pull_requests()[0].merged_as.as_deref(),
+            Some(merged.as_str())
+        );
+        assert!(repo.merge(number, "alice", 4).is_err(), "merged once");
+    }
+
+    #[test]
+    fn staging_needs_no_review() {
+        let mut repo = repository();
+        let change = FileChanges {
+            write: files(&[("envs/staging/web.json", json!({"web": {"image": "web:4"}}))]),
+            ..FileChanges::default()
+        };
+        let number = repo.open_pull_request("alice", "Try web 4", change, 1);
+        assert!(repo.merge(number, "alice", 2).is_ok());
+    }
+
+    #[test]
+    fn an_environment_is_its_directory() {
+        let tree = files(&[
+            (
+                "envs/prod/a.json",
+                json!([{"kind": "Service", "metadata": {"name": "a"}}]),
+            ),
+            (
+                "envs/prod/b.yaml",
+                json!("kind: Service\nmetadata:\n  name: b\n"),
+            ),
+            ("README.md", json!("# state")),
+        ]);
+        let keys: Vec<String> = desired_state(&tree, "prod")
+            .unwrap()
+            .objects()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(keys, ["Service/a", "Service/b"]);
+        assert_eq!(
+            environments_of(&tree).into_iter().collect::<Vec<_>>(),
+            ["prod"]
+        );
+        let twice = files(&[
+            ("envs/prod/a.json", json!({"web": {}})),
+            ("envs/prod/b.json", json!({"web": {}})),
+        ]);
+        assert!(desired_state(&twice, "prod")
+            .unwrap_err()
+            .to_string()
+            .contains("declared in envs/prod/a.json and again in envs/prod/b.json"));
+        let broken = files(&[("envs/prod/a.yaml", json!("web: [1,"))]);
+        assert_eq!(
+            desired_state(&broken, "prod").unwrap_err().source,
+            "envs/prod/a.yaml"
+        );
+    }
+
+    #[test]
+    fn diffs_show_each_object_field_by_field() {
+        let repo = repository();
+        let prod = desired_state(&repo.head().files, "prod").unwrap();
+        let staging = desired_state(&repo.head().files, "staging").unwrap();
+        let diff = diff_states(&prod, &staging);
+        assert_eq!(diff.len(), 1);
+        assert_eq!(diff[0].changes[0].path, "/image");
+        assert_eq!(diff[0].changes[0].from, Some(json!("web:1")));
+        assert_eq!(diff[0].changes[0].to, Some(json!("web:2")));
+    }
+}

@@ -1,0 +1,361 @@
+//! Scenario files: the one format `gitops-sim` reads, presets are written
+//! in, and share links carry. The lesson's form is a scenario too:
+//! `{"desired": ..., "actual": ..., "options": ...}`; a world adds a
+//! repository, clusters, a registry, controllers and a script.
+
+use super::script::ScriptStep;
+use crate::core::document;
+use crate::core::error::{ErrorKind, InputError};
+use crate::core::ignore::IgnoreRule;
+use crate::core::options::Options;
+use crate::core::state::State;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+pub const SCENARIO_VERSION: u64 = 1;
+
+/// The environment that `desired` and `actual` stand for.
+pub const DEFAULT_ENVIRONMENT: &str = "prod";
+
+/// A repository's files: path to content, a JSON value or a text (JSON or
+/// YAML, possibly broken on purpose).
+pub type Files = BTreeMap<String, Value>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct InitialRepository {
+    #[serde(default = "default_author")]
+    pub author: String,
+    #[serde(default = "default_message")]
+    pub message: String,
+    pub files: Files,
+}
+
+fn default_author() -> String {
+    "alice".into()
+}
+
+fn default_message() -> String {
+    "Initial state".into()
+}
+
+/// An image in the registry at the start.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ImageSpec {
+    /// `repository:tag`.
+    pub tag: String,
+    /// Its digest; made from the tag when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// The image exits at start: its workloads never become available.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub crashes: bool,
+    /// Built by an attacker.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub malicious: bool,
+}
+
+/// A controller that writes one field of one object every step, such as an
+/// autoscaler setting replicas.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ControllerSpec {
+    /// Its name, which is the actor of its events (`autoscaler`).
+    pub name: String,
+    #[serde(default = "default_environment")]
+    pub environment: String,
+    pub key: String,
+    /// The JSON pointer of the field it owns (`/spec/replicas`).
+    pub path: String,
+    pub value: Value,
+    /// Why it writes, for its events (`load needs 5 replicas`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+}
+
+fn default_environment() -> String {
+    DEFAULT_ENVIRONMENT.into()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Mode {
+    /// An agent in the cluster pulls Git; CI only builds and proposes.
+    #[default]
+    Pull,
+    /// CI holds cluster credentials and applies on every commit.
+    Push,
+}
+
+/// How the world runs: the reconciler's options and the agent's policy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase", default)]
+pub struct WorldOptions {
+    pub mode: Mode,
+    /// Delete what Git no longer declares (off by default, as in Argo CD and Flux).
+    pub prune: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignore: Vec<IgnoreRule>,
+    /// Sync when Git moves to a new revision.
+    pub auto_sync: bool,
+    /// Revert changes made to the cluster outside Git.
+    pub self_heal: bool,
+    /// The agent reads Git every this many steps.
+    pub poll_every: u32,
+    /// Git tells the agent about a commit at once.
+    pub webhook: bool,
+    /// Environments whose pull requests need an approval by someone other than the author.
+    pub protected_environments: Vec<String>,
+}
+
+impl Default for WorldOptions {
+    fn default() -> Self {
+        WorldOptions {
+            mode: Mode::Pull,
+            prune: false,
+            ignore: Vec::new(),
+            auto_sync: true,
+            self_heal: true,
+            poll_every: 3,
+            webhook: false,
+            protected_environments: vec![DEFAULT_ENVIRONMENT.into()],
+        }
+    }
+}
+
+impl WorldOptions {
+    /// What the core needs to plan.
+    pub fn reconcile(&self) -> Options {
+        Options {
+            prune: self.prune,
+            ignore: self.ignore.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    pub title: Option<String>,
+    pub explanation: Option<String>,
+    pub section: Option<String>,
+    pub repository: InitialRepository,
+    /// The actual state of each environment's cluster at the start.
+    pub clusters: BTreeMap<String, State>,
+    pub registry: Vec<ImageSpec>,
+    pub controllers: Vec<ControllerSpec>,
+    pub options: WorldOptions,
+    pub script: Vec<ScriptStep>,
+    /// How many steps `run` takes after the start.
+    pub steps: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RawScenario {
+    version: Option<Value>,
+    title: Option<String>,
+    explanation: Option<String>,
+    section: Option<String>,
+    desired: Option<Value>,
+    actual: Option<Value>,
+    repository: Option<InitialRepository>,
+    #[serde(default)]
+    clusters: BTreeMap<String, Value>,
+    #[serde(default)]
+    registry: Vec<ImageSpec>,
+    #[serde(default)]
+    controllers: Vec<ControllerSpec>,
+    #[serde(default)]
+    options: WorldOptions,
+    #[serde(default)]
+    script: Vec<ScriptStep>,
+    steps: Option<u32>,
+}
+
+/// Steps a run takes after the last scripted action, when `steps` is left out.
+const SETTLE_STEPS: u32 = 6;
+
+impl Scenario {
+    /// Reads a scenario from JSON or YAML text; `source` (a file name) names it in errors.
+    pub fn parse(source: &str, text: &str) -> Result<Self, InputError> {
+        let value = document::parse_one(source, text)?;
+        if !value.is_object() {
+            return Err(InputError::shape(
+                source,
+                "",
+                format!(
+                    "a scenario is an object with `desired` (or `repository`), `actual` and `options`; found {}",
+                    crate::core::state::describe(&value)
+                ),
+            ));
+        }
+        let raw: RawScenario = serde_path_to_error::deserialize(value).map_err(|error| {
+            let pointer = pointer_of(error.path());
+            InputError::shape(source, pointer, error.into_inner().to_string())
+        })?;
+        Scenario::from_raw(source, raw)
+    }
+
+    fn from_raw(source: &str, raw: RawScenario) -> Result<Self, InputError> {
+        check_version(source, raw.version.as_ref())?;
+        let (repository, mut clusters) = match (raw.desired, raw.repository) {
+            (Some(desired), None) => {
+                let state = State::from_value("desired", desired.clone())
+                    .map_err(|e| e.nested_in(source, "/desired"))?;
+                let actual = match raw.actual {
+                    Some(actual) => State::from_value("actual", actual)
+                        .map_err(|e| e.nested_in(source, "/actual"))?,
+                    None => State::empty(state.form().clone()),
+                };
+                let files = Files::from([(
+                    format!("envs/{DEFAULT_ENVIRONMENT}/manifests.json"),
+                    desired,
+                )]);
+                let repository = InitialRepository {
+                    author: default_author(),
+                    message: default_message(),
+                    files,
+                };
+                (
+                    repository,
+                    BTreeMap::from([(DEFAULT_ENVIRONMENT.to_string(), actual)]),
+                )
+            }
+            (None, Some(repository)) => {
+                if raw.actual.is_some() {
+                    return Err(InputError::shape(
+                        source,
+                        "/actual",
+                        "with `repository`, write each cluster under `clusters`",
+                    ));
+                }
+                (repository, BTreeMap::new())
+            }
+            (Some(_), Some(_)) => {
+                return Err(InputError::shape(
+                    source,
+                    "/repository",
+                    "a scenario has `desired` or `repository`, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(InputError::shape(
+                    source,
+                    "",
+                    "a scenario needs `desired`, the state Git declares (or a `repository`)",
+                ))
+            }
+        };
+        for (environment, value) in raw.clusters {
+            let pointer = format!("/clusters/{environment}");
+            let state = State::from_value(&environment, value)
+                .map_err(|e| e.nested_in(source, &pointer))?;
+            clusters.insert(environment, state);
+        }
+        let environments = super::repository::environments_of(&repository.files);
+        if environments.is_empty() {
+            return Err(InputError::shape(
+                source,
+                "/repository/files",
+                "no file is under `envs/<environment>/`, so no environment is declared",
+            ));
+        }
+        for environment in &environments {
+            let desired = super::repository::desired_state(&repository.files, environment)
+                .map_err(|error| locate_file_error(source, error))?;
+            clusters
+                .entry(environment.clone())
+                .or_insert_with(|| State::empty(desired.form().clone()));
+        }
+        if raw.options.poll_every == 0 {
+            return Err(InputError::shape(
+                source,
+                "/options/pollEvery",
+                "the agent polls every 1 step or more",
+            ));
+        }
+        let last_action = raw.script.iter().map(|step| step.at).max().unwrap_or(0);
+        Ok(Scenario {
+            title: raw.title,
+            explanation: raw.explanation,
+            section: raw.section,
+            repository,
+            clusters,
+            registry: raw.registry,
+            controllers: raw.controllers,
+            options: raw.options,
+            script: raw.script,
+            steps: raw.steps.unwrap_or(last_action + SETTLE_STEPS),
+        })
+    }
+
+    /// The environments, in name order.
+    pub fn environments(&self) -> Vec<String> {
+        self.clusters.keys().cloned().collect()
+    }
+
+    /// The first environment's desired and actual states at the start: what
+    /// `plan` and `sync` read.
+    pub fn initial(&self) -> (State, State) {
+        let environment = self
+            .clusters
+            .keys()
+            .next()
+            .cloned()
+            .unwrap_or_else(default_environment);
+        let desired = super::repository::desired_state(&self.repository.files, &environment)
+            .unwrap_or_else(|_| State::empty(crate::core::state::Form::Named));
+        let actual = self
+            .clusters
+            .get(&environment)
+            .cloned()
+            .unwrap_or_else(|| State::empty(desired.form().clone()));
+        (desired, actual)
+    }
+}
+
+fn check_version(source: &str, version: Option<&Value>) -> Result<(), InputError> {
+    match version {
+        None => Ok(()),
+        Some(Value::Number(number)) if number.as_u64() == Some(SCENARIO_VERSION) => Ok(()),
+        Some(other) => Err(InputError::shape(
+            source,
+            "/version",
+            format!("this playground reads scenario version {SCENARIO_VERSION}; found {other}"),
+        )),
+    }
+}
+
+/// A file's error, reported against the scenario at that file.
+fn locate_file_error(source: &str, error: InputError) -> InputError {
+    let file = crate::core::pointer::escape(&error.source);
+    let prefix = format!("/repository/files/{file}");
+    match error.kind {
+        ErrorKind::Syntax => {
+            let position = match (error.line, error.column) {
+                (Some(line), Some(column)) => {
+                    format!(" (line {line}, column {column} of the file)")
+                }
+                _ => String::new(),
+            };
+            InputError::shape(source, prefix, format!("{}{position}", error.message))
+        }
+        _ => error.nested_in(source, &prefix),
+    }
+}
+
+/// The JSON pointer of a serde path (`script[2].do` is `/script/2/do`).
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    path.iter()
+        .filter_map(|segment| match segment {
+            Segment::Seq { index } => Some(format!("/{index}")),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                Some(format!("/{}", crate::core::pointer::escape(key)))
+            }
+            Segment::Unknown => None,
+        })
+        .collect()
+}

@@ -1,0 +1,163 @@
+//! The timed actions of a scenario: `{"at": 3, "do": "commit", ...}`.
+
+use super::scenario::Files;
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One action at one step.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScriptStep {
+    pub at: u32,
+    #[serde(flatten)]
+    pub action: Action,
+}
+
+/// What someone does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "do",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Action {
+    /// A commit to the state repository's main branch.
+    Commit {
+        author: String,
+        message: String,
+        #[serde(flatten)]
+        edits: Edits,
+    },
+    /// A commit that undoes an earlier one: `HEAD`, `HEAD~1`, or an id.
+    Revert {
+        author: String,
+        commit: String,
+    },
+    /// A pull request with changes to the repository.
+    OpenPullRequest {
+        author: String,
+        title: String,
+        #[serde(flatten)]
+        edits: Edits,
+    },
+    /// A pull request that copies the image references of one object from an
+    /// environment to the next.
+    Promote {
+        author: String,
+        key: String,
+        from: String,
+        to: String,
+    },
+    Approve {
+        by: String,
+        pull_request: u32,
+    },
+    Merge {
+        by: String,
+        pull_request: u32,
+    },
+    /// A push of an image to the registry: a new tag, or the same tag again.
+    PushImage {
+        by: String,
+        tag: String,
+        #[serde(default)]
+        crashes: bool,
+        #[serde(default)]
+        malicious: bool,
+    },
+    /// A change made to a cluster outside Git, by a person or with stolen credentials.
+    EditCluster {
+        by: String,
+        #[serde(default = "default_environment")]
+        environment: String,
+        key: String,
+        path: String,
+        value: Value,
+    },
+    /// CI applying a change to a cluster itself (push mode; refused in pull mode).
+    CiApply {
+        #[serde(default = "default_environment")]
+        environment: String,
+        key: String,
+        path: String,
+        value: Value,
+    },
+    /// The pods of a workload restart and pull their images again.
+    Restart {
+        #[serde(default = "default_environment")]
+        environment: String,
+        key: String,
+    },
+    /// A person asks the agent to sync now.
+    Sync {
+        by: String,
+        #[serde(default = "default_environment")]
+        environment: String,
+    },
+    /// The agent stops (crashes) or starts again.
+    StopAgent,
+    StartAgent,
+    /// The agent loses, or gets back, read access to the repository.
+    RevokeAccess,
+    RestoreAccess,
+    /// A controller changes the value it writes (an autoscaler under new load).
+    SetController {
+        name: String,
+        value: Value,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        reason: String,
+    },
+}
+
+/// Changes to the repository's files: whole files written or removed, and
+/// single fields set inside files written as JSON values.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Edits {
+    #[serde(default, skip_serializing_if = "Files::is_empty")]
+    pub write: Files,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remove: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set: Vec<FieldEdit>,
+}
+
+/// One field of one file: `{"file": "envs/prod/web.yaml", "path": "/spec/replicas", "value": 3}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldEdit {
+    pub file: String,
+    pub path: String,
+    pub value: Value,
+}
+
+fn default_environment() -> String {
+    super::scenario::DEFAULT_ENVIRONMENT.into()
+}
+
+impl<'de> Deserialize<'de> for ScriptStep {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut fields = Map::<String, Value>::deserialize(deserializer)?;
+        let at = match fields.remove("at") {
+            Some(Value::Number(number)) => number
+                .as_u64()
+                .and_then(|at| u32::try_from(at).ok())
+                .ok_or_else(|| {
+                    de::Error::custom(format!("`at` is a step number (0 or more); found {number}"))
+                })?,
+            Some(other) => {
+                return Err(de::Error::custom(format!(
+                    "`at` is a step number; found {other}"
+                )))
+            }
+            None => {
+                return Err(de::Error::custom(
+                    "each action needs `at`, the step it happens at",
+                ))
+            }
+        };
+        let action = Action::deserialize(Value::Object(fields)).map_err(de::Error::custom)?;
+        Ok(ScriptStep { at, action })
+    }
+}

@@ -1,0 +1,132 @@
+//! Where a world stands: what Git declares, what runs, what the agent and
+//! the checks report. `gitops-sim run` prints it as `final`.
+
+use super::agent::Agent;
+use super::cluster::Running;
+use super::registry::Image;
+use super::repository::{desired_state, Commit, PullRequest};
+use super::World;
+use crate::core::health::Health;
+use crate::core::report::{report, SyncStatus};
+use crate::core::Warning;
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EnvironmentStatus {
+    /// Actual against the head of Git; Unknown when Git's head does not read.
+    pub sync: SyncStatus,
+    pub health: Health,
+    /// The head of Git.
+    pub head: String,
+    /// The revision the agent last synced (pull mode).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub synced_revision: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RepositorySummary {
+    /// Newest first.
+    pub log: Vec<Commit>,
+    pub pull_requests: Vec<PullRequest>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegistrySummary {
+    pub tags: BTreeMap<String, String>,
+    pub images: Vec<Image>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub step: u32,
+    /// Each environment's desired state at the head of Git (null when it does not read).
+    pub desired: BTreeMap<String, Value>,
+    pub actual: BTreeMap<String, Value>,
+    pub status: BTreeMap<String, EnvironmentStatus>,
+    /// What each workload runs, by environment and key.
+    pub running: BTreeMap<String, BTreeMap<String, Vec<Running>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<Agent>,
+    pub repository: RepositorySummary,
+    pub registry: RegistrySummary,
+}
+
+impl World {
+    pub fn summary(&self) -> Summary {
+        let head = self.repository.head();
+        let options = self.options.reconcile();
+        let mut desired = BTreeMap::new();
+        let mut actual = BTreeMap::new();
+        let mut status = BTreeMap::new();
+        let mut running = BTreeMap::new();
+        for (environment, cluster) in &self.clusters {
+            let wanted = desired_state(&head.files, environment);
+            actual.insert(environment.clone(), cluster.actual().to_value());
+            running.insert(
+                environment.clone(),
+                cluster
+                    .running()
+                    .into_iter()
+                    .map(|(key, images)| (key.to_string(), images.to_vec()))
+                    .collect(),
+            );
+            let synced_revision = self
+                .agent
+                .as_ref()
+                .and_then(|agent| agent.applications.get(environment))
+                .and_then(|application| application.synced_revision.clone());
+            let environment_status = match &wanted {
+                Ok(state) => {
+                    let found = report(state, cluster.actual(), &options);
+                    EnvironmentStatus {
+                        sync: found.status.sync,
+                        health: found.status.health,
+                        head: head.id.clone(),
+                        synced_revision,
+                        error: None,
+                        warnings: found.warnings,
+                    }
+                }
+                Err(error) => EnvironmentStatus {
+                    sync: SyncStatus::Unknown,
+                    health: Health::Unknown,
+                    head: head.id.clone(),
+                    synced_revision,
+                    error: Some(error.to_string()),
+                    warnings: Vec::new(),
+                },
+            };
+            desired.insert(
+                environment.clone(),
+                wanted.map(|state| state.to_value()).unwrap_or(Value::Null),
+            );
+            status.insert(environment.clone(), environment_status);
+        }
+        Summary {
+            step: self.step,
+            desired,
+            actual,
+            status,
+            running,
+            agent: self.agent.clone(),
+            repository: RepositorySummary {
+                log: self.repository.log().cloned().collect(),
+                pull_requests: self.repository.pull_requests().to_vec(),
+            },
+            registry: RegistrySummary {
+                tags: self.registry.tags().clone(),
+                images: self.registry.images().cloned().collect(),
+            },
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! The simulated world over time: the agent's policy and failures, push
+//! mode, and clear errors for bad scenario files.
+
+mod common;
+
+use gitops_playground::core::error::ErrorKind;
+use gitops_playground::world::agent::AgentHealth;
+use gitops_playground::world::scenario::Scenario;
+use gitops_playground::world::World;
+use serde_json::{json, Value};
+
+/// A one-environment world in the lesson's form, with the given options and script.
+fn world(options: Value, script: Value) -> World {
+    let scenario = json!({
+        "desired": {"web": {"image": "web:1", "replicas": 2}},
+        "actual": {"web": {"image": "web:1", "replicas": 2}},
+        "options": options,
+        "script": script,
+        "steps": 8,
+    });
+    World::run(
+        &Scenario::parse("test.json", &scenario.to_string())
+            .unwrap_or_else(|error| panic!("{error}")),
+    )
+}
+
+fn lines(world: &World) -> Vec<String> {
+    world
+        .events
+        .iter()
+        .map(|event| format!("{} {event}", event.step))
+        .collect()
+}
+
+fn has(world: &World, needle: &str) -> bool {
+    lines(world).iter().any(|line| line.contains(needle))
+}
+
+fn commit(at: u32, content: Value) -> Value {
+    json!({"at": at, "do": "commit", "author": "alice", "message": "Change web", "write": {"envs/prod/manifests.json": content}})
+}
+
+fn scenario_error(text: &str) -> String {
+    Scenario::parse("lesson.json", text)
+        .expect_err("the scenario is bad")
+        .to_string()
+}
+
+everywhere! {
+    fn the_agent_polls_every_n_steps_or_hears_a_webhook() {
+        let change = commit(1, json!({"web": {"image": "web:2", "replicas": 2}}));
+        let polling = world(json!({"pollEvery": 3}), json!([change]));
+        assert!(has(&polling, "3 agent: updated web in prod at /image (web:1 → web:2)"), "{:#?}", lines(&polling));
+        let hooked = world(json!({"pollEvery": 3, "webhook": true}), json!([change]));
+        assert!(has(&hooked, "2 agent: prod: fetched revision"), "{:#?}", lines(&hooked));
+        assert!(has(&hooked, "a webhook said Git moved"));
+    }
+
+    fn an_invalid_manifest_is_merged_but_nothing_happens_and_the_agent_says_so() {
+        let good = commit(1, json!({"web": {"image": "web:2", "replicas": 2}}));
+        let broken = json!({"at": 3, "do": "commit", "author": "bob", "message": "Scale web", "write": {"envs/prod/manifests.json": "{\"web\": {\"replicas\": 3"}});
+        let world = world(json!({"pollEvery": 1}), json!([good, broken]));
+        assert!(has(&world, "4 agent: prod: cannot use revision"), "{:#?}", lines(&world));
+        assert!(has(&world, "4 alert: the agent is Degraded"));
+        let agent = world.agent.as_ref().unwrap();
+        assert_eq!(agent.health, AgentHealth::Degraded);
+        assert!(agent.last_error.as_deref().unwrap().contains("EOF while parsing"));
+        let application = &agent.applications["prod"];
+        assert_ne!(application.synced_revision.as_deref(), Some(world.repository.head().id.as_str()), "sync stays on the old revision");
+        assert_eq!(world.clusters["prod"].actual().get("web").unwrap()["image"], "web:2");
+        let summary = world.summary();
+        assert_eq!(format!("{:?}", summary.status["prod"].sync), "Unknown");
+    }
+
+    fn a_fixed_manifest_clears_the_alert() {
+        let broken = json!({"at": 1, "do": "commit", "author": "bob", "message": "Break", "write": {"envs/prod/manifests.json": "{"}});
+        let fixed = commit(3, json!({"web": {"image": "web:3", "replicas": 2}}));
+        let world = world(json!({"pollEvery": 1}), json!([broken, fixed]));
+        assert!(has(&world, "4 alert: resolved: the agent is Healthy again"), "{:#?}", lines(&world));
+        assert!(has(&world, "4 agent: updated web in prod at /image (web:1 → web:3)"));
+        assert_eq!(world.agent.as_ref().unwrap().health, AgentHealth::Healthy);
+    }
+
+    fn an_agent_without_access_reports_it() {
+        let change = commit(2, json!({"web": {"image": "web:2", "replicas": 2}}));
+        let revoke = json!({"at": 1, "do": "revoke-access"});
+        let world = world(json!({"pollEvery": 1}), json!([revoke, change]));
+        assert!(has(&world, "2 agent: prod: cannot read the state repository: access denied"));
+        assert!(has(&world, "alert: the agent is Degraded"));
+        assert_eq!(world.clusters["prod"].actual().get("web").unwrap()["image"], "web:1");
+    }
+
+    fn a_stopped_agent_misses_changes_and_fixes_them_all_when_it_returns() {
+        let script = json!([
+            {"at": 1, "do": "stop-agent"},
+            {"at": 2, "do": "edit-cluster", "by": "bob", "key": "web", "path": "/replicas", "value": 9},
+            {"at": 3, "do": "edit-cluster", "by": "bob", "key": "web", "path": "/image", "value": "web:debug"},
+            {"at": 5, "do": "start-agent"},
+        ]);
+        let world = world(json!({"pollEvery": 1}), script);
+        assert!(!has(&world, "3 agent:") && !has(&world, "4 agent:"));
+        assert!(has(&world, "6 agent: web in prod drifted at /image (web:debug → web:1), /replicas (9 → 2); reverting"), "{:#?}", lines(&world));
+    }
+
+    fn without_self_heal_drift_is_reported_once_and_left() {
+        let edit = json!({"at": 2, "do": "edit-cluster", "by": "bob", "key": "web", "path": "/replicas", "value": 9});
+        let world = world(json!({"pollEvery": 1, "selfHeal": false}), json!([edit]));
+        assert_eq!(lines(&world).iter().filter(|line| line.contains("prod is OutOfSync: web drifted at /replicas (9 → 2)")).count(), 1);
+        assert!(has(&world, "self-heal is off, so it reports the change and leaves it"));
+        assert_eq!(world.clusters["prod"].actual().get("web").unwrap()["replicas"], 9);
+    }
+
+    fn without_auto_sync_a_person_syncs() {
+        let change = commit(1, json!({"web": {"image": "web:2", "replicas": 2}}));
+        let sync = json!({"at": 4, "do": "sync", "by": "carol"});
+        let world = world(json!({"pollEvery": 1, "autoSync": false}), json!([change, sync]));
+        assert!(has(&world, "auto-sync is off: it waits for a person to sync"));
+        assert!(has(&world, "5 agent: updated web in prod at /image (web:1 → web:2); a person asked for a sync"), "{:#?}", lines(&world));
+    }
+
+    fn push_mode_deploys_on_commit_and_never_heals() {
+        let change = commit(1, json!({"web": {"image": "web:2", "replicas": 2}}));
+        let edit = json!({"at": 3, "do": "edit-cluster", "by": "bob", "key": "web", "path": "/replicas", "value": 9});
+        let world = world(json!({"mode": "push"}), json!([change, edit]));
+        assert!(world.agent.is_none());
+        assert!(has(&world, "1 ci: applied revision"));
+        assert_eq!(world.clusters["prod"].actual().get("web").unwrap()["replicas"], 9, "nothing reverts an out-of-band change");
+    }
+
+    fn a_refused_action_says_why() {
+        let script = json!([
+            {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},
+            {"at": 1, "do": "merge", "by": "alice", "pullRequest": 7},
+            {"at": 1, "do": "edit-cluster", "by": "bob", "key": "nope", "path": "/replicas", "value": 1},
+            {"at": 1, "do": "promote", "author": "alice", "key": "web", "from": "staging", "to": "prod"},
+        ]);
+        let world = world(json!({}), script);
+        assert!(has(&world, "could not revert HEAD; "));
+        assert!(has(&world, "refused to merge pull request #7; there is no pull request #7"));
+        assert!(has(&world, "could not edit nope in prod; nope is not in the prod cluster"));
+        assert!(has(&world, "could not promote web from staging to prod"));
+    }
+
+    fn a_bad_script_is_located() {
+        let text = r#"{"desired": {}, "script": [{"at": 1, "do": "commit", "author": "a", "message": "m"}, {"at": 2, "do": "comit"}]}"#;
+        let error = scenario_error(text);
+        assert!(error.starts_with("lesson.json at /script/1: unknown variant `comit`"), "{error}");
+        let error = scenario_error(r#"{"desired": {}, "script": [{"do": "stop-agent"}]}"#);
+        assert!(error.contains("each action needs `at`"), "{error}");
+        let error = scenario_error(r#"{"desired": {}, "options": {"pollEvery": 0}}"#);
+        assert_eq!(error, "lesson.json at /options/pollEvery: the agent polls every 1 step or more");
+        let error = scenario_error(r#"{"desired": {}, "options": {"mode": "teleport"}}"#);
+        assert!(error.starts_with("lesson.json at /options/mode: unknown variant `teleport`"), "{error}");
+    }
+
+    fn a_bad_repository_file_is_located() {
+        let text = r#"{"repository": {"files": {"envs/prod/web.yaml": "web: [1,"}}}"#;
+        let error = Scenario::parse("lesson.json", text).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Shape);
+        assert_eq!(error.pointer.as_deref(), Some("/repository/files/envs~1prod~1web.yaml"));
+        let text = r#"{"repository": {"files": {"README.md": "hi"}}}"#;
+        assert!(scenario_error(text).contains("no environment is declared"));
+        let text = r#"{"desired": {}, "repository": {"files": {}}}"#;
+        assert!(scenario_error(text).contains("not both"));
+    }
+}
