@@ -185,6 +185,39 @@ impl Repository {
         Ok(self.add_commit(author, &message, files, step))
     }
 
+    /// What changed from commit `from` to commit `to`, by environment and
+    /// object (`git diff from to`, read as objects).
+    pub fn diff_commits(
+        &self,
+        from: &str,
+        to: &str,
+    ) -> Result<BTreeMap<String, Vec<ObjectDiff>>, String> {
+        let before = self
+            .find(from)
+            .ok_or_else(|| format!("there is no commit {from}"))?;
+        let after = self
+            .find(to)
+            .ok_or_else(|| format!("there is no commit {to}"))?;
+        Ok(diff_trees(&before.files, &after.files))
+    }
+
+    /// What differs between two environments at a commit (`git diff` of two
+    /// directories): what a promotion from `from` to `to` would change.
+    pub fn diff_environments(
+        &self,
+        commit: &str,
+        from: &str,
+        to: &str,
+    ) -> Result<Vec<ObjectDiff>, String> {
+        let files = &self
+            .find(commit)
+            .ok_or_else(|| format!("there is no commit {commit}"))?
+            .files;
+        let source = desired_state(files, from).map_err(|error| error.to_string())?;
+        let target = desired_state(files, to).map_err(|error| error.to_string())?;
+        Ok(diff_states(&target, &source))
+    }
+
     pub fn open_pull_request(
         &mut self,
         author: &str,
@@ -351,6 +384,27 @@ pub fn desired_state(files: &Files, environment: &str) -> Result<State, InputErr
     Ok(merged
         .map(|(state, _)| state)
         .unwrap_or_else(|| State::empty(crate::core::state::Form::Named)))
+}
+
+/// The object differences of every environment between two trees; an
+/// environment whose files do not read is compared as empty.
+pub fn diff_trees(before: &Files, after: &Files) -> BTreeMap<String, Vec<ObjectDiff>> {
+    let environments: BTreeSet<String> = environments_of(before)
+        .into_iter()
+        .chain(environments_of(after))
+        .collect();
+    let read = |files: &Files, environment: &str| {
+        desired_state(files, environment)
+            .unwrap_or_else(|_| State::empty(crate::core::state::Form::Named))
+    };
+    environments
+        .into_iter()
+        .map(|environment| {
+            let diff = diff_states(&read(before, &environment), &read(after, &environment));
+            (environment, diff)
+        })
+        .filter(|(_, diff)| !diff.is_empty())
+        .collect()
 }
 
 /// How one key differs between two desired states.
@@ -537,6 +591,33 @@ mod tests {
             desired_state(&broken, "prod").unwrap_err().source,
             "envs/prod/a.yaml"
         );
+    }
+
+    #[test]
+    fn diffs_between_commits_and_environments() {
+        let mut repo = repository();
+        let change = FileChanges {
+            write: files(&[(
+                "envs/prod/web.json",
+                json!({"web": {"image": "web:2"}, "db": {"image": "pg"}}),
+            )]),
+            ..FileChanges::default()
+        };
+        repo.commit("bob", "Promote", &change, 1);
+        let diff = repo.diff_commits("HEAD~1", "HEAD").unwrap();
+        assert_eq!(diff.keys().collect::<Vec<_>>(), ["prod"]);
+        let kinds: Vec<(&str, &str)> = diff["prod"]
+            .iter()
+            .map(|d| (d.key.as_str(), d.change))
+            .collect();
+        assert_eq!(kinds, [("db", "added"), ("web", "changed")]);
+        let between = repo.diff_environments("HEAD", "staging", "prod").unwrap();
+        assert_eq!(
+            between.iter().map(|d| d.key.as_str()).collect::<Vec<_>>(),
+            ["db"],
+            "staging and prod now run the same web"
+        );
+        assert!(repo.diff_commits("nope", "HEAD").is_err());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use super::agent::Agent;
 use super::cluster::Running;
 use super::registry::Image;
-use super::repository::{desired_state, Commit, PullRequest};
+use super::repository::{desired_state, diff_trees, Commit, ObjectDiff, PullRequest};
 use super::World;
 use crate::core::health::Health;
 use crate::core::report::{report, SyncStatus};
@@ -30,11 +30,21 @@ pub struct EnvironmentStatus {
     pub warnings: Vec<Warning>,
 }
 
+/// A commit of the log with what it changed, by environment and object.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogEntry {
+    #[serde(flatten)]
+    pub commit: Commit,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub changes: BTreeMap<String, Vec<ObjectDiff>>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RepositorySummary {
     /// Newest first.
-    pub log: Vec<Commit>,
+    pub log: Vec<LogEntry>,
     pub pull_requests: Vec<PullRequest>,
 }
 
@@ -62,6 +72,20 @@ pub struct Summary {
 }
 
 impl World {
+    fn log_entry(&self, commit: &Commit) -> LogEntry {
+        let parent = commit
+            .parent
+            .as_deref()
+            .and_then(|id| self.repository.find(id));
+        let changes = parent
+            .map(|parent| diff_trees(&parent.files, &commit.files))
+            .unwrap_or_default();
+        LogEntry {
+            commit: commit.clone(),
+            changes,
+        }
+    }
+
     pub fn summary(&self) -> Summary {
         let head = self.repository.head();
         let options = self.options.reconcile();
@@ -120,7 +144,11 @@ impl World {
             running,
             agent: self.agent.clone(),
             repository: RepositorySummary {
-                log: self.repository.log().cloned().collect(),
+                log: self
+                    .repository
+                    .log()
+                    .map(|commit| self.log_entry(commit))
+                    .collect(),
                 pull_requests: self.repository.pull_requests().to_vec(),
             },
             registry: RegistrySummary {
