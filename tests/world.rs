@@ -6,6 +6,7 @@ mod common;
 use gitops_playground::core::error::ErrorKind;
 use gitops_playground::world::agent::AgentHealth;
 use gitops_playground::world::scenario::Scenario;
+use gitops_playground::world::script::Action;
 use gitops_playground::world::World;
 use serde_json::{json, Value};
 
@@ -162,5 +163,36 @@ everywhere! {
         assert!(scenario_error(text).contains("no environment is declared"));
         let text = r#"{"desired": {}, "repository": {"files": {}}}"#;
         assert!(scenario_error(text).contains("not both"));
+    }
+
+    fn a_person_can_step_a_sync_one_operation_at_a_time() {
+        let scenario = Scenario::parse("lesson.json", include_str!("../static/presets/worked-example.json")).unwrap();
+        let mut world = World::new(&scenario);
+        let apply = serde_json::from_value::<Action>(json!({"do": "apply-next", "by": "you"})).unwrap();
+        world.perform(&apply);
+        world.perform(&apply);
+        world.perform(&apply);
+        let steps: Vec<String> = world.events.iter().map(|event| event.to_string()).collect();
+        assert_eq!(
+            steps,
+            [
+                "you: applied update web to prod; a sync run one operation at a time",
+                "you: applied delete debug to prod; a sync run one operation at a time",
+                "you: nothing to apply to prod; the cluster already matches Git",
+            ]
+        );
+        assert!(!world.started, "no step of the world ran");
+    }
+
+    fn a_person_can_replace_the_cluster_and_the_agent_heals_it() {
+        let scenario = Scenario::parse("lesson.json", include_str!("../static/presets/worked-example.json")).unwrap();
+        let mut world = World::new(&scenario);
+        world.next_step();
+        let edit = serde_json::from_value::<Action>(json!({"do": "set-cluster", "by": "you", "state": {"web": {"image": "evil"}}})).unwrap();
+        world.perform(&edit);
+        assert!(world.events.last().unwrap().to_string().starts_with("you: changed the prod cluster by hand: removed api, changed web"));
+        world.next_step();
+        assert!(world.events.iter().any(|event| event.step == 1 && event.what == "created api in prod"));
+        assert_eq!(world.clusters["prod"].actual().to_value(), world.summary().desired["prod"]);
     }
 }

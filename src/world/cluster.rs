@@ -98,6 +98,21 @@ impl Cluster {
         self.actual.insert(key.to_string(), object);
     }
 
+    /// Replaces the whole actual state (a person editing the cluster by hand).
+    pub fn replace(&mut self, next: State) {
+        let gone: Vec<String> = self.rollouts.keys().filter(|key| next.get(key).is_none()).cloned().collect();
+        for key in gone {
+            self.rollouts.remove(&key);
+        }
+        let keys: Vec<String> = next.objects().keys().cloned().collect();
+        self.actual = State::empty(next.form().clone());
+        for key in keys {
+            if let Some(object) = next.get(&key) {
+                self.write(&key, object.clone());
+            }
+        }
+    }
+
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         self.rollouts.remove(key);
         self.actual.remove(key)

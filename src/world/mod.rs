@@ -24,8 +24,10 @@ use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct World {
-    /// The step last run; the start is step 0.
+    /// The step last run (0 before the start, too).
     pub step: u32,
+    /// Whether step 0 has run.
+    pub started: bool,
     pub repository: Repository,
     pub registry: Registry,
     pub clusters: BTreeMap<String, Cluster>,
@@ -56,6 +58,7 @@ impl World {
             .collect();
         World {
             step: 0,
+            started: false,
             repository: Repository::new(
                 &scenario.repository.author,
                 &scenario.repository.message,
@@ -76,21 +79,28 @@ impl World {
     /// Runs every step of a scenario: step 0 and `scenario.steps` more.
     pub fn run(scenario: &Scenario) -> Self {
         let mut world = World::new(scenario);
-        world.advance(0);
-        for step in 1..=scenario.steps {
-            world.advance(step);
+        while world.step < scenario.steps || !world.started {
+            world.next_step();
         }
         world
     }
 
-    /// Runs the next step.
-    pub fn step_once(&mut self) {
-        let next = if self.events.is_empty() && self.step == 0 {
-            0
-        } else {
-            self.step + 1
-        };
+    /// Runs the next step: step 0 first.
+    pub fn next_step(&mut self) {
+        let next = if self.started { self.step + 1 } else { 0 };
+        self.started = true;
         self.advance(next);
+    }
+
+    /// Does `action` now, at the current step, as a scripted actor would
+    /// (in push mode, CI deploys what it commits).
+    pub fn perform(&mut self, action: &script::Action) {
+        let committed_before = std::mem::take(&mut self.committed);
+        self.act(self.step, action);
+        if self.committed && self.options.mode == Mode::Push {
+            self.ci_deploy(self.step);
+        }
+        self.committed |= committed_before;
     }
 
     /// One step: the agent observes the world as the last step left it and

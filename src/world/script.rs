@@ -101,6 +101,19 @@ pub enum Action {
     /// The agent loses, or gets back, read access to the repository.
     RevokeAccess,
     RestoreAccess,
+    /// A person replaces an environment's whole actual state by hand.
+    SetCluster {
+        by: String,
+        #[serde(default = "default_environment")]
+        environment: String,
+        state: Value,
+    },
+    /// A person applies the first operation of the current plan, and only it.
+    ApplyNext {
+        by: String,
+        #[serde(default = "default_environment")]
+        environment: String,
+    },
     /// A controller changes the value it writes (an autoscaler under new load).
     SetController {
         name: String,
