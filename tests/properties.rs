@@ -6,6 +6,7 @@ mod common;
 use common::generate::{config, desired_and_actual, options};
 use gitops_playground::core::pointer::Pattern;
 use gitops_playground::core::protection::prune_protection;
+use gitops_playground::core::render::{render, Format};
 use gitops_playground::core::{
     apply, diff, drift, has_work, report, sync, Form, IgnoreRule, Operation, Options, State,
 };
@@ -206,6 +207,16 @@ laws! {
 
     fn a_state_reads_back_what_it_writes((state, _) in desired_and_actual()) {
         let text = serde_json::to_string(&state.to_value()).unwrap();
-        prop_assert_eq!(State::parse("round trip", &text).unwrap(), state);
+        prop_assert_eq!(&State::parse("round trip", &text).unwrap(), &state);
+        for format in [Format::Json, Format::Yaml] {
+            let rendered = render(&state, format);
+            let read_back = State::parse("rendered", &rendered.text).unwrap();
+            prop_assert_eq!(read_back.objects(), state.objects(), "{}", rendered.text);
+            for (key, lines) in &rendered.lines {
+                let block: Vec<&str> = rendered.text.lines().skip(lines.start).take(lines.len()).collect();
+                let name = key.rsplit('/').next().unwrap();
+                prop_assert!(block.iter().any(|line| line.contains(name)), "the lines of {} name it", key);
+            }
+        }
     }
 }

@@ -6,8 +6,8 @@
 //! every error has a line and column.
 //!
 //! Plain scalars follow the YAML 1.2 core schema for numbers and null, and
-//! Kubernetes' YAML 1.1 for booleans: `yes`, `no`, `on`, `off`, `y` and `n`
-//! are booleans, as `kubectl` reads them. Quote them to keep a string.
+//! Kubernetes' YAML 1.1 for booleans: `yes`, `no`, `on` and `off` are
+//! booleans, as `kubectl` reads them. Quote them to keep a string.
 
 use super::error::InputError;
 use saphyr_parser::{Event, Parser, ScalarStyle};
@@ -163,10 +163,10 @@ fn depth(value: &Value) -> usize {
 fn plain_scalar(text: &str) -> Value {
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "y" | "Y" => {
+        "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => {
             return Value::Bool(true)
         }
-        "false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "n" | "N" => {
+        "false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => {
             return Value::Bool(false)
         }
         _ => {}

@@ -106,32 +106,68 @@ impl World {
 
     fn set_cluster(&mut self, step: u32, by: &str, environment: &str, state: &Value) -> Event {
         let Some(cluster) = self.clusters.get_mut(environment) else {
-            return Event::new(step, by, format!("could not change the {environment} cluster")).because("there is no such cluster");
+            return Event::new(
+                step,
+                by,
+                format!("could not change the {environment} cluster"),
+            )
+            .because("there is no such cluster");
         };
         let next = match crate::core::state::State::from_value(environment, state.clone()) {
             Ok(next) => next,
-            Err(error) => return Event::new(step, by, format!("could not change the {environment} cluster")).because(error.to_string()),
+            Err(error) => {
+                return Event::new(
+                    step,
+                    by,
+                    format!("could not change the {environment} cluster"),
+                )
+                .because(error.to_string())
+            }
         };
         let changed = super::repository::diff_states(cluster.actual(), &next);
         cluster.replace(next);
-        let keys: Vec<String> = changed.iter().map(|diff| format!("{} {}", diff.change, diff.key)).collect();
-        let what = if keys.is_empty() { "nothing".to_string() } else { keys.join(", ") };
-        Event::new(step, by, format!("changed the {environment} cluster by hand: {what}")).because("a change made to the cluster, outside Git")
+        let keys: Vec<String> = changed
+            .iter()
+            .map(|diff| format!("{} {}", diff.change, diff.key))
+            .collect();
+        let what = if keys.is_empty() {
+            "nothing".to_string()
+        } else {
+            keys.join(", ")
+        };
+        Event::new(
+            step,
+            by,
+            format!("changed the {environment} cluster by hand: {what}"),
+        )
+        .because("a change made to the cluster, outside Git")
     }
 
     fn apply_next(&mut self, step: u32, by: &str, environment: &str) -> Event {
         let desired = match desired_state(&self.repository.head().files, environment) {
             Ok(desired) => desired,
-            Err(error) => return Event::new(step, by, format!("could not sync {environment}")).because(error.to_string()),
+            Err(error) => {
+                return Event::new(step, by, format!("could not sync {environment}"))
+                    .because(error.to_string())
+            }
         };
         let Some(cluster) = self.clusters.get_mut(environment) else {
-            return Event::new(step, by, format!("could not sync {environment}")).because("there is no such cluster");
+            return Event::new(step, by, format!("could not sync {environment}"))
+                .because("there is no such cluster");
         };
         let plan = crate::core::diff(&desired, cluster.actual(), &self.options.reconcile());
-        let Some(operation) = plan.into_iter().find(|operation| operation.changes_cluster()) else {
-            return Event::new(step, by, format!("nothing to apply to {environment}")).because("the cluster already matches Git");
+        let Some(operation) = plan
+            .into_iter()
+            .find(|operation| operation.changes_cluster())
+        else {
+            return Event::new(step, by, format!("nothing to apply to {environment}"))
+                .because("the cluster already matches Git");
         };
-        let what = format!("applied {} {} to {environment}", operation.verb(), operation.key());
+        let what = format!(
+            "applied {} {} to {environment}",
+            operation.verb(),
+            operation.key()
+        );
         cluster.apply(std::slice::from_ref(&operation));
         Event::new(step, by, what).because("a sync run one operation at a time")
     }

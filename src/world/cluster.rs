@@ -100,7 +100,12 @@ impl Cluster {
 
     /// Replaces the whole actual state (a person editing the cluster by hand).
     pub fn replace(&mut self, next: State) {
-        let gone: Vec<String> = self.rollouts.keys().filter(|key| next.get(key).is_none()).cloned().collect();
+        let gone: Vec<String> = self
+            .rollouts
+            .keys()
+            .filter(|key| next.get(key).is_none())
+            .cloned()
+            .collect();
         for key in gone {
             self.rollouts.remove(&key);
         }
