@@ -195,4 +195,27 @@ everywhere! {
         assert!(world.events.iter().any(|event| event.step == 1 && event.what == "created api in prod"));
         assert_eq!(world.clusters["prod"].actual().to_value(), world.summary().desired["prod"]);
     }
+
+    fn typing_in_the_page_is_one_commit_and_one_hand_edit_per_burst() {
+        let scenario = Scenario::parse("lesson.json", include_str!("../static/presets/worked-example.json")).unwrap();
+        let mut world = World::new(&scenario);
+        world.next_step();
+        for text in ["{\"web\": {\"replicas\": 1}}", "{\"web\": {\"replicas\": 12}}", "web:\n  replicas: 4\n"] {
+            world.edit_desired("you", "prod", text);
+        }
+        assert_eq!(world.repository.log().count(), 2, "the burst amended its own commit");
+        assert_eq!(world.repository.head().files.keys().collect::<Vec<_>>(), ["envs/prod/manifests.yaml"]);
+        let commits: Vec<String> = world.events.iter().filter(|e| e.actor == "you").map(|e| e.what.clone()).collect();
+        assert_eq!(commits, [format!("committed {}: Edit envs/prod in the playground", world.repository.head().id)]);
+
+        let first = gitops_playground::core::State::parse("a", "{\"web\": {\"replicas\": 4}, \"x\": {}}").unwrap();
+        let second = gitops_playground::core::State::parse("a", "{\"web\": {\"replicas\": 4}, \"y\": {}}").unwrap();
+        world.edit_actual("you", "prod", &first);
+        world.edit_actual("you", "prod", &second);
+        let hand: Vec<String> = world.events.iter().filter(|e| e.what.contains("by hand")).map(|e| e.what.clone()).collect();
+        assert_eq!(hand, ["changed the prod cluster by hand: removed api, changed web, added y"]);
+        world.next_step();
+        world.edit_desired("you", "prod", "{}");
+        assert_eq!(world.repository.log().count(), 3, "a new burst after time moved");
+    }
 }

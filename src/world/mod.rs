@@ -5,6 +5,7 @@
 
 mod actions;
 pub mod agent;
+mod edits;
 pub mod cluster;
 pub mod event;
 pub mod registry;
@@ -37,6 +38,9 @@ pub struct World {
     pub options: WorldOptions,
     pub events: Vec<Event>,
     script: Vec<ScriptStep>,
+    /// The person's edit burst in progress, which the next edit of the
+    /// same kind amends.
+    editing: Option<edits::Burst>,
     /// Git moved during the last step (for push-mode CI, and for a webhook
     /// the agent hears at the next step).
     committed: bool,
@@ -72,6 +76,7 @@ impl World {
             options: scenario.options.clone(),
             events: Vec::new(),
             script: scenario.script.clone(),
+            editing: None,
             committed: false,
         }
     }
@@ -87,6 +92,7 @@ impl World {
 
     /// Runs the next step: step 0 first.
     pub fn next_step(&mut self) {
+        self.editing = None;
         let next = if self.started { self.step + 1 } else { 0 };
         self.started = true;
         self.advance(next);
@@ -95,6 +101,7 @@ impl World {
     /// Does `action` now, at the current step, as a scripted actor would
     /// (in push mode, CI deploys what it commits).
     pub fn perform(&mut self, action: &script::Action) {
+        self.editing = None;
         let committed_before = std::mem::take(&mut self.committed);
         self.act(self.step, action);
         if self.committed && self.options.mode == Mode::Push {

@@ -130,6 +130,16 @@ impl Repository {
         self.add_commit(author, message, files, step)
     }
 
+    /// Replaces the files of the newest commit (`git commit --amend`); the
+    /// first commit is never amended. Returns the new id.
+    pub fn amend(&mut self, files: Files) -> Option<&Commit> {
+        if self.commits.len() < 2 {
+            return None;
+        }
+        let last = self.commits.pop()?;
+        Some(self.add_commit(&last.author, &last.message, files, last.step))
+    }
+
     /// A commit: `HEAD`, `HEAD~n`, or an id (or the start of one).
     pub fn find(&self, name: &str) -> Option<&Commit> {
         let back = match name {
