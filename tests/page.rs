@@ -1,11 +1,11 @@
-//! The first page's components, mounted in headless Chromium.
+//! The page mounted in headless Chromium: its reducer and components together.
 
 #![cfg(target_arch = "wasm32")]
 
 use gitops_playground::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, Event, EventInit, HtmlInputElement, HtmlTextAreaElement};
+use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -30,6 +30,35 @@ fn texts(root: &Element, selector: &str) -> Vec<String> {
         .collect()
 }
 
+/// Each plan card as `verb key`, with ` (done)` once applied.
+fn cards(root: &Element) -> Vec<String> {
+    let nodes = root.query_selector_all(".card").unwrap();
+    (0..nodes.length())
+        .filter_map(|index| nodes.item(index))
+        .filter_map(|node| node.dyn_into::<Element>().ok())
+        .map(|card| {
+            let part = |selector| {
+                card.query_selector(selector)
+                    .ok()
+                    .flatten()
+                    .and_then(|e| e.text_content())
+                    .unwrap_or_default()
+            };
+            let done = if card
+                .get_attribute("class")
+                .unwrap_or_default()
+                .split(' ')
+                .any(|c| c == "done")
+            {
+                " (done)"
+            } else {
+                ""
+            };
+            format!("{} {}{done}", part(".verb"), part(".key"))
+        })
+        .collect()
+}
+
 fn dispatch(element: &Element, event: &str) {
     let init = EventInit::new();
     init.set_bubbles(true);
@@ -48,15 +77,51 @@ fn type_into(root: &Element, id: &str, text: &str) {
     dispatch(&area, "input");
 }
 
+fn button(root: &Element, name: &str) -> HtmlElement {
+    let nodes = root.query_selector_all("button").unwrap();
+    (0..nodes.length())
+        .filter_map(|index| nodes.item(index))
+        .filter_map(|node| node.dyn_into::<HtmlElement>().ok())
+        .find(|button| button.text_content().as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("a button named {name}"))
+}
+
+fn value_of(root: &Element, id: &str) -> String {
+    root.query_selector(&format!("#{id}"))
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<HtmlTextAreaElement>()
+        .value()
+}
+
 #[wasm_bindgen_test]
 async fn the_page_opens_with_the_worked_example_planned() {
     let root = mount();
     rendered().await;
-    assert_eq!(
-        texts(&root, ".operations li"),
-        ["update web", "delete debug"]
+    assert_eq!(cards(&root), ["update web", "delete debug"]);
+    assert_eq!(texts(&root, ".badge strong"), ["OutOfSync", "Healthy"]);
+    assert!(texts(&root, ".warning .rule")
+        .iter()
+        .all(|rule| rule == "mutable-image-tag"));
+}
+
+#[wasm_bindgen_test]
+async fn step_applies_the_next_operation_and_play_finishes() {
+    let root = mount();
+    rendered().await;
+    button(&root, "Step").click();
+    rendered().await;
+    assert_eq!(cards(&root), ["update web (done)", "delete debug"]);
+    assert!(
+        value_of(&root, "actual-state").contains("\"replicas\": 3"),
+        "{}",
+        value_of(&root, "actual-state")
     );
-    assert_eq!(texts(&root, ".status strong"), ["OutOfSync"]);
+    button(&root, "Step").click();
+    rendered().await;
+    assert_eq!(cards(&root), ["update web (done)", "delete debug (done)"]);
+    assert_eq!(texts(&root, ".badge strong"), ["Synced", "Healthy"]);
+    assert!(!value_of(&root, "actual-state").contains("debug"));
 }
 
 #[wasm_bindgen_test]
@@ -65,7 +130,12 @@ async fn editing_a_pane_replans() {
     rendered().await;
     type_into(&root, "actual-state", "{}");
     rendered().await;
-    assert_eq!(texts(&root, ".operations li"), ["create api", "create web"]);
+    assert_eq!(cards(&root), ["create api", "create web"]);
+    assert_eq!(
+        value_of(&root, "actual-state"),
+        "{}",
+        "the person's text stays as typed"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -75,15 +145,16 @@ async fn a_broken_pane_shows_its_error_and_keeps_the_last_plan() {
     type_into(&root, "desired-state", "{\"web\": ");
     rendered().await;
     assert_eq!(
-        texts(&root, "[role=alert]"),
+        texts(&root, ".pane [role=alert]"),
         ["desired, line 1, column 8: EOF while parsing a value"]
     );
-    assert_eq!(
-        texts(&root, ".operations li"),
-        ["update web", "delete debug"]
-    );
+    assert_eq!(cards(&root), ["update web", "delete debug"]);
     let area = root.query_selector("#desired-state").unwrap().unwrap();
     assert_eq!(area.get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert!(
+        button(&root, "Step").has_attribute("disabled"),
+        "no step while a pane is broken"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -91,12 +162,28 @@ async fn unchecking_prune_drops_the_delete() {
     let root = mount();
     rendered().await;
     let prune: HtmlInputElement = root
-        .query_selector("input[type=checkbox]")
+        .query_selector("section.options input[type=checkbox]")
         .unwrap()
         .unwrap()
         .unchecked_into();
     prune.set_checked(false);
     dispatch(&prune, "change");
     rendered().await;
-    assert_eq!(texts(&root, ".operations li"), ["update web"]);
+    assert_eq!(cards(&root), ["update web"]);
+}
+
+#[wasm_bindgen_test]
+async fn time_runs_the_world_and_the_timeline_shows_it() {
+    let root = mount();
+    rendered().await;
+    button(&root, "Run to end").click();
+    rendered().await;
+    let events = texts(&root, ".timeline-event");
+    assert!(
+        events
+            .iter()
+            .any(|event| event.contains("deleted debug from prod")),
+        "{events:?}"
+    );
+    assert!(texts(&root, ".controls .position")[0].starts_with("Step 9 of 9"));
 }

@@ -105,6 +105,14 @@ pub fn render(state: &State, format: Format) -> Rendered {
     }
 }
 
+/// Writes any value in `format`.
+pub fn render_value(value: &Value, format: Format) -> String {
+    match format {
+        Format::Json => format!("{}\n", pretty_json(value)),
+        Format::Yaml => yaml(value),
+    }
+}
+
 #[derive(Default)]
 struct Writer {
     text: String,

@@ -1,52 +1,146 @@
-use crate::ui::components::{DriftView, OptionsBar, PlanView, StatePane};
-use crate::ui::model::{Action, Model, Pane, WORKED_EXAMPLE};
+use crate::ui::components::{
+    Controls, Header, Help, OptionsPanel, PlanView, PresetMenu, StatePane, StatusView, Tabs,
+    Timeline, WarningsView,
+};
+use crate::ui::effects::{use_keyboard_shortcuts, use_play_timer, use_presets, use_theme};
+use crate::ui::model::{Action, Model, Pane, Panel};
+use std::rc::Rc;
 use yew::prelude::*;
 
-/// The playground: two state panes, the options, and what the reconciler makes of them.
+/// The playground: presets, the two states, the plan and status, the
+/// options, the controls and the world's timeline.
 #[function_component(App)]
 pub fn app() -> Html {
-    let model = use_reducer(|| Model::from_scenario(WORKED_EXAMPLE));
+    let theme = crate::ui::effects::saved_theme();
+    let model = use_reducer(move || Model::new(theme));
+    let dispatch = model.dispatcher();
+    use_presets(dispatch.clone());
+    use_theme(model.theme);
+    use_play_timer(model.playing, model.speed, dispatch.clone());
+    use_keyboard_shortcuts(dispatch.clone());
+
+    let send = |make: fn(()) -> Action| {
+        let dispatch = dispatch.clone();
+        Callback::from(move |()| dispatch.dispatch(make(())))
+    };
+    let send_with = |dispatch: &UseReducerDispatcher<Model>| dispatch.clone();
     let on_edit = {
-        let model = model.dispatcher();
-        Callback::from(move |(pane, text)| model.dispatch(Action::Edit(pane, text)))
+        let dispatch = send_with(&dispatch);
+        Callback::from(move |(pane, text)| dispatch.dispatch(Action::Edit(pane, text)))
     };
-    let on_prune = {
-        let model = model.dispatcher();
-        Callback::from(move |prune| model.dispatch(Action::SetPrune(prune)))
+    let world = &model.world;
+    let position = if world.started {
+        format!("Step {} of {}", world.step, model.scenario.steps)
+    } else {
+        format!("Before step 0 (of {})", model.scenario.steps)
     };
-    let pane = |pane: Pane, title: &'static str, hint: &'static str| {
-        html! {
-            <StatePane
-                {pane}
-                title={title}
-                hint={hint}
-                text={model.text(pane).to_string()}
-                error={model.error(pane).cloned()}
-                on_edit={on_edit.clone()}
-            />
-        }
-    };
+    let summary = Rc::new(world.summary());
+    let events = Rc::new(world.events.clone());
+    let panel_class = |panel: Panel| classes!("panel", (model.panel == panel).then_some("active"));
+    let report = model.report.clone();
+    let environments = model.environments();
     html! {
         <>
-            <header>
-                <h1>{ "GitOps playground" }</h1>
-                <p>{ "Git holds the desired state; the reconciler makes the cluster match it. Edit either side and watch the plan." }</p>
-            </header>
+            <Header
+                theme={model.theme}
+                help_open={model.help_open}
+                on_theme={let d = send_with(&dispatch); Callback::from(move |theme| d.dispatch(Action::SetTheme(theme)))}
+                on_help={send(|()| Action::ToggleHelp)}
+            />
             <main>
-                <div class="panes">
-                    { pane(Pane::Desired, "Desired (Git)", "JSON: named objects, or Kubernetes objects") }
-                    { pane(Pane::Actual, "Actual (cluster)", "What is running now") }
-                </div>
-                <OptionsBar options={model.options.clone()} {on_prune} />
-                if let Some(report) = &model.report {
-                    <div class={classes!("results", model.is_stale().then_some("stale"))}>
-                        if model.is_stale() {
-                            <p class="stale-note">{ "Showing the last plan that could be computed: fix the error above to update it." }</p>
-                        }
-                        <PlanView plan={report.plan.clone()} />
-                        <DriftView drift={report.drift.clone()} sync={report.status.sync} />
+                if model.help_open {
+                    <Help on_close={send(|()| Action::ToggleHelp)} />
+                }
+                if let Some(notice) = &model.notice {
+                    <div class="notice" role="alert">
+                        <p>{ notice }</p>
+                        <button onclick={let d = send_with(&dispatch); move |_| d.dispatch(Action::DismissNotice)}>{ "Dismiss" }</button>
                     </div>
                 }
+                <PresetMenu
+                    presets={model.presets.clone()}
+                    current={model.preset.clone()}
+                    on_load={let d = send_with(&dispatch); Callback::from(move |preset| d.dispatch(Action::Load(preset)))}
+                />
+                <Controls
+                    can_step={model.can_step()}
+                    playing={model.playing}
+                    speed={model.speed}
+                    can_advance={model.can_advance()}
+                    world_position={position}
+                    on_step={send(|()| Action::Step)}
+                    on_play={let d = send_with(&dispatch); Callback::from(move |play| d.dispatch(if play { Action::Play } else { Action::Pause }))}
+                    on_speed={let d = send_with(&dispatch); Callback::from(move |speed| d.dispatch(Action::SetSpeed(speed)))}
+                    on_reset={send(|()| Action::Reset)}
+                    on_advance={send(|()| Action::Advance)}
+                    on_run_to_end={send(|()| Action::RunToEnd)}
+                />
+                if environments.len() > 1 {
+                    <div class="environments" role="group" aria-label="Environment">
+                        { for environments.into_iter().map(|environment| {
+                            let current = environment == model.environment;
+                            let d = send_with(&dispatch);
+                            let chosen = environment.clone();
+                            html! {
+                                <button aria-pressed={current.to_string()} onclick={move |_| d.dispatch(Action::SelectEnvironment(chosen.clone()))}>
+                                    { environment }
+                                </button>
+                            }
+                        }) }
+                    </div>
+                }
+                <Tabs current={model.panel} on_select={let d = send_with(&dispatch); Callback::from(move |panel| d.dispatch(Action::ShowPanel(panel)))} />
+                <div class="panes">
+                    <div class={panel_class(Panel::Desired)}>
+                        <StatePane
+                            pane={Pane::Desired}
+                            title={format!("Desired (Git: envs/{})", model.environment)}
+                            hint="JSON or YAML; editing commits"
+                            text={model.desired.text.clone()}
+                            error={model.desired.error.clone()}
+                            on_edit={on_edit.clone()}
+                        />
+                    </div>
+                    <div class={panel_class(Panel::Actual)}>
+                        <StatePane
+                            pane={Pane::Actual}
+                            title={format!("Actual (cluster: {})", model.environment)}
+                            hint="Editing changes the cluster by hand"
+                            text={model.actual.text.clone()}
+                            error={model.actual.error.clone()}
+                            highlight={model.highlighted_lines()}
+                            {on_edit}
+                        />
+                    </div>
+                </div>
+                <div id="panel-plan" class={classes!(panel_class(Panel::Plan), "results", model.is_stale().then_some("stale"))}>
+                    if model.is_stale() {
+                        <p class="stale-note">{ "Showing the last plan that could be computed: fix the error above to update it." }</p>
+                    }
+                    if let Some(report) = report {
+                        <PlanView done={model.done.clone()} plan={report.plan.clone()} />
+                        <StatusView report={report.clone()} />
+                        <WarningsView warnings={report.warnings.clone()} />
+                    }
+                    <OptionsPanel
+                        options={world.options.clone()}
+                        ignore_text={model.ignore_text.clone()}
+                        ignore_error={model.ignore_error.clone().map(AttrValue::from)}
+                        on_prune={let d = send_with(&dispatch); Callback::from(move |on| d.dispatch(Action::SetPrune(on)))}
+                        on_self_heal={let d = send_with(&dispatch); Callback::from(move |on| d.dispatch(Action::SetSelfHeal(on)))}
+                        on_auto_sync={let d = send_with(&dispatch); Callback::from(move |on| d.dispatch(Action::SetAutoSync(on)))}
+                        on_mode={let d = send_with(&dispatch); Callback::from(move |mode| d.dispatch(Action::SetMode(mode)))}
+                        on_ignore={let d = send_with(&dispatch); Callback::from(move |text| d.dispatch(Action::EditIgnore(text)))}
+                    />
+                </div>
+                <div id="panel-timeline" class={panel_class(Panel::Timeline)}>
+                    <Timeline
+                        {events}
+                        {summary}
+                        started={world.started}
+                        on_revert={let d = send_with(&dispatch); Callback::from(move |id| d.dispatch(Action::Revert(id)))}
+                    />
+                </div>
             </main>
         </>
     }

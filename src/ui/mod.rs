@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod components;
+pub mod effects;
 pub mod model;
 
 pub use app::App;

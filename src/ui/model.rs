@@ -1,103 +1,370 @@
 //! The page's state and the one reducer that changes it. Reconciling is the
-//! core's job: the reducer only parses the panes and asks the core for a report.
+//! core's and the world's job: the reducer turns what a person does into
+//! world actions and asks the core for a report.
 
-use crate::core::{report, InputError, Options, Report, State};
-use crate::world::scenario::Scenario;
+use crate::core::plan::{has_work, Operation};
+use crate::core::render::{render, render_value, Format};
+use crate::core::{report, IgnoreRule, InputError, Report, State};
+use crate::world::repository::desired_state;
+use crate::world::scenario::{Mode, Scenario};
+use crate::world::script::Action as WorldAction;
+use crate::world::World;
+use std::collections::BTreeMap;
+use std::ops::Range;
 use std::rc::Rc;
 use yew::Reducible;
 
-/// The scenario the page opens with: the lesson's worked example.
-pub const WORKED_EXAMPLE: &str = include_str!("../../static/presets/worked-example.json");
+/// The preset the page opens with, built in so that the first paint needs
+/// no request: the lesson's worked example.
+pub const FIRST_PRESET: (&str, &str) = (
+    "worked-example.json",
+    include_str!("../../static/presets/worked-example.json"),
+);
 
-/// Which state a pane edits.
+/// The person at the keyboard, as the world's events name them.
+pub const YOU: &str = "you";
+
+/// A scenario the page can load.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    pub file: String,
+    pub title: String,
+    pub section: String,
+    pub explanation: String,
+    pub text: Rc<str>,
+}
+
+impl Preset {
+    pub fn read(file: &str, text: &str) -> Result<(Preset, Scenario), InputError> {
+        let scenario = Scenario::parse(file, text)?;
+        let preset = Preset {
+            file: file.into(),
+            title: scenario.title.clone().unwrap_or_else(|| file.into()),
+            section: scenario.section.clone().unwrap_or_else(|| "Other".into()),
+            explanation: scenario.explanation.clone().unwrap_or_default(),
+            text: text.into(),
+        };
+        Ok((preset, scenario))
+    }
+
+    /// How its states are written: as the file is.
+    pub fn format(&self) -> Format {
+        Format::of(&self.text)
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
     Desired,
     Actual,
 }
 
-impl Pane {
-    pub fn name(self) -> &'static str {
-        match self {
-            Pane::Desired => "desired",
-            Pane::Actual => "actual",
+/// What a narrow screen shows, one at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panel {
+    Desired,
+    Actual,
+    Plan,
+    Timeline,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Theme {
+    System,
+    Light,
+    Dark,
+}
+
+/// One editor's text, as the person wrote it or as the page rendered it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Editor {
+    pub text: String,
+    pub format: Format,
+    pub error: Option<InputError>,
+    /// The lines of each object, when the page rendered the text.
+    pub lines: BTreeMap<String, Range<usize>>,
+}
+
+impl Editor {
+    fn rendered(state: &State, format: Format) -> Editor {
+        let rendered = render(state, format);
+        Editor {
+            text: rendered.text,
+            format,
+            error: None,
+            lines: rendered.lines,
+        }
+    }
+
+    /// Shows `state`, unless the text already says the same (the person's
+    /// own formatting stays) or is broken (their text is never lost).
+    fn show(&mut self, state: &State) {
+        if self.error.is_some() {
+            return;
+        }
+        let same =
+            State::parse("shown", &self.text).is_ok_and(|shown| shown.objects() == state.objects());
+        if !same {
+            *self = Editor::rendered(state, self.format);
         }
     }
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Model {
-    pub desired_text: String,
-    pub actual_text: String,
-    pub options: Options,
-    pub desired_error: Option<InputError>,
-    pub actual_error: Option<InputError>,
-    /// The report of the last texts that both parsed: it stays on screen
-    /// while a pane is broken.
-    pub report: Option<Report>,
+    pub presets: Rc<Vec<Preset>>,
+    /// The scenario as loaded; Reset returns to it.
+    pub preset: Preset,
+    pub scenario: Rc<Scenario>,
+    pub world: Rc<World>,
+    pub environment: String,
+    pub desired: Editor,
+    pub actual: Editor,
+    /// The ignore rules as the person writes them (YAML or JSON).
+    pub ignore_text: String,
+    pub ignore_error: Option<String>,
+    /// The report of the last states that read: it stays while a pane is broken.
+    pub report: Option<Rc<Report>>,
+    /// Operations applied by Step since anything else changed.
+    pub done: Vec<Operation>,
+    /// The key of the object just changed, and a token to replay its highlight.
+    pub highlight: Option<(String, u64)>,
+    pub playing: bool,
+    /// Milliseconds between two operations when playing.
+    pub speed: u32,
+    pub theme: Theme,
+    pub help_open: bool,
+    pub panel: Panel,
+    pub notice: Option<String>,
+    token: u64,
 }
 
 pub enum Action {
+    PresetsLoaded(Vec<Preset>),
+    Notice(String),
+    DismissNotice,
+    Load(Preset),
+    Reset,
+    SelectEnvironment(String),
     Edit(Pane, String),
     SetPrune(bool),
+    SetSelfHeal(bool),
+    SetAutoSync(bool),
+    SetMode(Mode),
+    EditIgnore(String),
+    /// Applies the next operation of the plan.
+    Step,
+    Play,
+    Pause,
+    /// The play timer fired.
+    Tick,
+    SetSpeed(u32),
+    /// Runs the next step of the world.
+    Advance,
+    /// Runs the world to the end of its script.
+    RunToEnd,
+    Revert(String),
+    SetTheme(Theme),
+    ToggleHelp,
+    ShowPanel(Panel),
 }
 
 impl Model {
-    /// The page's first state, from a scenario file's text.
-    pub fn from_scenario(text: &str) -> Self {
-        let (desired, actual, options) = match Scenario::parse("scenario", text) {
-            Ok(scenario) => {
-                let (desired, actual) = scenario.initial();
-                (
-                    desired.to_value(),
-                    actual.to_value(),
-                    scenario.options.reconcile(),
-                )
-            }
-            Err(_) => (
-                serde_json::json!({}),
-                serde_json::json!({}),
-                Options::default(),
-            ),
-        };
+    pub fn new(theme: Theme) -> Self {
+        let (file, text) = FIRST_PRESET;
+        let (preset, scenario) = Preset::read(file, text).expect("the built-in preset reads");
         let mut model = Model {
-            desired_text: pretty(&desired),
-            actual_text: pretty(&actual),
-            options,
-            desired_error: None,
-            actual_error: None,
+            presets: Rc::new(vec![preset.clone()]),
+            preset: preset.clone(),
+            scenario: Rc::new(scenario.clone()),
+            world: Rc::new(World::new(&scenario)),
+            environment: String::new(),
+            desired: Editor::default(),
+            actual: Editor::default(),
+            ignore_text: String::new(),
+            ignore_error: None,
             report: None,
+            done: Vec::new(),
+            highlight: None,
+            playing: false,
+            speed: 700,
+            theme,
+            help_open: false,
+            panel: Panel::Desired,
+            notice: None,
+            token: 0,
         };
-        model.replan();
+        model.load(preset, scenario);
         model
     }
 
-    pub fn text(&self, pane: Pane) -> &str {
+    fn load(&mut self, preset: Preset, scenario: Scenario) {
+        let format = preset.format();
+        self.world = Rc::new(World::new(&scenario));
+        self.environment = scenario
+            .environments()
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        self.ignore_text = ignore_text(&scenario.options.ignore, format);
+        self.ignore_error = None;
+        self.scenario = Rc::new(scenario);
+        self.preset = preset;
+        self.desired = Editor {
+            format,
+            ..Editor::default()
+        };
+        self.actual = Editor {
+            format,
+            ..Editor::default()
+        };
+        self.report = None;
+        self.playing = false;
+        self.notice = None;
+        self.changed();
+    }
+
+    pub fn environments(&self) -> Vec<String> {
+        self.world.clusters.keys().cloned().collect()
+    }
+
+    pub fn editor(&self, pane: Pane) -> &Editor {
         match pane {
-            Pane::Desired => &self.desired_text,
-            Pane::Actual => &self.actual_text,
+            Pane::Desired => &self.desired,
+            Pane::Actual => &self.actual,
         }
     }
 
-    pub fn error(&self, pane: Pane) -> Option<&InputError> {
-        match pane {
-            Pane::Desired => self.desired_error.as_ref(),
-            Pane::Actual => self.actual_error.as_ref(),
-        }
-    }
-
-    /// Whether the report on screen is older than the texts (a pane is broken).
+    /// Whether a pane is broken, so the report on screen is older than the texts.
     pub fn is_stale(&self) -> bool {
-        self.desired_error.is_some() || self.actual_error.is_some()
+        self.desired.error.is_some() || self.actual.error.is_some()
     }
 
-    fn replan(&mut self) {
-        let desired = State::parse(Pane::Desired.name(), &self.desired_text);
-        let actual = State::parse(Pane::Actual.name(), &self.actual_text);
-        self.desired_error = desired.as_ref().err().cloned();
-        self.actual_error = actual.as_ref().err().cloned();
-        if let (Ok(desired), Ok(actual)) = (desired, actual) {
-            self.report = Some(report(&desired, &actual, &self.options));
+    /// Whether the plan has an operation to apply (and the panes read).
+    pub fn can_step(&self) -> bool {
+        !self.is_stale()
+            && self
+                .report
+                .as_ref()
+                .is_some_and(|report| has_work(&report.plan))
+    }
+
+    /// Whether the world's script has steps left to run.
+    pub fn can_advance(&self) -> bool {
+        !self.is_stale() && (!self.world.started || self.world.step < self.scenario.steps)
+    }
+
+    /// The line ranges to highlight in the actual pane.
+    pub fn highlighted_lines(&self) -> Option<(Range<usize>, u64)> {
+        let (key, token) = self.highlight.as_ref()?;
+        Some((self.actual.lines.get(key)?.clone(), *token))
+    }
+
+    fn world_mut(&mut self) -> &mut World {
+        Rc::make_mut(&mut self.world)
+    }
+
+    /// After the world or the options changed: new texts and a new report.
+    fn changed(&mut self) {
+        self.done.clear();
+        self.refresh();
+    }
+
+    fn refresh(&mut self) {
+        let environment = self.environment.clone();
+        let Some(cluster) = self.world.clusters.get(&environment) else {
+            return;
+        };
+        let actual = cluster.actual().clone();
+        self.actual.show(&actual);
+        match desired_state(&self.world.repository.head().files, &environment) {
+            Ok(desired) => {
+                self.desired.show(&desired);
+                self.report = Some(Rc::new(report(
+                    &desired,
+                    &actual,
+                    &self.world.options.reconcile(),
+                )));
+            }
+            Err(error) => {
+                self.notice = Some(format!(
+                    "The head of Git does not read, so the plan is the last one that did: {error}"
+                ));
+            }
+        }
+    }
+
+    fn edit(&mut self, pane: Pane, text: String) {
+        let environment = self.environment.clone();
+        let parsed = State::parse(pane_name(pane), &text);
+        let editor = match pane {
+            Pane::Desired => &mut self.desired,
+            Pane::Actual => &mut self.actual,
+        };
+        editor.format = Format::of(&text);
+        editor.lines.clear();
+        editor.error = parsed.as_ref().err().cloned();
+        editor.text = text.clone();
+        let Ok(state) = parsed else { return };
+        self.playing = false;
+        self.highlight = None;
+        match pane {
+            Pane::Desired => self.world_mut().edit_desired(YOU, &environment, &text),
+            Pane::Actual => self.world_mut().edit_actual(YOU, &environment, &state),
+        }
+        self.changed();
+    }
+
+    fn step(&mut self) {
+        if !self.can_step() {
+            self.playing = false;
+            return;
+        }
+        let next = self
+            .report
+            .as_ref()
+            .and_then(|report| report.plan.iter().find(|op| op.changes_cluster()).cloned());
+        let environment = self.environment.clone();
+        self.world_mut().perform(&WorldAction::ApplyNext {
+            by: YOU.into(),
+            environment,
+        });
+        let done = std::mem::take(&mut self.done);
+        self.refresh();
+        self.done = done;
+        if let Some(operation) = next {
+            self.token += 1;
+            self.highlight = Some((operation.key().to_string(), self.token));
+            self.done.push(operation);
+        }
+        if !self.can_step() {
+            self.playing = false;
+        }
+    }
+
+    fn set_options(&mut self, change: impl FnOnce(&mut crate::world::scenario::WorldOptions)) {
+        change(&mut self.world_mut().options);
+        self.changed();
+    }
+
+    fn edit_ignore(&mut self, text: String) {
+        let rules = if text.trim().is_empty() {
+            Ok(Vec::new())
+        } else {
+            crate::core::document::parse_one("ignore rules", &text)
+                .map_err(|error| error.to_string())
+                .and_then(|value| {
+                    serde_json::from_value::<Vec<IgnoreRule>>(value)
+                        .map_err(|error| format!("ignore rules: {error}"))
+                })
+        };
+        self.ignore_text = text;
+        match rules {
+            Ok(rules) => {
+                self.ignore_error = None;
+                self.set_options(|options| options.ignore = rules);
+            }
+            Err(error) => self.ignore_error = Some(error),
         }
     }
 }
@@ -106,17 +373,79 @@ impl Reducible for Model {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut next = (*self).clone();
+        let mut next = Rc::try_unwrap(self).unwrap_or_else(|shared| (*shared).clone());
         match action {
-            Action::Edit(Pane::Desired, text) => next.desired_text = text,
-            Action::Edit(Pane::Actual, text) => next.actual_text = text,
-            Action::SetPrune(prune) => next.options.prune = prune,
+            Action::PresetsLoaded(presets) => next.presets = Rc::new(presets),
+            Action::Notice(text) => next.notice = Some(text),
+            Action::DismissNotice => next.notice = None,
+            Action::Load(preset) => match Scenario::parse(&preset.file, &preset.text) {
+                Ok(scenario) => next.load(preset, scenario),
+                Err(error) => next.notice = Some(format!("This scenario does not read: {error}")),
+            },
+            Action::Reset => {
+                let preset = next.preset.clone();
+                if let Ok(scenario) = Scenario::parse(&preset.file, &preset.text) {
+                    next.load(preset, scenario);
+                }
+            }
+            Action::SelectEnvironment(environment) => {
+                next.environment = environment;
+                next.desired.error = None;
+                next.actual.error = None;
+                next.highlight = None;
+                next.changed();
+            }
+            Action::Edit(pane, text) => next.edit(pane, text),
+            Action::SetPrune(prune) => next.set_options(|options| options.prune = prune),
+            Action::SetSelfHeal(heal) => next.set_options(|options| options.self_heal = heal),
+            Action::SetAutoSync(sync) => next.set_options(|options| options.auto_sync = sync),
+            Action::SetMode(mode) => next.set_options(|options| options.mode = mode),
+            Action::EditIgnore(text) => next.edit_ignore(text),
+            Action::Step | Action::Tick => next.step(),
+            Action::Play => next.playing = next.can_step(),
+            Action::Pause => next.playing = false,
+            Action::SetSpeed(speed) => next.speed = speed,
+            Action::Advance => {
+                if next.can_advance() {
+                    next.world_mut().next_step();
+                    next.highlight = None;
+                    next.changed();
+                }
+            }
+            Action::RunToEnd => {
+                while next.can_advance() {
+                    next.world_mut().next_step();
+                }
+                next.highlight = None;
+                next.changed();
+            }
+            Action::Revert(commit) => {
+                if !next.is_stale() {
+                    next.world_mut().perform(&WorldAction::Revert {
+                        author: YOU.into(),
+                        commit,
+                    });
+                    next.changed();
+                }
+            }
+            Action::SetTheme(theme) => next.theme = theme,
+            Action::ToggleHelp => next.help_open = !next.help_open,
+            Action::ShowPanel(panel) => next.panel = panel,
         }
-        next.replan();
         Rc::new(next)
     }
 }
 
-fn pretty(value: &serde_json::Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
+fn pane_name(pane: Pane) -> &'static str {
+    match pane {
+        Pane::Desired => "desired",
+        Pane::Actual => "actual",
+    }
+}
+
+fn ignore_text(rules: &[IgnoreRule], format: Format) -> String {
+    if rules.is_empty() {
+        return String::new();
+    }
+    render_value(&serde_json::to_value(rules).unwrap_or_default(), format)
 }

@@ -41,8 +41,11 @@ impl World {
         };
         let file = format!("envs/{environment}/manifests.{extension}");
         let head = self.repository.head().files.clone();
-        let remove: Vec<String> =
-            head.keys().filter(|path| environment_of(path) == Some(environment) && **path != file).cloned().collect();
+        let remove: Vec<String> = head
+            .keys()
+            .filter(|path| environment_of(path) == Some(environment) && **path != file)
+            .cloned()
+            .collect();
         let write = Files::from([(file, Value::String(text.to_string()))]);
         if let Some(event) = self.burst_event(&Kind::Desired, environment) {
             let mut files = head;
@@ -57,23 +60,57 @@ impl World {
             }
         }
         let message = edit_message(environment);
-        self.perform(&Action::Commit { author: by.into(), message, edits: Edits { write, remove, set: Vec::new() } });
-        self.editing = Some(Burst { kind: Kind::Desired, environment: environment.into(), event: self.events.len() - 1 });
+        self.perform(&Action::Commit {
+            author: by.into(),
+            message,
+            edits: Edits {
+                write,
+                remove,
+                set: Vec::new(),
+            },
+        });
+        self.editing = Some(Burst {
+            kind: Kind::Desired,
+            environment: environment.into(),
+            event: self.events.len() - 1,
+        });
     }
 
     /// `by` replaces the whole actual state of `environment` by hand.
     pub fn edit_actual(&mut self, by: &str, environment: &str, state: &State) {
         let before = match &self.editing {
-            Some(Burst { kind: Kind::Actual(before), environment: edited, .. }) if edited == environment => Some(before.clone()),
+            Some(Burst {
+                kind: Kind::Actual(before),
+                environment: edited,
+                ..
+            }) if edited == environment => Some(before.clone()),
             _ => None,
         };
-        let before = before.or_else(|| self.clusters.get(environment).map(|cluster| cluster.actual().clone()));
-        let event = self.burst_event(&Kind::Actual(State::empty(state.form().clone())), environment);
-        self.perform(&Action::SetCluster { by: by.into(), environment: environment.into(), state: state.to_value() });
+        let before = before.or_else(|| {
+            self.clusters
+                .get(environment)
+                .map(|cluster| cluster.actual().clone())
+        });
+        let event = self.burst_event(
+            &Kind::Actual(State::empty(state.form().clone())),
+            environment,
+        );
+        self.perform(&Action::SetCluster {
+            by: by.into(),
+            environment: environment.into(),
+            state: state.to_value(),
+        });
         let Some(before) = before else { return };
         let changes = super::repository::diff_states(&before, state);
-        let list: Vec<String> = changes.iter().map(|diff| format!("{} {}", diff.change, diff.key)).collect();
-        let what = if list.is_empty() { "nothing yet".to_string() } else { list.join(", ") };
+        let list: Vec<String> = changes
+            .iter()
+            .map(|diff| format!("{} {}", diff.change, diff.key))
+            .collect();
+        let what = if list.is_empty() {
+            "nothing yet".to_string()
+        } else {
+            list.join(", ")
+        };
         let latest = self.events.len() - 1;
         self.events[latest].what = format!("changed the {environment} cluster by hand: {what}");
         if let Some(previous) = event {
@@ -81,7 +118,11 @@ impl World {
             self.events[previous] = replaced;
         }
         let index = event.unwrap_or(latest);
-        self.editing = Some(Burst { kind: Kind::Actual(before), environment: environment.into(), event: index });
+        self.editing = Some(Burst {
+            kind: Kind::Actual(before),
+            environment: environment.into(),
+            event: index,
+        });
     }
 
     /// The event of the burst in progress, when the same kind of edit of the
@@ -89,6 +130,7 @@ impl World {
     fn burst_event(&self, kind: &Kind, environment: &str) -> Option<usize> {
         let burst = self.editing.as_ref()?;
         let same_kind = std::mem::discriminant(&burst.kind) == std::mem::discriminant(kind);
-        (same_kind && burst.environment == environment && burst.event < self.events.len()).then_some(burst.event)
+        (same_kind && burst.environment == environment && burst.event < self.events.len())
+            .then_some(burst.event)
     }
 }

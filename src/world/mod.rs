@@ -5,8 +5,8 @@
 
 mod actions;
 pub mod agent;
-mod edits;
 pub mod cluster;
+mod edits;
 pub mod event;
 pub mod registry;
 pub mod repository;

@@ -1,30 +1,104 @@
+use crate::core::changes::Change;
 use crate::core::Operation;
+use crate::world::registry::shorten_digests;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct PlanViewProps {
+    /// Operations applied by Step, oldest first.
+    pub done: Vec<Operation>,
+    /// The plan from here on.
     pub plan: Vec<Operation>,
 }
 
-/// The operations of the plan, in the order they would run.
+/// The plan as cards, in the order a sync runs them; applied ones first.
 #[function_component(PlanView)]
 pub fn plan_view(props: &PlanViewProps) -> Html {
+    let cards = props
+        .done
+        .iter()
+        .map(|operation| (operation, true))
+        .chain(props.plan.iter().map(|operation| (operation, false)));
     html! {
         <section class="plan" aria-labelledby="plan-title">
             <h2 id="plan-title">{ "Plan" }</h2>
-            if props.plan.is_empty() {
+            if props.plan.is_empty() && props.done.is_empty() {
                 <p class="empty">{ "Nothing to do: the cluster already matches Git." }</p>
             } else {
-                <ol class="operations">
-                    { for props.plan.iter().map(|operation| html! {
-                        <li class={classes!("operation", operation.verb())}>
-                            <span class="verb">{ operation.verb() }</span>
-                            {" "}
-                            <code class="key">{ operation.key() }</code>
-                        </li>
-                    }) }
+                <ol class="cards" aria-label="Operations">
+                    { for cards.map(|(operation, done)| html! { <OperationCard key={card_key(operation)} operation={operation.clone()} {done} /> }) }
                 </ol>
+                if props.plan.iter().all(|operation| !operation.changes_cluster()) {
+                    <p class="empty">{ "Nothing left to apply." }</p>
+                }
             }
         </section>
+    }
+}
+
+fn card_key(operation: &Operation) -> String {
+    format!("{}:{}", operation.verb(), operation.key())
+}
+
+#[derive(Properties, PartialEq)]
+struct OperationCardProps {
+    operation: Operation,
+    done: bool,
+}
+
+#[function_component(OperationCard)]
+fn operation_card(props: &OperationCardProps) -> Html {
+    let operation = &props.operation;
+    let verb = operation.verb();
+    let label = if props.done {
+        format!("{verb}, done")
+    } else {
+        verb.to_string()
+    };
+    html! {
+        <li class={classes!("card", verb, props.done.then_some("done"))}>
+            <div class="card-head">
+                <span class="verb" aria-label={label}>{ verb }</span>
+                <code class="key">{ operation.key() }</code>
+                <span class="wave" title="Sync wave">{ format!("wave {}", operation.wave()) }</span>
+                if props.done {
+                    <span class="done-mark" aria-hidden="true">{ "✓" }</span>
+                }
+            </div>
+            {
+                match operation {
+                    Operation::Update { changes, .. } => html! { <ChangeList changes={changes.clone()} /> },
+                    Operation::Skip { reason, .. } => html! { <p class="reason">{ reason }</p> },
+                    _ => html! {},
+                }
+            }
+        </li>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChangeListProps {
+    pub changes: Vec<Change>,
+}
+
+/// Field-level changes: path, live value, desired value.
+#[function_component(ChangeList)]
+pub fn change_list(props: &ChangeListProps) -> Html {
+    let show = |value: &Option<serde_json::Value>| match value {
+        None => "absent".to_string(),
+        Some(serde_json::Value::String(text)) => shorten_digests(text),
+        Some(other) => other.to_string(),
+    };
+    html! {
+        <ul class="changes">
+            { for props.changes.iter().map(|change| html! {
+                <li>
+                    <code class="path">{ &change.path }</code>
+                    <span class="from">{ show(&change.from) }</span>
+                    <span class="arrow" aria-label="becomes">{ " → " }</span>
+                    <span class="to">{ show(&change.to) }</span>
+                </li>
+            }) }
+        </ul>
     }
 }

@@ -1,6 +1,7 @@
+use super::CodeEditor;
 use crate::core::InputError;
 use crate::ui::model::Pane;
-use web_sys::HtmlTextAreaElement;
+use std::ops::Range;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -10,6 +11,8 @@ pub struct StatePaneProps {
     pub hint: AttrValue,
     pub text: AttrValue,
     pub error: Option<InputError>,
+    #[prop_or_default]
+    pub highlight: Option<(Range<usize>, u64)>,
     pub on_edit: Callback<(Pane, String)>,
 }
 
@@ -17,28 +20,30 @@ pub struct StatePaneProps {
 #[function_component(StatePane)]
 pub fn state_pane(props: &StatePaneProps) -> Html {
     let pane = props.pane;
-    let id = format!("{}-state", pane.name());
+    let name = match pane {
+        Pane::Desired => "desired",
+        Pane::Actual => "actual",
+    };
+    let id = format!("{name}-state");
     let error_id = format!("{id}-error");
-    let oninput = props.on_edit.reform(move |event: InputEvent| {
-        (
-            pane,
-            event.target_unchecked_into::<HtmlTextAreaElement>().value(),
-        )
-    });
+    let on_input = props.on_edit.reform(move |text| (pane, text));
+    let error_at = props
+        .error
+        .as_ref()
+        .and_then(|error| Some((error.line?, error.column?)));
     html! {
-        <section class="pane">
-            <label for={id.clone()}>
-                <h2>{ &props.title }</h2>
+        <section class="pane" id={format!("panel-{name}")} aria-labelledby={format!("{id}-title")}>
+            <label for={id.clone()} class="pane-label">
+                <h2 id={format!("{id}-title")}>{ &props.title }</h2>
                 <span class="hint">{ &props.hint }</span>
             </label>
-            <textarea
+            <CodeEditor
                 id={id}
-                spellcheck="false"
-                autocomplete="off"
-                aria-invalid={props.error.is_some().to_string()}
-                aria-describedby={props.error.as_ref().map(|_| error_id.clone())}
-                value={props.text.clone()}
-                {oninput}
+                text={props.text.clone()}
+                {on_input}
+                {error_at}
+                described_by={props.error.as_ref().map(|_| AttrValue::from(error_id.clone()))}
+                highlight={props.highlight.clone()}
             />
             if let Some(error) = &props.error {
                 <p id={error_id} class="error" role="alert">{ error.to_string() }</p>

@@ -1,0 +1,61 @@
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    pub can_step: bool,
+    pub playing: bool,
+    pub speed: u32,
+    pub can_advance: bool,
+    /// `Step 3 of 8`, or that the world has not started.
+    pub world_position: AttrValue,
+    pub on_step: Callback<()>,
+    pub on_play: Callback<bool>,
+    pub on_speed: Callback<u32>,
+    pub on_reset: Callback<()>,
+    pub on_advance: Callback<()>,
+    pub on_run_to_end: Callback<()>,
+}
+
+const SPEEDS: [(u32, &str); 3] = [(1200, "Slow"), (700, "Normal"), (250, "Fast")];
+
+/// Step through the plan, play it, reset; and move the world's time.
+#[function_component(Controls)]
+pub fn controls(props: &ControlsProps) -> Html {
+    let on_step = props.on_step.reform(|_: MouseEvent| ());
+    let playing = props.playing;
+    let on_play = props.on_play.reform(move |_: MouseEvent| !playing);
+    let on_speed = props.on_speed.reform(|event: Event| {
+        event
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value()
+            .parse()
+            .unwrap_or(700)
+    });
+    let on_reset = props.on_reset.reform(|_: MouseEvent| ());
+    let on_advance = props.on_advance.reform(|_: MouseEvent| ());
+    let on_run = props.on_run_to_end.reform(|_: MouseEvent| ());
+    html! {
+        <div class="controls">
+            <div class="group" role="group" aria-label="Sync">
+                <button class="primary" onclick={on_step} disabled={!props.can_step} title="Ctrl+Enter">{ "Step" }</button>
+                <button onclick={on_play} disabled={!props.can_step && !playing} aria-pressed={playing.to_string()}>
+                    { if playing { "Pause" } else { "Play" } }
+                </button>
+                <label class="speed">
+                    { "Speed " }
+                    <select onchange={on_speed}>
+                        { for SPEEDS.iter().map(|(ms, name)| html! {
+                            <option value={ms.to_string()} selected={*ms == props.speed}>{ *name }</option>
+                        }) }
+                    </select>
+                </label>
+                <button onclick={on_reset}>{ "Reset" }</button>
+            </div>
+            <div class="group" role="group" aria-label="Time">
+                <button onclick={on_advance} disabled={!props.can_advance}>{ "Next step" }</button>
+                <button onclick={on_run} disabled={!props.can_advance}>{ "Run to end" }</button>
+                <span class="position" aria-live="polite">{ &props.world_position }</span>
+            </div>
+        </div>
+    }
+}

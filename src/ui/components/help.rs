@@ -1,0 +1,34 @@
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct HelpProps {
+    pub on_close: Callback<()>,
+}
+
+pub const SHORTCUTS: [(&str, &str); 5] = [
+    (
+        "Ctrl+Enter (⌘+Enter)",
+        "Step: apply the next operation of the plan",
+    ),
+    ("Esc", "Leave the editor (then Tab moves on)"),
+    ("Tab, Shift+Tab", "Move between controls"),
+    ("?", "Show or hide this help (outside an editor)"),
+    ("Space or Enter", "Press the focused button"),
+];
+
+/// The keyboard shortcuts.
+#[function_component(Help)]
+pub fn help(props: &HelpProps) -> Html {
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    html! {
+        <section class="help" role="dialog" aria-modal="false" aria-labelledby="help-title">
+            <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
+            <dl>
+                { for SHORTCUTS.iter().map(|(keys, what)| html! {
+                    <div class="shortcut"><dt><kbd>{ *keys }</kbd></dt><dd>{ *what }</dd></div>
+                }) }
+            </dl>
+            <button onclick={close}>{ "Close help" }</button>
+        </section>
+    }
+}

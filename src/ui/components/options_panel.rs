@@ -1,0 +1,78 @@
+use crate::world::scenario::{Mode, WorldOptions};
+use web_sys::{HtmlInputElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct OptionsPanelProps {
+    pub options: WorldOptions,
+    pub ignore_text: AttrValue,
+    pub ignore_error: Option<AttrValue>,
+    pub on_prune: Callback<bool>,
+    pub on_self_heal: Callback<bool>,
+    pub on_auto_sync: Callback<bool>,
+    pub on_mode: Callback<Mode>,
+    pub on_ignore: Callback<String>,
+}
+
+fn checked(event: Event) -> bool {
+    event.target_unchecked_into::<HtmlInputElement>().checked()
+}
+
+/// The reconciler's options and the agent's policy.
+#[function_component(OptionsPanel)]
+pub fn options_panel(props: &OptionsPanelProps) -> Html {
+    let options = &props.options;
+    let checkbox = |label: &'static str, value: bool, on: &Callback<bool>| {
+        let onchange = on.reform(checked);
+        html! { <label class="check"><input type="checkbox" checked={value} {onchange} />{ label }</label> }
+    };
+    let mode = |value: Mode, label: &'static str| {
+        let onchange = props.on_mode.reform(move |_: Event| value);
+        html! {
+            <label class="check"><input type="radio" name="mode" checked={options.mode == value} {onchange} />{ label }</label>
+        }
+    };
+    let on_ignore = props
+        .on_ignore
+        .reform(|event: InputEvent| event.target_unchecked_into::<HtmlTextAreaElement>().value());
+    let on_escape = Callback::from(|event: KeyboardEvent| {
+        if event.key() == "Escape" {
+            event
+                .target_unchecked_into::<web_sys::HtmlElement>()
+                .blur()
+                .ok();
+        }
+    });
+    html! {
+        <section class="options" aria-labelledby="options-title">
+            <h2 id="options-title">{ "Options" }</h2>
+            <fieldset>
+                <legend>{ "Sync policy" }</legend>
+                { checkbox("Prune: delete what Git no longer declares", options.prune, &props.on_prune) }
+                { checkbox("Self-heal: revert changes made outside Git", options.self_heal, &props.on_self_heal) }
+                { checkbox("Auto-sync: sync when Git moves", options.auto_sync, &props.on_auto_sync) }
+            </fieldset>
+            <fieldset>
+                <legend>{ "Who deploys" }</legend>
+                { mode(Mode::Pull, "Pull: an agent in the cluster reads Git") }
+                { mode(Mode::Push, "Push: CI applies with cluster credentials") }
+            </fieldset>
+            <label for="ignore-rules" class="block">{ "Ignore rules (JSON pointers, or kind, name and jsonPointers)" }</label>
+            <textarea
+                id="ignore-rules"
+                class="ignore"
+                rows="4"
+                spellcheck="false"
+                placeholder={"- kind: Deployment\n  name: web\n  jsonPointers: [/spec/replicas]"}
+                aria-invalid={props.ignore_error.is_some().to_string()}
+                aria-describedby={props.ignore_error.as_ref().map(|_| "ignore-error")}
+                value={props.ignore_text.clone()}
+                oninput={on_ignore}
+                onkeydown={on_escape}
+            />
+            if let Some(error) = &props.ignore_error {
+                <p id="ignore-error" class="error" role="alert">{ error }</p>
+            }
+        </section>
+    }
+}

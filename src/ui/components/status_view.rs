@@ -1,0 +1,68 @@
+use super::plan_view::ChangeList;
+use crate::core::health::Health;
+use crate::core::{Report, SyncStatus};
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct StatusViewProps {
+    pub report: Rc<Report>,
+}
+
+/// Sync status and health side by side, then every difference.
+#[function_component(StatusView)]
+pub fn status_view(props: &StatusViewProps) -> Html {
+    let report = &props.report;
+    let sync = match report.status.sync {
+        SyncStatus::Synced => "Synced",
+        SyncStatus::OutOfSync => "OutOfSync",
+        SyncStatus::Unknown => "Unknown",
+    };
+    let health = health_name(report.status.health);
+    let drift = &report.drift;
+    let group = |title: &'static str, keys: &Vec<String>| {
+        html! {
+            <div class="drift-group">
+                <dt>{ title }</dt>
+                if keys.is_empty() {
+                    <dd class="none">{ "none" }</dd>
+                } else {
+                    { for keys.iter().map(|key| html! {
+                        <dd>
+                            <code>{ key }</code>
+                            if let Some(changes) = drift.changes.get(key) {
+                                <ChangeList changes={changes.clone()} />
+                            }
+                        </dd>
+                    }) }
+                }
+            </div>
+        }
+    };
+    html! {
+        <section class="status" aria-labelledby="status-title">
+            <h2 id="status-title">{ "Status" }</h2>
+            <div class="badges" role="status">
+                <p class={classes!("badge", "sync", sync.to_lowercase())}>{ "Sync: " }<strong>{ sync }</strong></p>
+                <p class={classes!("badge", "health", health.to_lowercase())}>{ "Health: " }<strong>{ health }</strong></p>
+            </div>
+            <h3>{ "Drift" }</h3>
+            <dl class="drift">
+                { group("Missing", &drift.missing) }
+                { group("Changed", &drift.changed) }
+                { group("Extra", &drift.extra) }
+            </dl>
+        </section>
+    }
+}
+
+pub fn health_name(health: Health) -> &'static str {
+    match health {
+        Health::Healthy => "Healthy",
+        Health::Suspended => "Suspended",
+        Health::Progressing => "Progressing",
+        Health::Missing => "Missing",
+        Health::Degraded => "Degraded",
+        Health::Unknown => "Unknown",
+    }
+}

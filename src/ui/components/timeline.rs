@@ -1,0 +1,116 @@
+//! The world over time: its events by step, the Git log (with a revert
+//! button per commit), pull requests, the registry and what runs.
+//!
+//! Each part is a small component in `timeline/`; this file holds the
+//! props, the layout and what the parts share.
+
+mod events;
+mod log;
+mod pulls;
+mod registry;
+
+use crate::world::event::Event as WorldEvent;
+use crate::world::summary::Summary;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    pub events: Rc<Vec<WorldEvent>>,
+    pub summary: Rc<Summary>,
+    /// Whether step 0 has run.
+    pub started: bool,
+    /// A person asks to revert a commit (its id).
+    pub on_revert: Callback<String>,
+}
+
+/// The world over time, in five regions.
+#[function_component(Timeline)]
+pub fn timeline(props: &TimelineProps) -> Html {
+    let summary = &props.summary;
+    html! {
+        <div class="timeline">
+            <events::EventList events={props.events.clone()} started={props.started} />
+            <log::GitLog summary={summary.clone()} on_revert={props.on_revert.clone()} />
+            <pulls::PullRequests summary={summary.clone()} />
+            <registry::RegistryView summary={summary.clone()} />
+            <registry::RunningView summary={summary.clone()} />
+        </div>
+    }
+}
+
+/// Props of the parts that show the summary.
+#[derive(Properties)]
+pub struct SummaryProps {
+    pub summary: Rc<Summary>,
+}
+
+impl PartialEq for SummaryProps {
+    fn eq(&self, other: &Self) -> bool {
+        same(&self.summary, &other.summary)
+    }
+}
+
+/// The same summary: the same allocation (cheap), or equal.
+fn same(a: &Rc<Summary>, b: &Rc<Summary>) -> bool {
+    Rc::ptr_eq(a, b) || a == b
+}
+
+/// An id unique in the page, so that two timelines never share a heading id.
+#[hook]
+fn use_unique_id(name: &'static str) -> AttrValue {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let id = use_state(|| {
+        AttrValue::from(format!(
+            "timeline-{name}-{}",
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ))
+    });
+    (*id).clone()
+}
+
+#[derive(Properties, PartialEq)]
+struct RegionProps {
+    /// What the heading says, which names the region.
+    title: AttrValue,
+    /// A name for the heading's id and the section's class (`timeline-<name>`).
+    name: &'static str,
+    #[prop_or_default]
+    children: Html,
+}
+
+/// A `<section>` named by its `<h3>`.
+#[function_component(Region)]
+fn region(props: &RegionProps) -> Html {
+    let id = use_unique_id(props.name);
+    html! {
+        <section
+            class={classes!("timeline-section", format!("timeline-{}", props.name))}
+            aria-labelledby={id.clone()}
+        >
+            <h3 {id}>{ &props.title }</h3>
+            { props.children.clone() }
+        </section>
+    }
+}
+
+/// A visible word for what is wrong with an image: the text says it, the
+/// colour only adds to it.
+fn flags(malicious: bool, crashes: bool) -> Html {
+    html! {
+        <>
+            if malicious {
+                { " " }<strong class="timeline-flag timeline-flag-malicious">{ "malicious" }</strong>
+            }
+            if crashes {
+                { " " }<strong class="timeline-flag timeline-flag-crashes">{ "crashes" }</strong>
+            }
+        </>
+    }
+}
+
+/// A commit id as people read it: its first 7 characters.
+fn short_id(id: &str) -> &str {
+    id.get(..7).unwrap_or(id)
+}

@@ -1,0 +1,82 @@
+//! The Git log, newest first, with what each commit changed and a button
+//! to revert it.
+
+use super::{same, short_id, Region};
+use crate::world::agent::describe_changes;
+use crate::world::registry::shorten_digests;
+use crate::world::repository::ObjectDiff;
+use crate::world::summary::{LogEntry, Summary};
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties)]
+pub struct GitLogProps {
+    pub summary: Rc<Summary>,
+    pub on_revert: Callback<String>,
+}
+
+impl PartialEq for GitLogProps {
+    fn eq(&self, other: &Self) -> bool {
+        same(&self.summary, &other.summary) && self.on_revert == other.on_revert
+    }
+}
+
+#[function_component(GitLog)]
+pub fn git_log(props: &GitLogProps) -> Html {
+    html! {
+        <Region title="Git log" name="log">
+            <ol class="timeline-log">
+                { for props.summary.repository.log.iter().map(|entry| commit(entry, &props.on_revert)) }
+            </ol>
+        </Region>
+    }
+}
+
+/// One commit: id, message, author, step, changes; and, unless it is the
+/// first commit, a button to revert it.
+fn commit(entry: &LogEntry, on_revert: &Callback<String>) -> Html {
+    let commit = &entry.commit;
+    let short = short_id(&commit.id).to_string();
+    let revert = commit.parent.is_some().then(|| {
+        let id = commit.id.clone();
+        let onclick = on_revert.reform(move |_: MouseEvent| id.clone());
+        html! {
+            <button type="button" class="timeline-revert" {onclick}>
+                { format!("Revert {short}") }
+            </button>
+        }
+    });
+    html! {
+        <li class="timeline-commit" key={commit.id.clone()}>
+            <div class="timeline-commit-head">
+                <code class="timeline-commit-id">{ short.clone() }</code>
+                { " " }
+                <span class="timeline-commit-message">{ &commit.message }</span>
+                { " " }
+                <span class="timeline-why">
+                    { format!("by {} at step {}", commit.author, commit.step) }
+                </span>
+                { for revert }
+            </div>
+            if !entry.changes.is_empty() {
+                <ul class="timeline-changes">
+                    { for entry.changes.iter().flat_map(|(environment, diffs)| {
+                        diffs.iter().map(move |diff| html! {
+                            <li><code>{ describe(environment, diff) }</code></li>
+                        })
+                    }) }
+                </ul>
+            }
+        </li>
+    }
+}
+
+/// `prod: changed Deployment/shop/web at /spec/replicas (2 → 3)`.
+fn describe(environment: &str, diff: &ObjectDiff) -> String {
+    let mut text = format!("{environment}: {} {}", diff.change, diff.key);
+    if !diff.changes.is_empty() {
+        text.push_str(" at ");
+        text.push_str(&describe_changes(&diff.changes));
+    }
+    shorten_digests(&text)
+}

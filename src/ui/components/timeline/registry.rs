@@ -1,0 +1,101 @@
+//! The registry's tags and images, and what each workload runs.
+
+use super::{flags, Region, SummaryProps};
+use crate::world::registry::{short, Image};
+use yew::prelude::*;
+
+/// Each tag and the digest it points to now; images that are malicious or
+/// crash are marked, including those no tag points to any more.
+#[function_component(RegistryView)]
+pub fn registry_view(props: &SummaryProps) -> Html {
+    let registry = &props.summary.registry;
+    let image = |digest: &str| registry.images.iter().find(|image| image.digest == digest);
+    let untagged_flagged = registry.images.iter().filter(|image| {
+        (image.malicious || image.crashes) && !registry.tags.values().any(|d| *d == image.digest)
+    });
+    let rows = registry
+        .tags
+        .iter()
+        .map(|(tag, digest)| {
+            let (malicious, crashes) = image(digest)
+                .map(|image| (image.malicious, image.crashes))
+                .unwrap_or_default();
+            html! {
+                <tr key={tag.clone()}>
+                    <td><code>{ tag }</code></td>
+                    <td><code>{ short(digest) }</code>{ flags(malicious, crashes) }</td>
+                </tr>
+            }
+        })
+        .chain(untagged_flagged.map(untagged_row));
+    html! {
+        <Region title="Registry" name="registry">
+            if registry.tags.is_empty() && registry.images.is_empty() {
+                <p class="empty">{ "The registry holds no images." }</p>
+            } else {
+                <table class="timeline-table">
+                    <thead><tr><th scope="col">{ "Tag" }</th><th scope="col">{ "Image" }</th></tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            }
+        </Region>
+    }
+}
+
+fn untagged_row(image: &Image) -> Html {
+    html! {
+        <tr key={image.digest.clone()}>
+            <td class="timeline-why">{ format!("no tag (pushed as {})", image.pushed_as) }</td>
+            <td><code>{ short(&image.digest) }</code>{ flags(image.malicious, image.crashes) }</td>
+        </tr>
+    }
+}
+
+/// For each environment and workload, the image it runs and its digest.
+#[function_component(RunningView)]
+pub fn running_view(props: &SummaryProps) -> Html {
+    let rows: Vec<Html> = props
+        .summary
+        .running
+        .iter()
+        .flat_map(|(environment, workloads)| {
+            workloads.iter().flat_map(move |(key, images)| {
+                images.iter().map(move |running| {
+                    let digest = match &running.digest {
+                        Some(digest) => html! { <code>{ short(digest) }</code> },
+                        None => {
+                            html! { <span class="timeline-why">{ "not in the registry" }</span> }
+                        }
+                    };
+                    html! {
+                        <tr class={classes!(running.malicious.then_some("timeline-malicious"))}>
+                            <td>{ environment }</td>
+                            <td><code>{ key }</code></td>
+                            <td><code>{ &running.reference }</code></td>
+                            <td>{ digest }{ flags(running.malicious, running.crashes) }</td>
+                        </tr>
+                    }
+                })
+            })
+        })
+        .collect();
+    html! {
+        <Region title="Running" name="running">
+            if rows.is_empty() {
+                <p class="empty">{ "Nothing runs yet." }</p>
+            } else {
+                <table class="timeline-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">{ "Environment" }</th>
+                            <th scope="col">{ "Object" }</th>
+                            <th scope="col">{ "Image" }</th>
+                            <th scope="col">{ "Digest" }</th>
+                        </tr>
+                    </thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            }
+        </Region>
+    }
+}

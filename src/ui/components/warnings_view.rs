@@ -1,0 +1,30 @@
+use crate::core::Warning;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct WarningsViewProps {
+    pub warnings: Vec<Warning>,
+}
+
+/// The lesson's checklist: what breaks a rule, and what to do.
+#[function_component(WarningsView)]
+pub fn warnings_view(props: &WarningsViewProps) -> Html {
+    html! {
+        <section class="warnings" aria-labelledby="warnings-title">
+            <h2 id="warnings-title">{ "Checklist" }</h2>
+            if props.warnings.is_empty() {
+                <p class="empty">{ "No warnings: the desired state follows the lesson's checklist." }</p>
+            } else {
+                <ul>
+                    { for props.warnings.iter().map(|warning| html! {
+                        <li class="warning">
+                            <span class="rule">{ warning.rule }</span>
+                            <code class="key">{ &warning.key }</code>
+                            <p>{ &warning.message }</p>
+                        </li>
+                    }) }
+                </ul>
+            }
+        </section>
+    }
+}

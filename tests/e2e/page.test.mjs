@@ -1,0 +1,203 @@
+// The page on the release build, driven as a person drives it: controls are
+// found by their accessible names, assertions read what a person sees.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The plan's cards as `VERB key`, with ` (done)` once applied. */
+const cards = (page) =>
+  page.getByRole('list', { name: 'Operations' }).locator(':scope > li').evaluateAll((items) =>
+    items.map((item) => {
+      const verb = item.querySelector('.verb')?.textContent ?? '';
+      const key = item.querySelector('.key')?.textContent ?? '';
+      return `${verb.toUpperCase()} ${key}${item.classList.contains('done') ? ' (done)' : ''}`;
+    }),
+  );
+
+const planText = (page) => page.getByRole('region', { name: 'Plan' }).innerText();
+const statusText = (page) => page.getByRole('region', { name: 'Status' }).innerText();
+const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
+const actualPane = (page) => page.getByRole('textbox', { name: /^Actual/ });
+
+async function loadPreset(page, title) {
+  await page.getByLabel('Preset').selectOption({ label: title });
+  await until(async () => (await page.getByRole('heading', { level: 3, name: title }).count()) > 0, true);
+}
+
+test('the worked example opens with its plan, status and checklist', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  assert.match(await statusText(page), /Sync: OutOfSync\s+Health: Healthy/);
+  assert.match(await page.getByRole('region', { name: 'Checklist' }).innerText(), /mutable-image-tag/);
+  await until(async () => page.getByLabel('Preset').locator('option').count(), 12);
+  await screenshot(page, 'page-wide-light');
+  assert.deepEqual(record.consoleErrors, []);
+  const origins = new Set(record.requests.map((url) => new URL(url).origin));
+  assert.deepEqual([...origins], [new URL(server.url).origin], 'no request leaves the page origin');
+  await close();
+});
+
+test('stepping to convergence makes the actual pane equal the desired one', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug']);
+  await actualPane(page).click();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Enter');
+  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug (done)']);
+  assert.match(await statusText(page), /Sync: Synced/);
+  const desired = JSON.parse(await desiredPane(page).inputValue());
+  const actual = JSON.parse(await actualPane(page).inputValue());
+  assert.deepEqual(actual, desired);
+  assert.equal(await page.getByRole('button', { name: 'Step', exact: true }).isDisabled(), true, 'nothing left to step');
+  await close();
+});
+
+test('play runs the rest of the plan', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await page.getByLabel('Speed').selectOption({ label: 'Fast' });
+  await page.getByRole('button', { name: 'Play' }).click();
+  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug (done)']);
+  await until(() => page.getByRole('button', { name: 'Play' }).isDisabled(), true);
+  await close();
+});
+
+test('prune decides whether the extra object is deleted', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  const prune = page.getByRole('checkbox', { name: /Prune/ });
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await prune.uncheck();
+  await until(() => cards(page), ['UPDATE web']);
+  assert.match(await statusText(page), /Extra\s+debug/, 'without prune the extra object still shows in drift');
+  await prune.check();
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await close();
+});
+
+test('broken JSON shows where, keeps the text and the last plan', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  const desired = desiredPane(page);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  const broken = '{\n  "web": {"replicas" 3}\n}';
+  await desired.fill(broken);
+  const alert = page.locator('.pane').getByRole('alert');
+  await alert.waitFor();
+  assert.equal(await alert.innerText(), 'desired, line 2, column 22: expected `:`');
+  assert.equal(await desired.inputValue(), broken, 'the text stays as typed');
+  assert.deepEqual(await cards(page), ['UPDATE web', 'DELETE debug'], 'the last good plan stays');
+  assert.match(await page.locator('main').innerText(), /Showing the last plan/);
+  await screenshot(page, 'page-broken-json');
+
+  await desired.fill('web:\n  image: registry.example/web:2.0.1\n  replicas: 10\napi:\n  image: registry.example/api:1.4.2\n  replicas: 2\n');
+  await until(() => cards(page), ['DELETE debug']);
+  assert.equal(await page.locator('.pane').getByRole('alert').count(), 0);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('the compromised CI ends differently in the push and the pull model', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  const running = () => page.getByRole('region', { name: 'Running' }).innerText();
+  await page.getByRole('button', { name: 'Compromised CI: push model' }).click();
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await until(async () => /malicious/.test(await running()), true);
+  assert.match(await statusText(page), /Sync: OutOfSync/, 'the cluster no longer matches Git');
+  assert.match(await page.getByRole('region', { name: 'Events' }).innerText(), /in push mode CI holds cluster credentials/);
+  await screenshot(page, 'compromise-push');
+
+  await page.getByRole('button', { name: 'Compromised CI: pull model' }).click();
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await until(async () => /Step 8 of 8/.test(await page.locator('.controls').innerText()), true);
+  assert.doesNotMatch(await running(), /malicious/);
+  assert.match(await statusText(page), /Sync: Synced\s+Health: Healthy/);
+  const events = await page.getByRole('region', { name: 'Events' }).innerText();
+  assert.match(events, /in pull mode CI holds no cluster credentials/);
+  assert.match(events, /reverting/);
+  assert.match(await page.getByRole('region', { name: 'Pull requests' }).innerText(), /open\s+no approvals/);
+  await screenshot(page, 'compromise-pull');
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('a preset steps through time and a commit can be reverted', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await loadPreset(page, 'Synced is not healthy');
+  for (let step = 0; step < 6; step += 1) await page.getByRole('button', { name: 'Next step' }).click();
+  await until(async () => /Health: Degraded/.test(await statusText(page)), true);
+  assert.match(await statusText(page), /Sync: Synced/);
+  const revert = page.getByRole('button', { name: /^Revert [0-9a-f]{7}$/ });
+  assert.equal(await revert.count(), 1);
+  await revert.click();
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await until(async () => /Health: Healthy/.test(await statusText(page)), true);
+  assert.match(await page.getByRole('region', { name: 'Git log' }).innerText(), /Revert "Release web 2.1.0"/);
+  await close();
+});
+
+test('help lists the shortcuts; the theme choice is remembered', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await page.getByRole('button', { name: 'Help' }).click();
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  assert.match(await help.innerText(), /Ctrl\+Enter/);
+  await page.getByRole('button', { name: 'Close help' }).click();
+  assert.equal(await help.count(), 0);
+  await page.getByLabel('Theme').selectOption({ label: 'Dark' });
+  await page.reload();
+  await until(() => page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(background, 'rgb(21, 23, 27)');
+  await close();
+});
+
+test('every control is reachable by keyboard with a name', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  const unnamed = await page.evaluate(() =>
+    [...document.querySelectorAll('button, select, textarea, input')]
+      .filter((element) => !element.disabled && element.tabIndex >= 0)
+      .filter((element) => {
+        const label = element.labels?.[0]?.textContent ?? element.getAttribute('aria-label') ?? element.textContent;
+        return !label || !label.trim();
+      })
+      .map((element) => element.outerHTML.slice(0, 80)),
+  );
+  assert.deepEqual(unnamed, []);
+  await close();
+});
+
+for (const [name, options] of [
+  ['wide-dark', { colorScheme: 'dark', viewport: { width: 1400, height: 1000 } }],
+  ['narrow-light', { colorScheme: 'light', viewport: { width: 390, height: 844 } }],
+  ['narrow-dark', { colorScheme: 'dark', viewport: { width: 390, height: 844 } }],
+]) {
+  test(`the ${name} layout renders without horizontal scrolling`, async () => {
+    const { page, close } = await openPage(browser, server.url, options);
+    if (name.startsWith('narrow')) await page.getByRole('tab', { name: 'Plan' }).click();
+    await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no horizontal scroll (overflow ${overflow}px)`);
+    if (name.startsWith('narrow')) {
+      assert.equal(await page.getByRole('region', { name: 'Plan' }).isVisible(), true);
+      assert.equal(await desiredPane(page).isVisible(), false, 'panes become tabs');
+    }
+    await screenshot(page, `page-${name}`);
+    await close();
+  });
+}

@@ -1,0 +1,351 @@
+//! The timeline component, mounted in headless Chromium with worlds run
+//! from the presets.
+
+#![cfg(target_arch = "wasm32")]
+
+use gitops_playground::ui::components::Timeline;
+use gitops_playground::world::event::Event as WorldEvent;
+use gitops_playground::world::scenario::Scenario;
+use gitops_playground::world::summary::Summary;
+use gitops_playground::world::World;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+use yew::prelude::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const ROLLBACK: &str = include_str!("../static/presets/rollback-by-revert.yaml");
+const COMPROMISE_PULL: &str = include_str!("../static/presets/compromise-pull.yaml");
+const MUTABLE_TAG: &str = include_str!("../static/presets/mutable-tag.yaml");
+
+fn world(preset: &str) -> World {
+    let scenario = Scenario::parse("x", preset).unwrap();
+    World::run(&scenario)
+}
+
+#[derive(Properties, PartialEq)]
+struct HarnessProps {
+    events: Rc<Vec<WorldEvent>>,
+    summary: Rc<Summary>,
+    started: bool,
+}
+
+/// The timeline, with the last commit it was asked to revert shown beside it.
+#[function_component(Harness)]
+fn harness(props: &HarnessProps) -> Html {
+    let reverted = use_state(String::new);
+    let on_revert = {
+        let reverted = reverted.clone();
+        Callback::from(move |id: String| reverted.set(id))
+    };
+    html! {
+        <>
+            <Timeline
+                events={props.events.clone()}
+                summary={props.summary.clone()}
+                started={props.started}
+                {on_revert}
+            />
+            <output class="reverted">{ (*reverted).clone() }</output>
+        </>
+    }
+}
+
+fn mount(events: Vec<WorldEvent>, summary: Summary, started: bool) -> Element {
+    let document = gloo::utils::document();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let props = HarnessProps {
+        events: Rc::new(events),
+        summary: Rc::new(summary),
+        started,
+    };
+    yew::Renderer::<Harness>::with_root_and_props(root.clone(), props).render();
+    root
+}
+
+fn mount_world(world: &World) -> Element {
+    mount(world.events.clone(), world.summary(), world.started)
+}
+
+/// Lets Yew render what was dispatched.
+async fn rendered() {
+    gloo::timers::future::TimeoutFuture::new(0).await;
+}
+
+fn all(root: &Element, selector: &str) -> Vec<Element> {
+    let nodes = root.query_selector_all(selector).unwrap();
+    (0..nodes.length())
+        .filter_map(|index| nodes.item(index))
+        .map(|node| node.unchecked_into())
+        .collect()
+}
+
+fn texts(root: &Element, selector: &str) -> Vec<String> {
+    all(root, selector)
+        .iter()
+        .map(|element| element.text_content().unwrap_or_default())
+        .collect()
+}
+
+fn classes(element: &Element) -> Vec<String> {
+    element
+        .get_attribute("class")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(String::from)
+        .collect()
+}
+
+/// The region named `name`: a section labelled by its heading.
+fn region(root: &Element, name: &str) -> Option<Element> {
+    all(root, "section[aria-labelledby]")
+        .into_iter()
+        .find(|section| {
+            let id = section.get_attribute("aria-labelledby").unwrap();
+            section
+                .query_selector(&format!("#{id}"))
+                .unwrap()
+                .and_then(|heading| heading.text_content())
+                .as_deref()
+                == Some(name)
+        })
+}
+
+/// The button whose accessible name (its text) is `name`.
+fn button(root: &Element, name: &str) -> Option<HtmlElement> {
+    all(root, "button")
+        .into_iter()
+        .find(|button| button.text_content().as_deref() == Some(name))
+        .map(JsCast::unchecked_into)
+}
+
+#[wasm_bindgen_test]
+async fn every_part_is_a_named_region() {
+    let root = mount_world(&world(ROLLBACK));
+    rendered().await;
+    for name in ["Events", "Git log", "Registry", "Running"] {
+        assert!(region(&root, name).is_some(), "no region {name}");
+    }
+    assert!(
+        region(&root, "Pull requests").is_none(),
+        "hidden without pull requests"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn events_are_grouped_by_step_with_their_actors() {
+    let world = world(ROLLBACK);
+    let root = mount_world(&world);
+    rendered().await;
+    let events = region(&root, "Events").unwrap();
+    let steps = all(&events, ".timeline-step");
+    let headings: Vec<String> = steps
+        .iter()
+        .map(|step| texts(step, "h4").concat())
+        .collect();
+    assert_eq!(
+        headings,
+        ["Step 0", "Step 2", "Step 3", "Step 5", "Step 6", "Step 7"]
+    );
+    let actors: Vec<Vec<String>> = steps
+        .iter()
+        .map(|step| texts(step, ".timeline-actor"))
+        .collect();
+    assert_eq!(actors[0], ["agent", "agent", "kubelet"]);
+    assert_eq!(actors[1], ["bob"]);
+    assert_eq!(actors[4], ["alice"]);
+    assert_eq!(actors.concat().len(), world.events.len());
+    let first = &all(&steps[1], ".timeline-event")[0];
+    assert_eq!(
+        texts(first, ".timeline-what"),
+        [world.events[3].what.clone()]
+    );
+    assert_eq!(texts(first, ".timeline-why"), ["writes envs/prod/web.yaml"]);
+    let bob = all(&steps[1], ".timeline-actor").remove(0);
+    assert!(classes(&bob).contains(&"timeline-actor-person".to_string()));
+    let agent = all(&steps[0], ".timeline-actor").remove(0);
+    assert!(classes(&agent).contains(&"timeline-actor-agent".to_string()));
+}
+
+#[wasm_bindgen_test]
+async fn the_log_lists_the_commits_newest_first_with_their_changes() {
+    let world = world(ROLLBACK);
+    let summary = world.summary();
+    let ids: Vec<String> = summary
+        .repository
+        .log
+        .iter()
+        .map(|entry| entry.commit.id.clone())
+        .collect();
+    let root = mount_world(&world);
+    rendered().await;
+    let log = region(&root, "Git log").unwrap();
+    assert_eq!(texts(&log, ".timeline-commit-id"), ids);
+    assert_eq!(
+        texts(&log, ".timeline-commit-message"),
+        [
+            "Revert \"Release web 2.1.0\"",
+            "Release web 2.1.0",
+            "Initial state"
+        ]
+    );
+    let release = &all(&log, ".timeline-commit")[1];
+    assert_eq!(
+        texts(release, ".timeline-changes li"),
+        [
+            "prod: changed Deployment/shop/web at /spec/template/spec/containers/0/image \
+          (registry.example/web:2.0.0 → registry.example/web:2.1.0)"
+        ]
+    );
+    assert!(texts(release, ".timeline-why")
+        .concat()
+        .contains("by bob at step 2"));
+}
+
+#[wasm_bindgen_test]
+async fn revert_buttons_name_their_commit_and_report_its_id() {
+    let world = world(ROLLBACK);
+    let ids: Vec<String> = world
+        .summary()
+        .repository
+        .log
+        .iter()
+        .map(|entry| entry.commit.id.clone())
+        .collect();
+    let root = mount_world(&world);
+    rendered().await;
+    let log = region(&root, "Git log").unwrap();
+    assert_eq!(
+        texts(&log, "button"),
+        [format!("Revert {}", ids[0]), format!("Revert {}", ids[1])],
+        "every commit but the first"
+    );
+    assert!(button(&log, &format!("Revert {}", ids[2])).is_none());
+    let revert = button(&log, &format!("Revert {}", ids[1])).unwrap();
+    assert_eq!(revert.get_attribute("type").as_deref(), Some("button"));
+    revert.click();
+    rendered().await;
+    assert_eq!(texts(&root, ".reverted"), [ids[1].clone()]);
+}
+
+#[wasm_bindgen_test]
+async fn an_unreviewed_pull_request_shows_as_open_without_approvals() {
+    let root = mount_world(&world(COMPROMISE_PULL));
+    rendered().await;
+    let pulls = region(&root, "Pull requests").unwrap();
+    assert_eq!(texts(&pulls, ".timeline-pull-number"), ["#1"]);
+    assert_eq!(texts(&pulls, ".timeline-pull-title"), ["Hotfix web"]);
+    assert_eq!(texts(&pulls, ".timeline-pull-status"), ["open"]);
+    assert_eq!(texts(&pulls, ".timeline-pull-approvals"), ["no approvals"]);
+}
+
+#[wasm_bindgen_test]
+async fn a_malicious_image_is_marked_where_it_runs_and_in_the_registry() {
+    let world = world(MUTABLE_TAG);
+    let root = mount_world(&world);
+    rendered().await;
+    let running = region(&root, "Running").unwrap();
+    let rows = all(&running, "tbody tr");
+    assert_eq!(rows.len(), 1);
+    let row = rows[0].text_content().unwrap();
+    assert!(row.contains("registry.example/web:1.4"), "{row}");
+    assert!(row.contains("malicious"), "{row}");
+    let digest = world.summary().running["prod"]["Deployment/shop/web"][0]
+        .digest
+        .clone()
+        .unwrap();
+    assert!(row.contains(&digest[..14]), "a short digest: {row}");
+    assert!(!row.contains(&digest[..20]), "only a short digest: {row}");
+    let registry = region(&root, "Registry").unwrap();
+    assert_eq!(texts(&registry, ".timeline-flag-malicious"), ["malicious"]);
+}
+
+#[wasm_bindgen_test]
+async fn a_crashing_image_is_marked_in_the_registry() {
+    let root = mount_world(&world(ROLLBACK));
+    rendered().await;
+    let registry = region(&root, "Registry").unwrap();
+    let rows = texts(&registry, "tbody tr");
+    assert_eq!(rows.len(), 2);
+    assert!(
+        rows[1].starts_with("registry.example/web:2.1.0"),
+        "{rows:?}"
+    );
+    assert!(rows[1].ends_with("crashes"), "{rows:?}");
+    assert!(!rows[0].contains("crashes"), "{rows:?}");
+}
+
+#[derive(Properties, PartialEq)]
+struct GrowingProps {
+    events: Rc<Vec<WorldEvent>>,
+    summary: Rc<Summary>,
+}
+
+/// The timeline with the first few events, then all of them on "More".
+#[function_component(Growing)]
+fn growing(props: &GrowingProps) -> Html {
+    let all = use_state(|| false);
+    let events = if *all {
+        props.events.clone()
+    } else {
+        Rc::new(props.events[..3].to_vec())
+    };
+    let more = {
+        let all = all.clone();
+        Callback::from(move |_: MouseEvent| all.set(true))
+    };
+    html! {
+        <>
+            <button onclick={more}>{ "More" }</button>
+            <Timeline {events} summary={props.summary.clone()} started=true on_revert={Callback::noop()} />
+        </>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_events_scroll_to_the_newest() {
+    let document = gloo::utils::document();
+    let style = document.create_element("style").unwrap();
+    style.set_text_content(Some(
+        ".timeline-steps { max-height: 60px; overflow-y: auto; }",
+    ));
+    let root = document.create_element("div").unwrap();
+    root.append_child(&style).unwrap();
+    let mount = document.create_element("div").unwrap();
+    root.append_child(&mount).unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let world = world(ROLLBACK);
+    let props = GrowingProps {
+        events: Rc::new(world.events.clone()),
+        summary: Rc::new(world.summary()),
+    };
+    yew::Renderer::<Growing>::with_root_and_props(mount, props).render();
+    rendered().await;
+    button(&root, "More").unwrap().click();
+    rendered().await;
+    let list = all(&root, ".timeline-steps").remove(0);
+    assert!(list.scroll_height() > list.client_height(), "it overflows");
+    assert!(
+        list.scroll_top() + list.client_height() >= list.scroll_height() - 1,
+        "scrolled to the end: top {} of {}",
+        list.scroll_top(),
+        list.scroll_height()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn before_the_start_nothing_has_happened() {
+    let scenario = Scenario::parse("x", ROLLBACK).unwrap();
+    let world = World::new(&scenario);
+    let root = mount(Vec::new(), world.summary(), false);
+    rendered().await;
+    let events = region(&root, "Events").unwrap();
+    assert_eq!(
+        texts(&events, "p"),
+        ["Nothing has happened yet: advance time to run the world."]
+    );
+    assert!(all(&events, ".timeline-step").is_empty());
+}
