@@ -7,13 +7,13 @@ use gitops_playground::ui::components::CodeEditor;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{
-    Element, Event, EventInit, HtmlElement, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit,
-};
+
+mod common;
+
+use common::dom::{dispatch, find, rendered, texts};
+use web_sys::{Element, HtmlElement, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit};
 use yew::prelude::*;
 use yew::AppHandle;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// The page's stylesheet, so that sizes and scrolling are the real ones.
 fn style_the_page() {
@@ -30,12 +30,11 @@ fn style_the_page() {
     document.head().unwrap().append_child(&style).unwrap();
 }
 
+/// A 480px wide container on a page styled with the playground's CSS.
 fn container() -> Element {
     style_the_page();
-    let document = gloo::utils::document();
-    let root = document.create_element("div").unwrap();
+    let root = common::dom::container();
     root.set_attribute("style", "width: 480px").unwrap();
-    document.body().unwrap().append_child(&root).unwrap();
     root
 }
 
@@ -57,39 +56,12 @@ fn mount(props: CodeEditorProps) -> (Element, AppHandle<CodeEditor>) {
     (root, handle)
 }
 
-/// Lets Yew render what was dispatched.
-async fn rendered() {
-    gloo::timers::future::TimeoutFuture::new(0).await;
-}
-
-fn texts(root: &Element, selector: &str) -> Vec<String> {
-    let nodes = root.query_selector_all(selector).unwrap();
-    (0..nodes.length())
-        .filter_map(|index| nodes.item(index))
-        .filter_map(|node| node.text_content())
-        .collect()
-}
-
-fn find(root: &Element, selector: &str) -> Element {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no {selector}"))
-}
-
 fn area(root: &Element) -> HtmlTextAreaElement {
     find(root, "textarea").unchecked_into()
 }
 
 fn numbers(root: &Element) -> Vec<String> {
     texts(root, ".code-editor-number")
-}
-
-fn dispatch(element: &Element, event: &str) {
-    let init = EventInit::new();
-    init.set_bubbles(true);
-    element
-        .dispatch_event(&Event::new_with_event_init_dict(event, &init).unwrap())
-        .unwrap();
 }
 
 /// Presses `key` in `element`; false if a listener prevented the default.

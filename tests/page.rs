@@ -5,29 +5,16 @@
 use gitops_playground::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
-wasm_bindgen_test_configure!(run_in_browser);
+mod common;
+
+use common::dom::{dispatch, rendered, texts};
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
 fn mount() -> Element {
-    let document = gloo::utils::document();
-    let root = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&root).unwrap();
+    let root = common::dom::container();
     yew::Renderer::<App>::with_root(root.clone()).render();
     root
-}
-
-/// Lets Yew render what was dispatched.
-async fn rendered() {
-    gloo::timers::future::TimeoutFuture::new(0).await;
-}
-
-fn texts(root: &Element, selector: &str) -> Vec<String> {
-    let nodes = root.query_selector_all(selector).unwrap();
-    (0..nodes.length())
-        .filter_map(|index| nodes.item(index))
-        .filter_map(|node| node.text_content())
-        .collect()
 }
 
 /// Each plan card as `verb key`, with ` (done)` once applied.
@@ -57,14 +44,6 @@ fn cards(root: &Element) -> Vec<String> {
             format!("{} {}{done}", part(".verb"), part(".key"))
         })
         .collect()
-}
-
-fn dispatch(element: &Element, event: &str) {
-    let init = EventInit::new();
-    init.set_bubbles(true);
-    element
-        .dispatch_event(&Event::new_with_event_init_dict(event, &init).unwrap())
-        .unwrap();
 }
 
 fn type_into(root: &Element, id: &str, text: &str) {

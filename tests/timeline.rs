@@ -11,10 +11,12 @@ use gitops_playground::world::World;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
+
+mod common;
+
+use common::dom::{all, rendered, texts};
 use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const ROLLBACK: &str = include_str!("../static/presets/rollback-by-revert.yaml");
 const COMPROMISE_PULL: &str = include_str!("../static/presets/compromise-pull.yaml");
@@ -68,26 +70,6 @@ fn mount(events: Vec<WorldEvent>, summary: Summary, started: bool) -> Element {
 
 fn mount_world(world: &World) -> Element {
     mount(world.events.clone(), world.summary(), world.started)
-}
-
-/// Lets Yew render what was dispatched.
-async fn rendered() {
-    gloo::timers::future::TimeoutFuture::new(0).await;
-}
-
-fn all(root: &Element, selector: &str) -> Vec<Element> {
-    let nodes = root.query_selector_all(selector).unwrap();
-    (0..nodes.length())
-        .filter_map(|index| nodes.item(index))
-        .map(|node| node.unchecked_into())
-        .collect()
-}
-
-fn texts(root: &Element, selector: &str) -> Vec<String> {
-    all(root, selector)
-        .iter()
-        .map(|element| element.text_content().unwrap_or_default())
-        .collect()
 }
 
 fn classes(element: &Element) -> Vec<String> {

@@ -10,6 +10,9 @@ use serde_json::Value;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
+#[cfg(target_arch = "wasm32")]
+pub mod dom;
+
 /// Declares tests that run natively and in the browser.
 #[macro_export]
 macro_rules! everywhere {

@@ -1,0 +1,51 @@
+//! Reading and driving the DOM in the browser tests.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, Event, EventInit};
+
+/// A fresh element in the test page's body to mount into.
+pub fn container() -> Element {
+    let document = gloo::utils::document();
+    let root = document.create_element("div").expect("a div");
+    document
+        .body()
+        .expect("a body")
+        .append_child(&root)
+        .expect("appended");
+    root
+}
+
+/// Lets Yew render what was dispatched.
+pub async fn rendered() {
+    gloo::timers::future::TimeoutFuture::new(0).await;
+}
+
+pub fn all(root: &Element, selector: &str) -> Vec<Element> {
+    let nodes = root.query_selector_all(selector).expect("a valid selector");
+    (0..nodes.length())
+        .filter_map(|index| nodes.item(index))
+        .map(|node| node.unchecked_into())
+        .collect()
+}
+
+pub fn texts(root: &Element, selector: &str) -> Vec<String> {
+    all(root, selector)
+        .iter()
+        .map(|element| element.text_content().unwrap_or_default())
+        .collect()
+}
+
+pub fn find(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .expect("a valid selector")
+        .unwrap_or_else(|| panic!("no {selector}"))
+}
+
+/// Fires a bubbling event of this name at `element`.
+pub fn dispatch(element: &Element, event: &str) {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    element
+        .dispatch_event(&Event::new_with_event_init_dict(event, &init).expect("an event"))
+        .expect("dispatched");
+}
