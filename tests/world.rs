@@ -168,7 +168,7 @@ everywhere! {
     fn a_person_can_step_a_sync_one_operation_at_a_time() {
         let scenario = Scenario::parse("lesson.json", include_str!("../static/presets/worked-example.json")).unwrap();
         let mut world = World::new(&scenario);
-        let apply = serde_json::from_value::<Action>(json!({"do": "apply-next", "by": "you"})).unwrap();
+        let apply = Action::ApplyNext { by: "you".into(), environment: "prod".into() };
         world.perform(&apply);
         world.perform(&apply);
         world.perform(&apply);
@@ -188,7 +188,7 @@ everywhere! {
         let scenario = Scenario::parse("lesson.json", include_str!("../static/presets/worked-example.json")).unwrap();
         let mut world = World::new(&scenario);
         world.next_step();
-        let edit = serde_json::from_value::<Action>(json!({"do": "set-cluster", "by": "you", "state": {"web": {"image": "evil"}}})).unwrap();
+        let edit = Action::SetCluster { by: "you".into(), environment: "prod".into(), state: json!({"web": {"image": "evil"}}) };
         world.perform(&edit);
         assert!(world.events.last().unwrap().to_string().starts_with("you: changed the prod cluster by hand: removed api, changed web"));
         world.next_step();
@@ -217,5 +217,18 @@ everywhere! {
         world.next_step();
         world.edit_desired("you", "prod", "{}");
         assert_eq!(world.repository.log().count(), 3, "a new burst after time moved");
+    }
+
+    fn a_script_reads_back_what_it_writes() {
+        let scenario = Scenario::parse("lesson.yaml", include_str!("../static/presets/promotion.yaml")).unwrap();
+        let written = serde_json::to_value(&scenario.script).unwrap();
+        assert_eq!(written[0], json!({"at": 2, "do": "promote", "author": "alice", "key": "Deployment/shop/web", "from": "staging", "to": "prod"}));
+        let read: Vec<gitops_playground::world::script::ScriptStep> = serde_json::from_value(written).unwrap();
+        assert_eq!(read, scenario.script);
+        let stop = json!([{"at": 1, "do": "stop-agent"}]);
+        let read: Vec<gitops_playground::world::script::ScriptStep> = serde_json::from_value(stop.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&read).unwrap(), stop);
+        let error = scenario_error(r#"{"desired": {}, "script": [{"at": 1, "do": "stop-agent", "why": "x"}]}"#);
+        assert!(error.contains("/script/0"), "{error}");
     }
 }

@@ -3,7 +3,7 @@
 use super::event::Event;
 use super::repository::{desired_state, FileChanges};
 use super::scenario::{Files, Mode};
-use super::script::{Action, Edits};
+use super::script::{Action, FieldEdit};
 use super::World;
 use crate::core::image::image_fields;
 use crate::core::state::key_of;
@@ -12,7 +12,7 @@ use serde_json::Value;
 impl World {
     pub(super) fn act(&mut self, step: u32, action: &Action) {
         let event = match action {
-            Action::Commit { author, message, edits } => match self.file_changes(edits) {
+            Action::Commit { author, message, write, remove, set } => match self.file_changes(write, remove, set) {
                 Ok(changes) => {
                     let id = self.repository.commit(author, message, &changes, step).id.clone();
                     self.committed = true;
@@ -27,7 +27,7 @@ impl World {
                 }
                 Err(error) => Event::new(step, author, format!("could not revert {commit}")).because(error),
             },
-            Action::OpenPullRequest { author, title, edits } => match self.file_changes(edits) {
+            Action::OpenPullRequest { author, title, write, remove, set } => match self.file_changes(write, remove, set) {
                 Ok(changes) => {
                     let why = describe_files(&changes);
                     let number = self.repository.open_pull_request(author, title, changes, step);
@@ -172,11 +172,17 @@ impl World {
         Event::new(step, by, what).because("a sync run one operation at a time")
     }
 
-    /// The file changes that `edits` make to the head of Git.
-    fn file_changes(&self, edits: &Edits) -> Result<FileChanges, String> {
+    /// The file changes that whole files (`write`, `remove`) and single
+    /// fields (`set`) make to the head of Git.
+    fn file_changes(
+        &self,
+        write: &Files,
+        remove: &[String],
+        set: &[FieldEdit],
+    ) -> Result<FileChanges, String> {
         let head = &self.repository.head().files;
-        let mut write = edits.write.clone();
-        for edit in &edits.set {
+        let mut write = write.clone();
+        for edit in set {
             let mut content = match write.get(&edit.file).or_else(|| head.get(&edit.file)) {
                 Some(Value::String(_)) => {
                     return Err(format!(
@@ -192,7 +198,7 @@ impl World {
         }
         Ok(FileChanges {
             write,
-            remove: edits.remove.clone(),
+            remove: remove.to_vec(),
         })
     }
 

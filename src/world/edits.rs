@@ -5,7 +5,7 @@
 use super::event::Event;
 use super::repository::environment_of;
 use super::scenario::Files;
-use super::script::{Action, Edits};
+use super::script::Action;
 use super::World;
 use crate::core::render::Format;
 use crate::core::state::State;
@@ -63,11 +63,9 @@ impl World {
         self.perform(&Action::Commit {
             author: by.into(),
             message,
-            edits: Edits {
-                write,
-                remove,
-                set: Vec::new(),
-            },
+            write,
+            remove,
+            set: Vec::new(),
         });
         self.editing = Some(Burst {
             kind: Kind::Desired,

@@ -2,21 +2,20 @@
 
 use super::scenario::Files;
 use serde::de::{self, Deserializer};
+use serde::ser::{self, Serializer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// One action at one step.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ScriptStep {
     pub at: u32,
-    #[serde(flatten)]
     pub action: Action,
 }
 
 /// What someone does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(
-    tag = "do",
     rename_all = "kebab-case",
     rename_all_fields = "camelCase",
     deny_unknown_fields
@@ -26,8 +25,12 @@ pub enum Action {
     Commit {
         author: String,
         message: String,
-        #[serde(flatten)]
-        edits: Edits,
+        #[serde(default, skip_serializing_if = "Files::is_empty")]
+        write: Files,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        remove: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        set: Vec<FieldEdit>,
     },
     /// A commit that undoes an earlier one: `HEAD`, `HEAD~1`, or an id.
     Revert {
@@ -38,8 +41,12 @@ pub enum Action {
     OpenPullRequest {
         author: String,
         title: String,
-        #[serde(flatten)]
-        edits: Edits,
+        #[serde(default, skip_serializing_if = "Files::is_empty")]
+        write: Files,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        remove: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        set: Vec<FieldEdit>,
     },
     /// A pull request that copies the image references of one object from an
     /// environment to the next.
@@ -123,19 +130,6 @@ pub enum Action {
     },
 }
 
-/// Changes to the repository's files: whole files written or removed, and
-/// single fields set inside files written as JSON values.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Edits {
-    #[serde(default, skip_serializing_if = "Files::is_empty")]
-    pub write: Files,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub remove: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub set: Vec<FieldEdit>,
-}
-
 /// One field of one file: `{"file": "envs/prod/web.yaml", "path": "/spec/replicas", "value": 3}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -170,7 +164,52 @@ impl<'de> Deserialize<'de> for ScriptStep {
                 ))
             }
         };
-        let action = Action::deserialize(Value::Object(fields)).map_err(de::Error::custom)?;
+        let name = match fields.remove("do") {
+            Some(Value::String(name)) => name,
+            Some(other) => {
+                return Err(de::Error::custom(format!(
+                    "`do` names an action; found {other}"
+                )))
+            }
+            None => return Err(de::Error::custom("each action needs `do`, what happens")),
+        };
+        let unit = fields
+            .is_empty()
+            .then(|| Action::deserialize(Value::String(name.clone())).ok())
+            .flatten();
+        let action = match unit {
+            Some(action) => action,
+            None => {
+                let tagged = Value::Object(Map::from_iter([(name, Value::Object(fields))]));
+                Action::deserialize(tagged).map_err(de::Error::custom)?
+            }
+        };
         Ok(ScriptStep { at, action })
+    }
+}
+
+impl Serialize for ScriptStep {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = Map::new();
+        fields.insert("at".into(), Value::from(self.at));
+        match serde_json::to_value(&self.action).map_err(ser::Error::custom)? {
+            Value::String(name) => {
+                fields.insert("do".into(), Value::String(name));
+            }
+            Value::Object(tagged) => {
+                for (name, content) in tagged {
+                    fields.insert("do".into(), Value::String(name));
+                    if let Value::Object(content) = content {
+                        fields.extend(content);
+                    }
+                }
+            }
+            _ => {
+                return Err(ser::Error::custom(
+                    "an action is a name or a name with fields",
+                ))
+            }
+        }
+        fields.serialize(serializer)
     }
 }
