@@ -1,10 +1,12 @@
 //! The entry point in the browser.
 
-/// Mounts the playground into the page's `<div id="app">`, or the body.
+/// The element the page mounts into. A lesson page that imports the
+/// module only to call the core has none, so nothing is mounted there.
+pub const ROOT_ID: &str = "gitops-playground";
+
+/// Mounts the playground into `<div id="gitops-playground">`, if the page has one.
 pub fn start() {
-    let document = gloo::utils::document();
-    match document.get_element_by_id("app") {
-        Some(root) => yew::Renderer::<crate::ui::App>::with_root(root).render(),
-        None => yew::Renderer::<crate::ui::App>::new().render(),
-    };
+    if let Some(root) = gloo::utils::document().get_element_by_id(ROOT_ID) {
+        yew::Renderer::<crate::ui::App>::with_root(root).render();
+    }
 }
