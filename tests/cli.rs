@@ -205,3 +205,31 @@ fn run_reports_a_bad_script_with_its_place() {
         "gitops-sim: <stdin> at /script/0: `at` is a step number; found \"soon\""
     );
 }
+
+#[test]
+fn link_prints_a_fragment_that_opens_the_scenario() {
+    let output = gitops_sim(&["link", WORKED_EXAMPLE], "");
+    assert!(output.status.success());
+    let fragment = String::from_utf8(output.stdout).unwrap();
+    let session = gitops_playground::share::decode(fragment.trim()).unwrap();
+    assert_eq!(
+        session.scenario.as_deref(),
+        Some(include_str!("../static/presets/worked-example.json"))
+    );
+    let preset =
+        String::from_utf8(gitops_sim(&["link", "--preset", "mutable-tag.yaml"], "").stdout)
+            .unwrap();
+    assert!(preset.trim().len() < 60, "a preset link is short: {preset}");
+    assert_eq!(
+        gitops_playground::share::decode(preset.trim())
+            .unwrap()
+            .preset
+            .as_deref(),
+        Some("mutable-tag.yaml")
+    );
+}
+
+#[test]
+fn link_refuses_a_scenario_that_does_not_read() {
+    assert_eq!(fails(&["link", "-"], "{\"desired\": 3}"), "gitops-sim: <stdin> at /desired: a state is an object of named objects, a list of Kubernetes objects, or a Kubernetes List; found a number");
+}

@@ -10,6 +10,7 @@ use gitops_playground::core::render::{render, Format};
 use gitops_playground::core::{
     apply, diff, drift, has_work, report, sync, Form, IgnoreRule, Operation, Options, State,
 };
+use gitops_playground::share::{decode, encode};
 use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -218,5 +219,22 @@ laws! {
                 prop_assert!(block.iter().any(|line| line.contains(name)), "the lines of {} name it", key);
             }
         }
+    }
+
+    fn a_link_opens_what_it_shares(session in common::generate::session()) {
+        let link = encode(&session);
+        prop_assert!(link.starts_with("v1."));
+        prop_assert!(link.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)), "{}", link);
+        prop_assert_eq!(decode(&format!("#{link}")).unwrap(), session);
+    }
+
+    fn a_damaged_link_is_an_error_not_a_crash(session in common::generate::session(), cut in 0usize..64, flip in any::<u8>()) {
+        let link = encode(&session);
+        let cut = link.len().saturating_sub(cut).max(3);
+        let _ = decode(&link[..cut]);
+        let mut bytes = link.into_bytes();
+        let at = 3 + usize::from(flip) % (bytes.len() - 3);
+        bytes[at] = if bytes[at] == b'A' { b'B' } else { b'A' };
+        let _ = decode(&String::from_utf8(bytes).unwrap());
     }
 }

@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use gitops_playground::core::{report, sync, InputError, Plan};
+use gitops_playground::share::{encode, Session};
 use gitops_playground::world::event::Event;
 use gitops_playground::world::scenario::Scenario;
 use gitops_playground::world::summary::Summary;
@@ -39,6 +40,15 @@ enum Command {
         /// A scenario file (`-` reads standard input).
         file: String,
     },
+    /// Print the link fragment (`#v1....`) that opens a scenario in the playground.
+    Link {
+        /// A scenario file (`-` reads standard input); the link carries it whole.
+        #[arg(required_unless_present = "preset", conflicts_with = "preset")]
+        file: Option<String>,
+        /// Link to a preset by its file name in presets/ instead (short links).
+        #[arg(long)]
+        preset: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -47,6 +57,7 @@ fn main() -> ExitCode {
         Command::Plan { file } => load(file).map(|scenario| plan_output(&scenario)),
         Command::Sync { file } => load(file).map(|scenario| sync_output(&scenario)),
         Command::Run { file } => load(file).map(|scenario| run_output(&scenario)),
+        Command::Link { file, preset } => link(file.as_deref(), preset.as_deref()),
     };
     match outcome {
         Ok(output) => print(&output),
@@ -67,6 +78,21 @@ fn print(output: &str) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A session for a preset, or for a scenario file's text once it reads.
+fn link(file: Option<&str>, preset: Option<&str>) -> Result<String, String> {
+    let session = match (file, preset) {
+        (_, Some(preset)) => Session::of_preset(preset),
+        (Some(file), None) => {
+            let source = if file == "-" { "<stdin>" } else { file };
+            let text = read(file).map_err(|error| format!("{source}: cannot read it: {error}"))?;
+            Scenario::parse(source, &text).map_err(|error| error.to_string())?;
+            Session::of_scenario(&text)
+        }
+        (None, None) => return Err("name a scenario file or --preset".into()),
+    };
+    Ok(format!("#{}", encode(&session)))
 }
 
 fn load(file: &str) -> Result<Scenario, String> {

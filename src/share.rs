@@ -1,0 +1,255 @@
+//! Share links and saved work: a scenario (a preset by its name, or a whole
+//! scenario text) and what a person did since its start, replayed on
+//! opening. A link is `v1.` and the session as JSON, deflated and
+//! base64url-encoded, in the URL fragment (which no server ever sees).
+
+use crate::world::scenario::Mode;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use miniz_oxide::inflate::TINFLStatus;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The version this playground writes; every earlier one keeps opening.
+pub const LINK_VERSION: u32 = 1;
+
+/// The longest link fragment read, in characters.
+pub const MAX_LINK_CHARS: usize = 512 * 1024;
+
+/// The most a link may expand to, in bytes: a link cannot make the page
+/// inflate a huge document.
+pub const MAX_EXPANDED_BYTES: usize = 4 * 1024 * 1024;
+
+/// What a person did, in order. Short names keep links short.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Interaction {
+    /// Typed this text into the Desired pane.
+    #[serde(rename = "d")]
+    Desired(String),
+    /// Typed this text into the Actual pane.
+    #[serde(rename = "a")]
+    Actual(String),
+    /// Applied the next operation of the plan.
+    #[serde(rename = "s")]
+    Step,
+    /// Ran the next step of the world.
+    #[serde(rename = "n")]
+    Advance,
+    /// Reverted this commit.
+    #[serde(rename = "r")]
+    Revert(String),
+    #[serde(rename = "p")]
+    Prune(bool),
+    #[serde(rename = "h")]
+    SelfHeal(bool),
+    #[serde(rename = "y")]
+    AutoSync(bool),
+    #[serde(rename = "m")]
+    Mode(Mode),
+    /// Wrote these ignore rules.
+    #[serde(rename = "i")]
+    Ignore(String),
+    /// Looked at this environment.
+    #[serde(rename = "e")]
+    Environment(String),
+}
+
+/// A scenario and what a person did with it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    /// A preset, by its file name in `presets/`.
+    #[serde(rename = "p", default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// A whole scenario, as text (JSON or YAML), when it is not a preset.
+    #[serde(rename = "s", default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
+    #[serde(rename = "i", default, skip_serializing_if = "Vec::is_empty")]
+    pub interactions: Vec<Interaction>,
+    /// Whether the last interaction is a pane text that does not read.
+    #[serde(skip)]
+    broken_tail: bool,
+}
+
+impl Session {
+    pub fn of_preset(file: &str) -> Self {
+        Session {
+            preset: Some(file.into()),
+            ..Session::default()
+        }
+    }
+
+    pub fn of_scenario(text: &str) -> Self {
+        Session {
+            scenario: Some(text.into()),
+            ..Session::default()
+        }
+    }
+
+    /// Records an interaction. Typing in a pane is one entry per burst, as
+    /// the world keeps one commit per burst: a text replaces the texts typed
+    /// into the same pane just before it, except a good one followed by a
+    /// broken one (the good one reached the world, so both are kept).
+    pub fn record(&mut self, interaction: Interaction, reads: bool) {
+        let same_pane = |earlier: &Interaction| {
+            matches!(
+                (earlier, &interaction),
+                (Interaction::Desired(_), Interaction::Desired(_))
+                    | (Interaction::Actual(_), Interaction::Actual(_))
+            )
+        };
+        let is_text = matches!(
+            interaction,
+            Interaction::Desired(_) | Interaction::Actual(_)
+        );
+        if is_text && self.broken_tail && self.interactions.last().is_some_and(same_pane) {
+            self.interactions.pop();
+        }
+        if is_text && reads && self.interactions.last().is_some_and(same_pane) {
+            self.interactions.pop();
+        }
+        self.broken_tail = is_text && !reads;
+        self.interactions.push(interaction);
+    }
+}
+
+/// Why a link does not open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkError {
+    /// No `v<number>.` at its start.
+    NotALink,
+    /// Made by a newer playground.
+    NewerVersion(u32),
+    TooLong(usize),
+    /// Not base64url, or not deflate: damaged or cut short.
+    Damaged(String),
+    /// Expands past `MAX_EXPANDED_BYTES`.
+    TooLarge,
+    /// Expands to something that is not a session.
+    Unreadable(String),
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::NotALink => write!(f, "this is not a playground link (it should start with #v1.)"),
+            LinkError::NewerVersion(version) => {
+                write!(f, "this link was made by a newer playground (version {version}; this one reads up to {LINK_VERSION})")
+            }
+            LinkError::TooLong(length) => write!(f, "this link is {length} characters long; the playground reads links up to {MAX_LINK_CHARS}"),
+            LinkError::Damaged(why) => write!(f, "this link is damaged or cut short ({why})"),
+            LinkError::TooLarge => write!(f, "this link expands to more than {} MB", MAX_EXPANDED_BYTES / (1024 * 1024)),
+            LinkError::Unreadable(why) => write!(f, "this link's content does not read ({why})"),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+/// The link fragment of a session, without the `#`.
+pub fn encode(session: &Session) -> String {
+    let json = serde_json::to_vec(session).unwrap_or_default();
+    let deflated = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    format!("v{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(deflated))
+}
+
+/// The session of a link fragment (with or without its `#`).
+pub fn decode(fragment: &str) -> Result<Session, LinkError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment).trim();
+    if fragment.len() > MAX_LINK_CHARS {
+        return Err(LinkError::TooLong(fragment.len()));
+    }
+    let (version, payload) = fragment
+        .strip_prefix('v')
+        .and_then(|rest| rest.split_once('.'))
+        .and_then(|(version, payload)| Some((version.parse::<u32>().ok()?, payload)))
+        .ok_or(LinkError::NotALink)?;
+    match version {
+        1 => decode_v1(payload),
+        newer if newer > LINK_VERSION => Err(LinkError::NewerVersion(newer)),
+        _ => Err(LinkError::NotALink),
+    }
+}
+
+fn decode_v1(payload: &str) -> Result<Session, LinkError> {
+    let deflated = URL_SAFE_NO_PAD
+        .decode(payload.trim_end_matches('='))
+        .map_err(|error| LinkError::Damaged(error.to_string()))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_EXPANDED_BYTES)
+        .map_err(|error| match error.status {
+            TINFLStatus::HasMoreOutput => LinkError::TooLarge,
+            _ => LinkError::Damaged(error.to_string().to_lowercase()),
+        })?;
+    serde_json::from_slice(&json).map_err(|error| LinkError::Unreadable(error.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_preset_link_is_short() {
+        let mut session = Session::of_preset("autoscaler-flapping.yaml");
+        session.record(Interaction::Step, true);
+        session.record(Interaction::Advance, true);
+        let link = encode(&session);
+        assert!(link.starts_with("v1."));
+        assert!(link.len() < 80, "{link}");
+        assert_eq!(decode(&format!("#{link}")).unwrap(), session);
+    }
+
+    #[test]
+    fn typing_is_one_entry_per_burst() {
+        let mut session = Session::of_preset("worked-example.json");
+        session.record(Interaction::Desired("{\"a\": {}}".into()), true);
+        session.record(Interaction::Desired("{\"a\": {".into()), false);
+        session.record(Interaction::Desired("{\"a\": {}, \"b\": {}}".into()), true);
+        assert_eq!(
+            session.interactions,
+            [Interaction::Desired("{\"a\": {}, \"b\": {}}".into())]
+        );
+        session.record(Interaction::Desired("{\"a\"".into()), false);
+        assert_eq!(
+            session.interactions.len(),
+            2,
+            "the good text reached the world; the broken one is what the pane shows"
+        );
+        session.record(Interaction::Step, true);
+        session.record(Interaction::Desired("{}".into()), true);
+        assert_eq!(session.interactions.len(), 4);
+    }
+
+    #[test]
+    fn damaged_links_say_why() {
+        let link = encode(&Session::of_scenario("desired: {}\n"));
+        assert_eq!(decode("nonsense"), Err(LinkError::NotALink));
+        assert_eq!(decode("#v9.abc"), Err(LinkError::NewerVersion(9)));
+        assert!(
+            matches!(decode(&link[..link.len() - 6]), Err(LinkError::Damaged(_))),
+            "cut short"
+        );
+        assert!(matches!(decode("v1.@@@"), Err(LinkError::Damaged(_))));
+        let not_a_session = format!(
+            "v1.{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"[1, 2]", 9))
+        );
+        assert!(matches!(
+            decode(&not_a_session),
+            Err(LinkError::Unreadable(_))
+        ));
+        assert!(decode(&"v1.A".repeat(MAX_LINK_CHARS))
+            .unwrap_err()
+            .to_string()
+            .contains("characters long"));
+    }
+
+    #[test]
+    fn a_link_that_expands_too_far_is_refused() {
+        let bomb = vec![b' '; MAX_EXPANDED_BYTES + 1];
+        let link = format!(
+            "v1.{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&bomb, 9))
+        );
+        assert!(link.len() < 20_000, "deflate makes it small");
+        assert_eq!(decode(&link), Err(LinkError::TooLarge));
+    }
+}
