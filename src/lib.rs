@@ -13,6 +13,8 @@ pub mod share;
 pub mod world;
 
 #[cfg(target_arch = "wasm32")]
+pub mod api;
+#[cfg(target_arch = "wasm32")]
 pub mod ui;
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -88,7 +88,8 @@ impl Session {
     /// Records an interaction. Typing in a pane is one entry per burst, as
     /// the world keeps one commit per burst: a text replaces the texts typed
     /// into the same pane just before it, except a good one followed by a
-    /// broken one (the good one reached the world, so both are kept).
+    /// broken one (the good one reached the world, so both are kept). Ignore
+    /// rules typed one after another keep only the last.
     pub fn record(&mut self, interaction: Interaction, reads: bool) {
         let same_pane = |earlier: &Interaction| {
             matches!(
@@ -105,6 +106,11 @@ impl Session {
             self.interactions.pop();
         }
         if is_text && reads && self.interactions.last().is_some_and(same_pane) {
+            self.interactions.pop();
+        }
+        if matches!(interaction, Interaction::Ignore(_))
+            && matches!(self.interactions.last(), Some(Interaction::Ignore(_)))
+        {
             self.interactions.pop();
         }
         self.broken_tail = is_text && !reads;

@@ -11,7 +11,11 @@ mod common;
 use common::dom::{dispatch, rendered, texts};
 use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
 
+/// A fresh page: no work saved by an earlier test is restored.
 fn mount() -> Element {
+    if let Ok(Some(storage)) = gloo::utils::window().local_storage() {
+        storage.clear().unwrap();
+    }
     let root = common::dom::container();
     yew::Renderer::<App>::with_root(root.clone()).render();
     root

@@ -231,4 +231,9 @@ everywhere! {
         let error = scenario_error(r#"{"desired": {}, "script": [{"at": 1, "do": "stop-agent", "why": "x"}]}"#);
         assert!(error.contains("/script/0"), "{error}");
     }
+
+    fn a_scenario_cannot_run_forever() {
+        assert_eq!(scenario_error(r#"{"desired": {}, "steps": 4000000000}"#), "lesson.json at /steps: a scenario runs at most 10000 steps");
+        assert!(scenario_error(r#"{"desired": {}, "script": [{"at": 4294967295, "do": "stop-agent"}]}"#).contains("at most 10000 steps"));
+    }
 }

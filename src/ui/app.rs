@@ -1,23 +1,46 @@
 use crate::ui::components::{
-    Controls, Header, Help, OptionsPanel, PlanView, PresetMenu, StatePane, StatusView, Tabs,
-    Timeline, WarningsView,
+    Controls, Header, Help, OptionsPanel, PlanView, PresetMenu, SharePanel, StatePane, StatusView,
+    Tabs, Timeline, WarningsView,
 };
-use crate::ui::effects::{use_keyboard_shortcuts, use_play_timer, use_presets, use_theme};
+use crate::ui::effects::{
+    use_keyboard_shortcuts, use_play_timer, use_save_work, use_share_link, use_start, use_theme,
+};
+use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
 use crate::ui::model::{Action, Model, Pane, Panel};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// The playground: presets, the two states, the plan and status, the
-/// options, the controls and the world's timeline.
+/// The playground, or, in a lesson's iframe (`?embed=1`), its compact view.
 #[function_component(App)]
 pub fn app() -> Html {
     let theme = crate::ui::effects::saved_theme();
-    let model = use_reducer(move || Model::new(theme));
+    let model = use_reducer(move || Model::new(theme, crate::ui::effects::saved_work()));
+    let embedding = use_memo((), |()| Embedding::from_location());
     let dispatch = model.dispatcher();
-    use_presets(dispatch.clone());
+    use_start(dispatch.clone());
+    use_save_work(model.saved.clone(), model.saved_key(), dispatch.clone());
+    use_share_link(model.shared.as_ref().map(|shared| shared.fragment.clone()));
     use_theme(model.theme);
     use_play_timer(model.playing, model.speed, dispatch.clone());
     use_keyboard_shortcuts(dispatch.clone());
+    use_embed_messages((*embedding).clone(), EmbedState::of(&model), dispatch);
+    match *embedding {
+        Some(_) => html! { <EmbeddedPage {model} /> },
+        None => html! { <FullPage {model} /> },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PageProps {
+    model: UseReducerHandle<Model>,
+}
+
+/// Presets, the two states, the plan and status, the options, the
+/// controls and the world's timeline.
+#[function_component(FullPage)]
+fn full_page(props: &PageProps) -> Html {
+    let model = &props.model;
+    let dispatch = model.dispatcher();
 
     let send = |make: fn(()) -> Action| {
         let dispatch = dispatch.clone();
@@ -74,7 +97,12 @@ pub fn app() -> Html {
                     on_reset={send(|()| Action::Reset)}
                     on_advance={send(|()| Action::Advance)}
                     on_run_to_end={send(|()| Action::RunToEnd)}
+                    on_share={send(|()| Action::Share)}
+                    on_reset_all={send(|()| Action::ResetAll)}
                 />
+                if let Some(shared) = &model.shared {
+                    <SharePanel fragment={shared.fragment.clone()} title={shared.title.clone()} on_close={send(|()| Action::CloseShare)} />
+                }
                 if environments.len() > 1 {
                     <div class="environments" role="group" aria-label="Environment">
                         { for environments.into_iter().map(|environment| {
@@ -143,5 +171,50 @@ pub fn app() -> Html {
                 </div>
             </main>
         </>
+    }
+}
+
+/// In a lesson's iframe: the scenario, its panes and plan, and the step control.
+#[function_component(EmbeddedPage)]
+fn embedded_page(props: &PageProps) -> Html {
+    let model = &props.model;
+    let dispatch = model.dispatcher();
+    let send = |action: fn() -> Action| {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.dispatch(action()))
+    };
+    let on_edit = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |(pane, text)| dispatch.dispatch(Action::Edit(pane, text)))
+    };
+    let open_full = format!("./#{}", crate::share::encode(&model.session));
+    let playing = model.playing;
+    html! {
+        <main class="embedded">
+            <div class="embed-head">
+                <h1>{ &model.preset.title }</h1>
+                <a href={open_full} target="_blank" rel="noopener">{ "Open in the playground" }</a>
+            </div>
+            <div class="controls">
+                <div class="group" role="group" aria-label="Sync">
+                    <button class="primary" onclick={send(|| Action::Step)} disabled={!model.can_step()}>{ "Step" }</button>
+                    <button onclick={send(if playing { || Action::Pause } else { || Action::Play })} disabled={!model.can_step() && !playing} aria-pressed={playing.to_string()}>
+                        { if playing { "Pause" } else { "Play" } }
+                    </button>
+                    <button onclick={send(|| Action::Reset)}>{ "Reset" }</button>
+                    <button onclick={send(|| Action::Advance)} disabled={!model.can_advance()}>{ "Next step" }</button>
+                </div>
+            </div>
+            <div class="panes">
+                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={model.desired.text.clone()} error={model.desired.error.clone()} on_edit={on_edit.clone()} />
+                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={model.actual.text.clone()} error={model.actual.error.clone()} highlight={model.highlighted_lines()} {on_edit} />
+            </div>
+            if let Some(report) = model.report.clone() {
+                <div class="results">
+                    <PlanView done={model.done.clone()} plan={report.plan.clone()} />
+                    <StatusView {report} />
+                </div>
+            }
+        </main>
     }
 }

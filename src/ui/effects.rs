@@ -1,19 +1,20 @@
-//! The page's side effects, each in a hook: loading presets, the theme,
-//! the play timer and the keyboard shortcuts.
+//! The page's side effects, each in a hook: the start (presets, a shared
+//! link, saved work), saving work, the theme, the play timer and the
+//! keyboard shortcuts.
 
+use crate::share::decode;
 use crate::ui::model::{Action, Model, Preset, Theme, FIRST_PRESET};
+use crate::ui::storage::{self, SaveError};
 use gloo::events::EventListener;
 use gloo::net::http::Request;
-use gloo::storage::{LocalStorage, Storage};
 use gloo::timers::callback::Interval;
+use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-const THEME_KEY: &str = "gitops-playground.theme";
-
 /// The theme a person chose before, if storage allows; else the system's.
 pub fn saved_theme() -> Theme {
-    match LocalStorage::get::<String>(THEME_KEY).ok().as_deref() {
+    match storage::theme().as_deref() {
         Some("light") => Theme::Light,
         Some("dark") => Theme::Dark,
         _ => Theme::System,
@@ -34,13 +35,15 @@ pub fn use_theme(theme: Theme) {
             Some(name) => root.set_attribute("data-theme", name),
             None => root.remove_attribute("data-theme"),
         };
-        let _ = LocalStorage::set(THEME_KEY, name.unwrap_or("system"));
+        storage::set_theme(name.unwrap_or("system"));
     });
 }
 
-/// Loads the presets listed in `presets/index.json`, next to the page.
+/// The start: loads the presets listed in `presets/index.json`, next to
+/// the page, then opens what the page's link shares, else the work saved
+/// last, else stays on the lesson's example.
 #[hook]
-pub fn use_presets(dispatch: UseReducerDispatcher<Model>) {
+pub fn use_start(dispatch: UseReducerDispatcher<Model>) {
     use_effect_with((), move |()| {
         yew::platform::spawn_local(async move {
             match load_presets().await {
@@ -49,7 +52,73 @@ pub fn use_presets(dispatch: UseReducerDispatcher<Model>) {
                     "The presets could not be loaded ({error}); the lesson's example is here."
                 ))),
             }
+            let fragment = gloo::utils::window().location().hash().unwrap_or_default();
+            if fragment.len() > 1 {
+                match decode(&fragment) {
+                    Ok(session) => dispatch.dispatch(Action::Open(session)),
+                    Err(error) => dispatch.dispatch(Action::Notice(format!(
+                        "The link does not open: {error}. Here is the lesson's example."
+                    ))),
+                }
+            } else if let Some(session) = last_saved() {
+                dispatch.dispatch(Action::Resume(session));
+            }
         });
+    });
+}
+
+/// The sessions saved in this browser (none if storage is blocked).
+pub fn saved_work() -> BTreeMap<String, crate::share::Session> {
+    storage::load_work()
+        .map(|(sessions, _)| sessions)
+        .unwrap_or_default()
+}
+
+fn last_saved() -> Option<crate::share::Session> {
+    let (mut sessions, last) = storage::load_work()?;
+    sessions.remove(&last)
+}
+
+/// Saves the work whenever it changes; says once if the browser does not allow it.
+#[hook]
+pub fn use_save_work(
+    saved: std::rc::Rc<BTreeMap<String, crate::share::Session>>,
+    last: String,
+    dispatch: UseReducerDispatcher<Model>,
+) {
+    let warned = use_mut_ref(|| false);
+    let first = use_mut_ref(|| true);
+    use_effect_with((saved, last), move |(saved, last)| {
+        if std::mem::take(&mut *first.borrow_mut()) {
+            return;
+        }
+        let problem = match storage::save_work(saved, last) {
+            Ok(()) => None,
+            Err(SaveError::Blocked) => Some("This browser does not let the page keep your work: it stays in memory until you leave.".to_string()),
+            Err(SaveError::TooLarge(size)) => Some(format!("Your work is too large to keep ({size} characters); it stays in memory until you leave.")),
+        };
+        if let Some(problem) = problem {
+            if !*warned.borrow() {
+                *warned.borrow_mut() = true;
+                dispatch.dispatch(Action::Notice(problem));
+            }
+        }
+    });
+}
+
+/// Writes a shared session's link into the address bar.
+#[hook]
+pub fn use_share_link(fragment: Option<String>) {
+    use_effect_with(fragment, |fragment| {
+        if let Some(fragment) = fragment {
+            if let Ok(history) = gloo::utils::window().history() {
+                let _ = history.replace_state_with_url(
+                    &wasm_bindgen::JsValue::NULL,
+                    "",
+                    Some(&format!("#{fragment}")),
+                );
+            }
+        }
     });
 }
 

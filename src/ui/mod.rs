@@ -4,6 +4,10 @@
 pub mod app;
 pub mod components;
 pub mod effects;
+pub mod embed;
+mod interact;
 pub mod model;
+mod session;
+pub mod storage;
 
 pub use app::App;

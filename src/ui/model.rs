@@ -5,9 +5,9 @@
 use crate::core::plan::{has_work, Operation};
 use crate::core::render::{render, render_value, Format};
 use crate::core::{report, IgnoreRule, InputError, Report, State};
+use crate::share::{Interaction, Session};
 use crate::world::repository::desired_state;
 use crate::world::scenario::{Mode, Scenario};
-use crate::world::script::Action as WorldAction;
 use crate::world::World;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -136,11 +136,33 @@ pub struct Model {
     pub help_open: bool,
     pub panel: Panel,
     pub notice: Option<String>,
-    token: u64,
+    /// The scenario and what the person did with it, for links and saved work.
+    pub session: Session,
+    /// Saved sessions by scenario (a preset's file, or `shared`), mirrored
+    /// to local storage when the browser allows it.
+    pub saved: Rc<BTreeMap<String, Session>>,
+    /// The link fragment and embed code, once the person asked to share.
+    pub shared: Option<Shared>,
+    pub(super) token: u64,
+}
+
+/// What Share shows: the link fragment of the current session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shared {
+    pub fragment: String,
+    pub title: String,
 }
 
 pub enum Action {
     PresetsLoaded(Vec<Preset>),
+    /// Opens a session: a shared link, or saved work.
+    Open(Session),
+    /// Opens the work saved last, unless the person has started something.
+    Resume(Session),
+    Share,
+    CloseShare,
+    /// Forgets all saved work and returns to the first preset.
+    ResetAll,
     Notice(String),
     DismissNotice,
     Load(Preset),
@@ -170,7 +192,8 @@ pub enum Action {
 }
 
 impl Model {
-    pub fn new(theme: Theme) -> Self {
+    /// The page at its start, with the work saved in this browser.
+    pub fn new(theme: Theme, saved: BTreeMap<String, Session>) -> Self {
         let (file, text) = FIRST_PRESET;
         let (preset, scenario) = Preset::read(file, text).expect("the built-in preset reads");
         let mut model = Model {
@@ -192,13 +215,16 @@ impl Model {
             help_open: false,
             panel: Panel::Desired,
             notice: None,
+            session: Session::default(),
+            saved: Rc::new(saved),
+            shared: None,
             token: 0,
         };
         model.load(preset, scenario);
         model
     }
 
-    fn load(&mut self, preset: Preset, scenario: Scenario) {
+    pub(super) fn load(&mut self, preset: Preset, scenario: Scenario) {
         let format = preset.format();
         self.world = Rc::new(World::new(&scenario));
         self.environment = scenario
@@ -221,6 +247,8 @@ impl Model {
         self.report = None;
         self.playing = false;
         self.notice = None;
+        self.shared = None;
+        self.session = self.fresh_session();
         self.changed();
     }
 
@@ -260,17 +288,17 @@ impl Model {
         Some((self.actual.lines.get(key)?.clone(), *token))
     }
 
-    fn world_mut(&mut self) -> &mut World {
+    pub(super) fn world_mut(&mut self) -> &mut World {
         Rc::make_mut(&mut self.world)
     }
 
     /// After the world or the options changed: new texts and a new report.
-    fn changed(&mut self) {
+    pub(super) fn changed(&mut self) {
         self.done.clear();
         self.refresh();
     }
 
-    fn refresh(&mut self) {
+    pub(super) fn refresh(&mut self) {
         let environment = self.environment.clone();
         let Some(cluster) = self.world.clusters.get(&environment) else {
             return;
@@ -293,80 +321,6 @@ impl Model {
             }
         }
     }
-
-    fn edit(&mut self, pane: Pane, text: String) {
-        let environment = self.environment.clone();
-        let parsed = State::parse(pane_name(pane), &text);
-        let editor = match pane {
-            Pane::Desired => &mut self.desired,
-            Pane::Actual => &mut self.actual,
-        };
-        editor.format = Format::of(&text);
-        editor.lines.clear();
-        editor.error = parsed.as_ref().err().cloned();
-        editor.text = text.clone();
-        let Ok(state) = parsed else { return };
-        self.playing = false;
-        self.highlight = None;
-        match pane {
-            Pane::Desired => self.world_mut().edit_desired(YOU, &environment, &text),
-            Pane::Actual => self.world_mut().edit_actual(YOU, &environment, &state),
-        }
-        self.changed();
-    }
-
-    fn step(&mut self) {
-        if !self.can_step() {
-            self.playing = false;
-            return;
-        }
-        let next = self
-            .report
-            .as_ref()
-            .and_then(|report| report.plan.iter().find(|op| op.changes_cluster()).cloned());
-        let environment = self.environment.clone();
-        self.world_mut().perform(&WorldAction::ApplyNext {
-            by: YOU.into(),
-            environment,
-        });
-        let done = std::mem::take(&mut self.done);
-        self.refresh();
-        self.done = done;
-        if let Some(operation) = next {
-            self.token += 1;
-            self.highlight = Some((operation.key().to_string(), self.token));
-            self.done.push(operation);
-        }
-        if !self.can_step() {
-            self.playing = false;
-        }
-    }
-
-    fn set_options(&mut self, change: impl FnOnce(&mut crate::world::scenario::WorldOptions)) {
-        change(&mut self.world_mut().options);
-        self.changed();
-    }
-
-    fn edit_ignore(&mut self, text: String) {
-        let rules = if text.trim().is_empty() {
-            Ok(Vec::new())
-        } else {
-            crate::core::document::parse_one("ignore rules", &text)
-                .map_err(|error| error.to_string())
-                .and_then(|value| {
-                    serde_json::from_value::<Vec<IgnoreRule>>(value)
-                        .map_err(|error| format!("ignore rules: {error}"))
-                })
-        };
-        self.ignore_text = text;
-        match rules {
-            Ok(rules) => {
-                self.ignore_error = None;
-                self.set_options(|options| options.ignore = rules);
-            }
-            Err(error) => self.ignore_error = Some(error),
-        }
-    }
 }
 
 impl Reducible for Model {
@@ -376,70 +330,45 @@ impl Reducible for Model {
         let mut next = Rc::try_unwrap(self).unwrap_or_else(|shared| (*shared).clone());
         match action {
             Action::PresetsLoaded(presets) => next.presets = Rc::new(presets),
-            Action::Notice(text) => next.notice = Some(text),
-            Action::DismissNotice => next.notice = None,
-            Action::Load(preset) => match Scenario::parse(&preset.file, &preset.text) {
-                Ok(scenario) => next.load(preset, scenario),
-                Err(error) => next.notice = Some(format!("This scenario does not read: {error}")),
-            },
-            Action::Reset => {
-                let preset = next.preset.clone();
-                if let Ok(scenario) = Scenario::parse(&preset.file, &preset.text) {
-                    next.load(preset, scenario);
+            Action::Resume(session) => {
+                if next.session.interactions.is_empty() {
+                    next.open(session);
                 }
             }
+            Action::Open(session) => next.open(session),
+            Action::Notice(text) => next.notice = Some(text),
+            Action::DismissNotice => next.notice = None,
+            Action::Load(preset) => next.load_remembered(preset),
+            Action::Reset => next.reset(),
+            Action::ResetAll => next.reset_all(),
+            Action::Share => next.share(),
+            Action::CloseShare => next.shared = None,
             Action::SelectEnvironment(environment) => {
-                next.environment = environment;
-                next.desired.error = None;
-                next.actual.error = None;
-                next.highlight = None;
-                next.changed();
+                next.interact(Interaction::Environment(environment))
             }
-            Action::Edit(pane, text) => next.edit(pane, text),
-            Action::SetPrune(prune) => next.set_options(|options| options.prune = prune),
-            Action::SetSelfHeal(heal) => next.set_options(|options| options.self_heal = heal),
-            Action::SetAutoSync(sync) => next.set_options(|options| options.auto_sync = sync),
-            Action::SetMode(mode) => next.set_options(|options| options.mode = mode),
-            Action::EditIgnore(text) => next.edit_ignore(text),
-            Action::Step | Action::Tick => next.step(),
+            Action::Edit(Pane::Desired, text) => next.interact(Interaction::Desired(text)),
+            Action::Edit(Pane::Actual, text) => next.interact(Interaction::Actual(text)),
+            Action::SetPrune(on) => next.interact(Interaction::Prune(on)),
+            Action::SetSelfHeal(on) => next.interact(Interaction::SelfHeal(on)),
+            Action::SetAutoSync(on) => next.interact(Interaction::AutoSync(on)),
+            Action::SetMode(mode) => next.interact(Interaction::Mode(mode)),
+            Action::EditIgnore(text) => next.interact(Interaction::Ignore(text)),
+            Action::Step | Action::Tick => next.interact(Interaction::Step),
             Action::Play => next.playing = next.can_step(),
             Action::Pause => next.playing = false,
             Action::SetSpeed(speed) => next.speed = speed,
-            Action::Advance => {
-                if next.can_advance() {
-                    next.world_mut().next_step();
-                    next.highlight = None;
-                    next.changed();
-                }
-            }
+            Action::Advance => next.interact(Interaction::Advance),
             Action::RunToEnd => {
                 while next.can_advance() {
-                    next.world_mut().next_step();
-                }
-                next.highlight = None;
-                next.changed();
-            }
-            Action::Revert(commit) => {
-                if !next.is_stale() {
-                    next.world_mut().perform(&WorldAction::Revert {
-                        author: YOU.into(),
-                        commit,
-                    });
-                    next.changed();
+                    next.interact(Interaction::Advance);
                 }
             }
+            Action::Revert(commit) => next.interact(Interaction::Revert(commit)),
             Action::SetTheme(theme) => next.theme = theme,
             Action::ToggleHelp => next.help_open = !next.help_open,
             Action::ShowPanel(panel) => next.panel = panel,
         }
         Rc::new(next)
-    }
-}
-
-fn pane_name(pane: Pane) -> &'static str {
-    match pane {
-        Pane::Desired => "desired",
-        Pane::Actual => "actual",
     }
 }
 

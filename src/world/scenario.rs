@@ -177,6 +177,9 @@ struct RawScenario {
 /// Steps a run takes after the last scripted action, when `steps` is left out.
 const SETTLE_STEPS: u32 = 6;
 
+/// The most steps a scenario may run, so that no file can hang a page.
+pub const MAX_STEPS: u32 = 10_000;
+
 impl Scenario {
     /// Reads a scenario from JSON or YAML text; `source` (a file name) names it in errors.
     pub fn parse(source: &str, text: &str) -> Result<Self, InputError> {
@@ -277,6 +280,16 @@ impl Scenario {
             ));
         }
         let last_action = raw.script.iter().map(|step| step.at).max().unwrap_or(0);
+        let steps = raw
+            .steps
+            .unwrap_or(last_action.saturating_add(SETTLE_STEPS));
+        if steps > MAX_STEPS || last_action > MAX_STEPS {
+            return Err(InputError::shape(
+                source,
+                "/steps",
+                format!("a scenario runs at most {MAX_STEPS} steps"),
+            ));
+        }
         Ok(Scenario {
             title: raw.title,
             explanation: raw.explanation,
@@ -287,7 +300,7 @@ impl Scenario {
             controllers: raw.controllers,
             options: raw.options,
             script: raw.script,
-            steps: raw.steps.unwrap_or(last_action + SETTLE_STEPS),
+            steps,
         })
     }
 

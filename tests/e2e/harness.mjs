@@ -1,6 +1,7 @@
 // Serves dist/ on loopback and opens it in headless Chromium from Debian's
-// packages. Every request and console message is recorded, so tests can fail
-// on a request that leaves the page's origin or on a console error.
+// packages. Every request (the service worker's too), console error and
+// Content-Security-Policy violation is recorded, so tests can fail on a request
+// that leaves the page's origin, on a console error or on a blocked resource.
 
 import { createServer } from 'node:http';
 import { mkdirSync } from 'node:fs';
@@ -13,11 +14,44 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const dist = resolve(process.env.DIST ?? join(here, '../../dist'));
 export const artifacts = resolve(process.env.E2E_ARTIFACTS ?? join(here, 'artifacts'));
 
-export async function serveDist() {
-  const server = createServer(sirv(dist, { dev: true }));
+/**
+ * Serves dist/ at `prefix` (a path ending in `/`), as a site that hosts the
+ * playground in a sub-directory does; anything outside it is a 404. `routes`
+ * maps absolute paths to `{ type, body }` answered instead of a file: other
+ * pages of the site, or a file replaced mid-test (tests may change it).
+ */
+export async function serveDist({ prefix = '/' } = {}) {
+  const files = sirv(dist, { dev: true });
+  const routes = new Map();
+  const notFound = (res) => {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
+  };
+  const server = createServer((req, res) => {
+    const { pathname } = new URL(req.url, 'http://loopback');
+    const route = routes.get(pathname);
+    if (route) {
+      res.writeHead(200, { 'content-type': route.type, 'cache-control': 'no-store' });
+      res.end(route.body);
+    } else if (pathname.startsWith(prefix)) {
+      req.url = `/${req.url.slice(prefix.length)}`;
+      files(req, res, () => notFound(res));
+    } else {
+      notFound(res);
+    }
+  });
   await new Promise((ready) => server.listen(0, '127.0.0.1', ready));
   const { port } = server.address();
-  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((done) => server.close(done)) };
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    url: `${origin}${prefix}`,
+    routes,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((done) => server.close(done));
+    },
+  };
 }
 
 export async function launchBrowser() {
@@ -36,18 +70,33 @@ export async function launchBrowser() {
   });
 }
 
-/** A new page with a record of its requests and console errors. */
+/**
+ * A new page in a new context, with a record of the context's requests (pages and
+ * service worker), the page's console errors and its CSP violations (the
+ * `securitypolicyviolation` events, across reloads).
+ */
 export async function openPage(browser, url, contextOptions = {}) {
   const context = await browser.newContext(contextOptions);
+  const record = { requests: [], consoleErrors: [], cspViolations: [] };
+  context.on('request', (request) => record.requests.push(request.url()));
+  await context.exposeBinding('__recordCspViolation', (_source, violation) => record.cspViolations.push(violation));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      window.__recordCspViolation({
+        directive: event.effectiveDirective,
+        blocked: event.blockedURI,
+        sample: event.sample,
+        at: `${event.sourceFile}:${event.lineNumber}`,
+      }),
+    );
+  });
   const page = await context.newPage();
-  const record = { requests: [], consoleErrors: [] };
-  page.on('request', (request) => record.requests.push(request.url()));
   page.on('console', (message) => {
     if (message.type() === 'error') record.consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => record.consoleErrors.push(String(error)));
   await page.goto(url);
-  return { page, record, close: () => context.close() };
+  return { page, context, record, close: () => context.close() };
 }
 
 export async function screenshot(page, name) {

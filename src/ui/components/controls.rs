@@ -14,6 +14,8 @@ pub struct ControlsProps {
     pub on_reset: Callback<()>,
     pub on_advance: Callback<()>,
     pub on_run_to_end: Callback<()>,
+    pub on_share: Callback<()>,
+    pub on_reset_all: Callback<()>,
 }
 
 const SPEEDS: [(u32, &str); 3] = [(1200, "Slow"), (700, "Normal"), (250, "Fast")];
@@ -34,6 +36,8 @@ pub fn controls(props: &ControlsProps) -> Html {
     let on_reset = props.on_reset.reform(|_: MouseEvent| ());
     let on_advance = props.on_advance.reform(|_: MouseEvent| ());
     let on_run = props.on_run_to_end.reform(|_: MouseEvent| ());
+    let on_share = props.on_share.reform(|_: MouseEvent| ());
+    let on_reset_all = props.on_reset_all.reform(|_: MouseEvent| ());
     html! {
         <div class="controls">
             <div class="group" role="group" aria-label="Sync">
@@ -55,6 +59,10 @@ pub fn controls(props: &ControlsProps) -> Html {
                 <button onclick={on_advance} disabled={!props.can_advance}>{ "Next step" }</button>
                 <button onclick={on_run} disabled={!props.can_advance}>{ "Run to end" }</button>
                 <span class="position" aria-live="polite">{ &props.world_position }</span>
+            </div>
+            <div class="group" role="group" aria-label="Your work">
+                <button onclick={on_share}>{ "Share" }</button>
+                <button onclick={on_reset_all} title="Forget the work saved in this browser for every scenario">{ "Reset everything" }</button>
             </div>
         </div>
     }

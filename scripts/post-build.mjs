@@ -1,0 +1,402 @@
+// Trunk's post-build hook (Trunk.toml, [[hooks]] stage = "post_build"): makes dist/
+// work offline and under a strict Content-Security-Policy. Plain Node 20, no npm
+// dependency. Trunk runs it from the project root once the page is assembled in the
+// staging directory (TRUNK_STAGING_DIR, dist/.stage), before moving that to dist/.
+//
+// In the staging directory it:
+//   1. checks that the `integrity` attributes Trunk wrote still match their files
+//      (Trunk computes them before this hook; nothing here changes those files);
+//   2. writes api.js, the stable module lesson pages import (`import init, { diff }
+//      from './api.js'`), re-exporting the hashed wasm-bindgen glue;
+//   3. writes register-sw.js, which index.html loads to register sw.js;
+//   4. adds a Content-Security-Policy <meta> to index.html, with the sha256 of each of
+//      Trunk's inline scripts;
+//   5. writes sw.js, a service worker that precaches every file of the build, last,
+//      so that its list and version cover the final index.html and api.js.
+//
+// Under `trunk serve` Trunk adds an inline autoreload script that it rewrites on every
+// response (so no hash can allow it) and rebuilds on every change (so a cache-first
+// service worker would serve stale files): there the hook adds no CSP, and writes a
+// sw.js and register-sw.js that remove any service worker and cache a previous build
+// left on that origin. `trunk build` (the tests, a deployment) gets the full treatment.
+
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, posix, relative, sep } from 'node:path';
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) fail('TRUNK_STAGING_DIR is not set: Trunk runs this hook (trunk build).');
+const htmlPath = join(staging, 'index.html');
+if (!existsSync(htmlPath)) fail(`no index.html in ${staging}`);
+
+/** The cache names of this app start with this, then the scope, then the version. */
+const CACHE_PREFIX = 'gitops-playground';
+
+let html = readFileSync(htmlPath, 'utf8');
+const inlineScripts = elements(html, 'script').filter((script) => !/\ssrc\s*=/i.test(script.attributes));
+const underTrunkServe = inlineScripts.some((script) => script.text.includes('.well-known/trunk/ws'));
+
+checkIntegrity(html);
+const glue = findGlue();
+write('api.js', apiModule(glue));
+write('register-sw.js', underTrunkServe ? unregisterScript() : registerScript());
+if (underTrunkServe) {
+  note('trunk serve: no CSP and no service worker (sw.js removes any a previous build installed)');
+  write('sw.js', killSwitchWorker());
+} else {
+  html = withCsp(html, contentSecurityPolicy(html));
+  writeFileSync(htmlPath, html);
+  const files = buildFiles();
+  const version = versionOf(files);
+  write('sw.js', serviceWorker(files.map((file) => file.url), version));
+  note(`CSP added to index.html; sw.js precaches ${files.length} files as version ${version}`);
+}
+
+// ---------------------------------------------------------------------------------
+// 1. Subresource integrity
+
+/** Fails the build if a local file no longer matches its `integrity` attribute. */
+function checkIntegrity(page) {
+  for (const tag of page.match(/<(?:link|script)\b[^>]*\sintegrity\s*=[^>]*>/gi) ?? []) {
+    const integrity = attribute(tag, 'integrity');
+    const target = attribute(tag, 'href') ?? attribute(tag, 'src');
+    if (!integrity || !target || isRemote(target)) continue;
+    const path = join(staging, decodeURIComponent(new URL(target, 'file:///').pathname));
+    if (!existsSync(path)) fail(`${target} has an integrity attribute but is not in the build`);
+    const expected = integrity.trim().split(/\s+/);
+    const actual = expected.map((item) => {
+      const [algorithm] = item.split('-');
+      return `${algorithm}-${createHash(algorithm).update(readFileSync(path)).digest('base64')}`;
+    });
+    if (!expected.some((item, index) => item === actual[index])) {
+      fail(`${target}: integrity ${integrity} no longer matches the file (${actual.join(' ')})`);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// 2. api.js
+
+/** The wasm-bindgen glue: the one `NAME-HASH.js` with a `NAME-HASH_bg.wasm` beside it. */
+function findGlue() {
+  const names = readdirSync(staging);
+  const found = names.filter((name) => name.endsWith('.js') && names.includes(name.replace(/\.js$/, '_bg.wasm')));
+  if (found.length !== 1) fail(`expected one wasm-bindgen glue script in ${staging}, found ${found.length}: ${found}`);
+  return { js: found[0], wasm: found[0].replace(/\.js$/, '_bg.wasm') };
+}
+
+/**
+ * Re-exports the glue. `init` also defaults the wasm's URL: the glue's own default is
+ * `playground_bg.wasm` beside it (the name before Trunk added the hash), which is not
+ * in dist/, so a bare `init()` through the glue would fetch a missing file.
+ */
+function apiModule({ js, wasm }) {
+  return `// api.js: the playground's stable JavaScript entry point, written by
+// scripts/post-build.mjs at build time. It re-exports everything the hashed
+// wasm-bindgen glue of this build exports, so lesson pages need not know the hash:
+//
+//   import init, { diff } from './api.js';   // or: import { init, diff } from ...
+//   await init();                              // loads the wasm beside this file
+//
+// \`init\` (also the default export) is the glue's init function. Called with no
+// argument, or with an object without \`module_or_path\`, it loads the wasm next to
+// this file, wherever the playground is hosted. Importing this module mounts
+// nothing: the playground only renders into an element with id "gitops-playground".
+//
+//   glue: ${js}
+//   wasm: ${wasm}
+
+import glueInit from './${js}';
+
+export * from './${js}';
+
+const wasmUrl = new URL('./${wasm}', import.meta.url);
+
+export default function init(options) {
+  if (options === undefined || options === null) return glueInit({ module_or_path: wasmUrl });
+  if (Object.getPrototypeOf(options) === Object.prototype && options.module_or_path === undefined) {
+    return glueInit({ ...options, module_or_path: wasmUrl });
+  }
+  return glueInit(options);
+}
+
+export { init };
+`;
+}
+
+// ---------------------------------------------------------------------------------
+// 3. register-sw.js
+
+function registerScript() {
+  return `// register-sw.js, written by scripts/post-build.mjs: registers sw.js, the service
+// worker next to this file, so the playground works offline after a first visit. Both
+// URLs are relative, so this works under any sub-path. It waits for the page's load
+// event, so the worker's precache does not compete with the page's own downloads.
+
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  const register = () =>
+    navigator.serviceWorker.register(new URL('./sw.js', import.meta.url)).catch((error) => {
+      console.warn('The playground works, but not offline: its service worker did not register.', error);
+    });
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}
+`;
+}
+
+function unregisterScript() {
+  return `// register-sw.js, written by scripts/post-build.mjs for \`trunk serve\`: a service
+// worker would serve the previous build's files, so this removes any registered for
+// this directory instead of registering one.
+
+if ('serviceWorker' in navigator) {
+  const scope = new URL('./', import.meta.url).href;
+  navigator.serviceWorker.getRegistrations().then((registrations) =>
+    registrations.filter((registration) => registration.scope === scope).forEach((registration) => registration.unregister()),
+  );
+}
+`;
+}
+
+// ---------------------------------------------------------------------------------
+// 4. Content-Security-Policy
+
+/**
+ * The policy for index.html, from what the built page contains. Each source:
+ *
+ * - default-src 'self': everything else (fonts, manifests, frames) only from the site.
+ * - script-src 'self' (the glue, register-sw.js, api.js) and the sha256 of each inline
+ *   script (Trunk's module script that imports the glue and calls init); no
+ *   'unsafe-inline'. 'wasm-unsafe-eval' lets the page compile WebAssembly, and nothing
+ *   else of eval: wasm-bindgen's glue uses neither eval nor new Function.
+ * - style-src: the stylesheet comes from 'self', but the page also sets style
+ *   attributes, which CSP treats as inline styles: the code editor moves its gutter and
+ *   backdrop with `element.setAttribute("style", "transform: ...")` on scroll
+ *   (src/ui/components/code_editor.rs, `place`), and Yew writes the highlight and error
+ *   marks' `style={...}` (top and height) with setAttribute too. Only changes through
+ *   `element.style` (the CSSOM) are exempt. Without 'unsafe-inline' those are blocked
+ *   (a violation each time), the gutter stops following the scroll, and the marks lose
+ *   their place. So 'unsafe-inline' is allowed for attributes only:
+ *   `style-src-attr 'unsafe-inline'`, while `style-src-elem 'self'` still refuses
+ *   <style> elements and remote stylesheets. Browsers without the CSP 3 directives
+ *   (before Safari 15.4, Firefox 108) read `style-src 'self' 'unsafe-inline'`. Inline
+ *   <style> elements in index.html, if any, get their sha256 in style-src-elem.
+ * - img-src 'self' data: the favicon; data: URLs for images are harmless.
+ * - connect-src 'self': fetch of presets/ and the wasm.
+ * - worker-src 'self': sw.js.
+ * - base-uri 'self', form-action 'none', object-src 'none': no <base> hijack, no form
+ *   posting anywhere, no plugins.
+ *
+ * frame-ancestors, report-to and sandbox are ignored in a <meta> policy: a host sends
+ * them as headers (README, "Offline and static hosting").
+ */
+function contentSecurityPolicy(page) {
+  const handlers = page.match(/<[a-z][^>]*\son[a-z]+\s*=/gi);
+  if (handlers) fail(`index.html has inline event handlers, which the CSP blocks: ${handlers.join(', ')}`);
+  const scriptHashes = inlineScripts.map((script) => `'sha256-${sha256Base64(script.text)}'`);
+  const styleHashes = elements(page, 'style').map((style) => `'sha256-${sha256Base64(style.text)}'`);
+  return [
+    ["default-src", "'self'"],
+    ['script-src', "'self'", ...scriptHashes, "'wasm-unsafe-eval'"],
+    ['style-src', "'self'", "'unsafe-inline'"],
+    ['style-src-elem', "'self'", ...styleHashes],
+    ['style-src-attr', "'unsafe-inline'"],
+    ['img-src', "'self'", 'data:'],
+    ['connect-src', "'self'"],
+    ['worker-src', "'self'"],
+    ['base-uri', "'self'"],
+    ['form-action', "'none'"],
+    ['object-src', "'none'"],
+  ]
+    .map((directive) => directive.join(' '))
+    .join('; ');
+}
+
+/** The page with the policy in a <meta>, before any script, style or link it governs. */
+function withCsp(page, policy) {
+  if (/<meta\b[^>]*http-equiv\s*=\s*["']?content-security-policy/i.test(page)) {
+    fail('index.html already has a Content-Security-Policy <meta>: scripts/post-build.mjs writes it, remove it from index.html');
+  }
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${policy}" />`;
+  const anchor = page.match(/<meta\b[^>]*\scharset\s*=[^>]*>/i) ?? page.match(/<head\b[^>]*>/i);
+  if (!anchor) fail('index.html has no <head> to put the CSP in');
+  const at = anchor.index + anchor[0].length;
+  const firstGoverned = page.slice(0, at).search(/<(script|style|link)\b/i);
+  if (firstGoverned !== -1) fail('index.html has a script, style or link before <meta charset>: the CSP must come first');
+  return `${page.slice(0, at)}\n    ${meta}${page.slice(at)}`;
+}
+
+// ---------------------------------------------------------------------------------
+// 5. sw.js
+
+/** Every file of the build but sw.js itself, as URLs relative to it, with its hash. */
+function buildFiles() {
+  const files = walk(staging)
+    .map((path) => relative(staging, path).split(sep).join(posix.sep))
+    .filter((path) => path !== 'sw.js')
+    .sort()
+    .map((path) => ({
+      url: path.split('/').map(encodeURIComponent).join('/'),
+      hash: createHash('sha256').update(readFileSync(join(staging, path))).digest('hex'),
+    }));
+  // The directory URL is the page too, as a browser usually asks for it.
+  return [{ url: './', hash: files.find((file) => file.url === 'index.html').hash }, ...files];
+}
+
+/** A short hash of the file list and contents: a new build is a new cache. */
+function versionOf(files) {
+  const digest = createHash('sha256');
+  for (const file of files) digest.update(`${file.url}\0${file.hash}\n`);
+  return digest.digest('hex').slice(0, 12);
+}
+
+function serviceWorker(urls, version) {
+  return `// sw.js, written by scripts/post-build.mjs at build time: the playground's service
+// worker. It precaches every file of this build (version ${version}), then answers
+// same-origin GET requests for files under its scope from that cache first and the
+// network second (caching what the network gives), so the playground works offline
+// after one visit. A new build is a new sw.js: the browser installs it, it precaches
+// the new files, takes over, and deletes the old caches. Cross-origin requests, and
+// all but GET, never pass through it.
+
+const VERSION = '${version}';
+const FILES = ${JSON.stringify(urls, null, 2)};
+
+// Caches are shared by the whole origin: the scope in the name keeps this worker from
+// deleting the caches of another copy of the playground hosted on the same site.
+const PREFIX = \`${CACHE_PREFIX} \${self.registration.scope} \`;
+const CACHE = PREFIX + VERSION;
+// Trunk's hashed names (style-0123456789abcdef.css) never change content, so the HTTP
+// cache may supply them; other files are revalidated, so a new build never precaches
+// an old index.html or preset from the HTTP cache.
+const HASHED = /-[0-9a-f]{16}(_bg)?\\.[a-z0-9]+$/;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(CACHE);
+      await Promise.all(
+        FILES.map(async (file) => {
+          const request = new Request(file, { cache: HASHED.test(file) ? 'default' : 'no-cache' });
+          const response = await fetch(request);
+          if (!response.ok) throw new Error(\`sw.js: \${file} answered \${response.status}\`);
+          await cache.put(request, await unredirected(response));
+        }),
+      );
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  // Only the playground's own files: not other origins, nor other paths of this site
+  // (a course's own pages or API, which a page here might fetch), nor ranges.
+  if (request.method !== 'GET' || !request.url.startsWith(self.registration.scope)) return;
+  if (request.headers.has('range')) return;
+  event.respondWith(cacheFirst(event));
+});
+
+async function cacheFirst(event) {
+  const { request } = event;
+  const cache = await caches.open(CACHE);
+  const cached =
+    (await cache.match(request, { ignoreVary: true })) ??
+    // A share or embed link (index.html?...) is still the page.
+    (request.mode === 'navigate' ? await cache.match(request, { ignoreSearch: true, ignoreVary: true }) : undefined);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.status === 200 && response.type === 'basic') {
+    event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
+  }
+  return response;
+}
+
+/** A host may redirect index.html to ./: a page must not be answered with a redirect. */
+async function unredirected(response) {
+  if (!response.redirected) return response;
+  const { status, statusText, headers } = response;
+  return new Response(await response.blob(), { status, statusText, headers });
+}
+`;
+}
+
+function killSwitchWorker() {
+  return `// sw.js, written by scripts/post-build.mjs for \`trunk serve\`: replaces a service
+// worker a previous build installed, deletes its caches and unregisters, so the
+// development server's fresh files are what the page loads.
+
+const PREFIX = \`${CACHE_PREFIX} \${self.registration.scope} \`;
+
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PREFIX)) await caches.delete(name);
+      }
+      await self.registration.unregister();
+    })(),
+  );
+});
+`;
+}
+
+// ---------------------------------------------------------------------------------
+// Helpers
+
+/**
+ * The elements named `tag`, with their attributes and their text exactly as between
+ * the tags. HTML parsing turns CRLF and CR into LF before a browser hashes the text,
+ * so the text is normalized the same way.
+ */
+function elements(page, tag) {
+  const pattern = new RegExp(`<${tag}\\b([^>]*)>([\\s\\S]*?)</${tag}\\s*>`, 'gi');
+  return [...page.matchAll(pattern)].map((match) => ({
+    attributes: match[1],
+    text: match[2].replace(/\r\n?/g, '\n'),
+  }));
+}
+
+function attribute(tag, name) {
+  const match = tag.match(new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i'));
+  return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
+}
+
+function isRemote(url) {
+  return /^[a-z][a-z0-9+.-]*:|^\/\//i.test(url);
+}
+
+function sha256Base64(text) {
+  return createHash('sha256').update(text, 'utf8').digest('base64');
+}
+
+function walk(dir) {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => !entry.name.startsWith('.'))
+    .flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
+}
+
+function write(name, text) {
+  writeFileSync(join(staging, name), text);
+}
+
+function note(message) {
+  console.log(`post-build: ${message}`);
+}
+
+function fail(message) {
+  console.error(`post-build: ${message}`);
+  process.exit(1);
+}

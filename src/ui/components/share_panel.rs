@@ -1,0 +1,76 @@
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct SharePanelProps {
+    /// The link fragment, without `#`.
+    pub fragment: AttrValue,
+    pub title: AttrValue,
+    pub on_close: Callback<()>,
+}
+
+/// The page's address without query or fragment.
+fn base_url() -> String {
+    let location = gloo::utils::window().location();
+    format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default()
+    )
+}
+
+/// The iframe a lesson page embeds for this session.
+pub fn embed_code(base: &str, fragment: &str, title: &str) -> String {
+    let title = title
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;");
+    format!(
+        "<iframe src=\"{base}?embed=1#{fragment}\" title=\"GitOps playground: {title}\" width=\"100%\" height=\"640\" style=\"border: 0\" loading=\"lazy\"></iframe>"
+    )
+}
+
+fn copy(
+    text: String,
+    copied: UseStateHandle<Option<&'static str>>,
+    what: &'static str,
+) -> Callback<MouseEvent> {
+    Callback::from(move |_| {
+        let _ = gloo::utils::window()
+            .navigator()
+            .clipboard()
+            .write_text(&text);
+        copied.set(Some(what));
+    })
+}
+
+/// The share link and the embed code of the current session.
+#[function_component(SharePanel)]
+pub fn share_panel(props: &SharePanelProps) -> Html {
+    let copied = use_state(|| None::<&'static str>);
+    let base = base_url();
+    let link = format!("{base}#{}", props.fragment);
+    let embed = embed_code(&base, &props.fragment, &props.title);
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    html! {
+        <section class="share" aria-labelledby="share-title">
+            <h2 id="share-title">{ "Share" }</h2>
+            <label for="share-link" class="block">{ "Link to this scenario, with what you did" }</label>
+            <div class="copy-row">
+                <input id="share-link" readonly=true value={link.clone()} />
+                <button onclick={copy(link, copied.clone(), "link")}>{ "Copy link" }</button>
+            </div>
+            <label for="embed-code" class="block">{ "Embed code for a lesson page" }</label>
+            <div class="copy-row">
+                <textarea id="embed-code" readonly=true rows="3" value={embed.clone()} />
+                <button onclick={copy(embed, copied.clone(), "embed code")}>{ "Copy embed code" }</button>
+            </div>
+            <p class="hint">
+                { "To control the embedded playground with postMessage, add &origin=<your page's origin> to the iframe's address; messages from other origins are ignored." }
+            </p>
+            if let Some(what) = *copied {
+                <p role="status">{ format!("The {what} is copied.") }</p>
+            }
+            <button onclick={close}>{ "Close" }</button>
+        </section>
+    }
+}

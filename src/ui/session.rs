@@ -1,0 +1,111 @@
+//! Opening, remembering and sharing sessions: a scenario and what the
+//! person did with it.
+
+use crate::share::{encode, Session};
+use crate::ui::model::{Model, Preset, Shared, FIRST_PRESET};
+use crate::world::scenario::Scenario;
+use std::rc::Rc;
+
+/// The saved-work key of a scenario that is not a preset.
+pub const SHARED_KEY: &str = "shared";
+
+impl Model {
+    /// The session of the scenario just loaded, before anything was done.
+    pub(super) fn fresh_session(&self) -> Session {
+        if self
+            .presets
+            .iter()
+            .any(|preset| preset.file == self.preset.file)
+        {
+            Session::of_preset(&self.preset.file)
+        } else {
+            Session::of_scenario(&self.preset.text)
+        }
+    }
+
+    /// The key under which the current scenario's work is saved.
+    pub fn saved_key(&self) -> String {
+        self.session
+            .preset
+            .clone()
+            .unwrap_or_else(|| SHARED_KEY.to_string())
+    }
+
+    /// Keeps the current session among the saved ones.
+    pub(super) fn remember(&mut self) {
+        let key = self.saved_key();
+        Rc::make_mut(&mut self.saved).insert(key, self.session.clone());
+    }
+
+    /// Opens a session: loads its scenario and replays what was done.
+    pub fn open(&mut self, session: Session) {
+        let preset = match (&session.preset, &session.scenario) {
+            (Some(file), _) => match self.presets.iter().find(|preset| preset.file == *file) {
+                Some(preset) => preset.clone(),
+                None => {
+                    self.notice = Some(format!("This link names the preset {file}, which this playground does not have; here is the lesson's example."));
+                    return;
+                }
+            },
+            (None, Some(text)) => match Preset::read("Shared scenario", text) {
+                Ok((preset, _)) => preset,
+                Err(error) => {
+                    self.notice = Some(format!("The shared scenario does not read ({error}); here is the lesson's example."));
+                    return;
+                }
+            },
+            (None, None) => return,
+        };
+        let Ok(scenario) = Scenario::parse(&preset.file, &preset.text) else {
+            return;
+        };
+        self.load(preset, scenario);
+        for interaction in session.interactions {
+            self.interact(interaction);
+        }
+        self.remember();
+    }
+
+    /// Loads a preset, with the work saved for it if there is some.
+    pub fn load_remembered(&mut self, preset: Preset) {
+        match self.saved.get(&preset.file).cloned() {
+            Some(session) if !session.interactions.is_empty() => self.open(session),
+            _ => self.load_fresh(preset),
+        }
+    }
+
+    fn load_fresh(&mut self, preset: Preset) {
+        match Scenario::parse(&preset.file, &preset.text) {
+            Ok(scenario) => self.load(preset, scenario),
+            Err(error) => self.notice = Some(format!("This scenario does not read: {error}")),
+        }
+    }
+
+    /// Back to the start of this scenario; its saved work is forgotten.
+    pub fn reset(&mut self) {
+        let key = self.saved_key();
+        Rc::make_mut(&mut self.saved).remove(&key);
+        self.load_fresh(self.preset.clone());
+    }
+
+    /// Back to the first preset; all saved work is forgotten.
+    pub fn reset_all(&mut self) {
+        self.saved = Rc::new(Default::default());
+        let first = self
+            .presets
+            .iter()
+            .find(|preset| preset.file == FIRST_PRESET.0)
+            .cloned();
+        match first {
+            Some(preset) => self.load_fresh(preset),
+            None => self.load_fresh(self.preset.clone()),
+        }
+    }
+
+    pub fn share(&mut self) {
+        self.shared = Some(Shared {
+            fragment: encode(&self.session),
+            title: self.preset.title.clone(),
+        });
+    }
+}

@@ -1,0 +1,84 @@
+//! Local storage, used carefully: a browser may block it (private modes,
+//! sandboxed frames), and then the page keeps working in memory.
+
+use crate::share::{decode, encode, Session};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+const THEME_KEY: &str = "gitops-playground.theme";
+const WORK_KEY: &str = "gitops-playground.work";
+const WORK_VERSION: u32 = 1;
+
+/// The most saved work kept, in characters of encoded sessions.
+pub const MAX_SAVED_CHARS: usize = 1024 * 1024;
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+pub fn get(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
+}
+
+/// Whether the value was stored.
+pub fn set(key: &str, value: &str) -> bool {
+    storage().is_some_and(|storage| storage.set_item(key, value).is_ok())
+}
+
+pub fn theme() -> Option<String> {
+    get(THEME_KEY)
+}
+
+pub fn set_theme(name: &str) -> bool {
+    set(THEME_KEY, name)
+}
+
+/// Saved work: sessions by scenario, each as a link fragment, and the one
+/// last worked on.
+#[derive(Serialize, Deserialize)]
+struct Work {
+    version: u32,
+    last: String,
+    sessions: BTreeMap<String, String>,
+}
+
+/// The saved sessions and the last one's key; nothing if there are none,
+/// they are from an unknown version, or storage is blocked.
+pub fn load_work() -> Option<(BTreeMap<String, Session>, String)> {
+    let work: Work = serde_json::from_str(&get(WORK_KEY)?).ok()?;
+    if work.version != WORK_VERSION {
+        return None;
+    }
+    let sessions = work
+        .sessions
+        .into_iter()
+        .filter_map(|(key, link)| Some((key, decode(&link).ok()?)))
+        .collect();
+    Some((sessions, work.last))
+}
+
+/// Why work could not be saved.
+pub enum SaveError {
+    Blocked,
+    TooLarge(usize),
+}
+
+pub fn save_work(sessions: &BTreeMap<String, Session>, last: &str) -> Result<(), SaveError> {
+    let sessions: BTreeMap<String, String> = sessions
+        .iter()
+        .map(|(key, session)| (key.clone(), encode(session)))
+        .collect();
+    let size: usize = sessions.values().map(String::len).sum();
+    if size > MAX_SAVED_CHARS {
+        return Err(SaveError::TooLarge(size));
+    }
+    let work = Work {
+        version: WORK_VERSION,
+        last: last.to_string(),
+        sessions,
+    };
+    match serde_json::to_string(&work) {
+        Ok(text) if set(WORK_KEY, &text) => Ok(()),
+        _ => Err(SaveError::Blocked),
+    }
+}

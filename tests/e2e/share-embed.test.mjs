@@ -1,0 +1,175 @@
+// Share links, saved work, the embedded view and its postMessage API, and
+// the example lesson page that uses the playground both ways.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { deflateRawSync } from 'node:zlib';
+import { launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
+
+let server;
+let other;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  other = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  await other?.close();
+});
+
+const cards = (page) =>
+  page.getByRole('list', { name: 'Operations' }).locator(':scope > li').evaluateAll((items) =>
+    items.map((item) => `${item.querySelector('.verb')?.textContent.toUpperCase()} ${item.querySelector('.key')?.textContent}${item.classList.contains('done') ? ' (done)' : ''}`),
+  );
+const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
+const actualPane = (page) => page.getByRole('textbox', { name: /^Actual/ });
+const presetsLoaded = (page) => until(async () => page.getByLabel('Preset').locator('option').count(), 12);
+
+/** What a person sees of the page's state, to compare two pages. */
+async function seen(page) {
+  return {
+    title: await page.getByRole('heading', { level: 3 }).first().innerText(),
+    desired: await desiredPane(page).inputValue(),
+    actual: await actualPane(page).inputValue(),
+    position: await page.locator('.controls .position').innerText(),
+    cards: await cards(page),
+    status: await page.getByRole('region', { name: 'Status' }).innerText(),
+    events: await page.getByRole('region', { name: 'Events' }).innerText(),
+    options: await page.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.checked)),
+  };
+}
+
+test('a share link opens exactly what was shared, in a fresh browser', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await presetsLoaded(page);
+  await page.getByLabel('Preset').selectOption({ label: 'A directory change prunes the database' });
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('checkbox', { name: /Self-heal/ }).uncheck();
+  await actualPane(page).fill((await actualPane(page).inputValue()).replace('replicas: 2', 'replicas: 7'));
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  const before = await seen(page);
+  await page.getByRole('button', { name: 'Share' }).click();
+  const link = await page.getByLabel('Link to this scenario, with what you did').inputValue();
+  assert.ok(link.startsWith(`${server.url}#v1.`), link);
+  assert.equal(new URL(page.url()).hash, new URL(link).hash, 'the address bar carries the link');
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+
+  const fresh = await openPage(browser, link);
+  await until(async () => (await seen(fresh.page)).position, before.position);
+  assert.deepEqual(await seen(fresh.page), before);
+  await fresh.close();
+});
+
+test('a preset link is short', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await presetsLoaded(page);
+  await page.getByRole('button', { name: 'Compromised CI: pull model' }).click();
+  await page.getByRole('button', { name: 'Share' }).click();
+  const link = await page.getByLabel('Link to this scenario, with what you did').inputValue();
+  assert.ok(new URL(link).hash.length < 60, link);
+  await close();
+});
+
+test('a damaged or oversized link says so and opens the lesson example', async () => {
+  const bomb = `v1.${deflateRawSync(Buffer.alloc(5 * 1024 * 1024, 32)).toString('base64url')}`;
+  for (const [fragment, words] of [
+    ['#v1.AAAA%%%', /damaged or cut short/],
+    ['#v7.abc', /newer playground/],
+    [`#${bomb}`, /expands to more than 4 MB/],
+    ['#v1.q1YqULJSKs8vyk5N0U2tSMwtyEnVyyrOz1OqBQA'.slice(0, 30), /damaged or cut short/],
+  ]) {
+    const { page, record, close } = await openPage(browser, `${server.url}${fragment}`);
+    const notice = page.locator('.notice');
+    await notice.waitFor();
+    assert.match(await notice.innerText(), words);
+    assert.match(await notice.innerText(), /The link does not open/);
+    await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+    assert.deepEqual(record.consoleErrors, [], 'no crash');
+    await close();
+  }
+});
+
+test('work comes back after a reload; Reset forgets it', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  const edited = '{\n  "web": {"image": "registry.example/web:2.0.1", "replicas": 4}\n}';
+  await actualPane(page).fill(edited);
+  await until(() => cards(page), ['CREATE api', 'UPDATE web']);
+  await page.reload();
+  await until(() => actualPane(page).inputValue(), edited);
+  assert.deepEqual(await cards(page), ['CREATE api', 'UPDATE web']);
+  await page.getByRole('button', { name: 'Reset', exact: true }).click();
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await page.reload();
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await close();
+});
+
+test('without local storage the page works in memory and says so', async () => {
+  const { page, context, record, close } = await openPage(browser, 'about:blank');
+  await context.addInitScript(() => {
+    Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('blocked', 'SecurityError'); } });
+  });
+  await page.goto(server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await actualPane(page).fill('{}');
+  await until(() => cards(page), ['CREATE api', 'CREATE web']);
+  assert.match(await page.locator('.notice').innerText(), /does not let the page keep your work/);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('the embedded view shows one scenario and its step control, no chrome', async () => {
+  const { page, close } = await openPage(browser, `${server.url}?embed=1`, { viewport: { width: 900, height: 700 } });
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  assert.equal(await page.getByRole('button', { name: 'Help' }).count(), 0);
+  assert.equal(await page.getByLabel('Preset').count(), 0);
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug']);
+  assert.equal(await page.getByRole('link', { name: 'Open in the playground' }).count(), 1);
+  await screenshot(page, 'embedded');
+  await close();
+});
+
+test('the example lesson page calls the core and steps the embedded playground', async () => {
+  const { page, record, close } = await openPage(browser, `${server.url}examples/lesson.html`);
+  const direct = page.getByLabel('Plan computed by the lesson page');
+  await until(async () => (await direct.innerText()).split('\n'), ['update web', 'delete debug', 'sync: OutOfSync, health: Healthy']);
+  assert.match(await page.getByLabel('Error from the lesson page').innerText(), /^GitopsInputError \(shape\): desired: a state is an object/);
+  const reported = page.locator('#reported');
+  await until(async () => /2 operations left/.test(await reported.innerText()), true);
+  await page.getByRole('button', { name: 'Step the embedded playground' }).click();
+  await until(async () => /1 operations left/.test(await reported.innerText()), true);
+  await page.getByRole('button', { name: 'Step the embedded playground' }).click();
+  await until(async () => await reported.innerText(), 'The playground says: Synced, Healthy, 0 operations left.');
+  const frame = page.frameLocator('#playground');
+  assert.deepEqual(await cards(frame), ['UPDATE web (done)', 'DELETE debug (done)']);
+  await screenshot(page, 'lesson-page');
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('an embedded playground on another origin obeys only the origins it names', async () => {
+  const embedOn = (allowed) => `${server.url}?embed=1&origin=${encodeURIComponent(allowed)}`;
+  for (const [allowed, obeys] of [[other.origin, true], ['https://lessons.example', false]]) {
+    const { page, close } = await openPage(browser, `${other.url}examples/lesson.css`);
+    await page.setContent(`<iframe id="playground" title="playground" width="900" height="600" src="${embedOn(allowed)}"></iframe>`);
+    const frame = page.frameLocator('#playground');
+    await until(() => cards(frame), ['UPDATE web', 'DELETE debug']);
+    await page.evaluate((target) => document.getElementById('playground').contentWindow.postMessage({ type: 'gitops:step' }, target), server.origin);
+    if (obeys) {
+      await until(() => cards(frame), ['UPDATE web (done)', 'DELETE debug']);
+    } else {
+      await new Promise((wait) => setTimeout(wait, 500));
+      assert.deepEqual(await cards(frame), ['UPDATE web', 'DELETE debug'], 'a message from another origin is ignored');
+    }
+    await close();
+  }
+});

@@ -1,0 +1,72 @@
+// The size budget of a first visit: every file the first load fetches, gzipped
+// (level 9, about what a static host sends), summed and held under a budget. The table
+// prints on every run, so a change's cost shows even when it passes.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { dist } from './harness.mjs';
+
+const KB = 1024;
+/** The first visit's gzip total when this was set (427.3 KB), rounded up to the next 25 KB, plus 25 KB. */
+const BUDGET = 475 * KB;
+
+/** The one file in dist/ whose name matches, however Trunk hashed it. */
+function one(pattern) {
+  const found = readdirSync(dist).filter((name) => pattern.test(name));
+  assert.equal(found.length, 1, `one file in dist/ matching ${pattern}, found ${found.join(', ') || 'none'}`);
+  return found[0];
+}
+
+/** Every file of the build (not Trunk's .stage, where a build in progress is). */
+function allFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => !entry.name.startsWith('.'))
+    .flatMap((entry) =>
+      entry.isDirectory() ? allFiles(join(dir, entry.name)) : [relative(dist, join(dir, entry.name)).split(sep).join('/')],
+    )
+    .sort();
+}
+
+test(`a first visit fetches under ${BUDGET / KB} KB gzipped`, () => {
+  const presets = JSON.parse(readFileSync(join(dist, 'presets/index.json'), 'utf8')).map((name) => `presets/${name}`);
+  const page = [
+    'index.html',
+    one(/^playground-[0-9a-f]+\.js$/),
+    one(/^playground-[0-9a-f]+_bg\.wasm$/),
+    one(/^style-[0-9a-f]+\.css$/),
+    one(/^favicon-[0-9a-f]+\.svg$/),
+    'register-sw.js',
+    'presets/index.json',
+    ...presets,
+  ];
+  // On the first visit the service worker fetches itself, then precaches every other
+  // file of the build too (api.js, the example lesson page...), so they count.
+  const precached = ['sw.js', ...allFiles(dist).filter((file) => file !== 'sw.js' && !page.includes(file))];
+  const firstLoad = [...page, ...precached];
+  for (const file of page) assert.ok(allFiles(dist).includes(file), `${file} is in dist/`);
+
+  const rows = firstLoad.map((file) => {
+    const bytes = readFileSync(join(dist, file));
+    return { file, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+  });
+  const total = rows.reduce((sum, row) => ({ bytes: sum.bytes + row.bytes, gzip: sum.gzip + row.gzip }), { bytes: 0, gzip: 0 });
+  const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+  const width = Math.max(...rows.map((row) => row.file.length), 'total'.length);
+  const line = (name, raw, gzip) => `  ${name.padEnd(width)}  ${raw.padStart(10)}  ${gzip.padStart(10)}`;
+  console.log(
+    [
+      'first visit, by file:',
+      line('file', 'raw', 'gzip -9'),
+      ...rows.map((row, index) => [
+        ...(index === page.length ? ['  then the service worker fetches:'] : []),
+        line(row.file, kb(row.bytes), kb(row.gzip)),
+      ]).flat(),
+      line('total', kb(total.bytes), kb(total.gzip)),
+      line('budget', '', kb(BUDGET)),
+    ].join('\n'),
+  );
+  assert.ok(total.gzip <= BUDGET, `the first visit is ${kb(total.gzip)} gzipped, over the budget of ${kb(BUDGET)}`);
+});

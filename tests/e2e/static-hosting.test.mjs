@@ -1,0 +1,204 @@
+// dist/ as a course site hosts it: under a sub-path, under its Content-Security-
+// Policy, offline once its service worker has run, and with api.js for lesson pages
+// (all written by scripts/post-build.mjs).
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dist, launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
+
+const prefix = '/courses/gitops/playground/';
+const presetCount = JSON.parse(readFileSync(join(dist, 'presets/index.json'), 'utf8')).length;
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist({ prefix });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The plan's cards as `VERB key`, with ` (done)` once applied (as in page.test.mjs). */
+const cards = (page) =>
+  page.getByRole('list', { name: 'Operations' }).locator(':scope > li').evaluateAll((items) =>
+    items.map((item) => {
+      const verb = item.querySelector('.verb')?.textContent ?? '';
+      const key = item.querySelector('.key')?.textContent ?? '';
+      return `${verb.toUpperCase()} ${key}${item.classList.contains('done') ? ' (done)' : ''}`;
+    }),
+  );
+const presetOptions = (page) => page.getByLabel('Preset').locator('option').count();
+
+/** Waits until the service worker controls the page, and returns its scope. */
+const controlledBy = (page) =>
+  page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    while (!navigator.serviceWorker.controller) {
+      await new Promise((changed) => navigator.serviceWorker.addEventListener('controllerchange', changed, { once: true }));
+    }
+    return registration.scope;
+  });
+
+test('under a sub-path the page works and every request stays on its origin', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => presetOptions(page), presetCount);
+  assert.equal(await controlledBy(page), server.url, 'the service worker is scoped to the sub-path');
+  assert.ok(record.requests.every((url) => new URL(url).pathname.startsWith(prefix)), 'every request is under the sub-path');
+  const origins = new Set(record.requests.map((url) => new URL(url).origin));
+  assert.deepEqual([...origins], [server.origin], 'no request leaves the page origin, the service worker\'s neither');
+
+  // The rest of the site is not the worker's to cache: a course's own data stays fresh.
+  const progress = '/courses/gitops/progress.json';
+  const read = () => page.evaluate((path) => fetch(path).then((response) => response.text()), progress);
+  try {
+    server.routes.set(progress, { type: 'application/json', body: '{"done":1}' });
+    assert.equal(await read(), '{"done":1}');
+    server.routes.set(progress, { type: 'application/json', body: '{"done":2}' });
+    assert.equal(await read(), '{"done":2}');
+  } finally {
+    server.routes.delete(progress);
+  }
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('the Content-Security-Policy holds: nothing is blocked while loading, stepping and running', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  assert.match(policy, /script-src 'self' 'sha256-[A-Za-z0-9+/]+=*' 'wasm-unsafe-eval'/);
+
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  await step.click();
+  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug']);
+  await step.click();
+  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug (done)']);
+
+  // The editor's gutter follows its scroll through a style attribute.
+  const desired = page.getByRole('textbox', { name: /^Desired/ });
+  await desired.fill(`${await desired.inputValue()}${'\n'.repeat(120)}`);
+  await desired.evaluate((area) => {
+    area.scrollTop = area.scrollHeight;
+  });
+  await until(
+    async () => /translateY\(-[1-9]/.test((await page.locator('.code-editor-numbers').first().getAttribute('style')) ?? ''),
+    true,
+  );
+
+  await page.getByRole('button', { name: 'Compromised CI: push model' }).click();
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await until(async () => /malicious/.test(await page.getByRole('region', { name: 'Running' }).innerText()), true);
+
+  assert.deepEqual(record.cspViolations, []);
+  assert.deepEqual(record.consoleErrors, []);
+
+  // And the policy is enforced: an injected inline script does not run.
+  const ran = await page.evaluate(async () => {
+    const script = document.createElement('script');
+    script.textContent = 'window.injected = true';
+    document.head.append(script);
+    await new Promise((settle) => setTimeout(settle, 100));
+    return window.injected === true;
+  });
+  assert.equal(ran, false, 'an inline script without a hash is blocked');
+  assert.deepEqual(record.cspViolations.map((violation) => violation.directive), ['script-src-elem']);
+  await close();
+});
+
+test('after a first visit the page and its presets load offline', async () => {
+  const { page, context, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await controlledBy(page);
+
+  await context.setOffline(true);
+  const answers = [];
+  page.on('response', (response) => answers.push({ url: response.url(), fromServiceWorker: response.fromServiceWorker() }));
+  await page.reload();
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => presetOptions(page), presetCount);
+  assert.equal(await page.evaluate(() => navigator.onLine), false, 'the browser is offline');
+  await screenshot(page, 'offline-reload');
+  assert.ok(answers.length >= 4 + presetCount, `the page, its code and the presets were fetched (${answers.length})`);
+  assert.deepEqual(answers.filter((answer) => !answer.fromServiceWorker), [], 'the service worker answered everything');
+
+  await page.getByLabel('Preset').selectOption({ label: 'Synced is not healthy' });
+  await until(async () => (await page.getByRole('heading', { level: 3, name: 'Synced is not healthy' }).count()) > 0, true);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('a new build takes over and deletes its old cache, and only its own', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await controlledBy(page);
+  const [current] = await page.evaluate(() => caches.keys());
+  assert.match(current, /^gitops-playground http:\/\/.+\/courses\/gitops\/playground\/ [0-9a-f]{12}$/);
+  // Another copy of the playground on this site keeps its cache.
+  const neighbour = current.replace('/playground/ ', '/playground-v2/ ');
+  await page.evaluate((name) => caches.open(name), neighbour);
+
+  const swPath = `${prefix}sw.js`;
+  const next = readFileSync(join(dist, 'sw.js'), 'utf8').replace(/const VERSION = '([0-9a-f]+)'/, "const VERSION = 'feedfacecafe'");
+  server.routes.set(swPath, { type: 'text/javascript', body: next });
+  try {
+    await page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      const changed = new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+      await registration.update();
+      await changed;
+    });
+    await until(async () => (await page.evaluate(() => caches.keys())).sort(), [current.replace(/[0-9a-f]{12}$/, 'feedfacecafe'), neighbour].sort());
+  } finally {
+    server.routes.delete(swPath);
+  }
+  await close();
+});
+
+test('api.js re-exports the glue for a module on the same origin, and its init loads the wasm', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  const onTheApp = await page.evaluate(async () => {
+    const api = await import(new URL('api.js', location.href));
+    const glueUrl = document.querySelector('link[rel="modulepreload"]').href;
+    const glue = await import(glueUrl);
+    const exports = await api.init();
+    return {
+      init: typeof api.init,
+      defaultIsInit: api.default === api.init,
+      apiNames: Object.keys(api).sort(),
+      glueNames: Object.keys(glue).sort(),
+      memory: exports.memory instanceof WebAssembly.Memory,
+    };
+  });
+  assert.equal(onTheApp.init, 'function');
+  assert.ok(onTheApp.defaultIsInit, 'the default export is init');
+  assert.deepEqual(onTheApp.apiNames, [...new Set([...onTheApp.glueNames, 'init'])].sort(), 'everything the glue exports');
+  assert.ok(onTheApp.memory, 'init returns the wasm exports');
+
+  // A lesson page elsewhere on the site: a bare init() finds the wasm next to api.js,
+  // and nothing mounts.
+  const lesson = '/courses/gitops/lesson-3/';
+  server.routes.set(lesson, { type: 'text/html', body: '<!doctype html><title>Lesson 3</title><link rel="icon" href="data:,"><p>Lesson</p>' });
+  const before = record.requests.length;
+  try {
+    await page.goto(`${server.origin}${lesson}`);
+    const fromLesson = await page.evaluate(async () => {
+      const { default: init } = await import(new URL('../playground/api.js', location.href));
+      const exports = await init();
+      return { memory: exports.memory instanceof WebAssembly.Memory, body: document.body.innerHTML };
+    });
+    assert.deepEqual(fromLesson, { memory: true, body: '<p>Lesson</p>' });
+  } finally {
+    server.routes.delete(lesson);
+  }
+  const fetched = record.requests.slice(before).map((url) => new URL(url).pathname);
+  assert.ok(fetched.some((path) => /^\/courses\/gitops\/playground\/playground-[0-9a-f]+_bg\.wasm$/.test(path)), fetched.join(' '));
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
