@@ -3,7 +3,7 @@
 //! opening. A link is `v1.` and the session as JSON, deflated and
 //! base64url-encoded, in the URL fragment (which no server ever sees).
 
-use crate::world::scenario::Mode;
+pub use crate::world::person::Interaction;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use miniz_oxide::inflate::TINFLStatus;
@@ -19,40 +19,6 @@ pub const MAX_LINK_CHARS: usize = 512 * 1024;
 /// The most a link may expand to, in bytes: a link cannot make the page
 /// inflate a huge document.
 pub const MAX_EXPANDED_BYTES: usize = 4 * 1024 * 1024;
-
-/// What a person did, in order. Short names keep links short.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Interaction {
-    /// Typed this text into the Desired pane.
-    #[serde(rename = "d")]
-    Desired(String),
-    /// Typed this text into the Actual pane.
-    #[serde(rename = "a")]
-    Actual(String),
-    /// Applied the next operation of the plan.
-    #[serde(rename = "s")]
-    Step,
-    /// Ran the next step of the world.
-    #[serde(rename = "n")]
-    Advance,
-    /// Reverted this commit.
-    #[serde(rename = "r")]
-    Revert(String),
-    #[serde(rename = "p")]
-    Prune(bool),
-    #[serde(rename = "h")]
-    SelfHeal(bool),
-    #[serde(rename = "y")]
-    AutoSync(bool),
-    #[serde(rename = "m")]
-    Mode(Mode),
-    /// Wrote these ignore rules.
-    #[serde(rename = "i")]
-    Ignore(String),
-    /// Looked at this environment.
-    #[serde(rename = "e")]
-    Environment(String),
-}
 
 /// A scenario and what a person did with it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

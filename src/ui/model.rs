@@ -21,8 +21,7 @@ pub const FIRST_PRESET: (&str, &str) = (
     include_str!("../../static/presets/worked-example.json"),
 );
 
-/// The person at the keyboard, as the world's events name them.
-pub const YOU: &str = "you";
+pub use crate::world::person::YOU;
 
 /// A scenario the page can load.
 #[derive(Debug, Clone, PartialEq)]
@@ -279,7 +278,7 @@ impl Model {
 
     /// Whether the world's script has steps left to run.
     pub fn can_advance(&self) -> bool {
-        !self.is_stale() && (!self.world.started || self.world.step < self.scenario.steps)
+        !self.is_stale() && self.world.can_advance()
     }
 
     /// The line ranges to highlight in the actual pane.

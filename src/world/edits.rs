@@ -3,13 +3,10 @@
 //! and the next ones of the same kind amend it, until anything else happens.
 
 use super::event::Event;
-use super::repository::environment_of;
-use super::scenario::Files;
+use super::person::environment_changes;
 use super::script::Action;
 use super::World;
-use crate::core::render::Format;
 use crate::core::state::State;
-use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Burst {
@@ -35,24 +32,13 @@ impl World {
     /// `by` writes `text` as the whole desired state of `environment`: one
     /// file, `envs/<environment>/manifests.json` (or `.yaml`).
     pub fn edit_desired(&mut self, by: &str, environment: &str, text: &str) {
-        let extension = match Format::of(text) {
-            Format::Json => "json",
-            Format::Yaml => "yaml",
-        };
-        let file = format!("envs/{environment}/manifests.{extension}");
-        let head = self.repository.head().files.clone();
-        let remove: Vec<String> = head
-            .keys()
-            .filter(|path| environment_of(path) == Some(environment) && **path != file)
-            .cloned()
-            .collect();
-        let write = Files::from([(file, Value::String(text.to_string()))]);
+        let changes = environment_changes(&self.repository.head().files, environment, text);
         if let Some(event) = self.burst_event(&Kind::Desired, environment) {
-            let mut files = head;
-            for path in &remove {
+            let mut files = self.repository.head().files.clone();
+            for path in &changes.remove {
                 files.remove(path);
             }
-            files.extend(write.clone());
+            files.extend(changes.write.clone());
             if let Some(commit) = self.repository.amend(files) {
                 let message = commit.message.clone();
                 self.events[event].what = format!("committed {}: {message}", commit.id);
@@ -63,8 +49,8 @@ impl World {
         self.perform(&Action::Commit {
             author: by.into(),
             message,
-            write,
-            remove,
+            write: changes.write,
+            remove: changes.remove,
             set: Vec::new(),
         });
         self.editing = Some(Burst {

@@ -8,6 +8,7 @@ pub mod agent;
 pub mod cluster;
 mod edits;
 pub mod event;
+pub mod person;
 pub mod registry;
 pub mod repository;
 pub mod scenario;
@@ -29,6 +30,8 @@ pub struct World {
     pub step: u32,
     /// Whether step 0 has run.
     pub started: bool,
+    /// The last step the scenario runs.
+    pub steps: u32,
     pub repository: Repository,
     pub registry: Registry,
     pub clusters: BTreeMap<String, Cluster>,
@@ -63,6 +66,7 @@ impl World {
         World {
             step: 0,
             started: false,
+            steps: scenario.steps,
             repository: Repository::new(
                 &scenario.repository.author,
                 &scenario.repository.message,

@@ -261,6 +261,19 @@ impl Repository {
         }
     }
 
+    /// Replaces what an open pull request changes (a new push to its branch);
+    /// approvals given to the earlier changes no longer count.
+    pub fn revise_pull_request(&mut self, number: u32, changes: FileChanges) -> bool {
+        match self.pull_request_mut(number) {
+            Ok(pull_request) => {
+                pull_request.changes = changes;
+                pull_request.approvals.clear();
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
     pub fn approve(&mut self, number: u32, by: &str) -> Result<(), String> {
         let pull_request = self.pull_request_mut(number)?;
         if pull_request.author == by {

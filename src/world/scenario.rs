@@ -108,6 +108,9 @@ pub struct WorldOptions {
     pub webhook: bool,
     /// Environments whose pull requests need an approval by someone other than the author.
     pub protected_environments: Vec<String>,
+    /// A person's edits of a protected environment open a pull request
+    /// instead of committing (branch protection).
+    pub require_pull_requests: bool,
 }
 
 impl Default for WorldOptions {
@@ -121,6 +124,7 @@ impl Default for WorldOptions {
             poll_every: 3,
             webhook: false,
             protected_environments: vec![DEFAULT_ENVIRONMENT.into()],
+            require_pull_requests: false,
         }
     }
 }

@@ -1,0 +1,221 @@
+//! A person at the page, acting on the world: typing into the panes,
+//! stepping a sync, moving time, reverting, reviewing, choosing options.
+//! Each interaction is recorded (share links, saved work, exercise
+//! solutions) and replays to the same world.
+
+use super::edits::edit_message;
+use super::repository::{environment_of, FileChanges};
+use super::scenario::{Files, Mode};
+use super::script::Action;
+use super::World;
+use crate::core::document::parse_one;
+use crate::core::{IgnoreRule, State};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The person at the keyboard, as events name them.
+pub const YOU: &str = "you";
+
+/// The other person of the page, who reviews what `you` propose.
+pub const REVIEWER: &str = "riley";
+
+/// What a person did. Short names keep links short; files may use the long ones.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Interaction {
+    /// Typed this text into the Desired pane.
+    #[serde(rename = "d", alias = "desired")]
+    Desired(String),
+    /// Typed this text into the Actual pane.
+    #[serde(rename = "a", alias = "actual")]
+    Actual(String),
+    /// Applied the next operation of the plan.
+    #[serde(rename = "s", alias = "step")]
+    Step,
+    /// Ran the next step of the world.
+    #[serde(rename = "n", alias = "advance")]
+    Advance,
+    /// Reverted this commit.
+    #[serde(rename = "r", alias = "revert")]
+    Revert(String),
+    #[serde(rename = "p", alias = "prune")]
+    Prune(bool),
+    #[serde(rename = "h", alias = "selfHeal")]
+    SelfHeal(bool),
+    #[serde(rename = "y", alias = "autoSync")]
+    AutoSync(bool),
+    #[serde(rename = "m", alias = "mode")]
+    Mode(Mode),
+    /// Wrote these ignore rules.
+    #[serde(rename = "i", alias = "ignore")]
+    Ignore(String),
+    /// Looked at this environment.
+    #[serde(rename = "e", alias = "environment")]
+    Environment(String),
+    /// The reviewer approved this pull request.
+    #[serde(rename = "v", alias = "approve")]
+    Approve(u32),
+    /// Merged this pull request.
+    #[serde(rename = "g", alias = "merge")]
+    Merge(u32),
+}
+
+impl World {
+    /// Does what the person did in `environment`. `None` when it does not
+    /// apply (nothing to step, the end of the script); else whether its text
+    /// reads (a broken text changes nothing).
+    pub fn interact(&mut self, environment: &str, interaction: &Interaction) -> Option<bool> {
+        let known = self.clusters.contains_key(environment);
+        match interaction {
+            Interaction::Desired(text) => Some(
+                known && State::parse("desired", text).is_ok() && {
+                    self.propose_desired(environment, text);
+                    true
+                },
+            ),
+            Interaction::Actual(text) => {
+                let state = State::parse("actual", text).ok().filter(|_| known);
+                if let Some(state) = &state {
+                    self.edit_actual(YOU, environment, state);
+                }
+                Some(state.is_some())
+            }
+            Interaction::Step => self.has_work(environment).then(|| {
+                self.perform(&Action::ApplyNext {
+                    by: YOU.into(),
+                    environment: environment.into(),
+                });
+                true
+            }),
+            Interaction::Advance => self.can_advance().then(|| {
+                self.next_step();
+                true
+            }),
+            Interaction::Revert(commit) => {
+                self.perform(&Action::Revert {
+                    author: YOU.into(),
+                    commit: commit.clone(),
+                });
+                Some(true)
+            }
+            Interaction::Prune(on) => self.set_option(|options| options.prune = *on),
+            Interaction::SelfHeal(on) => self.set_option(|options| options.self_heal = *on),
+            Interaction::AutoSync(on) => self.set_option(|options| options.auto_sync = *on),
+            Interaction::Mode(mode) => self.set_option(|options| options.mode = *mode),
+            Interaction::Ignore(text) => match ignore_rules(text) {
+                Ok(rules) => self.set_option(|options| options.ignore = rules),
+                Err(_) => Some(false),
+            },
+            Interaction::Environment(name) => self.clusters.contains_key(name).then_some(true),
+            Interaction::Approve(number) => {
+                self.perform(&Action::Approve {
+                    by: REVIEWER.into(),
+                    pull_request: *number,
+                });
+                Some(true)
+            }
+            Interaction::Merge(number) => {
+                self.perform(&Action::Merge {
+                    by: YOU.into(),
+                    pull_request: *number,
+                });
+                Some(true)
+            }
+        }
+    }
+
+    /// Whether the script has steps left to run.
+    pub fn can_advance(&self) -> bool {
+        !self.started || self.step < self.steps
+    }
+
+    /// Whether the plan of `environment` has an operation to apply.
+    pub fn has_work(&self, environment: &str) -> bool {
+        let (Ok(desired), Some(cluster)) = (
+            super::repository::desired_state(&self.repository.head().files, environment),
+            self.clusters.get(environment),
+        ) else {
+            return false;
+        };
+        crate::core::has_work(&crate::core::diff(
+            &desired,
+            cluster.actual(),
+            &self.options.reconcile(),
+        ))
+    }
+
+    fn set_option(
+        &mut self,
+        change: impl FnOnce(&mut super::scenario::WorldOptions),
+    ) -> Option<bool> {
+        change(&mut self.options);
+        Some(true)
+    }
+
+    /// The person's desired state: a commit, or, where pull requests are
+    /// required, the pull request they are writing.
+    fn propose_desired(&mut self, environment: &str, text: &str) {
+        let protected = self
+            .options
+            .protected_environments
+            .iter()
+            .any(|name| name == environment);
+        if !(self.options.require_pull_requests && protected) {
+            return self.edit_desired(YOU, environment, text);
+        }
+        let changes = environment_changes(&self.repository.head().files, environment, text);
+        let title = edit_message(environment);
+        let open = self
+            .repository
+            .pull_requests()
+            .iter()
+            .rev()
+            .find(|pull| pull.author == YOU && pull.title == title && pull.merged_as.is_none());
+        match open.map(|pull| pull.number) {
+            Some(number) => {
+                self.repository.revise_pull_request(number, changes);
+            }
+            None => {
+                let number = self
+                    .repository
+                    .open_pull_request(YOU, &title, changes, self.step);
+                self.events.push(
+                    super::event::Event::new(
+                        self.step,
+                        YOU,
+                        format!("opened pull request #{number}: {title}"),
+                    )
+                    .because(format!(
+                        "envs/{environment} changes only through reviewed pull requests"
+                    )),
+                );
+            }
+        }
+    }
+}
+
+/// The changes that make `text` the whole desired state of `environment`.
+pub(super) fn environment_changes(head: &Files, environment: &str, text: &str) -> FileChanges {
+    let extension = match crate::core::render::Format::of(text) {
+        crate::core::render::Format::Json => "json",
+        crate::core::render::Format::Yaml => "yaml",
+    };
+    let file = format!("envs/{environment}/manifests.{extension}");
+    let remove = head
+        .keys()
+        .filter(|path| environment_of(path) == Some(environment) && **path != file)
+        .cloned()
+        .collect();
+    FileChanges {
+        write: Files::from([(file, Value::String(text.to_string()))]),
+        remove,
+    }
+}
+
+/// Ignore rules written as YAML or JSON text.
+pub fn ignore_rules(text: &str) -> Result<Vec<IgnoreRule>, String> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let value = parse_one("ignore rules", text).map_err(|error| error.to_string())?;
+    serde_json::from_value(value).map_err(|error| format!("ignore rules: {error}"))
+}
