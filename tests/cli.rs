@@ -233,3 +233,53 @@ fn link_prints_a_fragment_that_opens_the_scenario() {
 fn link_refuses_a_scenario_that_does_not_read() {
     assert_eq!(fails(&["link", "-"], "{\"desired\": 3}"), "gitops-sim: <stdin> at /desired: a state is an object of named objects, a list of Kubernetes objects, or a Kubernetes List; found a number");
 }
+
+#[test]
+fn check_exits_zero_only_when_every_goal_holds() {
+    let exercise = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/exercises/protect-database.yaml"
+    );
+    let right = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/exercises/protect-database.right.yaml"
+    );
+    let wrong = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/exercises/protect-database.wrong.yaml"
+    );
+    let solved = succeeds(&["check", exercise, "--solution", right], "");
+    assert_eq!(solved["solved"], json!(true));
+    let output = gitops_sim(&["check", exercise, "--solution", wrong], "");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(
+        stderr.trim(),
+        "gitops-sim: not met: Pod/shop/debug is gone: Pod/shop/debug is in the cluster"
+    );
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        printed["goals"][0],
+        json!({"what": "StatefulSet/shop/db exists", "passed": true, "why": "StatefulSet/shop/db is in the cluster"})
+    );
+}
+
+#[test]
+fn check_answers_questions_from_the_presets_beside_the_exercise() {
+    let exercise = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/exercises/compromised-ci.yaml"
+    );
+    let right = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/exercises/compromised-ci.right.yaml"
+    );
+    let solved = succeeds(&["check", exercise, "--solution", right], "");
+    assert_eq!(solved["questions"].as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn check_refuses_a_file_that_is_not_an_exercise() {
+    assert!(fails(&["check", WORKED_EXAMPLE], "")
+        .ends_with("worked-example.json: it has no `exercise` block"));
+}

@@ -1,7 +1,9 @@
 //! `gitops-sim`: the reconcile core on the command line, for lesson authors.
 
 use clap::{Parser, Subcommand};
+use gitops_playground::core::document::parse_one;
 use gitops_playground::core::{report, sync, InputError, Plan};
+use gitops_playground::exercise::{self, Attempt};
 use gitops_playground::share::{encode, Session};
 use gitops_playground::world::event::Event;
 use gitops_playground::world::scenario::Scenario;
@@ -40,6 +42,14 @@ enum Command {
         /// A scenario file (`-` reads standard input).
         file: String,
     },
+    /// Check an exercise's goals against a solution; exit 0 only when all hold.
+    Check {
+        /// An exercise: a scenario file with an `exercise` block.
+        file: String,
+        /// What the student did: a file with `interactions` and `answers` (none: the start).
+        #[arg(long)]
+        solution: Option<String>,
+    },
     /// Print the link fragment (`#v1....`) that opens a scenario in the playground.
     Link {
         /// A scenario file (`-` reads standard input); the link carries it whole.
@@ -58,6 +68,7 @@ fn main() -> ExitCode {
         Command::Sync { file } => load(file).map(|scenario| sync_output(&scenario)),
         Command::Run { file } => load(file).map(|scenario| run_output(&scenario)),
         Command::Link { file, preset } => link(file.as_deref(), preset.as_deref()),
+        Command::Check { file, solution } => return check(file, solution.as_deref()),
     };
     match outcome {
         Ok(output) => print(&output),
@@ -78,6 +89,62 @@ fn print(output: &str) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints each goal and answer, checked; exit 0 when all hold, 1 when one
+/// does not, 2 on bad input.
+fn check(file: &str, solution: Option<&str>) -> ExitCode {
+    let result = load(file).and_then(|scenario| {
+        let exercise = scenario
+            .exercise
+            .clone()
+            .ok_or_else(|| format!("{file}: it has no `exercise` block"))?;
+        let attempt = match solution {
+            None => Attempt::default(),
+            Some(path) => {
+                let text =
+                    read(path).map_err(|error| format!("{path}: cannot read it: {error}"))?;
+                let value = parse_one(path, &text).map_err(|error| error.to_string())?;
+                serde_path_to_error::deserialize(value)
+                    .map_err(|error| format!("{path} at {}: {}", error.path(), error.inner()))?
+            }
+        };
+        let presets = presets_near(file);
+        Ok(exercise::check(&scenario, &exercise, &attempt, &|name| {
+            std::fs::read_to_string(presets.join(name)).ok()
+        }))
+    });
+    match result {
+        Ok(checked) => {
+            let printed = print(&pretty(&checked));
+            if checked.solved {
+                printed
+            } else {
+                for outcome in checked
+                    .goals
+                    .iter()
+                    .chain(&checked.questions)
+                    .filter(|outcome| !outcome.passed)
+                {
+                    eprintln!("gitops-sim: not met: {}: {}", outcome.what, outcome.why);
+                }
+                ExitCode::FAILURE
+            }
+        }
+        Err(message) => {
+            eprintln!("gitops-sim: {}", message.replace('\n', " "));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Where the presets of an exercise's questions are: `presets/` beside
+/// the exercise's directory (`static/exercises/x.yaml` → `static/presets/`).
+fn presets_near(file: &str) -> std::path::PathBuf {
+    let directory = std::path::Path::new(file)
+        .parent()
+        .unwrap_or(std::path::Path::new("."));
+    directory.join("..").join("presets")
 }
 
 /// A session for a preset, or for a scenario file's text once it reads.

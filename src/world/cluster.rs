@@ -138,13 +138,19 @@ impl Cluster {
         }
     }
 
-    /// Sets one field of an object; `Err` says why it cannot.
+    /// Sets one field of an object (the whole object, creating it, when
+    /// `path` is empty); `Err` says why it cannot.
     pub fn set_field(
         &mut self,
         key: &str,
         path: &str,
         value: Value,
     ) -> Result<Option<Value>, String> {
+        if path.is_empty() {
+            let old = self.actual.get(key).cloned();
+            self.write(key, value);
+            return Ok(old);
+        }
         let mut object = self
             .actual
             .get(key)

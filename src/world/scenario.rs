@@ -153,6 +153,8 @@ pub struct Scenario {
     pub script: Vec<ScriptStep>,
     /// How many steps `run` takes after the start.
     pub steps: u32,
+    /// The exercise this scenario is the start of, if it is one.
+    pub exercise: Option<crate::exercise::Exercise>,
 }
 
 #[derive(Deserialize)]
@@ -176,6 +178,7 @@ struct RawScenario {
     #[serde(default)]
     script: Vec<ScriptStep>,
     steps: Option<u32>,
+    exercise: Option<crate::exercise::Exercise>,
 }
 
 /// Steps a run takes after the last scripted action, when `steps` is left out.
@@ -305,6 +308,7 @@ impl Scenario {
             options: raw.options,
             script: raw.script,
             steps,
+            exercise: raw.exercise,
         })
     }
 
