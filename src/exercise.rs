@@ -150,7 +150,7 @@ pub struct Choice {
 }
 
 /// A student's work: what they did, and their answers (a choice's index
-/// per question).
+/// per question). Answers may also come as `answer` interactions.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Attempt {

@@ -1,9 +1,10 @@
 use crate::ui::components::{
-    Controls, Header, Help, OptionsPanel, PlanView, PresetMenu, SharePanel, StatePane, StatusView,
-    Tabs, Timeline, WarningsView,
+    Controls, ExercisePanel, Header, Help, OptionsPanel, PlanView, PresetMenu, SharePanel,
+    StatePane, StatusView, Tabs, Timeline, WarningsView,
 };
 use crate::ui::effects::{
-    use_keyboard_shortcuts, use_play_timer, use_save_work, use_share_link, use_start, use_theme,
+    use_keyboard_shortcuts, use_play_timer, use_save_progress, use_save_work, use_share_link,
+    use_start, use_theme,
 };
 use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
 use crate::ui::model::{Action, Model, Pane, Panel};
@@ -14,13 +15,20 @@ use yew::prelude::*;
 #[function_component(App)]
 pub fn app() -> Html {
     let theme = crate::ui::effects::saved_theme();
-    let model = use_reducer(move || Model::new(theme, crate::ui::effects::saved_work()));
+    let model = use_reducer(move || {
+        Model::new(
+            theme,
+            crate::ui::effects::saved_work(),
+            crate::ui::storage::load_progress(),
+        )
+    });
     let embedding = use_memo((), |()| Embedding::from_location());
     let dispatch = model.dispatcher();
     use_start(dispatch.clone());
     use_save_work(model.saved.clone(), model.saved_key(), dispatch.clone());
     use_share_link(model.shared.as_ref().map(|shared| shared.fragment.clone()));
     use_theme(model.theme);
+    use_save_progress(model.progress.clone());
     use_play_timer(model.playing, model.speed, dispatch.clone());
     use_keyboard_shortcuts(dispatch.clone());
     use_embed_messages((*embedding).clone(), EmbedState::of(&model), dispatch);
@@ -85,6 +93,17 @@ fn full_page(props: &PageProps) -> Html {
                     current={model.preset.clone()}
                     on_load={let d = send_with(&dispatch); Callback::from(move |preset| d.dispatch(Action::Load(preset)))}
                 />
+                if let Some(exercise) = model.exercise().cloned() {
+                    <ExercisePanel
+                        {exercise}
+                        progress={model.exercise_progress()}
+                        answers={model.answers.clone()}
+                        checked={model.checked.clone()}
+                        on_hint={send(|()| Action::ShowHint)}
+                        on_answer={let d = send_with(&dispatch); Callback::from(move |(question, choice)| d.dispatch(Action::Answer(question, choice)))}
+                        on_check={send(|()| Action::Check)}
+                    />
+                }
                 <Controls
                     can_step={model.can_step()}
                     playing={model.playing}
@@ -167,6 +186,8 @@ fn full_page(props: &PageProps) -> Html {
                         {summary}
                         started={world.started}
                         on_revert={let d = send_with(&dispatch); Callback::from(move |id| d.dispatch(Action::Revert(id)))}
+                        on_approve={let d = send_with(&dispatch); Callback::from(move |number| d.dispatch(Action::Approve(number)))}
+                        on_merge={let d = send_with(&dispatch); Callback::from(move |number| d.dispatch(Action::Merge(number)))}
                     />
                 </div>
             </main>

@@ -106,6 +106,16 @@ pub fn use_save_work(
     });
 }
 
+/// Keeps the exercises' progress (solved, hints shown) in local storage.
+#[hook]
+pub fn use_save_progress(progress: std::rc::Rc<BTreeMap<String, crate::ui::model::Progress>>) {
+    use_effect_with(progress, |progress| {
+        if !progress.is_empty() {
+            storage::save_progress(progress);
+        }
+    });
+}
+
 /// Writes a shared session's link into the address bar.
 #[hook]
 pub fn use_share_link(fragment: Option<String>) {
@@ -122,19 +132,24 @@ pub fn use_share_link(fragment: Option<String>) {
     });
 }
 
+/// The presets, then the exercises (named `exercises/<file>`).
 async fn load_presets() -> Result<Vec<Preset>, String> {
-    let files: Vec<String> = fetch_text("presets/index.json").await.and_then(|text| {
-        serde_json::from_str(&text).map_err(|error| format!("presets/index.json: {error}"))
-    })?;
-    let mut presets = Vec::with_capacity(files.len());
-    for file in files {
-        let text = if file == FIRST_PRESET.0 {
-            FIRST_PRESET.1.to_string()
-        } else {
-            fetch_text(&format!("presets/{file}")).await?
-        };
-        let (preset, _) = Preset::read(&file, &text).map_err(|error| error.to_string())?;
-        presets.push(preset);
+    let mut presets = Vec::new();
+    for (directory, prefix) in [("presets", ""), ("exercises", "exercises/")] {
+        let index = format!("{directory}/index.json");
+        let files: Vec<String> = fetch_text(&index).await.and_then(|text| {
+            serde_json::from_str(&text).map_err(|error| format!("{index}: {error}"))
+        })?;
+        for file in files {
+            let text = if file == FIRST_PRESET.0 {
+                FIRST_PRESET.1.to_string()
+            } else {
+                fetch_text(&format!("{directory}/{file}")).await?
+            };
+            let (preset, _) = Preset::read(&format!("{prefix}{file}"), &text)
+                .map_err(|error| error.to_string())?;
+            presets.push(preset);
+        }
     }
     Ok(presets)
 }

@@ -53,6 +53,13 @@ impl Model {
                 }
                 self.playing &= self.can_step();
             }
+            Interaction::Answer(question, choice) => {
+                if self.answers.len() <= *question {
+                    self.answers.resize(question + 1, None);
+                }
+                self.answers[*question] = Some(*choice);
+                self.checked = None;
+            }
             Interaction::Environment(name) => {
                 self.environment = name.clone();
                 self.desired.error = None;

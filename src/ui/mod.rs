@@ -7,6 +7,7 @@ pub mod effects;
 pub mod embed;
 mod interact;
 pub mod model;
+mod practice;
 mod session;
 pub mod storage;
 

@@ -5,6 +5,7 @@
 use crate::core::plan::{has_work, Operation};
 use crate::core::render::{render, render_value, Format};
 use crate::core::{report, IgnoreRule, InputError, Report, State};
+use crate::exercise::Checked;
 use crate::share::{Interaction, Session};
 use crate::world::repository::desired_state;
 use crate::world::scenario::{Mode, Scenario};
@@ -44,6 +45,15 @@ impl Preset {
             text: text.into(),
         };
         Ok((preset, scenario))
+    }
+
+    /// The menu's group: the lesson's section, or Exercises.
+    pub fn group(&self) -> &str {
+        if self.file.starts_with("exercises/") {
+            "Exercises"
+        } else {
+            &self.section
+        }
     }
 
     /// How its states are written: as the file is.
@@ -142,7 +152,21 @@ pub struct Model {
     pub saved: Rc<BTreeMap<String, Session>>,
     /// The link fragment and embed code, once the person asked to share.
     pub shared: Option<Shared>,
+    /// The answers to the exercise's questions, by question.
+    pub answers: Vec<Option<usize>>,
+    /// The last check of the exercise.
+    pub checked: Option<Rc<Checked>>,
+    /// Progress through the exercises, by file: kept in local storage.
+    pub progress: Rc<BTreeMap<String, Progress>>,
     pub(super) token: u64,
+}
+
+/// How far a student got with one exercise.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Progress {
+    pub solved: bool,
+    /// Hints unfolded so far.
+    pub hints: usize,
 }
 
 /// What Share shows: the link fragment of the current session.
@@ -162,6 +186,14 @@ pub enum Action {
     CloseShare,
     /// Forgets all saved work and returns to the first preset.
     ResetAll,
+    /// Answers an exercise's question (its index) with a choice (its index).
+    Answer(usize, usize),
+    ShowHint,
+    /// Checks the exercise's goals and answers.
+    Check,
+    /// The reviewer approves a pull request.
+    Approve(u32),
+    Merge(u32),
     Notice(String),
     DismissNotice,
     Load(Preset),
@@ -192,7 +224,11 @@ pub enum Action {
 
 impl Model {
     /// The page at its start, with the work saved in this browser.
-    pub fn new(theme: Theme, saved: BTreeMap<String, Session>) -> Self {
+    pub fn new(
+        theme: Theme,
+        saved: BTreeMap<String, Session>,
+        progress: BTreeMap<String, Progress>,
+    ) -> Self {
         let (file, text) = FIRST_PRESET;
         let (preset, scenario) = Preset::read(file, text).expect("the built-in preset reads");
         let mut model = Model {
@@ -217,6 +253,9 @@ impl Model {
             session: Session::default(),
             saved: Rc::new(saved),
             shared: None,
+            answers: Vec::new(),
+            checked: None,
+            progress: Rc::new(progress),
             token: 0,
         };
         model.load(preset, scenario);
@@ -247,6 +286,8 @@ impl Model {
         self.playing = false;
         self.notice = None;
         self.shared = None;
+        self.answers = Vec::new();
+        self.checked = None;
         self.session = self.fresh_session();
         self.changed();
     }
@@ -304,9 +345,14 @@ impl Model {
         };
         let actual = cluster.actual().clone();
         self.actual.show(&actual);
+        if let Some(proposed) = self.world.proposal(&environment) {
+            self.desired.show(&proposed);
+        }
         match desired_state(&self.world.repository.head().files, &environment) {
             Ok(desired) => {
-                self.desired.show(&desired);
+                if self.world.proposal(&environment).is_none() {
+                    self.desired.show(&desired);
+                }
                 self.report = Some(Rc::new(report(
                     &desired,
                     &actual,
@@ -341,6 +387,13 @@ impl Reducible for Model {
             Action::Reset => next.reset(),
             Action::ResetAll => next.reset_all(),
             Action::Share => next.share(),
+            Action::Answer(question, choice) => {
+                next.interact(Interaction::Answer(question, choice))
+            }
+            Action::ShowHint => next.show_hint(),
+            Action::Check => next.check(),
+            Action::Approve(number) => next.interact(Interaction::Approve(number)),
+            Action::Merge(number) => next.interact(Interaction::Merge(number)),
             Action::CloseShare => next.shared = None,
             Action::SelectEnvironment(environment) => {
                 next.interact(Interaction::Environment(environment))

@@ -82,3 +82,16 @@ pub fn save_work(sessions: &BTreeMap<String, Session>, last: &str) -> Result<(),
         _ => Err(SaveError::Blocked),
     }
 }
+
+const PROGRESS_KEY: &str = "gitops-playground.progress";
+
+/// Progress through the exercises, by file.
+pub fn load_progress() -> BTreeMap<String, crate::ui::model::Progress> {
+    get(PROGRESS_KEY)
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+pub fn save_progress(progress: &BTreeMap<String, crate::ui::model::Progress>) -> bool {
+    serde_json::to_string(progress).is_ok_and(|text| set(PROGRESS_KEY, &text))
+}

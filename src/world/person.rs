@@ -57,6 +57,9 @@ pub enum Interaction {
     /// Merged this pull request.
     #[serde(rename = "g", alias = "merge")]
     Merge(u32),
+    /// Answered an exercise's question (its index) with a choice (its index).
+    #[serde(rename = "q", alias = "answer")]
+    Answer(usize, usize),
 }
 
 impl World {
@@ -120,7 +123,24 @@ impl World {
                 });
                 Some(true)
             }
+            Interaction::Answer(..) => Some(true),
         }
+    }
+
+    /// The desired state the person proposes for `environment` in their
+    /// open pull request, when edits there need one.
+    pub fn proposal(&self, environment: &str) -> Option<State> {
+        let title = edit_message(environment);
+        let pull =
+            self.repository.pull_requests().iter().rev().find(|pull| {
+                pull.author == YOU && pull.title == title && pull.merged_as.is_none()
+            })?;
+        let mut files = self.repository.head().files.clone();
+        for path in &pull.changes.remove {
+            files.remove(path);
+        }
+        files.extend(pull.changes.write.clone());
+        super::repository::desired_state(&files, environment).ok()
     }
 
     /// Whether the script has steps left to run.

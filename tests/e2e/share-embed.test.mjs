@@ -28,7 +28,7 @@ const cards = (page) =>
   );
 const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
 const actualPane = (page) => page.getByRole('textbox', { name: /^Actual/ });
-const presetsLoaded = (page) => until(async () => page.getByLabel('Preset').locator('option').count(), 12);
+const presetsLoaded = (page) => until(async () => page.getByLabel('Preset').locator('option').count(), 16);
 
 /** What a person sees of the page's state, to compare two pages. */
 async function seen(page) {

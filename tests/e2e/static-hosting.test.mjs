@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { dist, launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
 
 const prefix = '/courses/gitops/playground/';
-const presetCount = JSON.parse(readFileSync(join(dist, 'presets/index.json'), 'utf8')).length;
+const presetCount = ['presets', 'exercises']
+  .map((directory) => JSON.parse(readFileSync(join(dist, directory, 'index.json'), 'utf8')).length)
+  .reduce((sum, count) => sum + count, 0);
 
 let server;
 let browser;

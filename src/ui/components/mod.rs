@@ -1,5 +1,6 @@
 pub mod code_editor;
 pub mod controls;
+pub mod exercise_panel;
 pub mod header;
 pub mod help;
 pub mod options_panel;
@@ -14,6 +15,7 @@ pub mod warnings_view;
 
 pub use code_editor::CodeEditor;
 pub use controls::Controls;
+pub use exercise_panel::ExercisePanel;
 pub use header::Header;
 pub use help::Help;
 pub use options_panel::OptionsPanel;

@@ -40,12 +40,12 @@ pub fn preset_menu(props: &PresetMenuProps) -> Html {
     let sections = SECTIONS.iter().copied().chain(
         presets
             .iter()
-            .map(|preset| preset.section.as_str())
-            .filter(|section| !SECTIONS.contains(section)),
+            .map(Preset::group)
+            .filter(|group| !SECTIONS.contains(group)),
     );
     let mut seen = Vec::new();
     let groups = sections
-        .filter(|section| presets.iter().any(|preset| preset.section == *section))
+        .filter(|section| presets.iter().any(|preset| preset.group() == *section))
         .filter(|section| {
             !seen.contains(section) && {
                 seen.push(*section);
@@ -75,7 +75,7 @@ pub fn preset_menu(props: &PresetMenuProps) -> Html {
             <select id="preset-select" onchange={on_change}>
                 { for groups.map(|section| html! {
                     <optgroup label={section.to_string()}>
-                        { for presets.iter().filter(|preset| preset.section == section).map(|preset| html! {
+                        { for presets.iter().filter(|preset| preset.group() == section).map(|preset| html! {
                             <option value={preset.file.clone()} selected={preset.file == props.current.file}>{ &preset.title }</option>
                         }) }
                     </optgroup>

@@ -23,6 +23,12 @@ pub struct TimelineProps {
     pub started: bool,
     /// A person asks to revert a commit (its id).
     pub on_revert: Callback<String>,
+    /// The reviewer approves a pull request (its number).
+    #[prop_or_default]
+    pub on_approve: Callback<u32>,
+    /// A person merges a pull request (its number).
+    #[prop_or_default]
+    pub on_merge: Callback<u32>,
 }
 
 /// The world over time, in five regions.
@@ -33,7 +39,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
         <div class="timeline">
             <events::EventList events={props.events.clone()} started={props.started} />
             <log::GitLog summary={summary.clone()} on_revert={props.on_revert.clone()} />
-            <pulls::PullRequests summary={summary.clone()} />
+            <pulls::PullRequests summary={summary.clone()} on_approve={props.on_approve.clone()} on_merge={props.on_merge.clone()} />
             <registry::RegistryView summary={summary.clone()} />
             <registry::RunningView summary={summary.clone()} />
         </div>

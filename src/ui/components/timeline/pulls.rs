@@ -1,11 +1,21 @@
 //! Pull requests: hidden while there are none.
 
-use super::{Region, SummaryProps};
+use super::Region;
+use crate::world::person::REVIEWER;
 use crate::world::repository::{PullRequest, PullRequestStatus};
+use crate::world::summary::Summary;
+use std::rc::Rc;
 use yew::prelude::*;
 
+#[derive(Properties, PartialEq)]
+pub struct PullRequestsProps {
+    pub summary: Rc<Summary>,
+    pub on_approve: Callback<u32>,
+    pub on_merge: Callback<u32>,
+}
+
 #[function_component(PullRequests)]
-pub fn pull_requests(props: &SummaryProps) -> Html {
+pub fn pull_requests(props: &PullRequestsProps) -> Html {
     let pulls = &props.summary.repository.pull_requests;
     if pulls.is_empty() {
         return Html::default();
@@ -13,13 +23,17 @@ pub fn pull_requests(props: &SummaryProps) -> Html {
     html! {
         <Region title="Pull requests" name="pulls">
             <ul class="timeline-pulls">
-                { for pulls.iter().map(pull_request) }
+                { for pulls.iter().map(|pull| pull_request(pull, &props.on_approve, &props.on_merge)) }
             </ul>
         </Region>
     }
 }
 
-fn pull_request(pull: &PullRequest) -> Html {
+fn pull_request(pull: &PullRequest, on_approve: &Callback<u32>, on_merge: &Callback<u32>) -> Html {
+    let number = pull.number;
+    let open = pull.status == PullRequestStatus::Open;
+    let approve = on_approve.reform(move |_: MouseEvent| number);
+    let merge = on_merge.reform(move |_: MouseEvent| number);
     let status = match pull.status {
         PullRequestStatus::Open => "open",
         PullRequestStatus::Merged => "merged",
@@ -43,6 +57,12 @@ fn pull_request(pull: &PullRequest) -> Html {
             if let Some(commit) = &pull.merged_as {
                 { " " }
                 <span class="timeline-why">{ format!("as {commit}") }</span>
+            }
+            if open {
+                { " " }
+                <button type="button" onclick={approve}>{ format!("Approve #{number} as {REVIEWER}") }</button>
+                { " " }
+                <button type="button" onclick={merge}>{ format!("Merge #{number}") }</button>
             }
         </li>
     }

@@ -1,0 +1,133 @@
+// The lesson's four exercises, done in the browser as a student does them:
+// a wrong attempt says which goal fails and why, the right one is solved,
+// hints unfold one at a time, and progress survives a reload.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
+
+async function openExercise(title) {
+  const opened = await openPage(browser, server.url);
+  const { page } = opened;
+  await until(async () => (await page.getByLabel('Preset').locator('option').count()) >= 16, true);
+  await page.getByLabel('Preset').selectOption({ label: title });
+  await page.getByRole('region', { name: 'Exercise' }).waitFor();
+  return opened;
+}
+
+async function check(page) {
+  await page.getByRole('button', { name: 'Check' }).click();
+  const verdict = page.getByRole('region', { name: 'Exercise' }).getByRole('status');
+  await verdict.waitFor();
+  return {
+    verdict: await verdict.innerText(),
+    failing: await page.getByRole('list', { name: 'Goals' }).locator('li.fail').allInnerTexts(),
+  };
+}
+
+async function reset(page) {
+  await page.getByRole('button', { name: 'Reset', exact: true }).click();
+}
+
+test('exercise 1: an ignore rule stops the flapping', async () => {
+  const { page, record, close } = await openExercise('Exercise 1: stop the flapping');
+  const rules = page.getByLabel(/Ignore rules/);
+  await rules.fill('- /replicas');
+  const wrong = await check(page);
+  assert.match(wrong.verdict, /^Not yet/);
+  assert.equal(wrong.failing.length, 1);
+  assert.match(wrong.failing[0], /The loop converges and stays converged for 5 steps: .*drifted at \/status/);
+
+  await rules.fill('- /status');
+  const right = await check(page);
+  assert.match(right.verdict, /^Solved/);
+  await screenshot(page, 'exercise-flapping-solved');
+
+  await page.reload();
+  await page.getByRole('region', { name: 'Exercise' }).waitFor();
+  await until(async () => /solved this exercise before/.test(await page.getByRole('region', { name: 'Exercise' }).innerText()), true);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('exercise 2: promotion is a reviewed pull request pinning the digest', async () => {
+  const { page, close } = await openExercise('Exercise 2: promote to production');
+  const staging = 'registry.example/web@sha256:9b3e5d7f1a2c4e6081f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e522';
+  const promote = async (image, replicas) => {
+    await page.getByRole('button', { name: 'prod', exact: true }).click();
+    const text = await desiredPane(page).inputValue();
+    const edited = text.replace(/image: \S+/, `image: ${image}`).replace('replicas: 2', `replicas: ${replicas}`);
+    assert.notEqual(edited, text);
+    await desiredPane(page).fill(edited);
+    await page.getByRole('button', { name: 'Approve #1 as riley' }).click();
+    await page.getByRole('button', { name: 'Merge #1' }).click();
+  };
+  await promote('registry.example/web:2.1.0', 3);
+  const wrong = await check(page);
+  assert.match(wrong.verdict, /^Not yet/);
+  assert.match(wrong.failing.join('\n'), /A pull request merged.*: pull request #1 is merged, approved by riley, changes \/spec\/replicas, .*sets registry\.example\/web:2\.1\.0/);
+
+  await reset(page);
+  await promote(staging, 2);
+  const right = await check(page);
+  assert.match(right.verdict, /^Solved/);
+  await close();
+});
+
+test('exercise 3: predictions are checked against both models', async () => {
+  const { page, close } = await openExercise('Exercise 3: a compromised CI, push against pull');
+  const answer = async (choices) => {
+    const questions = page.getByRole('group').filter({ has: page.getByRole('radio') });
+    for (const [index, choice] of choices.entries()) {
+      await questions.nth(index).getByRole('radio').nth(choice).check();
+    }
+  };
+  await answer([0, 1, 1, 0, 1]);
+  const wrong = await check(page);
+  assert.match(wrong.verdict, /^Not yet: 3 of 5/);
+  assert.match(wrong.failing.join('\n'), /running compromise-pull\.yaml shows: The image Git declares\. The change made with stolen cluster credentials was drift/);
+
+  await answer([0, 1, 0, 1, 0]);
+  assert.match((await check(page)).verdict, /^Solved/);
+  await screenshot(page, 'exercise-compromised-ci');
+  await close();
+});
+
+test('exercise 4: the database is protected, prune still works', async () => {
+  const { page, close } = await openExercise('Exercise 4: protect the database');
+  const hints = page.getByRole('list', { name: 'Hints' });
+  await page.getByRole('button', { name: /Show a hint/ }).click();
+  assert.equal(await hints.getByRole('listitem').count(), 1);
+  await page.getByRole('button', { name: /Show a hint/ }).click();
+  assert.equal(await hints.getByRole('listitem').count(), 2);
+
+  await page.getByRole('checkbox', { name: /Prune/ }).uncheck();
+  const wrong = await check(page);
+  assert.deepEqual(wrong.failing, ['✗ does not hold Pod/shop/debug is gone: Pod/shop/debug is in the cluster']);
+
+  await reset(page);
+  const text = await desiredPane(page).inputValue();
+  const protectedText = text.replace(
+    '  labels:\n    app.kubernetes.io/component: database\n',
+    '  labels:\n    app.kubernetes.io/component: database\n  annotations:\n    argocd.argoproj.io/sync-options: Prune=false\n',
+  );
+  assert.notEqual(protectedText, text, 'the database manifest is in the desired pane');
+  await desiredPane(page).fill(protectedText);
+  assert.match((await check(page)).verdict, /^Solved/);
+  await close();
+});
