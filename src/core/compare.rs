@@ -78,7 +78,9 @@ pub fn compare<'a>(
             }
             Ordering::Greater => {
                 let (key, actual) = present.next().expect("peeked");
-                differences.push(Difference::Extra { key, actual });
+                if !is_owned(actual) {
+                    differences.push(Difference::Extra { key, actual });
+                }
             }
             Ordering::Equal => {
                 let (key, desired) = wanted.next().expect("peeked");
@@ -107,6 +109,13 @@ pub fn compare<'a>(
         }
     }
     differences
+}
+
+/// An object another object owns (`metadata.ownerReferences`), such as a
+/// Secret an operator made: it belongs to its owner, not to Git, so it is
+/// never extra (gitops-engine treats it as a child, not a managed object).
+fn is_owned(object: &Value) -> bool {
+    object.pointer("/metadata/ownerReferences").and_then(Value::as_array).is_some_and(|owners| !owners.is_empty())
 }
 
 fn stored(desired: &Value, mode: Mode) -> Cow<'_, Value> {

@@ -3,6 +3,7 @@
 use super::event::Event;
 use super::repository::{desired_state, FileChanges};
 use super::scenario::{Files, Mode};
+use super::agent::Notice;
 use super::script::{Action, FieldEdit};
 use super::World;
 use crate::core::image::image_fields;
@@ -87,6 +88,8 @@ impl World {
             Action::RevokeAccess => self.set_agent(step, |agent| agent.has_access = false, "the agent lost read access to Git", "its deploy key was revoked"),
             Action::RestoreAccess => self.set_agent(step, |agent| agent.has_access = true, "the agent can read Git again", "its deploy key was restored"),
             Action::SetCluster { by, environment, state } => self.set_cluster(step, by, environment, state),
+            Action::LoseCluster { environment } => self.lose_cluster(step, environment),
+            Action::UpdateImage { by, tag, environment, key } => self.update_image(step, by, tag, environment, key),
             Action::ApplyNext { by, environment } => self.apply_next(step, by, environment),
             Action::SetController { name, value, reason } => {
                 let mut found = false;
@@ -126,6 +129,9 @@ impl World {
         };
         let changed = super::repository::diff_states(cluster.actual(), &next);
         cluster.replace(next);
+        for diff in &changed {
+            self.notify(Notice::Changed { environment: environment.into(), key: diff.key.clone() });
+        }
         let keys: Vec<String> = changed
             .iter()
             .map(|diff| format!("{} {}", diff.change, diff.key))
@@ -141,6 +147,52 @@ impl World {
             format!("changed the {environment} cluster by hand: {what}"),
         )
         .because("a change made to the cluster, outside Git")
+    }
+
+    fn lose_cluster(&mut self, step: u32, environment: &str) -> Event {
+        let Some(cluster) = self.clusters.get_mut(environment) else {
+            return Event::new(step, "ops", format!("there is no {environment} cluster to lose"));
+        };
+        let form = cluster.actual().form().clone();
+        *cluster = super::cluster::Cluster::new(environment, crate::core::state::State::empty(form));
+        if let Some(agent) = self.agent.as_mut() {
+            agent.forget(environment);
+        }
+        Event::new(step, "ops", format!("the {environment} cluster is lost; a new, empty cluster and a new agent take its place"))
+            .because("rebuilding a cluster is pointing a new agent at the repository")
+    }
+
+    /// A pull request pinning the digest the tag points to now, in every
+    /// image reference of `key` to that repository.
+    fn update_image(&mut self, step: u32, by: &str, tag: &str, environment: &str, key: &str) -> Event {
+        let refuse = |why: String| Event::new(step, by, format!("could not update {key} to {tag}")).because(why);
+        let Some(image) = self.registry.resolve(tag) else { return refuse(format!("the registry has no {tag}")) };
+        let repository = crate::core::image::ImageReference::parse(tag).repository.to_string();
+        let pinned = format!("{repository}@{}", image.digest);
+        let files = self.repository.head().files.clone();
+        let Some((path, content)) = file_declaring(&files, environment, key) else {
+            return refuse(format!("{key} is not in envs/{environment}"));
+        };
+        let mut updated = content.clone();
+        let Some(target) = object_in_file_mut(&mut updated, key) else { return refuse(format!("{path} is text")) };
+        let fields: Vec<String> = image_fields(target, true)
+            .into_iter()
+            .filter(|(_, image)| crate::core::image::ImageReference::parse(image).repository == repository)
+            .map(|(pointer, _)| pointer)
+            .collect();
+        if fields.is_empty() {
+            return refuse(format!("{key} runs no image of {repository}"));
+        }
+        for pointer in &fields {
+            if let Err(error) = super::cluster::set_pointer(target, pointer, Value::String(pinned.clone())) {
+                return refuse(error);
+            }
+        }
+        let title = format!("Update {key} in {environment} to {}", super::registry::shorten_digests(&pinned));
+        let changes = FileChanges { write: Files::from([(path, updated)]), remove: Vec::new() };
+        let number = self.repository.open_pull_request(by, &title, changes, step);
+        Event::new(step, by, format!("opened pull request #{number}: {title}"))
+            .because("the bot holds a token that opens pull requests on the state repository, and nothing else; review gates the change")
     }
 
     fn apply_next(&mut self, step: u32, by: &str, environment: &str) -> Event {
@@ -217,6 +269,7 @@ impl World {
         };
         match cluster.set_field(key, path, value.clone()) {
             Ok(old) => {
+                self.notify(Notice::Changed { environment: environment.into(), key: key.into() });
                 let old = old.map_or("absent".into(), |old| show(&old));
                 Event::new(
                     step,

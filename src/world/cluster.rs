@@ -44,7 +44,14 @@ struct Rollout {
     /// scale, not a rollout.
     template: Value,
     images: Vec<Running>,
+    /// What its pods wait for (see `NEEDS`) before they can start.
+    waiting_for: Option<String>,
 }
+
+/// The simulation's stand-in for an application that connects to another
+/// object when it starts (a database): `gitops-playground/needs:
+/// StatefulSet/shop/db`. Its pods fail until every object named is Healthy.
+pub const NEEDS: &str = "gitops-playground/needs";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cluster {
@@ -214,8 +221,12 @@ impl Cluster {
                         started: step,
                         template,
                         images: running,
+                        waiting_for: None,
                     },
                 );
+            }
+            if let Some(event) = self.wait_for_needs(&key, &object, step) {
+                events.push(event);
             }
             let rollout = &self.rollouts[&key];
             if let Some(status) = workload_status(&object, rollout, step) {
@@ -226,13 +237,39 @@ impl Cluster {
                 if failing_now && !failing_before {
                     events.push(
                         Event::new(step, "kubelet", format!("{key} in {} is crash-looping: no pod became available", self.environment))
-                            .because(format!("its image fails at start; the rollout passed its progress deadline ({PROGRESS_DEADLINE} steps)")),
+                            .because(format!("the rollout passed its progress deadline ({PROGRESS_DEADLINE} steps)")),
                     );
                 }
                 self.write_status(&key, status);
             }
         }
         events
+    }
+
+    /// Holds a workload's pods back while an object it needs is not
+    /// Healthy, and starts them once it is; the event of a change, if any.
+    fn wait_for_needs(&mut self, key: &str, object: &Value, step: u32) -> Option<Event> {
+        let needs = crate::core::meta::annotation(object, NEEDS).unwrap_or("");
+        let unmet = needs.split(',').map(str::trim).filter(|need| !need.is_empty()).find(|need| {
+            self.actual.get(need).and_then(crate::core::health::health) != Some(crate::core::health::Health::Healthy)
+        });
+        let environment = self.environment.clone();
+        let rollout = self.rollouts.get_mut(key)?;
+        match (unmet, rollout.waiting_for.take()) {
+            (Some(need), before) => {
+                let event = (before.as_deref() != Some(need)).then(|| {
+                    Event::new(step, "kubelet", format!("{key} in {environment} cannot start: it needs {need}, which is not Healthy yet"))
+                        .because("its pods fail at start until what they connect to is up")
+                });
+                rollout.waiting_for = Some(need.to_string());
+                event
+            }
+            (None, Some(need)) => {
+                rollout.started = step;
+                Some(Event::new(step, "kubelet", format!("{key} in {environment} starts again")).because(format!("{need} is Healthy now")))
+            }
+            (None, None) => None,
+        }
     }
 
     fn write_status(&mut self, key: &str, status: Value) {
@@ -299,7 +336,7 @@ fn workload_status(object: &Value, rollout: &Rollout, step: u32) -> Option<Value
         .pointer("/spec/replicas")
         .and_then(Value::as_u64)
         .unwrap_or(1);
-    let fails = rollout.images.iter().any(Running::fails);
+    let fails = rollout.images.iter().any(Running::fails) || rollout.waiting_for.is_some();
     let elapsed = step.saturating_sub(rollout.started);
     let ready = if fails || elapsed == 0 { 0 } else { replicas };
     match object.get("kind").and_then(Value::as_str)? {

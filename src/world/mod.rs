@@ -12,6 +12,7 @@ pub mod person;
 pub mod registry;
 pub mod repository;
 pub mod scenario;
+mod secrets;
 pub mod script;
 pub mod summary;
 
@@ -111,6 +112,9 @@ impl World {
         if self.committed && self.options.mode == Mode::Push {
             self.ci_deploy(self.step);
         }
+        if self.committed {
+            self.notify(agent::Notice::GitMoved);
+        }
         self.committed |= committed_before;
     }
 
@@ -143,14 +147,27 @@ impl World {
         if self.committed && self.options.mode == Mode::Push {
             self.ci_deploy(step);
         }
+        if self.committed {
+            self.notify(agent::Notice::GitMoved);
+        }
         self.run_controllers(step);
         for cluster in self.clusters.values_mut() {
+            let events = cluster.external_secrets(step);
+            self.events.extend(events);
             let events = cluster.kubelet(&self.registry, step);
             self.events.extend(events);
         }
     }
 
+    /// Tells the agent, if there is one and it runs, what happened.
+    fn notify(&mut self, notice: agent::Notice) {
+        if let Some(agent) = self.agent.as_mut() {
+            agent.notify(notice);
+        }
+    }
+
     fn run_controllers(&mut self, step: u32) {
+        let mut changed = Vec::new();
         for controller in &self.controllers {
             let Some(cluster) = self.clusters.get_mut(&controller.environment) else {
                 continue;
@@ -174,7 +191,11 @@ impl World {
                 self.events.push(
                     Event::new(step, &controller.name, what).because(controller.reason.clone()),
                 );
+                changed.push(agent::Notice::Changed { environment: controller.environment.clone(), key: controller.key.clone() });
             }
+        }
+        for notice in changed {
+            self.notify(notice);
         }
     }
 

@@ -89,6 +89,17 @@ pub enum Mode {
     Push,
 }
 
+/// What makes the agent act.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Trigger {
+    /// It recomputes the whole difference every pass (how real reconcilers work).
+    #[default]
+    Level,
+    /// It replays the events it receives while running, and nothing else.
+    Edge,
+}
+
 /// How the world runs: the reconciler's options and the agent's policy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", default)]
@@ -111,6 +122,8 @@ pub struct WorldOptions {
     /// A person's edits of a protected environment open a pull request
     /// instead of committing (branch protection).
     pub require_pull_requests: bool,
+    /// Level-triggered (the default) or edge-triggered, for contrast.
+    pub trigger: Trigger,
 }
 
 impl Default for WorldOptions {
@@ -125,6 +138,7 @@ impl Default for WorldOptions {
             webhook: false,
             protected_environments: vec![DEFAULT_ENVIRONMENT.into()],
             require_pull_requests: false,
+            trigger: Trigger::Level,
         }
     }
 }

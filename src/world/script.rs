@@ -121,6 +121,21 @@ pub enum Action {
         #[serde(default = "default_environment")]
         environment: String,
     },
+    /// The cluster is lost; a new, empty one takes its place with a new agent
+    /// pointed at the same repository.
+    LoseCluster {
+        #[serde(default = "default_environment")]
+        environment: String,
+    },
+    /// An image-updater bot sees the tag's image and opens a pull request
+    /// that pins its digest in the object's image references.
+    UpdateImage {
+        by: String,
+        tag: String,
+        #[serde(default = "default_environment")]
+        environment: String,
+        key: String,
+    },
     /// A controller changes the value it writes (an autoscaler under new load).
     SetController {
         name: String,

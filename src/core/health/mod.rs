@@ -28,6 +28,19 @@ pub enum Health {
     Unknown,
 }
 
+impl std::fmt::Display for Health {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Health::Healthy => "Healthy",
+            Health::Suspended => "Suspended",
+            Health::Progressing => "Progressing",
+            Health::Missing => "Missing",
+            Health::Degraded => "Degraded",
+            Health::Unknown => "Unknown",
+        })
+    }
+}
+
 /// Argo CD does not assess an object pending deletion while this hook
 /// finalizer holds it.
 const HOOK_FINALIZER: &str = "argocd.argoproj.io/hook-finalizer";

@@ -1,5 +1,4 @@
 use super::plan_view::ChangeList;
-use crate::core::health::Health;
 use crate::core::{Report, SyncStatus};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -18,7 +17,7 @@ pub fn status_view(props: &StatusViewProps) -> Html {
         SyncStatus::OutOfSync => "OutOfSync",
         SyncStatus::Unknown => "Unknown",
     };
-    let health = health_name(report.status.health);
+    let health = report.status.health.to_string();
     let drift = &report.drift;
     let group = |title: &'static str, keys: &Vec<String>| {
         html! {
@@ -53,16 +52,5 @@ pub fn status_view(props: &StatusViewProps) -> Html {
                 { group("Extra", &drift.extra) }
             </dl>
         </section>
-    }
-}
-
-pub fn health_name(health: Health) -> &'static str {
-    match health {
-        Health::Healthy => "Healthy",
-        Health::Suspended => "Suspended",
-        Health::Progressing => "Progressing",
-        Health::Missing => "Missing",
-        Health::Degraded => "Degraded",
-        Health::Unknown => "Unknown",
     }
 }

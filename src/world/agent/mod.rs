@@ -6,7 +6,7 @@
 use super::cluster::Cluster;
 use super::event::Event;
 use super::repository::{desired_state, Repository};
-use super::scenario::WorldOptions;
+use super::scenario::{Trigger, WorldOptions};
 use crate::core::changes::Change;
 use crate::core::plan::{has_work, Operation};
 use crate::core::report::report;
@@ -29,6 +29,12 @@ pub struct Application {
     /// The drift last reported without acting, so it is reported once.
     #[serde(skip)]
     reported: Option<String>,
+    /// A sync runs wave by wave: true while later waves wait.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub syncing: bool,
+    /// What the sync last waited for, so it is reported once.
+    #[serde(skip)]
+    waiting: Option<String>,
 }
 
 impl Application {
@@ -57,6 +63,18 @@ pub struct Agent {
     sync_requests: BTreeSet<String>,
     #[serde(skip)]
     fetched_once: bool,
+    /// What it was told while running (an edge-triggered agent acts only on these).
+    #[serde(skip)]
+    inbox: Vec<Notice>,
+}
+
+/// A notification an agent receives while it runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// Git moved (a webhook).
+    GitMoved,
+    /// Someone changed this object of this environment's cluster.
+    Changed { environment: String, key: String },
 }
 
 impl Agent {
@@ -72,7 +90,21 @@ impl Agent {
                 .collect(),
             sync_requests: BTreeSet::new(),
             fetched_once: false,
+            inbox: Vec::new(),
         }
+    }
+
+    /// Tells the agent something happened; a stopped agent misses it.
+    pub fn notify(&mut self, notice: Notice) {
+        if self.running {
+            self.inbox.push(notice);
+        }
+    }
+
+    /// A new agent for `environment` (its cluster was rebuilt): it knows nothing yet.
+    pub fn forget(&mut self, environment: &str) {
+        self.applications.insert(environment.to_string(), Application::default());
+        self.fetched_once = false;
     }
 
     pub fn request_sync(&mut self, environment: &str) {
@@ -92,6 +124,12 @@ impl Agent {
         if !self.running {
             return events;
         }
+        if options.trigger == Trigger::Edge && self.fetched_once {
+            self.reconcile_edge(step, repository, clusters, options, &mut events);
+            self.update_health(step, &mut events);
+            return events;
+        }
+        self.inbox.clear();
         let poll = !self.fetched_once || webhook || step.is_multiple_of(options.poll_every);
         let environments: Vec<String> = self.applications.keys().cloned().collect();
         for environment in environments {
@@ -217,20 +255,9 @@ impl Agent {
             "self-heal is on".to_string()
         };
         let heal = options.auto_sync && options.self_heal && !new_revision;
-        let sync = manual || (options.auto_sync && new_revision) || (heal && has_work(&found.plan));
+        let sync = manual || application.syncing || (options.auto_sync && new_revision) || (heal && has_work(&found.plan));
         if sync {
-            for operation in &found.plan {
-                events.push(operation_event(
-                    step,
-                    environment,
-                    operation,
-                    &why,
-                    new_revision || manual,
-                ));
-            }
-            cluster.apply(&found.plan);
-            application.synced_revision = application.target_revision.clone();
-            application.reported = None;
+            sync_wave(application, step, environment, cluster, &target, &found.plan, &why, new_revision || manual, events);
             return;
         }
         if found.drift.is_empty() {
@@ -303,7 +330,12 @@ impl Agent {
     }
 }
 
-fn operation_event(
+mod edge;
+mod waves;
+
+use waves::sync_wave;
+
+pub(super) fn operation_event(
     step: u32,
     environment: &str,
     operation: &Operation,

@@ -1,0 +1,69 @@
+//! A sync runs wave by wave, as Argo CD's does: the next wave starts only
+//! when the objects of the earlier waves are healthy. Deletions come last.
+
+use super::{operation_event, Application};
+use crate::core::health::{health, Health};
+use crate::core::order::wave;
+use crate::core::plan::Operation;
+use crate::core::state::State;
+use crate::world::cluster::Cluster;
+use crate::world::event::Event;
+
+/// Applies what the sync can apply now; whether the sync is finished.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn sync_wave(
+    application: &mut Application,
+    step: u32,
+    environment: &str,
+    cluster: &mut Cluster,
+    target: &State,
+    plan: &[Operation],
+    why: &str,
+    following_git: bool,
+    events: &mut Vec<Event>,
+) -> bool {
+    let writes: Vec<&Operation> = plan.iter().filter(|op| matches!(op, Operation::Create { .. } | Operation::Update { .. })).collect();
+    let batch: Vec<Operation> = match writes.first().map(|op| op.wave()) {
+        Some(first) => {
+            if let Some((key, state)) = blocking(target, cluster, first) {
+                let waiting = format!("wave {first} waits until {key} is Healthy (it is {state})");
+                if application.waiting.as_ref() != Some(&waiting) {
+                    events.push(Event::new(step, "agent", format!("{environment}: {waiting}")).because("a wave starts only when the earlier waves are healthy"));
+                    application.waiting = Some(waiting);
+                }
+                application.syncing = true;
+                return false;
+            }
+            let later = writes.iter().any(|op| op.wave() != first);
+            if later {
+                writes.into_iter().filter(|op| op.wave() == first).cloned().collect()
+            } else {
+                plan.to_vec()
+            }
+        }
+        None => plan.to_vec(),
+    };
+    for operation in &batch {
+        events.push(operation_event(step, environment, operation, why, following_git));
+    }
+    cluster.apply(&batch);
+    application.waiting = None;
+    application.reported = None;
+    let finished = batch.len() == plan.len();
+    application.syncing = !finished;
+    if finished {
+        application.synced_revision = application.target_revision.clone();
+    }
+    finished
+}
+
+/// An object of a wave before `wave` that is not yet healthy, with its state.
+fn blocking(target: &State, cluster: &Cluster, wave_now: i64) -> Option<(String, String)> {
+    target.objects().iter().filter(|(_, object)| wave(object) < wave_now).find_map(|(key, _)| match cluster.actual().get(key) {
+        None => Some((key.clone(), "missing".to_string())),
+        Some(live) => match health(live) {
+            None | Some(Health::Healthy) => None,
+            Some(other) => Some((key.clone(), other.to_string())),
+        },
+    })
+}
