@@ -21,6 +21,8 @@ use yew::prelude::*;
 const ROLLBACK: &str = include_str!("../static/presets/rollback-by-revert.yaml");
 const COMPROMISE_PULL: &str = include_str!("../static/presets/compromise-pull.yaml");
 const MUTABLE_TAG: &str = include_str!("../static/presets/mutable-tag.yaml");
+const MONITORING: &str = include_str!("../static/presets/monitoring.yaml");
+const BRANCHES: &str = include_str!("../static/presets/branch-per-environment.yaml");
 
 fn world(preset: &str) -> World {
     let scenario = Scenario::parse("x", preset).unwrap();
@@ -108,7 +110,7 @@ fn button(root: &Element, name: &str) -> Option<HtmlElement> {
 async fn every_part_is_a_named_region() {
     let root = mount_world(&world(ROLLBACK));
     rendered().await;
-    for name in ["Events", "Git log", "Registry", "Running"] {
+    for name in ["Events", "Git log", "Registry", "Running", "Agent"] {
         assert!(region(&root, name).is_some(), "no region {name}");
     }
     assert!(
@@ -243,6 +245,53 @@ async fn a_malicious_image_is_marked_where_it_runs_and_in_the_registry() {
     assert!(!row.contains(&digest[..20]), "only a short digest: {row}");
     let registry = region(&root, "Registry").unwrap();
     assert_eq!(texts(&registry, ".timeline-flag-malicious"), ["malicious"]);
+}
+
+#[wasm_bindgen_test]
+async fn a_degraded_agent_shows_its_last_error_and_the_revision_it_keeps() {
+    let scenario = Scenario::parse("x", MONITORING).unwrap();
+    let mut world = World::new(&scenario);
+    while world.step < 4 {
+        world.next_step();
+    }
+    let root = mount_world(&world);
+    rendered().await;
+    let agent = region(&root, "Agent").unwrap();
+    let text = agent.text_content().unwrap_or_default();
+    assert!(text.contains("Health: Degraded; running"), "{text}");
+    assert!(text.contains("Last error: prod: revision"), "{text}");
+    let rows = texts(&agent, "tbody tr");
+    let summary = world.summary();
+    let prod = &summary.status["prod"];
+    assert_eq!(
+        rows,
+        [format!(
+            "prod{}{}",
+            prod.head,
+            prod.synced_revision.clone().unwrap()
+        )],
+        "Git moved on; the sync did not"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn branch_commits_name_their_branch_and_cannot_be_reverted_on_main() {
+    let root = mount_world(&world(BRANCHES));
+    rendered().await;
+    let log = region(&root, "Git log").unwrap();
+    let text = log.text_content().unwrap_or_default();
+    assert!(
+        text.contains("Merge branch staging into prod") && text.contains("on branch prod"),
+        "{text}"
+    );
+    assert!(
+        text.contains("prod: changed Deployment/shop/web at /spec/replicas (2 → 1)"),
+        "{text}"
+    );
+    assert!(
+        button(&root, "Revert").is_none()
+            && log.query_selector(".timeline-revert").unwrap().is_none()
+    );
 }
 
 #[wasm_bindgen_test]

@@ -219,6 +219,29 @@ everywhere! {
         assert_eq!(world.repository.log().count(), 3, "a new burst after time moved");
     }
 
+    fn with_a_branch_per_environment_typing_commits_to_that_branch() {
+        let scenario = Scenario::parse("lesson.yaml", include_str!("../static/presets/branch-per-environment.yaml")).unwrap();
+        let mut world = World::new(&scenario);
+        world.next_step();
+        let main = world.repository.head().id.clone();
+        world.edit_desired("you", "staging", "{\"web\": {\"replicas\": 1}}");
+        world.edit_desired("you", "staging", "{\"web\": {\"replicas\": 4}}");
+        assert_eq!(world.repository.head().id, main, "main did not move");
+        let staging = &world.repository.branches()["staging"];
+        assert_eq!(staging.len(), 2, "one commit for the burst, on staging");
+        assert_eq!(staging[1].files.keys().collect::<Vec<_>>(), ["app/manifests.json"]);
+        assert_eq!(world.desired_state("staging").unwrap().get("web"), Some(&json!({"replicas": 4})));
+        assert_eq!(world.repository.branches()["prod"].len(), 1, "prod's branch is untouched");
+        world.next_step();
+        assert!(has(&world, "1 agent: staging: fetched revision"));
+        let error = scenario_error(r#"{"repository": {"branches": {"prod": {"web.yaml": {}}}}, "options": {"layout": "branches"}}"#);
+        assert!(error.contains("/repository/branches/prod/web.yaml") && error.contains("`app/web.yaml`"), "{error}");
+        let error = scenario_error(r#"{"repository": {"branches": {"prod": {"app/web.yaml": {}}}}}"#);
+        assert!(error.contains("need `options.layout: branches`"), "{error}");
+        let error = scenario_error(r#"{"repository": {"files": {"envs/prod/web.yaml": {}}}, "options": {"layout": "branches"}}"#);
+        assert!(error.contains("no environment is declared"), "{error}");
+    }
+
     fn a_script_reads_back_what_it_writes() {
         let scenario = Scenario::parse("lesson.yaml", include_str!("../static/presets/promotion.yaml")).unwrap();
         let written = serde_json::to_value(&scenario.script).unwrap();

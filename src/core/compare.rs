@@ -115,7 +115,10 @@ pub fn compare<'a>(
 /// Secret an operator made: it belongs to its owner, not to Git, so it is
 /// never extra (gitops-engine treats it as a child, not a managed object).
 fn is_owned(object: &Value) -> bool {
-    object.pointer("/metadata/ownerReferences").and_then(Value::as_array).is_some_and(|owners| !owners.is_empty())
+    object
+        .pointer("/metadata/ownerReferences")
+        .and_then(Value::as_array)
+        .is_some_and(|owners| !owners.is_empty())
 }
 
 fn stored(desired: &Value, mode: Mode) -> Cow<'_, Value> {

@@ -141,7 +141,7 @@ fn full_page(props: &PageProps) -> Html {
                     <div class={panel_class(Panel::Desired)}>
                         <StatePane
                             pane={Pane::Desired}
-                            title={format!("Desired (Git: envs/{})", model.environment)}
+                            title={format!("Desired (Git: {})", model.world.source_of(&model.environment))}
                             hint="JSON or YAML; editing commits"
                             text={model.desired.text.clone()}
                             error={model.desired.error.clone()}

@@ -7,7 +7,6 @@ use crate::core::render::{render, render_value, Format};
 use crate::core::{report, IgnoreRule, InputError, Report, State};
 use crate::exercise::Checked;
 use crate::share::{Interaction, Session};
-use crate::world::repository::desired_state;
 use crate::world::scenario::{Mode, Scenario};
 use crate::world::World;
 use std::collections::BTreeMap;
@@ -348,7 +347,7 @@ impl Model {
         if let Some(proposed) = self.world.proposal(&environment) {
             self.desired.show(&proposed);
         }
-        match desired_state(&self.world.repository.head().files, &environment) {
+        match self.world.desired_state(&environment) {
             Ok(desired) => {
                 if self.world.proposal(&environment).is_none() {
                     self.desired.show(&desired);

@@ -1,9 +1,9 @@
 //! What the scripted actors do, and the events it leaves.
 
+use super::agent::Notice;
 use super::event::Event;
 use super::repository::{desired_state, FileChanges};
 use super::scenario::{Files, Mode};
-use super::agent::Notice;
 use super::script::{Action, FieldEdit};
 use super::World;
 use crate::core::image::image_fields;
@@ -13,9 +13,14 @@ use serde_json::Value;
 impl World {
     pub(super) fn act(&mut self, step: u32, action: &Action) {
         let event = match action {
-            Action::Commit { author, message, write, remove, set } => match self.file_changes(write, remove, set) {
+            Action::Commit { author, message, branch, write, remove, set } => match self.file_changes(branch.as_deref(), write, remove, set) {
                 Ok(changes) => {
-                    let id = self.repository.commit(author, message, &changes, step).id.clone();
+                    let id = match branch.as_deref() {
+                        None | Some("main") => self.repository.commit(author, message, &changes, step),
+                        Some(branch) => self.repository.commit_on(branch, author, message, &changes, step),
+                    }
+                    .id
+                    .clone();
                     self.committed = true;
                     Event::new(step, author, format!("committed {id}: {message}")).because(describe_files(&changes))
                 }
@@ -28,7 +33,7 @@ impl World {
                 }
                 Err(error) => Event::new(step, author, format!("could not revert {commit}")).because(error),
             },
-            Action::OpenPullRequest { author, title, write, remove, set } => match self.file_changes(write, remove, set) {
+            Action::OpenPullRequest { author, title, write, remove, set } => match self.file_changes(None, write, remove, set) {
                 Ok(changes) => {
                     let why = describe_files(&changes);
                     let number = self.repository.open_pull_request(author, title, changes, step);
@@ -37,8 +42,17 @@ impl World {
                 Err(error) => Event::new(step, author, format!("could not open the pull request \"{title}\"")).because(error),
             },
             Action::Promote { author, key, from, to } => self.promote(step, author, key, from, to),
+            Action::MergeBranch { by, from, to } => match self.repository.merge_branch(from, to, by, step) {
+                Ok(commit) => {
+                    let what = format!("committed {}: {}", commit.id, commit.message);
+                    self.committed = true;
+                    Event::new(step, by, what).because(format!("with a branch per environment, merging {from} into {to} is how a change reaches {to}"))
+                }
+                Err(error) => Event::new(step, by, format!("could not merge {from} into {to}")).because(error),
+            },
             Action::Approve { by, pull_request } => match self.repository.approve(*pull_request, by) {
-                Ok(()) => Event::new(step, by, format!("approved pull request #{pull_request}")),
+                Ok(()) => Event::new(step, by, format!("approved pull request #{pull_request}"))
+                    .because("a reviewer needs read access and the right to approve, not the author's credentials"),
                 Err(error) => Event::new(step, by, format!("could not approve pull request #{pull_request}")).because(error),
             },
             Action::Merge { by, pull_request } => match self.repository.merge(*pull_request, by, step) {
@@ -46,6 +60,7 @@ impl World {
                     let id = commit.id.clone();
                     self.committed = true;
                     Event::new(step, by, format!("merged pull request #{pull_request} as {id}"))
+                        .because("merging needs write access to the state repository; the cluster is the agent's to change")
                 }
                 Err(error) => Event::new(step, "git", format!("refused to merge pull request #{pull_request}")).because(error),
             },
@@ -53,7 +68,7 @@ impl World {
                 let moved = self.registry.resolve(tag).is_some();
                 let image = self.registry.push(tag, None, *crashes, *malicious, by, step);
                 let what = format!("pushed {} as {}", super::registry::short(&image.digest), image.pushed_as);
-                let why = if moved { "the tag already existed: tags are mutable, so it now points to another image" } else { "a new image" };
+                let why = if moved { "the tag already existed: tags are mutable, so it now points to another image" } else { "a new image, pushed with a token for the registry and nothing else" };
                 Event::new(step, by, what).because(why)
             }
             Action::EditCluster { by, environment, key, path, value } => self.edit_cluster(step, by, environment, key, path, value),
@@ -130,7 +145,10 @@ impl World {
         let changed = super::repository::diff_states(cluster.actual(), &next);
         cluster.replace(next);
         for diff in &changed {
-            self.notify(Notice::Changed { environment: environment.into(), key: diff.key.clone() });
+            self.notify(Notice::Changed {
+                environment: environment.into(),
+                key: diff.key.clone(),
+            });
         }
         let keys: Vec<String> = changed
             .iter()
@@ -151,10 +169,15 @@ impl World {
 
     fn lose_cluster(&mut self, step: u32, environment: &str) -> Event {
         let Some(cluster) = self.clusters.get_mut(environment) else {
-            return Event::new(step, "ops", format!("there is no {environment} cluster to lose"));
+            return Event::new(
+                step,
+                "ops",
+                format!("there is no {environment} cluster to lose"),
+            );
         };
         let form = cluster.actual().form().clone();
-        *cluster = super::cluster::Cluster::new(environment, crate::core::state::State::empty(form));
+        *cluster =
+            super::cluster::Cluster::new(environment, crate::core::state::State::empty(form));
         if let Some(agent) = self.agent.as_mut() {
             agent.forget(environment);
         }
@@ -164,39 +187,64 @@ impl World {
 
     /// A pull request pinning the digest the tag points to now, in every
     /// image reference of `key` to that repository.
-    fn update_image(&mut self, step: u32, by: &str, tag: &str, environment: &str, key: &str) -> Event {
-        let refuse = |why: String| Event::new(step, by, format!("could not update {key} to {tag}")).because(why);
-        let Some(image) = self.registry.resolve(tag) else { return refuse(format!("the registry has no {tag}")) };
-        let repository = crate::core::image::ImageReference::parse(tag).repository.to_string();
+    fn update_image(
+        &mut self,
+        step: u32,
+        by: &str,
+        tag: &str,
+        environment: &str,
+        key: &str,
+    ) -> Event {
+        let refuse = |why: String| {
+            Event::new(step, by, format!("could not update {key} to {tag}")).because(why)
+        };
+        let Some(image) = self.registry.resolve(tag) else {
+            return refuse(format!("the registry has no {tag}"));
+        };
+        let repository = crate::core::image::ImageReference::parse(tag)
+            .repository
+            .to_string();
         let pinned = format!("{repository}@{}", image.digest);
         let files = self.repository.head().files.clone();
         let Some((path, content)) = file_declaring(&files, environment, key) else {
             return refuse(format!("{key} is not in envs/{environment}"));
         };
         let mut updated = content.clone();
-        let Some(target) = object_in_file_mut(&mut updated, key) else { return refuse(format!("{path} is text")) };
+        let Some(target) = object_in_file_mut(&mut updated, key) else {
+            return refuse(format!("{path} is text"));
+        };
         let fields: Vec<String> = image_fields(target, true)
             .into_iter()
-            .filter(|(_, image)| crate::core::image::ImageReference::parse(image).repository == repository)
+            .filter(|(_, image)| {
+                crate::core::image::ImageReference::parse(image).repository == repository
+            })
             .map(|(pointer, _)| pointer)
             .collect();
         if fields.is_empty() {
             return refuse(format!("{key} runs no image of {repository}"));
         }
         for pointer in &fields {
-            if let Err(error) = super::cluster::set_pointer(target, pointer, Value::String(pinned.clone())) {
+            if let Err(error) =
+                super::cluster::set_pointer(target, pointer, Value::String(pinned.clone()))
+            {
                 return refuse(error);
             }
         }
-        let title = format!("Update {key} in {environment} to {}", super::registry::shorten_digests(&pinned));
-        let changes = FileChanges { write: Files::from([(path, updated)]), remove: Vec::new() };
+        let title = format!(
+            "Update {key} in {environment} to {}",
+            super::registry::shorten_digests(&pinned)
+        );
+        let changes = FileChanges {
+            write: Files::from([(path, updated)]),
+            remove: Vec::new(),
+        };
         let number = self.repository.open_pull_request(by, &title, changes, step);
         Event::new(step, by, format!("opened pull request #{number}: {title}"))
             .because("the bot holds a token that opens pull requests on the state repository, and nothing else; review gates the change")
     }
 
     fn apply_next(&mut self, step: u32, by: &str, environment: &str) -> Event {
-        let desired = match desired_state(&self.repository.head().files, environment) {
+        let desired = match self.desired_state(environment) {
             Ok(desired) => desired,
             Err(error) => {
                 return Event::new(step, by, format!("could not sync {environment}"))
@@ -228,11 +276,16 @@ impl World {
     /// fields (`set`) make to the head of Git.
     fn file_changes(
         &self,
+        branch: Option<&str>,
         write: &Files,
         remove: &[String],
         set: &[FieldEdit],
     ) -> Result<FileChanges, String> {
-        let head = &self.repository.head().files;
+        let new_branch = Files::new();
+        let head = self
+            .repository
+            .head_of(branch.unwrap_or("main"))
+            .map_or(&new_branch, |commit| &commit.files);
         let mut write = write.clone();
         for edit in set {
             let mut content = match write.get(&edit.file).or_else(|| head.get(&edit.file)) {
@@ -269,7 +322,10 @@ impl World {
         };
         match cluster.set_field(key, path, value.clone()) {
             Ok(old) => {
-                self.notify(Notice::Changed { environment: environment.into(), key: key.into() });
+                self.notify(Notice::Changed {
+                    environment: environment.into(),
+                    key: key.into(),
+                });
                 let old = old.map_or("absent".into(), |old| show(&old));
                 Event::new(
                     step,

@@ -236,8 +236,17 @@ impl Cluster {
                     == Some(&json!("ProgressDeadlineExceeded"));
                 if failing_now && !failing_before {
                     events.push(
-                        Event::new(step, "kubelet", format!("{key} in {} is crash-looping: no pod became available", self.environment))
-                            .because(format!("the rollout passed its progress deadline ({PROGRESS_DEADLINE} steps)")),
+                        Event::new(
+                            step,
+                            "kubelet",
+                            format!(
+                                "{key} in {} is crash-looping: no pod became available",
+                                self.environment
+                            ),
+                        )
+                        .because(format!(
+                            "the rollout passed its progress deadline ({PROGRESS_DEADLINE} steps)"
+                        )),
                     );
                 }
                 self.write_status(&key, status);
@@ -250,9 +259,14 @@ impl Cluster {
     /// Healthy, and starts them once it is; the event of a change, if any.
     fn wait_for_needs(&mut self, key: &str, object: &Value, step: u32) -> Option<Event> {
         let needs = crate::core::meta::annotation(object, NEEDS).unwrap_or("");
-        let unmet = needs.split(',').map(str::trim).filter(|need| !need.is_empty()).find(|need| {
-            self.actual.get(need).and_then(crate::core::health::health) != Some(crate::core::health::Health::Healthy)
-        });
+        let unmet = needs
+            .split(',')
+            .map(str::trim)
+            .filter(|need| !need.is_empty())
+            .find(|need| {
+                self.actual.get(need).and_then(crate::core::health::health)
+                    != Some(crate::core::health::Health::Healthy)
+            });
         let environment = self.environment.clone();
         let rollout = self.rollouts.get_mut(key)?;
         match (unmet, rollout.waiting_for.take()) {
@@ -266,7 +280,14 @@ impl Cluster {
             }
             (None, Some(need)) => {
                 rollout.started = step;
-                Some(Event::new(step, "kubelet", format!("{key} in {environment} starts again")).because(format!("{need} is Healthy now")))
+                Some(
+                    Event::new(
+                        step,
+                        "kubelet",
+                        format!("{key} in {environment} starts again"),
+                    )
+                    .because(format!("{need} is Healthy now")),
+                )
             }
             (None, None) => None,
         }

@@ -4,6 +4,8 @@
 
 use super::event::Event;
 use super::person::environment_changes;
+use super::repository::on_branch;
+use super::scenario::Layout;
 use super::script::Action;
 use super::World;
 use crate::core::state::State;
@@ -32,14 +34,29 @@ impl World {
     /// `by` writes `text` as the whole desired state of `environment`: one
     /// file, `envs/<environment>/manifests.json` (or `.yaml`).
     pub fn edit_desired(&mut self, by: &str, environment: &str, text: &str) {
-        let changes = environment_changes(&self.repository.head().files, environment, text);
+        let changes = environment_changes(&self.desired_files(environment).1, environment, text);
+        let (branch, changes) = match self.options.layout {
+            Layout::Directories => (None, changes),
+            Layout::Branches => (
+                Some(environment.to_string()),
+                on_branch(environment, &changes),
+            ),
+        };
         if let Some(event) = self.burst_event(&Kind::Desired, environment) {
-            let mut files = self.repository.head().files.clone();
-            for path in &changes.remove {
-                files.remove(path);
-            }
-            files.extend(changes.write.clone());
-            if let Some(commit) = self.repository.amend(files) {
+            let amended = match branch.as_deref() {
+                None => self
+                    .repository
+                    .amend(changes.applied_to(&self.repository.head().files)),
+                Some(branch) => {
+                    let files = self
+                        .repository
+                        .head_of(branch)
+                        .map(|head| changes.applied_to(&head.files))
+                        .unwrap_or_default();
+                    self.repository.amend_on(branch, files)
+                }
+            };
+            if let Some(commit) = amended {
                 let message = commit.message.clone();
                 self.events[event].what = format!("committed {}: {message}", commit.id);
                 return;
@@ -49,6 +66,7 @@ impl World {
         self.perform(&Action::Commit {
             author: by.into(),
             message,
+            branch,
             write: changes.write,
             remove: changes.remove,
             set: Vec::new(),

@@ -12,16 +12,18 @@ pub mod person;
 pub mod registry;
 pub mod repository;
 pub mod scenario;
-mod secrets;
 pub mod script;
+mod secrets;
 pub mod summary;
 
+use crate::core::error::InputError;
+use crate::core::state::State;
 use agent::Agent;
 use cluster::Cluster;
 use event::Event;
 use registry::Registry;
 use repository::Repository;
-use scenario::{ControllerSpec, Mode, Scenario, WorldOptions};
+use scenario::{ControllerSpec, Files, Mode, Scenario, WorldOptions};
 use script::ScriptStep;
 use std::collections::BTreeMap;
 
@@ -64,16 +66,21 @@ impl World {
                 )
             })
             .collect();
+        let initial = &scenario.repository;
+        let mut repository = Repository::new(
+            &initial.author,
+            &initial.message,
+            initial.files.clone(),
+            scenario.options.protected_environments.clone(),
+        );
+        for (branch, files) in &initial.branches {
+            repository.create_branch(branch, &initial.author, &initial.message, files.clone(), 0);
+        }
         World {
             step: 0,
             started: false,
             steps: scenario.steps,
-            repository: Repository::new(
-                &scenario.repository.author,
-                &scenario.repository.message,
-                scenario.repository.files.clone(),
-                scenario.options.protected_environments.clone(),
-            ),
+            repository,
             registry: Registry::new(&scenario.registry),
             clusters,
             agent: (scenario.options.mode == Mode::Pull).then(|| Agent::new(&environments)),
@@ -84,6 +91,26 @@ impl World {
             editing: None,
             committed: false,
         }
+    }
+
+    /// The commit `environment` follows and its files as
+    /// `envs/<environment>/` files, in either layout.
+    pub fn desired_files(&self, environment: &str) -> (&repository::Commit, Files) {
+        self.repository
+            .environment_files(environment, self.options.layout)
+    }
+
+    /// Where Git keeps `environment`: `envs/prod`, or `branch prod, app/`.
+    pub fn source_of(&self, environment: &str) -> String {
+        match self.options.layout {
+            scenario::Layout::Directories => format!("envs/{environment}"),
+            scenario::Layout::Branches => format!("branch {environment}, app/"),
+        }
+    }
+
+    /// The desired state of `environment` at the commit it follows.
+    pub fn desired_state(&self, environment: &str) -> Result<State, InputError> {
+        repository::desired_state(&self.desired_files(environment).1, environment)
     }
 
     /// Runs every step of a scenario: step 0 and `scenario.steps` more.
@@ -191,7 +218,10 @@ impl World {
                 self.events.push(
                     Event::new(step, &controller.name, what).because(controller.reason.clone()),
                 );
-                changed.push(agent::Notice::Changed { environment: controller.environment.clone(), key: controller.key.clone() });
+                changed.push(agent::Notice::Changed {
+                    environment: controller.environment.clone(),
+                    key: controller.key.clone(),
+                });
             }
         }
         for notice in changed {
@@ -202,9 +232,14 @@ impl World {
     /// Push mode: CI deploys the head of Git to every cluster with its own
     /// credentials, as `kubectl apply` in a pipeline does.
     fn ci_deploy(&mut self, step: u32) {
-        let head = self.repository.head().clone();
-        for (environment, cluster) in &mut self.clusters {
-            let event = match repository::desired_state(&head.files, environment) {
+        let environments: Vec<String> = self.clusters.keys().cloned().collect();
+        for environment in environments {
+            let (head, files) = self.desired_files(&environment);
+            let head = head.clone();
+            let Some(cluster) = self.clusters.get_mut(&environment) else {
+                continue;
+            };
+            let event = match repository::desired_state(&files, &environment) {
                 Ok(desired) => {
                     let plan =
                         crate::core::diff(&desired, cluster.actual(), &self.options.reconcile());

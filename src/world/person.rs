@@ -5,7 +5,7 @@
 
 use super::edits::edit_message;
 use super::repository::{environment_of, FileChanges};
-use super::scenario::{Files, Mode};
+use super::scenario::{Files, Layout, Mode};
 use super::script::Action;
 use super::World;
 use crate::core::document::parse_one;
@@ -151,7 +151,7 @@ impl World {
     /// Whether the plan of `environment` has an operation to apply.
     pub fn has_work(&self, environment: &str) -> bool {
         let (Ok(desired), Some(cluster)) = (
-            super::repository::desired_state(&self.repository.head().files, environment),
+            self.desired_state(environment),
             self.clusters.get(environment),
         ) else {
             return false;
@@ -179,7 +179,10 @@ impl World {
             .protected_environments
             .iter()
             .any(|name| name == environment);
-        if !(self.options.require_pull_requests && protected) {
+        let reviewed = self.options.require_pull_requests
+            && protected
+            && self.options.layout == Layout::Directories;
+        if !reviewed {
             return self.edit_desired(YOU, environment, text);
         }
         let changes = environment_changes(&self.repository.head().files, environment, text);

@@ -2,7 +2,7 @@
 //! holds the desired state of each environment; its log, reverts, diffs and
 //! pull requests.
 
-use super::scenario::Files;
+use super::scenario::{Files, Layout};
 use crate::core::changes::{changes, Change, Rules};
 use crate::core::error::InputError;
 use crate::core::normalize::Mode;
@@ -20,6 +20,12 @@ pub struct Commit {
     pub author: String,
     pub message: String,
     pub step: u32,
+    /// The branch, when it is not `main`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// For a merge of branches, the commit merged in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged: Option<String>,
     #[serde(skip)]
     pub files: Files,
 }
@@ -34,7 +40,7 @@ pub struct FileChanges {
 }
 
 impl FileChanges {
-    fn applied_to(&self, files: &Files) -> Files {
+    pub fn applied_to(&self, files: &Files) -> Files {
         let mut next = files.clone();
         for path in &self.remove {
             next.remove(path);
@@ -73,6 +79,8 @@ pub struct PullRequest {
 pub struct Repository {
     /// Oldest first.
     commits: Vec<Commit>,
+    /// Branches other than `main`, each oldest first.
+    branches: BTreeMap<String, Vec<Commit>>,
     pull_requests: Vec<PullRequest>,
     protected: Vec<String>,
 }
@@ -83,6 +91,7 @@ impl Repository {
     pub fn new(author: &str, message: &str, files: Files, protected: Vec<String>) -> Self {
         let mut repository = Repository {
             commits: Vec::new(),
+            branches: BTreeMap::new(),
             pull_requests: Vec::new(),
             protected,
         };
@@ -96,9 +105,15 @@ impl Repository {
             .expect("a repository has its first commit")
     }
 
-    /// Newest first.
+    /// Every commit of every branch, newest first.
     pub fn log(&self) -> impl Iterator<Item = &Commit> {
-        self.commits.iter().rev()
+        let mut all: Vec<&Commit> = self
+            .commits
+            .iter()
+            .chain(self.branches.values().flatten())
+            .collect();
+        all.sort_by_key(|commit| commit.step);
+        all.into_iter().rev()
     }
 
     pub fn pull_requests(&self) -> &[PullRequest] {
@@ -114,6 +129,8 @@ impl Repository {
             author: author.into(),
             message: message.into(),
             step,
+            branch: None,
+            merged: None,
             files,
         });
         self.head()
@@ -130,6 +147,161 @@ impl Repository {
         self.add_commit(author, message, files, step)
     }
 
+    /// The newest commit of a branch (`main` or another).
+    pub fn head_of(&self, branch: &str) -> Option<&Commit> {
+        match branch {
+            "main" => self.commits.last(),
+            other => self.branches.get(other)?.last(),
+        }
+    }
+
+    /// The commit an environment follows and its files, as `envs/<environment>/`
+    /// files: the head of `main` with directories per environment, or the
+    /// head of the environment's own branch, whose `app/` is its directory.
+    /// Without a branch of its own, an environment follows `main` and
+    /// declares nothing.
+    pub fn environment_files(&self, environment: &str, layout: Layout) -> (&Commit, Files) {
+        match (layout, self.head_of(environment)) {
+            (Layout::Branches, Some(head)) => (head, branch_view(environment, &head.files)),
+            (Layout::Branches, None) => (self.head(), Files::new()),
+            (Layout::Directories, _) => (self.head(), self.head().files.clone()),
+        }
+    }
+
+    /// Starts a branch other than `main` with its first commit.
+    pub fn create_branch(
+        &mut self,
+        branch: &str,
+        author: &str,
+        message: &str,
+        files: Files,
+        step: u32,
+    ) {
+        let changes = FileChanges {
+            write: files,
+            remove: Vec::new(),
+        };
+        self.commit_on(branch, author, message, &changes, step);
+    }
+
+    /// The branches other than `main`, with their commits oldest first.
+    pub fn branches(&self) -> &BTreeMap<String, Vec<Commit>> {
+        &self.branches
+    }
+
+    /// A commit on a branch other than `main` (the branch starts with it if new).
+    pub fn commit_on(
+        &mut self,
+        branch: &str,
+        author: &str,
+        message: &str,
+        changes: &FileChanges,
+        step: u32,
+    ) -> &Commit {
+        let line = self.branches.entry(branch.to_string()).or_default();
+        let parent = line.last();
+        let files = changes.applied_to(
+            &parent
+                .map(|commit| commit.files.clone())
+                .unwrap_or_default(),
+        );
+        let parent = parent.map(|commit| commit.id.clone());
+        let id = commit_id(parent.as_deref(), author, message, &files);
+        line.push(Commit {
+            id,
+            parent,
+            author: author.into(),
+            message: message.into(),
+            step,
+            branch: Some(branch.into()),
+            merged: None,
+            files,
+        });
+        line.last().expect("just pushed")
+    }
+
+    /// Merges branch `from` into branch `to`: every change `from` made since
+    /// they last met comes along (merging is the deployment); where both
+    /// changed an object, `from`'s changes are merged over `to`'s. They last
+    /// met at the commit of `from` merged last, else at `to`'s first commit.
+    pub fn merge_branch(
+        &mut self,
+        from: &str,
+        to: &str,
+        by: &str,
+        step: u32,
+    ) -> Result<&Commit, String> {
+        let source = self
+            .branches
+            .get(from)
+            .ok_or_else(|| format!("there is no branch {from}"))?;
+        let target = self
+            .branches
+            .get(to)
+            .ok_or_else(|| format!("there is no branch {to}"))?;
+        let last_merged = target.iter().rev().find_map(|commit| {
+            let merged = commit.merged.as_ref()?;
+            source.iter().find(|candidate| candidate.id == *merged)
+        });
+        let base = last_merged
+            .or(target.first())
+            .map(|commit| commit.files.clone())
+            .unwrap_or_default();
+        let merged_id = source.last().map(|commit| commit.id.clone());
+        let theirs = source
+            .last()
+            .map(|commit| commit.files.clone())
+            .unwrap_or_default();
+        let ours = target
+            .last()
+            .map(|commit| commit.files.clone())
+            .unwrap_or_default();
+        let mut merged = ours.clone();
+        for path in theirs.keys().chain(base.keys()).collect::<BTreeSet<_>>() {
+            let (was, mine, incoming) = (base.get(path), ours.get(path), theirs.get(path));
+            if incoming == was {
+                continue;
+            }
+            match (incoming, mine) {
+                (None, _) => {
+                    merged.remove(path);
+                }
+                (Some(incoming), Some(mine))
+                    if mine != was.unwrap_or(&serde_json::Value::Null) && mine != incoming =>
+                {
+                    let base_object = was.cloned().unwrap_or(serde_json::Value::Null);
+                    let combined = three_way(incoming, mine, &base_object);
+                    merged.insert(path.clone(), combined);
+                }
+                (Some(incoming), _) => {
+                    merged.insert(path.clone(), incoming.clone());
+                }
+            }
+        }
+        let changes = FileChanges {
+            write: merged.clone(),
+            remove: ours
+                .keys()
+                .filter(|path| !merged.contains_key(*path))
+                .cloned()
+                .collect(),
+        };
+        self.commit_on(
+            to,
+            by,
+            &format!("Merge branch {from} into {to}"),
+            &changes,
+            step,
+        );
+        let commit = self
+            .branches
+            .get_mut(to)
+            .and_then(|line| line.last_mut())
+            .ok_or("the merge made no commit")?;
+        commit.merged = merged_id;
+        Ok(commit)
+    }
+
     /// Replaces the files of the newest commit (`git commit --amend`); the
     /// first commit is never amended. Returns the new id.
     pub fn amend(&mut self, files: Files) -> Option<&Commit> {
@@ -138,6 +310,32 @@ impl Repository {
         }
         let last = self.commits.pop()?;
         Some(self.add_commit(&last.author, &last.message, files, last.step))
+    }
+
+    /// Amends the newest commit of a branch other than `main`, never its first.
+    pub fn amend_on(&mut self, branch: &str, files: Files) -> Option<&Commit> {
+        let line = self
+            .branches
+            .get_mut(branch)
+            .filter(|line| line.len() >= 2)?;
+        let last = line.pop()?;
+        let changes = FileChanges {
+            write: files,
+            remove: Vec::new(),
+        };
+        let parent_files = line
+            .last()
+            .map(|commit| commit.files.clone())
+            .unwrap_or_default();
+        let changes = FileChanges {
+            remove: parent_files
+                .keys()
+                .filter(|path| !changes.write.contains_key(*path))
+                .cloned()
+                .collect(),
+            ..changes
+        };
+        Some(self.commit_on(branch, &last.author, &last.message, &changes, last.step))
     }
 
     /// A commit: `HEAD`, `HEAD~n`, or an id (or the start of one).
@@ -158,6 +356,7 @@ impl Repository {
             None => self
                 .commits
                 .iter()
+                .chain(self.branches.values().flatten())
                 .find(|commit| commit.id.starts_with(name)),
         }
     }
@@ -169,6 +368,9 @@ impl Repository {
             .find(name)
             .ok_or_else(|| format!("there is no commit {name}"))?
             .clone();
+        if let Some(branch) = &target.branch {
+            return Err(format!("{} is on branch {branch}: with a branch per environment, undo it with a commit there", target.id));
+        }
         let Some(parent) = target
             .parent
             .as_deref()
@@ -345,6 +547,80 @@ fn commit_id(parent: Option<&str>, author: &str, message: &str, files: &Files) -
         .to_string()
 }
 
+/// A branch's files as an environment's directory: `app/web.yaml` on branch
+/// `prod` is `envs/prod/web.yaml`.
+pub fn branch_view(environment: &str, files: &Files) -> Files {
+    files
+        .iter()
+        .filter_map(|(path, content)| {
+            Some((
+                format!("envs/{environment}/{}", path.strip_prefix("app/")?),
+                content.clone(),
+            ))
+        })
+        .collect()
+}
+
+/// Changes to an environment's directory as changes to its branch's `app/`.
+pub fn on_branch(environment: &str, changes: &FileChanges) -> FileChanges {
+    let prefix = format!("envs/{environment}/");
+    let move_path = |path: &String| path.strip_prefix(&prefix).map(|rest| format!("app/{rest}"));
+    FileChanges {
+        write: changes
+            .write
+            .iter()
+            .filter_map(|(path, content)| Some((move_path(path)?, content.clone())))
+            .collect(),
+        remove: changes.remove.iter().filter_map(move_path).collect(),
+    }
+}
+
+/// Two versions of a document that changed since `base`, merged as Git
+/// merges them: each side's changes are kept; where both changed the same
+/// field differently, `incoming` wins (the merge is the deployment).
+fn three_way(incoming: &Value, current: &Value, base: &Value) -> Value {
+    if incoming == base {
+        return current.clone();
+    }
+    if current == base || incoming == current {
+        return incoming.clone();
+    }
+    match (incoming, current, base) {
+        (Value::Object(theirs), Value::Object(ours), base) => {
+            let empty = serde_json::Map::new();
+            let base = base.as_object().unwrap_or(&empty);
+            let mut merged = ours.clone();
+            for name in theirs.keys().chain(base.keys()).collect::<BTreeSet<_>>() {
+                let was = base.get(name).cloned().unwrap_or(Value::Null);
+                let mine = ours.get(name).cloned().unwrap_or(Value::Null);
+                match theirs.get(name) {
+                    Some(incoming) => {
+                        merged.insert(name.clone(), three_way(incoming, &mine, &was));
+                    }
+                    None if mine == was => {
+                        merged.remove(name);
+                    }
+                    None => {}
+                }
+            }
+            Value::Object(merged)
+        }
+        (Value::Array(theirs), Value::Array(ours), Value::Array(base))
+            if theirs.len() == ours.len() && ours.len() == base.len() =>
+        {
+            Value::Array(
+                theirs
+                    .iter()
+                    .zip(ours)
+                    .zip(base)
+                    .map(|((incoming, current), base)| three_way(incoming, current, base))
+                    .collect(),
+            )
+        }
+        _ => incoming.clone(),
+    }
+}
+
 /// The environment a path belongs to: `envs/prod/web.yaml` is in `prod`.
 pub fn environment_of(path: &str) -> Option<&str> {
     let rest = path.strip_prefix("envs/")?;
@@ -416,14 +692,25 @@ pub fn diff_trees(before: &Files, after: &Files) -> BTreeMap<String, Vec<ObjectD
         .into_iter()
         .chain(environments_of(after))
         .collect();
-    let read = |files: &Files, environment: &str| {
-        desired_state(files, environment)
-            .unwrap_or_else(|_| State::empty(crate::core::state::Form::Named))
-    };
     environments
         .into_iter()
         .map(|environment| {
-            let diff = diff_states(&read(before, &environment), &read(after, &environment));
+            let diff = match (
+                desired_state(before, &environment),
+                desired_state(after, &environment),
+            ) {
+                (Ok(before), Ok(after)) => diff_states(&before, &after),
+                (_, Err(error)) => vec![ObjectDiff {
+                    key: error.source,
+                    change: "cannot read",
+                    changes: Vec::new(),
+                }],
+                (Err(_), Ok(_)) => vec![ObjectDiff {
+                    key: format!("envs/{environment}"),
+                    change: "fixed",
+                    changes: Vec::new(),
+                }],
+            };
             (environment, diff)
         })
         .filter(|(_, diff)| !diff.is_empty())
@@ -501,6 +788,108 @@ mod tests {
             ]),
             vec!["prod".into()],
         )
+    }
+
+    fn branches() -> Repository {
+        let mut repo = repository();
+        let web = |replicas: u32| {
+            files(&[(
+                "app/web.json",
+                json!({"web": {"image": "web:1", "replicas": replicas}}),
+            )])
+        };
+        repo.create_branch("prod", "alice", "Initial state", web(3), 0);
+        repo.create_branch("staging", "alice", "Initial state", web(1), 0);
+        repo
+    }
+
+    fn set(path: &str, value: Value) -> FileChanges {
+        FileChanges {
+            write: files(&[(path, value)]),
+            remove: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_merge_keeps_both_sides_changes_and_carries_what_differs() {
+        let mut repo = branches();
+        repo.commit_on(
+            "staging",
+            "alice",
+            "Release",
+            &set(
+                "app/web.json",
+                json!({"web": {"image": "web:2", "replicas": 1}}),
+            ),
+            1,
+        );
+        repo.commit_on(
+            "prod",
+            "bob",
+            "Label",
+            &set(
+                "app/web.json",
+                json!({"web": {"image": "web:1", "replicas": 3, "team": "shop"}}),
+            ),
+            2,
+        );
+        repo.merge_branch("staging", "prod", "alice", 3).unwrap();
+        let (head, prod) = repo.environment_files("prod", Layout::Branches);
+        assert_eq!(head.message, "Merge branch staging into prod");
+        assert_eq!(
+            prod["envs/prod/web.json"],
+            json!({"web": {"image": "web:2", "replicas": 1, "team": "shop"}})
+        );
+        assert_eq!(
+            repo.log().next().map(|commit| commit.branch.as_deref()),
+            Some(Some("prod"))
+        );
+    }
+
+    #[test]
+    fn a_second_merge_brings_only_what_changed_since_the_first() {
+        let mut repo = branches();
+        repo.merge_branch("staging", "prod", "alice", 1).unwrap();
+        repo.commit_on(
+            "prod",
+            "bob",
+            "Scale prod back",
+            &set(
+                "app/web.json",
+                json!({"web": {"image": "web:1", "replicas": 3}}),
+            ),
+            2,
+        );
+        repo.commit_on(
+            "staging",
+            "alice",
+            "Release",
+            &set(
+                "app/web.json",
+                json!({"web": {"image": "web:2", "replicas": 1}}),
+            ),
+            3,
+        );
+        repo.merge_branch("staging", "prod", "alice", 4).unwrap();
+        let (_, prod) = repo.environment_files("prod", Layout::Branches);
+        assert_eq!(
+            prod["envs/prod/web.json"],
+            json!({"web": {"image": "web:2", "replicas": 3}})
+        );
+        assert!(repo
+            .merge_branch("nowhere", "prod", "alice", 5)
+            .unwrap_err()
+            .contains("no branch nowhere"));
+    }
+
+    #[test]
+    fn an_environment_without_a_branch_declares_nothing() {
+        let repo = branches();
+        assert!(repo.environment_files("qa", Layout::Branches).1.is_empty());
+        assert_eq!(
+            repo.environment_files("prod", Layout::Directories).1,
+            repo.head().files
+        );
     }
 
     #[test]

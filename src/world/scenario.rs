@@ -29,7 +29,11 @@ pub struct InitialRepository {
     pub author: String,
     #[serde(default = "default_message")]
     pub message: String,
+    #[serde(default)]
     pub files: Files,
+    /// With `layout: branches`, the first commit of each environment's branch.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub branches: BTreeMap<String, Files>,
 }
 
 fn default_author() -> String {
@@ -89,6 +93,17 @@ pub enum Mode {
     Push,
 }
 
+/// Where each environment's desired state lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Layout {
+    /// One branch, a directory per environment (`envs/<environment>/`).
+    #[default]
+    Directories,
+    /// A branch per environment, each with its `app/` directory.
+    Branches,
+}
+
 /// What makes the agent act.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -124,6 +139,8 @@ pub struct WorldOptions {
     pub require_pull_requests: bool,
     /// Level-triggered (the default) or edge-triggered, for contrast.
     pub trigger: Trigger,
+    /// Directories on one branch (the default) or a branch per environment.
+    pub layout: Layout,
 }
 
 impl Default for WorldOptions {
@@ -139,6 +156,7 @@ impl Default for WorldOptions {
             protected_environments: vec![DEFAULT_ENVIRONMENT.into()],
             require_pull_requests: false,
             trigger: Trigger::Level,
+            layout: Layout::Directories,
         }
     }
 }
@@ -241,6 +259,7 @@ impl Scenario {
                     author: default_author(),
                     message: default_message(),
                     files,
+                    branches: BTreeMap::new(),
                 };
                 (
                     repository,
@@ -278,16 +297,17 @@ impl Scenario {
                 .map_err(|e| e.nested_in(source, &pointer))?;
             clusters.insert(environment, state);
         }
-        let environments = super::repository::environments_of(&repository.files);
-        if environments.is_empty() {
+        check_layout(source, &repository, raw.options.layout)?;
+        let declared = declared_environments(&repository, raw.options.layout);
+        if declared.is_empty() {
             return Err(InputError::shape(
                 source,
                 "/repository/files",
-                "no file is under `envs/<environment>/`, so no environment is declared",
+                "no file is under `envs/<environment>/` (or, with branches, under a branch's `app/`), so no environment is declared",
             ));
         }
-        for environment in &environments {
-            let desired = super::repository::desired_state(&repository.files, environment)
+        for (environment, files) in &declared {
+            let desired = super::repository::desired_state(files, environment)
                 .map_err(|error| locate_file_error(source, error))?;
             clusters
                 .entry(environment.clone())
@@ -340,7 +360,12 @@ impl Scenario {
             .next()
             .cloned()
             .unwrap_or_else(default_environment);
-        let desired = super::repository::desired_state(&self.repository.files, &environment)
+        let files = declared_environments(&self.repository, self.options.layout)
+            .into_iter()
+            .find(|(name, _)| *name == environment)
+            .map(|(_, files)| files)
+            .unwrap_or_default();
+        let desired = super::repository::desired_state(&files, &environment)
             .unwrap_or_else(|_| State::empty(crate::core::state::Form::Named));
         let actual = self
             .clusters
@@ -348,6 +373,56 @@ impl Scenario {
             .cloned()
             .unwrap_or_else(|| State::empty(desired.form().clone()));
         (desired, actual)
+    }
+}
+
+/// Branches go with `layout: branches`, and their files live under `app/`.
+fn check_layout(
+    source: &str,
+    repository: &InitialRepository,
+    layout: Layout,
+) -> Result<(), InputError> {
+    if layout == Layout::Directories && !repository.branches.is_empty() {
+        return Err(InputError::shape(
+            source,
+            "/repository/branches",
+            "branches per environment need `options.layout: branches`",
+        ));
+    }
+    for (branch, files) in &repository.branches {
+        if let Some(path) = files.keys().find(|path| !path.starts_with("app/")) {
+            let pointer = format!(
+                "/repository/branches/{branch}/{}",
+                crate::core::pointer::escape(path)
+            );
+            return Err(InputError::shape(
+                source,
+                pointer,
+                format!("a branch holds its environment's files under `app/` (`app/{path}`)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Each environment the repository declares, with its files as
+/// `envs/<environment>/` files.
+fn declared_environments(repository: &InitialRepository, layout: Layout) -> Vec<(String, Files)> {
+    match layout {
+        Layout::Directories => super::repository::environments_of(&repository.files)
+            .into_iter()
+            .map(|environment| (environment, repository.files.clone()))
+            .collect(),
+        Layout::Branches => repository
+            .branches
+            .iter()
+            .map(|(branch, files)| {
+                (
+                    branch.clone(),
+                    super::repository::branch_view(branch, files),
+                )
+            })
+            .collect(),
     }
 }
 

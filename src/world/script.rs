@@ -21,10 +21,13 @@ pub struct ScriptStep {
     deny_unknown_fields
 )]
 pub enum Action {
-    /// A commit to the state repository's main branch.
+    /// A commit to the state repository: to `main`, or, with `layout:
+    /// branches`, to an environment's branch (whose paths start `app/`).
     Commit {
         author: String,
         message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        branch: Option<String>,
         #[serde(default, skip_serializing_if = "Files::is_empty")]
         write: Files,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -53,6 +56,13 @@ pub enum Action {
     Promote {
         author: String,
         key: String,
+        from: String,
+        to: String,
+    },
+    /// With `layout: branches`: merges one environment's branch into
+    /// another's, which deploys what it carries.
+    MergeBranch {
+        by: String,
         from: String,
         to: String,
     },

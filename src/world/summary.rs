@@ -4,7 +4,8 @@
 use super::agent::Agent;
 use super::cluster::Running;
 use super::registry::Image;
-use super::repository::{desired_state, diff_trees, Commit, ObjectDiff, PullRequest};
+use super::repository::{branch_view, desired_state, diff_trees, Commit, ObjectDiff, PullRequest};
+use super::scenario::Files;
 use super::World;
 use crate::core::health::Health;
 use crate::core::report::{report, SyncStatus};
@@ -77,8 +78,12 @@ impl World {
             .parent
             .as_deref()
             .and_then(|id| self.repository.find(id));
+        let view = |files: &Files| match &commit.branch {
+            Some(branch) => branch_view(branch, files),
+            None => files.clone(),
+        };
         let changes = parent
-            .map(|parent| diff_trees(&parent.files, &commit.files))
+            .map(|parent| diff_trees(&view(&parent.files), &view(&commit.files)))
             .unwrap_or_default();
         LogEntry {
             commit: commit.clone(),
@@ -87,14 +92,14 @@ impl World {
     }
 
     pub fn summary(&self) -> Summary {
-        let head = self.repository.head();
         let options = self.options.reconcile();
         let mut desired = BTreeMap::new();
         let mut actual = BTreeMap::new();
         let mut status = BTreeMap::new();
         let mut running = BTreeMap::new();
         for (environment, cluster) in &self.clusters {
-            let wanted = desired_state(&head.files, environment);
+            let (head, files) = self.desired_files(environment);
+            let wanted = desired_state(&files, environment);
             actual.insert(environment.clone(), cluster.actual().to_value());
             running.insert(
                 environment.clone(),

@@ -4,7 +4,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { launchBrowser, menuEntries, openPage, screenshot, serveDist, until } from './harness.mjs';
 
 let server;
 let browser;
@@ -24,7 +24,7 @@ const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
 async function openExercise(title) {
   const opened = await openPage(browser, server.url);
   const { page } = opened;
-  await until(async () => (await page.getByLabel('Preset').locator('option').count()) >= 16, true);
+  await until(async () => (await page.getByLabel('Preset').locator('option').count()) >= menuEntries, true);
   await page.getByLabel('Preset').selectOption({ label: title });
   await page.getByRole('region', { name: 'Exercise' }).waitFor();
   return opened;

@@ -4,7 +4,7 @@
 // that leaves the page's origin, on a console error or on a blocked resource.
 
 import { createServer } from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
@@ -13,6 +13,10 @@ import { chromium } from 'playwright-core';
 const here = dirname(fileURLToPath(import.meta.url));
 export const dist = resolve(process.env.DIST ?? join(here, '../../dist'));
 export const artifacts = resolve(process.env.E2E_ARTIFACTS ?? join(here, 'artifacts'));
+
+const listed = (kind) => JSON.parse(readFileSync(join(dist, kind, 'index.json'), 'utf8')).length;
+/** How many entries the preset menu offers once loaded: every preset and every exercise. */
+export const menuEntries = listed('presets') + listed('exercises');
 
 /**
  * Serves dist/ at `prefix` (a path ending in `/`), as a site that hosts the

@@ -3,7 +3,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { launchBrowser, menuEntries, openPage, screenshot, serveDist, until } from './harness.mjs';
 
 let server;
 let browser;
@@ -43,7 +43,7 @@ test('the worked example opens with its plan, status and checklist', async () =>
   await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
   assert.match(await statusText(page), /Sync: OutOfSync\s+Health: Healthy/);
   assert.match(await page.getByRole('region', { name: 'Checklist' }).innerText(), /mutable-image-tag/);
-  await until(async () => page.getByLabel('Preset').locator('option').count(), 16);
+  await until(async () => page.getByLabel('Preset').locator('option').count(), menuEntries);
   await screenshot(page, 'page-wide-light');
   assert.deepEqual(record.consoleErrors, []);
   const origins = new Set(record.requests.map((url) => new URL(url).origin));

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { launchBrowser, menuEntries, openPage, screenshot, serveDist, until } from './harness.mjs';
 
 let server;
 let other;
@@ -28,7 +28,7 @@ const cards = (page) =>
   );
 const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
 const actualPane = (page) => page.getByRole('textbox', { name: /^Actual/ });
-const presetsLoaded = (page) => until(async () => page.getByLabel('Preset').locator('option').count(), 16);
+const presetsLoaded = (page) => until(async () => page.getByLabel('Preset').locator('option').count(), menuEntries);
 
 /** What a person sees of the page's state, to compare two pages. */
 async function seen(page) {

@@ -10,8 +10,12 @@ import { gzipSync } from 'node:zlib';
 import { dist } from './harness.mjs';
 
 const KB = 1024;
-/** The first visit's gzip total when this was set (427.3 KB), rounded up to the next 25 KB, plus 25 KB. */
-const BUDGET = 475 * KB;
+/**
+ * The first visit's gzip total when this was set (491.2 KB, with 23 presets, the
+ * branch layout, waves, the edge-triggered agent and the external-secrets stand-in),
+ * rounded up to the next 25 KB, plus 25 KB.
+ */
+const BUDGET = 525 * KB;
 
 /** The one file in dist/ whose name matches, however Trunk hashed it. */
 function one(pattern) {

@@ -4,6 +4,7 @@
 //! Each part is a small component in `timeline/`; this file holds the
 //! props, the layout and what the parts share.
 
+mod agent;
 mod events;
 mod log;
 mod pulls;
@@ -31,7 +32,7 @@ pub struct TimelineProps {
     pub on_merge: Callback<u32>,
 }
 
-/// The world over time, in five regions.
+/// The world over time, in six regions.
 #[function_component(Timeline)]
 pub fn timeline(props: &TimelineProps) -> Html {
     let summary = &props.summary;
@@ -42,6 +43,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
             <pulls::PullRequests summary={summary.clone()} on_approve={props.on_approve.clone()} on_merge={props.on_merge.clone()} />
             <registry::RegistryView summary={summary.clone()} />
             <registry::RunningView summary={summary.clone()} />
+            <agent::AgentView summary={summary.clone()} />
         </div>
     }
 }

@@ -24,24 +24,43 @@ impl Agent {
         let git_moved = notices.contains(&Notice::GitMoved);
         let environments: Vec<String> = self.applications.keys().cloned().collect();
         for environment in environments {
-            let Some(cluster) = clusters.get_mut(&environment) else { continue };
+            let Some(cluster) = clusters.get_mut(&environment) else {
+                continue;
+            };
             let mut keys: BTreeSet<String> = notices
                 .iter()
                 .filter_map(|notice| match notice {
-                    Notice::Changed { environment: changed, key } if *changed == environment => Some(key.clone()),
+                    Notice::Changed {
+                        environment: changed,
+                        key,
+                    } if *changed == environment => Some(key.clone()),
                     _ => None,
                 })
                 .collect();
             if git_moved {
-                let before = self.applications.get(&environment).and_then(|application| application.target.clone());
-                self.fetch(step, &environment, repository, true, events);
-                let after = self.applications.get(&environment).and_then(|application| application.target.clone());
+                let before = self
+                    .applications
+                    .get(&environment)
+                    .and_then(|application| application.target.clone());
+                self.fetch(step, &environment, repository, options.layout, true, events);
+                let after = self
+                    .applications
+                    .get(&environment)
+                    .and_then(|application| application.target.clone());
                 if let (Some(before), Some(after)) = (before, after) {
-                    keys.extend(diff_states(&before, &after).into_iter().map(|diff| diff.key));
+                    keys.extend(
+                        diff_states(&before, &after)
+                            .into_iter()
+                            .map(|diff| diff.key),
+                    );
                 }
             }
-            let Some(application) = self.applications.get_mut(&environment) else { continue };
-            let Some(target) = application.target.clone() else { continue };
+            let Some(application) = self.applications.get_mut(&environment) else {
+                continue;
+            };
+            let Some(target) = application.target.clone() else {
+                continue;
+            };
             if keys.is_empty() {
                 continue;
             }
@@ -51,7 +70,13 @@ impl Agent {
                 .filter(|operation| keys.contains(operation.key()))
                 .collect();
             for operation in &plan {
-                events.push(operation_event(step, &environment, operation, "it replays the event it was sent", git_moved));
+                events.push(operation_event(
+                    step,
+                    &environment,
+                    operation,
+                    "it replays the event it was sent",
+                    git_moved,
+                ));
             }
             cluster.apply(&plan);
             application.synced_revision = application.target_revision.clone();

@@ -6,7 +6,7 @@
 use super::cluster::Cluster;
 use super::event::Event;
 use super::repository::{desired_state, Repository};
-use super::scenario::{Trigger, WorldOptions};
+use super::scenario::{Layout, Trigger, WorldOptions};
 use crate::core::changes::Change;
 use crate::core::plan::{has_work, Operation};
 use crate::core::report::report;
@@ -103,7 +103,8 @@ impl Agent {
 
     /// A new agent for `environment` (its cluster was rebuilt): it knows nothing yet.
     pub fn forget(&mut self, environment: &str) {
-        self.applications.insert(environment.to_string(), Application::default());
+        self.applications
+            .insert(environment.to_string(), Application::default());
         self.fetched_once = false;
     }
 
@@ -138,7 +139,14 @@ impl Agent {
             };
             let manual = self.sync_requests.remove(&environment);
             if poll || manual {
-                self.fetch(step, &environment, repository, webhook, &mut events);
+                self.fetch(
+                    step,
+                    &environment,
+                    repository,
+                    options.layout,
+                    webhook,
+                    &mut events,
+                );
             }
             self.act(step, &environment, cluster, options, manual, &mut events);
         }
@@ -153,6 +161,7 @@ impl Agent {
         step: u32,
         environment: &str,
         repository: &Repository,
+        layout: Layout,
         webhook: bool,
         events: &mut Vec<Event>,
     ) {
@@ -172,13 +181,13 @@ impl Agent {
             }
             return;
         }
-        let head = repository.head();
+        let (head, files) = repository.environment_files(environment, layout);
         if application.target_revision.as_deref() == Some(head.id.as_str())
             && application.last_error.is_none()
         {
             return;
         }
-        match desired_state(&head.files, environment) {
+        match desired_state(&files, environment) {
             Ok(state) => {
                 let changed = application.target.as_ref() != Some(&state);
                 if application.last_error.take().is_some() {
@@ -186,7 +195,7 @@ impl Agent {
                         Event::new(
                             step,
                             "agent",
-                            format!("{environment}: reads revision {} again", head.id),
+                            format!("{environment}: reads Git again at revision {}", head.id),
                         )
                         .because("the error is fixed"),
                     );
@@ -255,9 +264,22 @@ impl Agent {
             "self-heal is on".to_string()
         };
         let heal = options.auto_sync && options.self_heal && !new_revision;
-        let sync = manual || application.syncing || (options.auto_sync && new_revision) || (heal && has_work(&found.plan));
+        let sync = manual
+            || application.syncing
+            || (options.auto_sync && new_revision)
+            || (heal && has_work(&found.plan));
         if sync {
-            sync_wave(application, step, environment, cluster, &target, &found.plan, &why, new_revision || manual, events);
+            sync_wave(
+                application,
+                step,
+                environment,
+                cluster,
+                &target,
+                &found.plan,
+                &why,
+                new_revision || manual,
+                events,
+            );
             return;
         }
         if found.drift.is_empty() {

@@ -22,13 +22,19 @@ pub(super) fn sync_wave(
     following_git: bool,
     events: &mut Vec<Event>,
 ) -> bool {
-    let writes: Vec<&Operation> = plan.iter().filter(|op| matches!(op, Operation::Create { .. } | Operation::Update { .. })).collect();
+    let writes: Vec<&Operation> = plan
+        .iter()
+        .filter(|op| matches!(op, Operation::Create { .. } | Operation::Update { .. }))
+        .collect();
     let batch: Vec<Operation> = match writes.first().map(|op| op.wave()) {
         Some(first) => {
             if let Some((key, state)) = blocking(target, cluster, first) {
                 let waiting = format!("wave {first} waits until {key} is Healthy (it is {state})");
                 if application.waiting.as_ref() != Some(&waiting) {
-                    events.push(Event::new(step, "agent", format!("{environment}: {waiting}")).because("a wave starts only when the earlier waves are healthy"));
+                    events.push(
+                        Event::new(step, "agent", format!("{environment}: {waiting}"))
+                            .because("a wave starts only when the earlier waves are healthy"),
+                    );
                     application.waiting = Some(waiting);
                 }
                 application.syncing = true;
@@ -36,7 +42,11 @@ pub(super) fn sync_wave(
             }
             let later = writes.iter().any(|op| op.wave() != first);
             if later {
-                writes.into_iter().filter(|op| op.wave() == first).cloned().collect()
+                writes
+                    .into_iter()
+                    .filter(|op| op.wave() == first)
+                    .cloned()
+                    .collect()
             } else {
                 plan.to_vec()
             }
@@ -44,7 +54,13 @@ pub(super) fn sync_wave(
         None => plan.to_vec(),
     };
     for operation in &batch {
-        events.push(operation_event(step, environment, operation, why, following_git));
+        events.push(operation_event(
+            step,
+            environment,
+            operation,
+            why,
+            following_git,
+        ));
     }
     cluster.apply(&batch);
     application.waiting = None;
@@ -59,11 +75,15 @@ pub(super) fn sync_wave(
 
 /// An object of a wave before `wave` that is not yet healthy, with its state.
 fn blocking(target: &State, cluster: &Cluster, wave_now: i64) -> Option<(String, String)> {
-    target.objects().iter().filter(|(_, object)| wave(object) < wave_now).find_map(|(key, _)| match cluster.actual().get(key) {
-        None => Some((key.clone(), "missing".to_string())),
-        Some(live) => match health(live) {
-            None | Some(Health::Healthy) => None,
-            Some(other) => Some((key.clone(), other.to_string())),
-        },
-    })
+    target
+        .objects()
+        .iter()
+        .filter(|(_, object)| wave(object) < wave_now)
+        .find_map(|(key, _)| match cluster.actual().get(key) {
+            None => Some((key.clone(), "missing".to_string())),
+            Some(live) => match health(live) {
+                None | Some(Health::Healthy) => None,
+                Some(other) => Some((key.clone(), other.to_string())),
+            },
+        })
 }

@@ -37,7 +37,7 @@ pub fn git_log(props: &GitLogProps) -> Html {
 fn commit(entry: &LogEntry, on_revert: &Callback<String>) -> Html {
     let commit = &entry.commit;
     let short = short_id(&commit.id).to_string();
-    let revert = commit.parent.is_some().then(|| {
+    let revert = (commit.parent.is_some() && commit.branch.is_none()).then(|| {
         let id = commit.id.clone();
         let onclick = on_revert.reform(move |_: MouseEvent| id.clone());
         html! {
@@ -55,6 +55,7 @@ fn commit(entry: &LogEntry, on_revert: &Callback<String>) -> Html {
                 { " " }
                 <span class="timeline-why">
                     { format!("by {} at step {}", commit.author, commit.step) }
+                    { for commit.branch.as_ref().map(|branch| format!(" on branch {branch}")) }
                 </span>
                 { for revert }
             </div>

@@ -1,0 +1,73 @@
+//! The reconciler's own state: whether it runs and reads Git, its health and
+//! last error, and for each environment the head of Git and the revision it
+//! last synced. "I merged but nothing happened" is answered here.
+
+use super::{Region, SummaryProps};
+use crate::world::agent::{Agent, AgentHealth, Application};
+use crate::world::summary::Summary;
+use yew::prelude::*;
+
+#[function_component(AgentView)]
+pub fn agent_view(props: &SummaryProps) -> Html {
+    html! {
+        <Region title="Agent" name="agent">
+            { match &props.summary.agent {
+                Some(agent) => describe(agent, &props.summary),
+                None => html! { <p class="empty">{ "No agent: in push mode CI deploys." }</p> },
+            } }
+        </Region>
+    }
+}
+
+fn describe(agent: &Agent, summary: &Summary) -> Html {
+    let health = match agent.health {
+        AgentHealth::Healthy => "Healthy",
+        AgentHealth::Degraded => "Degraded",
+    };
+    let state = match (agent.running, agent.has_access) {
+        (false, _) => "stopped",
+        (true, false) => "running, without read access to Git",
+        (true, true) => "running",
+    };
+    html! {
+        <>
+            <p class="timeline-agent-health">
+                { "Health: " }
+                if agent.health == AgentHealth::Degraded {
+                    <strong class="timeline-flag timeline-flag-malicious">{ health }</strong>
+                } else {
+                    { health }
+                }
+                { format!("; {state}") }
+            </p>
+            if let Some(error) = &agent.last_error {
+                <p class="timeline-agent-error">{ format!("Last error: {error}") }</p>
+            }
+            <table class="timeline-table">
+                <thead><tr>
+                    <th scope="col">{ "Environment" }</th>
+                    <th scope="col">{ "Git head" }</th>
+                    <th scope="col">{ "Synced" }</th>
+                </tr></thead>
+                <tbody>{ for agent.applications.iter().map(|(environment, application)| {
+                    let head = summary.status.get(environment).map(|status| status.head.clone());
+                    row(environment, head, application)
+                }) }</tbody>
+            </table>
+        </>
+    }
+}
+
+fn row(environment: &str, head: Option<String>, application: &Application) -> Html {
+    let revision = |revision: &Option<String>| revision.clone().unwrap_or_else(|| "none".into());
+    html! {
+        <tr key={environment.to_string()}>
+            <td>{ environment }</td>
+            <td><code>{ revision(&head) }</code></td>
+            <td>
+                <code>{ revision(&application.synced_revision) }</code>
+                if application.syncing { { " (syncing wave by wave)" } }
+            </td>
+        </tr>
+    }
+}
