@@ -4,6 +4,8 @@ mod common;
 
 use gitops_playground::core::{ErrorKind, InputError, State};
 use gitops_playground::world::scenario::Scenario;
+use gitops_playground::world::World;
+use serde_json::json;
 
 fn state_error(text: &str) -> InputError {
     State::parse("desired", text).expect_err("the text is not a valid state")
@@ -119,6 +121,26 @@ everywhere! {
         let error = state_error("web:\n  replicas: 3\n  image: [web:1\n");
         assert_eq!(error.kind, ErrorKind::Syntax);
         assert!(error.line.is_some() && error.column.is_some(), "{error}");
+    }
+
+    fn a_write_through_a_path_thousands_of_fields_deep_is_refused_not_a_crash() {
+        let path = "/a".repeat(10_000);
+        let scenario = json!({
+            "desired": {"web": {"replicas": 1}},
+            "actual": {"web": {"replicas": 1}},
+            "controllers": [{"name": "autoscaler", "key": "web", "path": path, "value": 1}],
+            "script": [
+                {"at": 1, "do": "edit-cluster", "by": "bob", "key": "web", "path": path, "value": 1},
+                {"at": 1, "do": "commit", "author": "alice", "message": "Deep",
+                 "set": [{"file": "envs/prod/manifests.json", "path": path, "value": 1}]},
+            ],
+            "steps": 2,
+        });
+        let world = World::run(&Scenario::parse("lesson.json", &scenario.to_string()).unwrap());
+        for refused in ["could not edit web in prod", "could not commit \"Deep\""] {
+            let event = world.events.iter().find(|event| event.what == refused).expect(refused);
+            assert!(event.why.ends_with("a path goes through at most 128"), "{event}");
+        }
     }
 
     fn a_scenario_can_be_yaml() {

@@ -330,3 +330,36 @@ async fn the_editor_has_a_fixed_height_and_fills_its_container() {
         (width, height)
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_text_of_200_000_lines_keeps_a_window_of_numbers_in_line() {
+    let text = "a: 1\n".repeat(200_000);
+    let (root, _handle) = mount(CodeEditorProps {
+        error_at: Some((100_001, 1)),
+        ..props(&text)
+    });
+    rendered().await;
+    let shown = numbers(&root);
+    assert_eq!(shown.len(), 1_000, "a window of numbers, not all of them");
+    assert_eq!(shown.first().map(String::as_str), Some("1"));
+    let area = area(&root);
+    area.set_scroll_top(100_000 * 20);
+    dispatch(&area, "scroll");
+    rendered().await;
+    let shown = numbers(&root);
+    assert!(shown.len() <= 1_000, "{}", shown.len());
+    assert!(
+        shown.contains(&"100001".to_string()),
+        "the visible lines have their numbers"
+    );
+    let number = find(&root, ".code-editor-number.error-line");
+    assert_eq!(number.text_content().as_deref(), Some("100001"));
+    let mark = find(&root, ".code-editor-mark.error-line");
+    let top = |element: &Element| element.get_bounding_client_rect().top();
+    assert!(
+        (top(&number) - top(&mark)).abs() < 0.5,
+        "number at {}, mark at {}",
+        top(&number),
+        top(&mark)
+    );
+}

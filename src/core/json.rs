@@ -5,6 +5,7 @@
 
 use super::error::InputError;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
@@ -112,13 +113,18 @@ impl<'de> Visitor<'de> for StrictVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut fields = Map::new();
         while let Some(name) = map.next_key::<String>()? {
-            if fields.contains_key(&name) {
-                return Err(de::Error::custom(format!(
-                    "the field `{name}` appears twice in one object"
-                )));
+            match fields.entry(name) {
+                Entry::Occupied(field) => {
+                    return Err(de::Error::custom(format!(
+                        "the field `{}` appears twice in one object",
+                        field.key()
+                    )))
+                }
+                Entry::Vacant(field) => {
+                    let StrictValue(value) = map.next_value()?;
+                    field.insert(value);
+                }
             }
-            let StrictValue(value) = map.next_value()?;
-            fields.insert(name, value);
         }
         Ok(Value::Object(fields))
     }

@@ -71,10 +71,17 @@ impl State {
             }
             Value::Object(fields) if is_kubernetes_object(&fields) => State::from_items(
                 source,
-                Within::List(""),
+                Within::Single,
                 vec![Value::Object(fields)],
                 Form::List,
             ),
+            Value::Object(fields) if fields.get("apiVersion").is_some_and(Value::is_string) => {
+                Err(InputError::shape(
+                    source,
+                    "",
+                    "a Kubernetes object needs `kind` (this one has `apiVersion` but no `kind`)",
+                ))
+            }
             Value::Object(fields) => State::from_named(source, fields),
             other => Err(InputError::shape(
                 source,
@@ -181,6 +188,8 @@ impl State {
 enum Within<'a> {
     List(&'a str),
     Stream,
+    /// One object written alone, not in a list.
+    Single,
 }
 
 impl Within<'_> {
@@ -196,13 +205,14 @@ impl Within<'_> {
                 problem.pointer,
                 format!("document {}: {}", index + 1, problem.message),
             ),
+            Within::Single => InputError::shape(source, problem.pointer, problem.message),
         }
     }
 
     /// How a person counts two positions: items from 0, documents from 1.
     fn numbers(self, first: usize, second: usize) -> (String, String) {
         match self {
-            Within::List(_) => (format!("items {first}"), second.to_string()),
+            Within::List(_) | Within::Single => (format!("items {first}"), second.to_string()),
             Within::Stream => (format!("documents {}", first + 1), (second + 1).to_string()),
         }
     }

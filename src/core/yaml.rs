@@ -106,7 +106,10 @@ pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputErro
                 let value = if style != ScalarStyle::Plain || is_string_tag || wants_key {
                     Value::String(text.into_owned())
                 } else {
-                    plain_scalar(&text)
+                    match plain_scalar(&text) {
+                        Ok(value) => value,
+                        Err(message) => return fail(message),
+                    }
                 };
                 (value, anchor, 1)
             }
@@ -159,15 +162,16 @@ fn depth(value: &Value) -> usize {
     }
 }
 
-/// An unquoted scalar: null, a boolean, a number, or text.
-fn plain_scalar(text: &str) -> Value {
+/// An unquoted scalar: null, a boolean, a number, or text; a number too
+/// large for a 64-bit float is an error, as in JSON.
+fn plain_scalar(text: &str) -> Result<Value, String> {
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
         "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => {
-            return Value::Bool(true)
+            return Ok(Value::Bool(true))
         }
         "false" | "False" | "FALSE" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => {
-            return Value::Bool(false)
+            return Ok(Value::Bool(false))
         }
         _ => {}
     }
@@ -177,26 +181,24 @@ fn plain_scalar(text: &str) -> Value {
             .and_then(|digits| u64::from_str_radix(digits, radix).ok())
     };
     if let Some(number) = radix("0x", 16).or_else(|| radix("0o", 8)) {
-        return number.into();
+        return Ok(number.into());
     }
     if let Ok(number) = text.parse::<i64>() {
-        return number.into();
+        return Ok(number.into());
     }
     if let Ok(number) = text.strip_prefix('+').unwrap_or(text).parse::<u64>() {
-        return number.into();
+        return Ok(number.into());
     }
     let looks_numeric = text.bytes().any(|b| b.is_ascii_digit())
         && text
             .bytes()
             .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b));
-    match text
-        .parse::<f64>()
-        .ok()
-        .filter(|_| looks_numeric)
-        .and_then(Number::from_f64)
-    {
-        Some(number) => Value::Number(number),
-        None => Value::String(text.to_owned()),
+    match text.parse::<f64>().ok().filter(|_| looks_numeric) {
+        Some(number) if number.is_infinite() => Err(format!(
+            "the number {text} is out of range of a 64-bit float; quote it to keep it as text"
+        )),
+        Some(number) => Ok(Number::from_f64(number).map_or(Value::Null, Value::Number)),
+        None => Ok(Value::String(text.to_owned())),
     }
 }
 

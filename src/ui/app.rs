@@ -65,7 +65,7 @@ fn full_page(props: &PageProps) -> Html {
     } else {
         format!("Before step 0 (of {})", model.scenario.steps)
     };
-    let summary = Rc::new(world.summary());
+    let summary = use_memo(SameWorld(model.world.clone()), |world| world.0.summary());
     let events = Rc::new(world.events.clone());
     let panel_class = |panel: Panel| classes!("panel", (model.panel == panel).then_some("active"));
     let report = model.report.clone();
@@ -237,5 +237,16 @@ fn embedded_page(props: &PageProps) -> Html {
                 </div>
             }
         </main>
+    }
+}
+
+/// The same world: the same allocation. The memo keeps the world it summarised, so
+/// the model's `Rc::make_mut` can never change that one in place: a changed world is
+/// a new allocation, and the summary is made once per change instead of every render.
+struct SameWorld(Rc<crate::world::World>);
+
+impl PartialEq for SameWorld {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
     }
 }

@@ -89,21 +89,49 @@ pub fn use_save_work(
     let warned = use_mut_ref(|| false);
     let first = use_mut_ref(|| true);
     use_effect_with((saved, last), move |(saved, last)| {
-        if std::mem::take(&mut *first.borrow_mut()) {
-            return;
+        let mut pending = None;
+        if !std::mem::take(&mut *first.borrow_mut()) {
+            let save = {
+                let (saved, last) = (saved.clone(), last.clone());
+                let done = std::rc::Rc::new(std::cell::Cell::new(false));
+                move || {
+                    if !done.replace(true) {
+                        save_now(&saved, &last, &warned, &dispatch);
+                    }
+                }
+            };
+            let on_leave = save.clone();
+            pending = Some((
+                gloo::timers::callback::Timeout::new(SAVE_AFTER_MS, save),
+                gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
+                    on_leave()
+                }),
+            ));
         }
-        let problem = match storage::save_work(saved, last) {
-            Ok(()) => None,
-            Err(SaveError::Blocked) => Some("This browser does not let the page keep your work: it stays in memory until you leave.".to_string()),
-            Err(SaveError::TooLarge(size)) => Some(format!("Your work is too large to keep ({size} characters); it stays in memory until you leave.")),
-        };
-        if let Some(problem) = problem {
-            if !*warned.borrow() {
-                *warned.borrow_mut() = true;
-                dispatch.dispatch(Action::Notice(problem));
-            }
-        }
+        move || drop(pending)
     });
+}
+
+/// Saving waits until typing pauses this long (and happens at once when the page is left),
+/// so that a keystroke never pays for encoding every saved session.
+const SAVE_AFTER_MS: u32 = 400;
+
+fn save_now(
+    saved: &BTreeMap<String, crate::share::Session>,
+    last: &str,
+    warned: &std::rc::Rc<std::cell::RefCell<bool>>,
+    dispatch: &UseReducerDispatcher<Model>,
+) {
+    let problem = match storage::save_work(saved, last) {
+        Ok(()) => None,
+        Err(SaveError::Blocked) => Some("This browser does not let the page keep your work: it stays in memory until you leave.".to_string()),
+        Err(SaveError::TooLarge(size)) => Some(format!("Your work is too large to keep ({size} characters); it stays in memory until you leave.")),
+    };
+    if let Some(problem) = problem {
+        if !warned.replace(true) {
+            dispatch.dispatch(Action::Notice(problem));
+        }
+    }
 }
 
 /// Keeps the exercises' progress (solved, hints shown) in local storage.

@@ -94,7 +94,16 @@ impl Model {
         };
         editor.format = Format::of(text);
         editor.lines.clear();
-        editor.error = parsed.err();
         editor.text = text.to_string();
+        match parsed {
+            Ok(state) => {
+                editor.error = None;
+                editor.reads_as = Some(std::rc::Rc::new(state));
+            }
+            Err(error) => {
+                editor.error = Some(error);
+                editor.reads_as = None;
+            }
+        }
     }
 }

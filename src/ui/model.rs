@@ -91,6 +91,8 @@ pub struct Editor {
     pub error: Option<InputError>,
     /// The lines of each object, when the page rendered the text.
     pub lines: BTreeMap<String, Range<usize>>,
+    /// The state the text reads as, when known, so that it is not read again.
+    pub reads_as: Option<Rc<State>>,
 }
 
 impl Editor {
@@ -101,6 +103,7 @@ impl Editor {
             format,
             error: None,
             lines: rendered.lines,
+            reads_as: Some(Rc::new(state.clone())),
         }
     }
 
@@ -110,8 +113,11 @@ impl Editor {
         if self.error.is_some() {
             return;
         }
-        let same =
-            State::parse("shown", &self.text).is_ok_and(|shown| shown.objects() == state.objects());
+        let same = match &self.reads_as {
+            Some(shown) => shown.objects() == state.objects(),
+            None => State::parse("shown", &self.text)
+                .is_ok_and(|shown| shown.objects() == state.objects()),
+        };
         if !same {
             *self = Editor::rendered(state, self.format);
         }

@@ -423,6 +423,12 @@ fn provisioned_status(object: &Value) -> Option<Value> {
     }
 }
 
+/// The most fields a path that writes may go through: as deep as a
+/// document may nest. The objects made on the way nest the value, and a
+/// value nested thousands deep overflows the stack when it is copied,
+/// compared or dropped.
+const MAX_PATH_FIELDS: usize = 128;
+
 /// Sets the value at a JSON pointer, making the objects on the way; returns
 /// the value it replaced.
 pub fn set_pointer(target: &mut Value, path: &str, value: Value) -> Result<Option<Value>, String> {
@@ -431,6 +437,12 @@ pub fn set_pointer(target: &mut Value, path: &str, value: Value) -> Result<Optio
         .segments()
         .map(|segment| segment.unwrap_or("*"))
         .collect();
+    if segments.len() > MAX_PATH_FIELDS {
+        return Err(format!(
+            "the path goes through {} fields; a path goes through at most {MAX_PATH_FIELDS}",
+            segments.len()
+        ));
+    }
     let Some((last, parents)) = segments.split_last() else {
         return Ok(Some(std::mem::replace(target, value)));
     };

@@ -1,8 +1,10 @@
 //! A plain-text code editor without a JavaScript library: a `<textarea>` does the
 //! editing, layered over a backdrop that tints lines, beside a gutter of line numbers.
 //! The gutter and the backdrop follow the textarea's scrolling with a `transform`, so
-//! scrolling never reflows the page. The sizes they share (font, line height, padding)
-//! live in `static/style.css` under `/* code editor */`.
+//! scrolling never reflows the page. The gutter holds the numbers of a window of lines
+//! around the scroll position, so a text of millions of lines costs a thousand numbers.
+//! The sizes they share (font, line height, padding) live in `static/style.css` under
+//! `/* code editor */`.
 
 use std::ops::Range;
 use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
@@ -10,6 +12,11 @@ use yew::prelude::*;
 
 /// Columns a tab advances to a multiple of; `tab-size` in style.css says the same.
 const TAB_SIZE: usize = 2;
+
+/// How many line numbers the gutter holds at once, and the step by which that window
+/// moves as the text scrolls (it starts one step above the first visible line).
+const WINDOW_LINES: usize = 1_000;
+const WINDOW_STEP: usize = 250;
 
 #[derive(Properties, PartialEq)]
 pub struct CodeEditorProps {
@@ -39,11 +46,15 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
     let gutter = use_node_ref();
     let rows = use_node_ref();
     let columns = use_node_ref();
+    let window_start = use_state_eq(|| 0usize);
+    let lines = line_count(&props.text);
     let layers = Layers {
+        lines,
         area: area.clone(),
         gutter: gutter.clone(),
         rows: rows.clone(),
         columns: columns.clone(),
+        window_start: window_start.clone(),
     };
     // A new text or a new size can move the textarea's scroll without a scroll event.
     {
@@ -66,7 +77,6 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         }
     });
 
-    let lines = line_count(&props.text);
     let error = props.error_at.map(|(line, column)| {
         let line = line.clamp(1, lines) - 1;
         let column = visual_column(nth_line(&props.text, line), column);
@@ -78,7 +88,10 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         .map(|(range, token)| (range.start.min(lines)..range.end.min(lines), *token))
         .filter(|(range, _)| !range.is_empty());
     let highlighted = |line: usize| highlight.as_ref().is_some_and(|(r, _)| r.contains(&line));
-    let numbers = (0..lines).map(|line| {
+    let window =
+        (*window_start).min(lines.saturating_sub(1))..lines.min(*window_start + WINDOW_LINES);
+    let above = window.start;
+    let numbers = window.map(|line| {
         let class = classes!(
             "code-editor-number",
             (error.map(|(at, _)| at) == Some(line)).then_some("error-line"),
@@ -94,7 +107,12 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
             props.readonly.then_some("readonly"),
         )}>
             <div class="code-editor-gutter" aria-hidden="true">
-                <div class="code-editor-numbers" ref={gutter}>{ for numbers }</div>
+                <div class="code-editor-numbers" ref={gutter}>
+                    if above > 0 {
+                        <div style={format!("height: calc(var(--code-editor-line) * {above})")} />
+                    }
+                    { for numbers }
+                </div>
             </div>
             <div class="code-editor-body">
                 <div class="code-editor-backdrop" aria-hidden="true">
@@ -146,10 +164,13 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
 /// The elements that follow the textarea's scroll.
 #[derive(Clone)]
 struct Layers {
+    /// The text's lines when this render made the layers.
+    lines: usize,
     area: NodeRef,
     gutter: NodeRef,
     rows: NodeRef,
     columns: NodeRef,
+    window_start: UseStateHandle<usize>,
 }
 
 impl Layers {
@@ -159,6 +180,12 @@ impl Layers {
             return;
         };
         let (x, y) = (area.scroll_left(), area.scroll_top());
+        let line_height = f64::from(area.scroll_height()) / self.lines.max(1) as f64;
+        if line_height > 0.0 {
+            let first_visible = (f64::from(y) / line_height) as usize;
+            self.window_start
+                .set((first_visible / WINDOW_STEP).saturating_sub(1) * WINDOW_STEP);
+        }
         let vertical = format!("transform: translateY({}px)", -y);
         place(&self.gutter, &vertical);
         place(&self.rows, &vertical);

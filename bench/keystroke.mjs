@@ -1,0 +1,127 @@
+// The re-plan after a keystroke, in the built page: both panes hold 2,000 objects (as
+// the page writes states: pretty JSON), then one digit of a replica count is typed over
+// in Desired, again and again. Each time the page clocks from the keydown to the input
+// event (the browser's own editing of the textarea), to the moment the Plan shows the new
+// card count (a MutationObserver), and to the end of the next frame (a task queued from
+// requestAnimationFrame runs after that frame is painted).
+
+import { freshPage } from './serve.mjs';
+import { workload } from './inputs.mjs';
+import { median } from './stats.mjs';
+
+export const OBJECTS = 2_000;
+const WARM_UP = 2;
+const KEYSTROKES = 20;
+const LOAD_TIMEOUT = 120_000;
+
+export async function measureKeystroke(browser, server, { objects = OBJECTS, keystrokes = KEYSTROKES } = {}) {
+  const work = workload(objects);
+  const target = undrifted(work, Math.floor(objects / 2));
+  const { page, errors, close } = await freshPage(browser);
+  try {
+    await page.goto(server.playground);
+    await cardCount(page, 2);
+    await paste(page, 'Actual', JSON.stringify(work.live, null, 2));
+    await paste(page, 'Desired', JSON.stringify(work.desired, null, 2));
+    await cardCount(page, work.drifted, LOAD_TIMEOUT);
+    const lines = await page.getByRole('textbox', { name: /^Desired/ }).evaluate((area) => area.value.split('\n').length);
+    const coreAlone = await timeCoreAlone(page);
+
+    const original = String(target.spec.replicas);
+    const runs = { toInput: [], toPlan: [], toFrame: [] };
+    for (let stroke = 0; stroke < WARM_UP + keystrokes; stroke += 1) {
+      const changed = stroke % 2 === 0;
+      const timing = await typeReplicaDigit(page, target.metadata.name, changed ? '7' : original, work.drifted + (changed ? 1 : 0));
+      if (stroke >= WARM_UP) for (const [name, values] of Object.entries(runs)) values.push(timing[name]);
+    }
+    if (errors.length) throw new Error(`the playground failed: ${errors.join('; ')}`);
+    const medians = Object.fromEntries(Object.entries(runs).map(([name, values]) => [name, median(values)]));
+    return { objects, lines, keystrokes, ...medians, coreAlone, runs };
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * The core's share: `diff` of the two pane texts, through the page's own wasm module
+ * (Trunk's loader leaves its exports on `window.wasmBindings`); median of 5 after a
+ * warm-up, or undefined if the page does not expose them.
+ */
+function timeCoreAlone(page) {
+  return page.evaluate(() => {
+    const diff = window.wasmBindings?.diff;
+    if (!diff) return undefined;
+    const desired = document.querySelector('#desired-state').value;
+    const actual = document.querySelector('#actual-state').value;
+    const times = [];
+    for (let run = 0; run < 6; run += 1) {
+      const start = performance.now();
+      diff(desired, actual);
+      if (run > 0) times.push(performance.now() - start);
+    }
+    return times.sort((a, b) => a - b)[2];
+  });
+}
+
+/** An object near `index` that has not drifted, so that a change to it adds a card. */
+function undrifted(work, index) {
+  const liveByName = new Map(work.live.map((object) => [object.metadata.name, object]));
+  for (let at = index; at < work.desired.length; at += 1) {
+    const desired = work.desired[at];
+    const live = liveByName.get(desired.metadata.name);
+    const same = (pick) => JSON.stringify(pick(desired)) === JSON.stringify(pick(live));
+    if (same((object) => object.spec.replicas) && same((object) => object.spec.template.spec.containers[0].image) &&
+        same((object) => object.spec.template.spec.containers[0].env)) {
+      return desired;
+    }
+  }
+  throw new Error('no object without drift');
+}
+
+/** Puts `text` in a pane at once, as a paste does: one input event. */
+async function paste(page, pane, text) {
+  await page.getByRole('textbox', { name: new RegExp(`^${pane}`) }).evaluate((area, text) => {
+    area.value = text;
+    area.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+  }, text);
+}
+
+async function cardCount(page, count, timeout = 30_000) {
+  await page.waitForFunction(
+    (count) => document.querySelectorAll('ol.cards[aria-label="Operations"] > li').length === count,
+    count,
+    { timeout, polling: 100 },
+  );
+}
+
+/** Selects the replica digit of the object `name` in Desired, types `digit`, and times it. */
+async function typeReplicaDigit(page, name, digit, expectedCards) {
+  await page.getByRole('textbox', { name: /^Desired/ }).evaluate(
+    (area, { name, expectedCards }) => {
+      const at = area.value.indexOf(`"name": "${name}"`);
+      const digitAt = area.value.indexOf('"replicas": ', at) + '"replicas": '.length;
+      area.focus();
+      area.setSelectionRange(digitAt, digitAt + 1);
+      const plan = document.querySelector('section.plan');
+      const cards = () => plan.querySelectorAll('ol.cards[aria-label="Operations"] > li').length;
+      window.__replan = new Promise((done) => {
+        let start;
+        let input;
+        addEventListener('keydown', () => (start = performance.now()), { capture: true, once: true });
+        addEventListener('input', () => (input = performance.now()), { capture: true, once: true });
+        const observer = new MutationObserver(() => {
+          if (start === undefined || cards() !== expectedCards) return;
+          const planned = performance.now();
+          observer.disconnect();
+          requestAnimationFrame(() =>
+            setTimeout(() => done({ toInput: input - start, toPlan: planned - start, toFrame: performance.now() - start }), 0),
+          );
+        });
+        observer.observe(plan, { childList: true, subtree: true, characterData: true });
+      });
+    },
+    { name, expectedCards },
+  );
+  await page.keyboard.press(digit);
+  return page.evaluate(() => window.__replan);
+}

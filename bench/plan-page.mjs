@@ -1,0 +1,51 @@
+// The plan comparison inside the page: for each size, the same generated texts go to
+// every contender; one warm-up run each, then `runs` rounds in which each contender runs
+// once, so that noise and garbage collection fall on all of them alike.
+
+import { contenders, ready } from './contenders.mjs';
+import { workload } from './inputs.mjs';
+import { median } from './stats.mjs';
+
+const pause = () => new Promise((resume) => setTimeout(resume, 0));
+
+async function measureSize(size, runs) {
+  const work = workload(size);
+  const { desiredText, actualText } = work;
+  const times = Object.fromEntries(contenders.map((contender) => [contender.id, []]));
+  const found = {};
+  for (const contender of contenders) {
+    const result = contender.run(desiredText, actualText);
+    if (contender.differences) {
+      found[contender.id] = { objects: contender.objects(result), differences: contender.differences(result) };
+    }
+    await pause();
+  }
+  for (let round = 0; round < runs; round += 1) {
+    for (const contender of contenders) {
+      const start = performance.now();
+      contender.run(desiredText, actualText);
+      times[contender.id].push(performance.now() - start);
+      await pause();
+    }
+  }
+  return {
+    size,
+    drifted: work.drifted,
+    inputBytes: desiredText.length + actualText.length,
+    found,
+    median: Object.fromEntries(Object.entries(times).map(([id, values]) => [id, median(values)])),
+    runs: times,
+  };
+}
+
+/** Runs every size in turn; `plan` is `[{size, runs}]`. */
+window.planBenchmark = async (plan) => {
+  await ready;
+  const results = [];
+  for (const { size, runs } of plan) results.push(await measureSize(size, runs));
+  return {
+    contenders: contenders.map(({ id, label }) => ({ id, label })),
+    results,
+  };
+};
+window.planBenchmarkReady = ready.then(() => true);

@@ -1,0 +1,129 @@
+// The figures as sections of tables: printed to the terminal and written as Markdown.
+
+import { count, kb, mb, ms, table, times } from './table.mjs';
+
+const FRAME_MS = 16;
+/** Growth counts as linear up to this factor over the size's own factor. */
+const LINEAR_SLACK = 1.2;
+
+export function sections({ plan, keystroke, firstLoad }) {
+  return [planSection(plan), keystrokeSection(keystroke), firstLoadSection(firstLoad)];
+}
+
+function planSection({ contenders, results }) {
+  const sizes = results.map((result) => result.size);
+  const at = (size) => results.find((result) => result.size === size);
+  const growth = (id) => (at(1_000) && at(10_000) ? times(at(10_000).median[id] / at(1_000).median[id]) : 'n/a');
+  const timesTable = table(
+    ['contender', ...sizes.map(count), 'growth 1,000 → 10,000'],
+    [
+      ...contenders.map(({ id, label }) => [label, ...results.map((result) => ms(result.median[id])), growth(id)]),
+      ['input (both texts)', ...results.map((result) => mb(result.inputBytes)), ''],
+    ],
+  );
+  const others = contenders.filter(({ id }) => id !== 'ours');
+  const ratioTable = table(
+    ['ours ÷', ...sizes.map(count)],
+    others.map(({ id, label }) => [label, ...results.map((result) => times(result.median.ours / result.median[id]))]),
+  );
+  const reference = at(1_000) ?? results[0];
+  const foundTable = table(
+    [`what each reports, ${count(reference.size)} objects (${reference.drifted} drifted)`, 'objects', 'differences'],
+    contenders
+      .filter(({ id }) => reference.found[id])
+      .map(({ id, label }) => [label, count(reference.found[id].objects), count(reference.found[id].differences)]),
+  );
+  const peers = others.filter(({ id }) => id !== 'parse');
+  const slowerThan = (result) => peers.filter(({ id }) => result.median.ours >= result.median[id]).map(({ id }) => id);
+  const parseRatios = results.map((result) => result.median.ours / result.median.parse);
+  const oursGrowth = at(1_000) && at(10_000) ? at(10_000).median.ours / at(1_000).median.ours : undefined;
+  const runs = results.map((result) => `${result.runs.ours.length} at ${count(result.size)}`).join(', ');
+  return {
+    title: 'Plan: the wasm core beside JavaScript diff libraries',
+    note: `N Deployments, 1% drifted; both states as JSON text. Median of runs after one warm-up (${runs}), contenders interleaved.`,
+    tables: [timesTable, ratioTable, foundTable],
+    targets: [
+      target(
+        'faster than every peer',
+        results.every((result) => slowerThan(result).length === 0),
+        results.map((result) => `${count(result.size)}: ${slowerThan(result).length ? `slower than ${slowerThan(result).join(', ')}` : 'fastest'}`).join('; '),
+      ),
+      target(
+        'at most twice the parse time',
+        parseRatios.every((ratio) => ratio <= 2),
+        results.map((result, index) => `${count(result.size)}: ${times(parseRatios[index])}`).join('; '),
+      ),
+      target(
+        'linear growth',
+        oursGrowth !== undefined && oursGrowth <= 10 * LINEAR_SLACK,
+        oursGrowth === undefined ? 'n/a' : `${times(oursGrowth)} from 1,000 to 10,000 objects; linear is x10, counted up to x${10 * LINEAR_SLACK}`,
+      ),
+    ],
+  };
+}
+
+function keystrokeSection(keystroke) {
+  return {
+    title: 'Re-plan after a keystroke, in the page',
+    note:
+      `${count(keystroke.objects)} Deployments in each pane as pretty JSON (Desired: ${count(keystroke.lines)} lines); ` +
+      `a replica digit typed over in Desired, median of ${keystroke.keystrokes} keystrokes after 2 warm-up ones.`,
+    tables: [
+      table(
+        ['from the keydown to', 'median'],
+        [
+          ['the input event (the browser edits the textarea)', ms(keystroke.toInput)],
+          ['the Plan showing the new card', ms(keystroke.toPlan)],
+          ['the end of the next frame', ms(keystroke.toFrame)],
+          ['(the core alone: diff of the two pane texts)', ms(keystroke.coreAlone)],
+        ],
+      ),
+    ],
+    targets: [target(`under one ${FRAME_MS} ms frame`, keystroke.toPlan < FRAME_MS, `${ms(keystroke.toPlan)} to the plan`)],
+  };
+}
+
+function firstLoadSection({ blank, playground }) {
+  const visits = playground.runs.length;
+  return {
+    title: 'First load on loopback',
+    note: `Fresh browser contexts, median of ${visits} visits each; gzip -9 of every file a first visit fetches (the page, then what the service worker precaches).`,
+    tables: [
+      table(
+        ['page', 'files', 'gzip -9', 'load event', 'interactive'],
+        [
+          ['blank page', blank.files, kb(blank.gzip), ms(blank.load), ms(blank.interactive)],
+          ['playground (Preset menu filled, plan shown)', playground.files, kb(playground.gzip), ms(playground.load), ms(playground.interactive)],
+        ],
+      ),
+    ],
+    targets: [],
+  };
+}
+
+function target(name, met, detail) {
+  return { name, met, detail };
+}
+
+export function asText(environment, parts) {
+  const lines = [`${environment.date}: ${environment.machine}`];
+  for (const part of parts) {
+    lines.push('', part.title, `  ${part.note}`);
+    for (const each of part.tables) lines.push('', each.text);
+    if (part.targets.length) lines.push('');
+    for (const { name, met, detail } of part.targets) lines.push(`  target ${name}: ${met ? 'met' : 'not met'} (${detail})`);
+  }
+  return lines.join('\n');
+}
+
+export function asMarkdown(environment, parts, { plot, fairness }) {
+  const lines = ['# Benchmark report', '', `${environment.date}, ${environment.machine}.`, '', ...fairness];
+  for (const [index, part] of parts.entries()) {
+    lines.push('', `## ${part.title}`, '', part.note);
+    for (const each of part.tables) lines.push('', each.markdown);
+    if (index === 0 && plot) lines.push('', `![Plan time by size, log scales](${plot})`);
+    if (part.targets.length) lines.push('');
+    for (const { name, met, detail } of part.targets) lines.push(`- Target ${name}: **${met ? 'met' : 'not met'}** (${detail}).`);
+  }
+  return `${lines.join('\n')}\n`;
+}

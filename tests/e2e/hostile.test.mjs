@@ -1,0 +1,97 @@
+// Hostile input in the page: a 50 MB paste, markup and control characters in
+// names, numbers out of range. Each gets a clear message, the text stays as
+// pasted, the last good state stays on screen, and names render as text.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const cards = (page) =>
+  page.getByRole('list', { name: 'Operations' }).locator(':scope > li').evaluateAll((items) =>
+    items.map((item) => `${item.querySelector('.verb')?.textContent.toUpperCase()} ${item.querySelector('.key')?.textContent}`),
+  );
+const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
+const paneAlert = (page) => page.locator('.pane').getByRole('alert');
+
+/** Puts `text` in the Desired pane as one paste would. */
+async function paste(page, text) {
+  await desiredPane(page).evaluate((area, value) => {
+    area.value = value;
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  }, text);
+}
+
+// The paste is minified JSON, one line, as exported from a cluster: Chromium lays out a
+// textarea of 50 MB of short lines in about a minute and a half on its own, whatever the
+// page does, so that shape would only measure the browser.
+test('a 50 MB paste is refused with its size; the text and the last plan stay', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  const manifest = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"filler","namespace":"x"},"data":{"a":"b"}},';
+  const length = await page.evaluate((unit) => {
+    window.hugePaste = `[${unit.repeat(Math.ceil((50 * 1024 * 1024) / unit.length))}{}]`;
+    return window.hugePaste.length;
+  }, manifest);
+  const started = Date.now();
+  await desiredPane(page).evaluate((area) => {
+    area.value = window.hugePaste;
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await paneAlert(page).waitFor({ timeout: 90_000 });
+  const answered = Date.now() - started;
+  assert.match(await paneAlert(page).innerText(), /50\.0 MB.*32\.0 MB/);
+  assert.equal(await desiredPane(page).evaluate((area) => area.value.length), length, 'the paste stays in the pane');
+  assert.deepEqual(await cards(page), ['UPDATE web', 'DELETE debug'], 'the last good plan stays');
+  console.log(`# a 50 MB paste was answered in ${answered} ms`);
+  await screenshot(page, 'hostile-50mb-paste');
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('markup and control characters in names are shown as text, never run', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  const names = {
+    '<img src=x onerror="window.pwned=1">': { image: 'web:1' },
+    '\u0007bell\u0000': { note: '</textarea><script>window.pwned=2</script>' },
+  };
+  await paste(page, JSON.stringify(names));
+  await until(async () => (await cards(page)).some((card) => card.startsWith('CREATE <img')), true);
+  const shown = await cards(page);
+  assert.ok(shown.includes('CREATE <img src=x onerror="window.pwned=1">'), JSON.stringify(shown));
+  assert.ok(shown.some((card) => card.includes('bell')), JSON.stringify(shown));
+  assert.equal(await page.locator('main img').count(), 0, 'no element was made from a name');
+  assert.equal(await page.locator('main script').count(), 0);
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  assert.equal(await page.evaluate(() => window.pwned), undefined, 'nothing ran');
+  assert.match(await page.getByRole('textbox', { name: /^Actual/ }).inputValue(), /<\/textarea><script>/, 'the cluster holds the text as text');
+  await screenshot(page, 'hostile-markup-names');
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('a number out of range is located; quoting it makes it text', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await paste(page, 'web:\n  replicas: 1e999\n');
+  await paneAlert(page).waitFor();
+  assert.match(await paneAlert(page).innerText(), /line 2, column 13: the number 1e999 is out of range/);
+  await paste(page, 'web:\n  replicas: "1e999"\n');
+  await until(async () => paneAlert(page).count(), 0);
+  await until(async () => (await cards(page)).includes('UPDATE web'), true);
+  await close();
+});
