@@ -31,7 +31,9 @@ pub fn app() -> Html {
     use_save_progress(model.progress.clone());
     use_play_timer(model.playing, model.speed, dispatch.clone());
     use_keyboard_shortcuts(dispatch.clone());
-    use_embed_messages((*embedding).clone(), EmbedState::of(&model), dispatch);
+    // Only an embedded page tells its host its state (with a link, which costs an encoding).
+    let state = embedding.as_ref().as_ref().and_then(|_| EmbedState::of(&model));
+    use_embed_messages((*embedding).clone(), state, dispatch);
     match *embedding {
         Some(_) => html! { <EmbeddedPage {model} /> },
         None => html! { <FullPage {model} /> },
