@@ -15,9 +15,12 @@ pub fn container() -> Element {
     root
 }
 
-/// Lets Yew render what was dispatched.
+/// Lets the browser run what is due (timers, fetches that failed at once),
+/// then waits until Yew has rendered everything dispatched, however many
+/// times its scheduler yields to the browser on a slow machine.
 pub async fn rendered() {
     gloo::timers::future::TimeoutFuture::new(0).await;
+    yew::scheduler::flush().await;
 }
 
 pub fn all(root: &Element, selector: &str) -> Vec<Element> {
