@@ -189,6 +189,69 @@ async fn typing_sends_the_whole_text_and_the_gutter_follows() {
     assert_eq!(numbers(&root), one_to(5));
 }
 
+/// A parent that keeps what is typed, except that typing `undo` puts back the text
+/// it had before, and a button that replaces the text.
+#[function_component(Rewriter)]
+fn rewriter() -> Html {
+    let text = use_state(|| AttrValue::from("first"));
+    let on_input = {
+        let text = text.clone();
+        Callback::from(move |typed: String| {
+            if typed.ends_with("undo") {
+                text.set(AttrValue::from("first"));
+            } else {
+                text.set(typed.into());
+            }
+        })
+    };
+    let replace = {
+        let text = text.clone();
+        Callback::from(move |_| text.set(AttrValue::from("replaced")))
+    };
+    html! {
+        <>
+            <CodeEditor id="rewritten" text={(*text).clone()} {on_input} />
+            <button onclick={replace}>{ "Replace" }</button>
+        </>
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_textarea_shows_the_parent_s_text_and_keeps_the_caret_in_what_was_typed() {
+    let root = container();
+    yew::Renderer::<Rewriter>::with_root(root.clone()).render();
+    rendered().await;
+    let area = area(&root);
+    assert_eq!(area.value(), "first");
+
+    area.set_value("first line");
+    area.set_selection_range(3, 3).unwrap();
+    dispatch(&area, "input");
+    rendered().await;
+    assert_eq!(area.value(), "first line");
+    assert_eq!(
+        area.selection_start().unwrap(),
+        Some(3),
+        "the caret stays where it was"
+    );
+
+    area.set_value("first undo");
+    dispatch(&area, "input");
+    rendered().await;
+    assert_eq!(
+        area.value(),
+        "first",
+        "the parent's text, not what was typed"
+    );
+
+    find(&root, "button")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    rendered().await;
+    assert_eq!(area.value(), "replaced");
+    assert_eq!(numbers(&root), one_to(1));
+}
+
 #[wasm_bindgen_test]
 async fn escape_leaves_the_editor_and_tab_is_the_browser_s() {
     let (root, _handle) = mount(props("a\nb"));

@@ -45,7 +45,9 @@ const INTERACTIONS_REPLAYED: usize = 32;
 #[test]
 fn scenario_files_read_and_run_without_panic_or_hang() {
     let scenarios = Arc::new(seeds::of_kind("scenario", DOCUMENT_TOKENS));
-    fuzz("scenario", inputs::text(scenarios), read_and_run);
+    fuzz("scenario", inputs::text(scenarios), |text: &String| {
+        read_and_run(text)
+    });
 }
 
 #[test]
@@ -72,7 +74,11 @@ fn share_links_decode_and_open_without_panic_or_hang() {
     let links = Arc::new(seeds::links(LINK_TOKENS));
     let sessions = Arc::new(seeds::sessions(DOCUMENT_TOKENS));
     let bombs = Arc::new(seeds::bombs(LINK_TOKENS));
-    fuzz("link", inputs::link(links, sessions, bombs), open_link);
+    fuzz(
+        "link",
+        inputs::link(links, sessions, bombs),
+        |fragment: &String| open_link(fragment),
+    );
 }
 
 #[test]
@@ -92,7 +98,7 @@ fn every_seed_is_real_input_that_reads() {
     }
 }
 
-fn read_and_run(text: &String) -> Outcome {
+fn read_and_run(text: &str) -> Outcome {
     let Ok(scenario) = Scenario::parse("fuzz.yaml", text) else {
         return Ok(Verdict::Rejected);
     };
@@ -156,7 +162,7 @@ fn plan_and_report(pair: &Pair) -> Outcome {
 
 static PRESETS: LazyLock<BTreeMap<String, String>> = LazyLock::new(seeds::presets);
 
-fn open_link(fragment: &String) -> Outcome {
+fn open_link(fragment: &str) -> Outcome {
     let Ok(session) = share::decode(fragment) else {
         return Ok(Verdict::Rejected);
     };

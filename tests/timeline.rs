@@ -6,7 +6,7 @@
 use gitops_playground::ui::components::Timeline;
 use gitops_playground::world::event::Event as WorldEvent;
 use gitops_playground::world::scenario::Scenario;
-use gitops_playground::world::summary::Summary;
+use gitops_playground::world::summary::History;
 use gitops_playground::world::World;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -32,7 +32,7 @@ fn world(preset: &str) -> World {
 #[derive(Properties, PartialEq)]
 struct HarnessProps {
     events: Rc<Vec<WorldEvent>>,
-    summary: Rc<Summary>,
+    history: Rc<History>,
     started: bool,
 }
 
@@ -48,7 +48,7 @@ fn harness(props: &HarnessProps) -> Html {
         <>
             <Timeline
                 events={props.events.clone()}
-                summary={props.summary.clone()}
+                history={props.history.clone()}
                 started={props.started}
                 {on_revert}
             />
@@ -57,13 +57,13 @@ fn harness(props: &HarnessProps) -> Html {
     }
 }
 
-fn mount(events: Vec<WorldEvent>, summary: Summary, started: bool) -> Element {
+fn mount(events: Vec<WorldEvent>, history: History, started: bool) -> Element {
     let document = gloo::utils::document();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
     let props = HarnessProps {
         events: Rc::new(events),
-        summary: Rc::new(summary),
+        history: Rc::new(history),
         started,
     };
     yew::Renderer::<Harness>::with_root_and_props(root.clone(), props).render();
@@ -71,7 +71,7 @@ fn mount(events: Vec<WorldEvent>, summary: Summary, started: bool) -> Element {
 }
 
 fn mount_world(world: &World) -> Element {
-    mount(world.events.clone(), world.summary(), world.started)
+    mount(world.events.clone(), world.history(), world.started)
 }
 
 fn classes(element: &Element) -> Vec<String> {
@@ -312,7 +312,7 @@ async fn a_crashing_image_is_marked_in_the_registry() {
 #[derive(Properties, PartialEq)]
 struct GrowingProps {
     events: Rc<Vec<WorldEvent>>,
-    summary: Rc<Summary>,
+    history: Rc<History>,
 }
 
 /// The timeline with the first few events, then all of them on "More".
@@ -331,7 +331,7 @@ fn growing(props: &GrowingProps) -> Html {
     html! {
         <>
             <button onclick={more}>{ "More" }</button>
-            <Timeline {events} summary={props.summary.clone()} started=true on_revert={Callback::noop()} />
+            <Timeline {events} history={props.history.clone()} started=true on_revert={Callback::noop()} />
         </>
     }
 }
@@ -351,7 +351,7 @@ async fn the_events_scroll_to_the_newest() {
     let world = world(ROLLBACK);
     let props = GrowingProps {
         events: Rc::new(world.events.clone()),
-        summary: Rc::new(world.summary()),
+        history: Rc::new(world.history()),
     };
     yew::Renderer::<Growing>::with_root_and_props(mount, props).render();
     rendered().await;
@@ -371,7 +371,7 @@ async fn the_events_scroll_to_the_newest() {
 async fn before_the_start_nothing_has_happened() {
     let scenario = Scenario::parse("x", ROLLBACK).unwrap();
     let world = World::new(&scenario);
-    let root = mount(Vec::new(), world.summary(), false);
+    let root = mount(Vec::new(), world.history(), false);
     rendered().await;
     let events = region(&root, "Events").unwrap();
     assert_eq!(

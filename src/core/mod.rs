@@ -21,6 +21,7 @@ pub mod order;
 pub mod plan;
 pub mod pointer;
 pub mod protection;
+mod recent_reads;
 pub mod render;
 pub mod report;
 pub mod state;

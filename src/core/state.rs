@@ -4,8 +4,10 @@
 use super::document;
 use super::error::InputError;
 use super::pointer::escape;
+use super::recent_reads;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// How a state was written, so that it can be written back the same way.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,29 +21,38 @@ pub enum Form {
     KubernetesList { envelope: Map<String, Value> },
 }
 
-/// The objects of one environment, ordered by key.
+/// The objects of one environment, ordered by key. Copies share their
+/// objects until one of them changes, so a copy costs nothing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     form: Form,
-    objects: BTreeMap<String, Value>,
+    objects: Arc<BTreeMap<String, Value>>,
 }
 
 impl State {
     pub fn empty(form: Form) -> Self {
         State {
             form,
-            objects: BTreeMap::new(),
+            objects: Arc::default(),
         }
     }
 
     pub fn new(form: Form, objects: BTreeMap<String, Value>) -> Self {
-        State { form, objects }
+        State {
+            form,
+            objects: Arc::new(objects),
+        }
     }
 
     /// Reads a state from JSON or YAML text; `source` names it in errors.
     /// Several YAML documents (`---`) are a list of Kubernetes objects. Text
     /// with no document at all is an empty state in the lesson's form.
+    /// A large text read a moment ago is not read again.
     pub fn parse(source: &str, text: &str) -> Result<Self, InputError> {
+        recent_reads::remembered(source, text, || State::read(source, text))
+    }
+
+    fn read(source: &str, text: &str) -> Result<Self, InputError> {
         if text.trim().is_empty() {
             return Ok(State::empty(Form::Named));
         }
@@ -107,10 +118,7 @@ impl State {
             }
             objects.insert(name, value);
         }
-        Ok(State {
-            form: Form::Named,
-            objects,
-        })
+        Ok(State::new(Form::Named, objects))
     }
 
     fn from_items(
@@ -134,7 +142,7 @@ impl State {
             }
             objects.insert(key, item);
         }
-        Ok(State { form, objects })
+        Ok(State::new(form, objects))
     }
 
     pub fn form(&self) -> &Form {
@@ -143,6 +151,12 @@ impl State {
 
     pub fn objects(&self) -> &BTreeMap<String, Value> {
         &self.objects
+    }
+
+    /// Whether both hold the same objects, whatever their forms; a copy is
+    /// known to without looking.
+    pub fn same_objects(&self, other: &State) -> bool {
+        Arc::ptr_eq(&self.objects, &other.objects) || self.objects == other.objects
     }
 
     pub fn get(&self, key: &str) -> Option<&Value> {
@@ -158,17 +172,25 @@ impl State {
     }
 
     pub fn insert(&mut self, key: String, object: Value) {
-        self.objects.insert(key, object);
+        Arc::make_mut(&mut self.objects).insert(key, object);
     }
 
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        self.objects.remove(key)
+        if !self.objects.contains_key(key) {
+            return None;
+        }
+        Arc::make_mut(&mut self.objects).remove(key)
     }
 
     /// The state as JSON, in the form it was read from, objects in key order.
     pub fn to_value(&self) -> Value {
         match &self.form {
-            Form::Named => Value::Object(self.objects.clone().into_iter().collect()),
+            Form::Named => Value::Object(
+                self.objects
+                    .iter()
+                    .map(|(key, object)| (key.clone(), object.clone()))
+                    .collect(),
+            ),
             Form::List => Value::Array(self.objects.values().cloned().collect()),
             Form::KubernetesList { envelope } => {
                 let mut list = envelope.clone();

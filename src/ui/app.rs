@@ -32,7 +32,10 @@ pub fn app() -> Html {
     use_play_timer(model.playing, model.speed, dispatch.clone());
     use_keyboard_shortcuts(dispatch.clone());
     // Only an embedded page tells its host its state (with a link, which costs an encoding).
-    let state = embedding.as_ref().as_ref().and_then(|_| EmbedState::of(&model));
+    let state = embedding
+        .as_ref()
+        .as_ref()
+        .and_then(|_| EmbedState::of(&model));
     use_embed_messages((*embedding).clone(), state, dispatch);
     match *embedding {
         Some(_) => html! { <EmbeddedPage {model} /> },
@@ -67,7 +70,7 @@ fn full_page(props: &PageProps) -> Html {
     } else {
         format!("Before step 0 (of {})", model.scenario.steps)
     };
-    let summary = use_memo(SameWorld(model.world.clone()), |world| world.0.summary());
+    let history = use_memo(SameWorld(model.world.clone()), |world| world.0.history());
     let events = Rc::new(world.events.clone());
     let panel_class = |panel: Panel| classes!("panel", (model.panel == panel).then_some("active"));
     let report = model.report.clone();
@@ -185,7 +188,7 @@ fn full_page(props: &PageProps) -> Html {
                 <div id="panel-timeline" class={panel_class(Panel::Timeline)}>
                     <Timeline
                         {events}
-                        {summary}
+                        {history}
                         started={world.started}
                         on_revert={let d = send_with(&dispatch); Callback::from(move |id| d.dispatch(Action::Revert(id)))}
                         on_approve={let d = send_with(&dispatch); Callback::from(move |number| d.dispatch(Action::Approve(number)))}
@@ -242,9 +245,9 @@ fn embedded_page(props: &PageProps) -> Html {
     }
 }
 
-/// The same world: the same allocation. The memo keeps the world it summarised, so
+/// The same world: the same allocation. The memo keeps the world it described, so
 /// the model's `Rc::make_mut` can never change that one in place: a changed world is
-/// a new allocation, and the summary is made once per change instead of every render.
+/// a new allocation, and the history is made once per change instead of every render.
 struct SameWorld(Rc<crate::world::World>);
 
 impl PartialEq for SameWorld {

@@ -114,9 +114,8 @@ impl Editor {
             return;
         }
         let same = match &self.reads_as {
-            Some(shown) => shown.objects() == state.objects(),
-            None => State::parse("shown", &self.text)
-                .is_ok_and(|shown| shown.objects() == state.objects()),
+            Some(shown) => shown.same_objects(state),
+            None => State::parse("shown", &self.text).is_ok_and(|shown| shown.same_objects(state)),
         };
         if !same {
             *self = Editor::rendered(state, self.format);

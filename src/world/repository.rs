@@ -530,6 +530,21 @@ impl Repository {
     }
 }
 
+/// Feeds what is written straight to the hash, so that a large file is
+/// not first copied into one more string.
+struct HashWriter<'a>(&'a mut Sha256);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 fn commit_id(parent: Option<&str>, author: &str, message: &str, files: &Files) -> String {
     let mut hash = Sha256::new();
     hash.update(parent.unwrap_or("").as_bytes());
@@ -538,7 +553,7 @@ fn commit_id(parent: Option<&str>, author: &str, message: &str, files: &Files) -
     hash.update(b"\0");
     hash.update(message.as_bytes());
     hash.update(b"\0");
-    hash.update(serde_json::to_string(files).unwrap_or_default().as_bytes());
+    let _ = serde_json::to_writer(HashWriter(&mut hash), files);
     hash.finalize()
         .iter()
         .take(4)

@@ -72,6 +72,21 @@ pub struct Summary {
     pub registry: RegistrySummary,
 }
 
+/// The world's history and where its actors stand: Git's log and pull
+/// requests, the registry, what runs where, the agent, and the commit each
+/// environment follows. It is the summary without the states and their
+/// reports, cheap enough to redraw the timeline after every keystroke.
+#[derive(Debug, Clone, PartialEq)]
+pub struct History {
+    pub step: u32,
+    /// The commit each environment follows.
+    pub heads: BTreeMap<String, String>,
+    pub running: BTreeMap<String, BTreeMap<String, Vec<Running>>>,
+    pub agent: Option<Agent>,
+    pub repository: RepositorySummary,
+    pub registry: RegistrySummary,
+}
+
 impl World {
     fn log_entry(&self, commit: &Commit) -> LogEntry {
         let parent = commit
@@ -91,61 +106,33 @@ impl World {
         }
     }
 
-    pub fn summary(&self) -> Summary {
-        let options = self.options.reconcile();
-        let mut desired = BTreeMap::new();
-        let mut actual = BTreeMap::new();
-        let mut status = BTreeMap::new();
-        let mut running = BTreeMap::new();
-        for (environment, cluster) in &self.clusters {
-            let (head, files) = self.desired_files(environment);
-            let wanted = desired_state(&files, environment);
-            actual.insert(environment.clone(), cluster.actual().to_value());
-            running.insert(
-                environment.clone(),
-                cluster
+    /// What the timeline shows, without the states and their reports.
+    pub fn history(&self) -> History {
+        let heads = self
+            .clusters
+            .keys()
+            .map(|environment| {
+                (
+                    environment.clone(),
+                    self.desired_files(environment).0.id.clone(),
+                )
+            })
+            .collect();
+        let running = self
+            .clusters
+            .iter()
+            .map(|(environment, cluster)| {
+                let workloads = cluster
                     .running()
                     .into_iter()
                     .map(|(key, images)| (key.to_string(), images.to_vec()))
-                    .collect(),
-            );
-            let synced_revision = self
-                .agent
-                .as_ref()
-                .and_then(|agent| agent.applications.get(environment))
-                .and_then(|application| application.synced_revision.clone());
-            let environment_status = match &wanted {
-                Ok(state) => {
-                    let found = report(state, cluster.actual(), &options);
-                    EnvironmentStatus {
-                        sync: found.status.sync,
-                        health: found.status.health,
-                        head: head.id.clone(),
-                        synced_revision,
-                        error: None,
-                        warnings: found.warnings,
-                    }
-                }
-                Err(error) => EnvironmentStatus {
-                    sync: SyncStatus::Unknown,
-                    health: Health::Unknown,
-                    head: head.id.clone(),
-                    synced_revision,
-                    error: Some(error.to_string()),
-                    warnings: Vec::new(),
-                },
-            };
-            desired.insert(
-                environment.clone(),
-                wanted.map(|state| state.to_value()).unwrap_or(Value::Null),
-            );
-            status.insert(environment.clone(), environment_status);
-        }
-        Summary {
+                    .collect();
+                (environment.clone(), workloads)
+            })
+            .collect();
+        History {
             step: self.step,
-            desired,
-            actual,
-            status,
+            heads,
             running,
             agent: self.agent.clone(),
             repository: RepositorySummary {
@@ -160,6 +147,68 @@ impl World {
                 tags: self.registry.tags().clone(),
                 images: self.registry.images().cloned().collect(),
             },
+        }
+    }
+
+    pub fn summary(&self) -> Summary {
+        let History {
+            step,
+            heads,
+            running,
+            agent,
+            repository,
+            registry,
+        } = self.history();
+        let options = self.options.reconcile();
+        let mut desired = BTreeMap::new();
+        let mut actual = BTreeMap::new();
+        let mut status = BTreeMap::new();
+        for (environment, cluster) in &self.clusters {
+            let files = self.desired_files(environment).1;
+            let wanted = desired_state(&files, environment);
+            actual.insert(environment.clone(), cluster.actual().to_value());
+            let head = heads[environment].clone();
+            let synced_revision = self
+                .agent
+                .as_ref()
+                .and_then(|agent| agent.applications.get(environment))
+                .and_then(|application| application.synced_revision.clone());
+            let environment_status = match &wanted {
+                Ok(state) => {
+                    let found = report(state, cluster.actual(), &options);
+                    EnvironmentStatus {
+                        sync: found.status.sync,
+                        health: found.status.health,
+                        head,
+                        synced_revision,
+                        error: None,
+                        warnings: found.warnings,
+                    }
+                }
+                Err(error) => EnvironmentStatus {
+                    sync: SyncStatus::Unknown,
+                    health: Health::Unknown,
+                    head,
+                    synced_revision,
+                    error: Some(error.to_string()),
+                    warnings: Vec::new(),
+                },
+            };
+            desired.insert(
+                environment.clone(),
+                wanted.map(|state| state.to_value()).unwrap_or(Value::Null),
+            );
+            status.insert(environment.clone(), environment_status);
+        }
+        Summary {
+            step,
+            desired,
+            actual,
+            status,
+            running,
+            agent,
+            repository,
+            registry,
         }
     }
 }

@@ -56,6 +56,22 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         columns: columns.clone(),
         window_start: window_start.clone(),
     };
+    // What the textarea holds, as far as this editor knows: what it was given or what
+    // was typed. Only a text that differs is written to it, so a keystroke in a large
+    // text does not read the whole text back from the page to compare it.
+    let holds = use_mut_ref(|| None::<AttrValue>);
+    {
+        let area = area.clone();
+        let holds = holds.clone();
+        use_effect_with(props.text.clone(), move |text| {
+            if holds.borrow().as_ref() != Some(text) {
+                if let Some(area) = area.cast::<HtmlTextAreaElement>() {
+                    area.set_value(text);
+                    *holds.borrow_mut() = Some(text.clone());
+                }
+            }
+        });
+    }
     // A new text or a new size can move the textarea's scroll without a scroll event.
     {
         let layers = layers.clone();
@@ -65,7 +81,9 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
     let on_input = props.on_input.clone();
     let oninput = Callback::from(move |event: InputEvent| {
         if let Some(area) = event.target_dyn_into::<HtmlTextAreaElement>() {
-            on_input.emit(area.value());
+            let typed = area.value();
+            *holds.borrow_mut() = Some(AttrValue::from(typed.clone()));
+            on_input.emit(typed);
         }
     });
     let onkeydown = Callback::from(|event: KeyboardEvent| {
@@ -151,7 +169,6 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                     readonly={props.readonly}
                     aria-invalid={error.is_some().then_some("true")}
                     aria-describedby={props.described_by.clone()}
-                    value={props.text.clone()}
                     {oninput}
                     {onkeydown}
                     {onscroll}

@@ -11,7 +11,7 @@ mod pulls;
 mod registry;
 
 use crate::world::event::Event as WorldEvent;
-use crate::world::summary::Summary;
+use crate::world::summary::History;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use yew::prelude::*;
@@ -19,7 +19,7 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
     pub events: Rc<Vec<WorldEvent>>,
-    pub summary: Rc<Summary>,
+    pub history: Rc<History>,
     /// Whether step 0 has run.
     pub started: bool,
     /// A person asks to revert a commit (its id).
@@ -35,33 +35,33 @@ pub struct TimelineProps {
 /// The world over time, in six regions.
 #[function_component(Timeline)]
 pub fn timeline(props: &TimelineProps) -> Html {
-    let summary = &props.summary;
+    let history = &props.history;
     html! {
         <div class="timeline">
             <events::EventList events={props.events.clone()} started={props.started} />
-            <log::GitLog summary={summary.clone()} on_revert={props.on_revert.clone()} />
-            <pulls::PullRequests summary={summary.clone()} on_approve={props.on_approve.clone()} on_merge={props.on_merge.clone()} />
-            <registry::RegistryView summary={summary.clone()} />
-            <registry::RunningView summary={summary.clone()} />
-            <agent::AgentView summary={summary.clone()} />
+            <log::GitLog history={history.clone()} on_revert={props.on_revert.clone()} />
+            <pulls::PullRequests history={history.clone()} on_approve={props.on_approve.clone()} on_merge={props.on_merge.clone()} />
+            <registry::RegistryView history={history.clone()} />
+            <registry::RunningView history={history.clone()} />
+            <agent::AgentView history={history.clone()} />
         </div>
     }
 }
 
-/// Props of the parts that show the summary.
+/// Props of the parts that show the history.
 #[derive(Properties)]
-pub struct SummaryProps {
-    pub summary: Rc<Summary>,
+pub struct HistoryProps {
+    pub history: Rc<History>,
 }
 
-impl PartialEq for SummaryProps {
+impl PartialEq for HistoryProps {
     fn eq(&self, other: &Self) -> bool {
-        same(&self.summary, &other.summary)
+        same(&self.history, &other.history)
     }
 }
 
-/// The same summary: the same allocation (cheap), or equal.
-fn same(a: &Rc<Summary>, b: &Rc<Summary>) -> bool {
+/// The same history: the same allocation (cheap), or equal.
+fn same(a: &Rc<History>, b: &Rc<History>) -> bool {
     Rc::ptr_eq(a, b) || a == b
 }
 

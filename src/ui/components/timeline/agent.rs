@@ -2,24 +2,24 @@
 //! last error, and for each environment the head of Git and the revision it
 //! last synced. "I merged but nothing happened" is answered here.
 
-use super::{Region, SummaryProps};
+use super::{HistoryProps, Region};
 use crate::world::agent::{Agent, AgentHealth, Application};
-use crate::world::summary::Summary;
+use crate::world::summary::History;
 use yew::prelude::*;
 
 #[function_component(AgentView)]
-pub fn agent_view(props: &SummaryProps) -> Html {
+pub fn agent_view(props: &HistoryProps) -> Html {
     html! {
         <Region title="Agent" name="agent">
-            { match &props.summary.agent {
-                Some(agent) => describe(agent, &props.summary),
+            { match &props.history.agent {
+                Some(agent) => describe(agent, &props.history),
                 None => html! { <p class="empty">{ "No agent: in push mode CI deploys." }</p> },
             } }
         </Region>
     }
 }
 
-fn describe(agent: &Agent, summary: &Summary) -> Html {
+fn describe(agent: &Agent, history: &History) -> Html {
     let health = match agent.health {
         AgentHealth::Healthy => "Healthy",
         AgentHealth::Degraded => "Degraded",
@@ -50,7 +50,7 @@ fn describe(agent: &Agent, summary: &Summary) -> Html {
                     <th scope="col">{ "Synced" }</th>
                 </tr></thead>
                 <tbody>{ for agent.applications.iter().map(|(environment, application)| {
-                    let head = summary.status.get(environment).map(|status| status.head.clone());
+                    let head = history.heads.get(environment).cloned();
                     row(environment, head, application)
                 }) }</tbody>
             </table>

@@ -5,19 +5,19 @@ use super::{same, short_id, Region};
 use crate::world::agent::describe_changes;
 use crate::world::registry::shorten_digests;
 use crate::world::repository::ObjectDiff;
-use crate::world::summary::{LogEntry, Summary};
+use crate::world::summary::{History, LogEntry};
 use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties)]
 pub struct GitLogProps {
-    pub summary: Rc<Summary>,
+    pub history: Rc<History>,
     pub on_revert: Callback<String>,
 }
 
 impl PartialEq for GitLogProps {
     fn eq(&self, other: &Self) -> bool {
-        same(&self.summary, &other.summary) && self.on_revert == other.on_revert
+        same(&self.history, &other.history) && self.on_revert == other.on_revert
     }
 }
 
@@ -26,7 +26,7 @@ pub fn git_log(props: &GitLogProps) -> Html {
     html! {
         <Region title="Git log" name="log">
             <ol class="timeline-log">
-                { for props.summary.repository.log.iter().map(|entry| commit(entry, &props.on_revert)) }
+                { for props.history.repository.log.iter().map(|entry| commit(entry, &props.on_revert)) }
             </ol>
         </Region>
     }

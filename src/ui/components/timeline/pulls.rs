@@ -3,20 +3,20 @@
 use super::Region;
 use crate::world::person::REVIEWER;
 use crate::world::repository::{PullRequest, PullRequestStatus};
-use crate::world::summary::Summary;
+use crate::world::summary::History;
 use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct PullRequestsProps {
-    pub summary: Rc<Summary>,
+    pub history: Rc<History>,
     pub on_approve: Callback<u32>,
     pub on_merge: Callback<u32>,
 }
 
 #[function_component(PullRequests)]
 pub fn pull_requests(props: &PullRequestsProps) -> Html {
-    let pulls = &props.summary.repository.pull_requests;
+    let pulls = &props.history.repository.pull_requests;
     if pulls.is_empty() {
         return Html::default();
     }

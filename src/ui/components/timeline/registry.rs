@@ -1,14 +1,14 @@
 //! The registry's tags and images, and what each workload runs.
 
-use super::{flags, Region, SummaryProps};
+use super::{flags, HistoryProps, Region};
 use crate::world::registry::{short, Image};
 use yew::prelude::*;
 
 /// Each tag and the digest it points to now; images that are malicious or
 /// crash are marked, including those no tag points to any more.
 #[function_component(RegistryView)]
-pub fn registry_view(props: &SummaryProps) -> Html {
-    let registry = &props.summary.registry;
+pub fn registry_view(props: &HistoryProps) -> Html {
+    let registry = &props.history.registry;
     let image = |digest: &str| registry.images.iter().find(|image| image.digest == digest);
     let untagged_flagged = registry.images.iter().filter(|image| {
         (image.malicious || image.crashes) && !registry.tags.values().any(|d| *d == image.digest)
@@ -53,9 +53,9 @@ fn untagged_row(image: &Image) -> Html {
 
 /// For each environment and workload, the image it runs and its digest.
 #[function_component(RunningView)]
-pub fn running_view(props: &SummaryProps) -> Html {
+pub fn running_view(props: &HistoryProps) -> Html {
     let rows: Vec<Html> = props
-        .summary
+        .history
         .running
         .iter()
         .flat_map(|(environment, workloads)| {
