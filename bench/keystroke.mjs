@@ -36,7 +36,49 @@ export async function measureKeystroke(browser, server, { objects = OBJECTS, key
     }
     if (errors.length) throw new Error(`the playground failed: ${errors.join('; ')}`);
     const medians = Object.fromEntries(Object.entries(runs).map(([name, values]) => [name, median(values)]));
-    return { objects, lines, keystrokes, ...medians, coreAlone, runs };
+    const bare = await measureBareTextarea(browser, JSON.stringify(work.desired, null, 2), target, keystrokes);
+    return { objects, lines, keystrokes, ...medians, coreAlone, bare, runs };
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * The floor: the same keystrokes in a bare textarea holding the same Desired text, styled
+ * as the playground's editor (monospace, no wrapping), with no script listening.
+ */
+async function measureBareTextarea(browser, text, target, keystrokes) {
+  const { page, close } = await freshPage(browser);
+  try {
+    await page.setContent(
+      '<textarea aria-label="Desired" wrap="off" spellcheck="false" ' +
+        'style="white-space: pre; width: 40rem; height: 30rem; font: 14px/1.5 monospace"></textarea>',
+    );
+    await page.locator('textarea').evaluate((area, text) => {
+      area.value = text;
+    }, text);
+    const original = String(target.spec.replicas);
+    const runs = { toInput: [], toFrame: [] };
+    for (let stroke = 0; stroke < WARM_UP + keystrokes; stroke += 1) {
+      await page.getByRole('textbox', { name: 'Desired' }).evaluate((area, name) => {
+        const at = area.value.indexOf(`"name": "${name}"`);
+        const digitAt = area.value.indexOf('"replicas": ', at) + '"replicas": '.length;
+        area.focus();
+        area.setSelectionRange(digitAt, digitAt + 1);
+        window.__typed = new Promise((done) => {
+          let start;
+          addEventListener('keydown', () => (start = performance.now()), { capture: true, once: true });
+          addEventListener('input', () => {
+            const input = performance.now();
+            requestAnimationFrame(() => setTimeout(() => done({ toInput: input - start, toFrame: performance.now() - start }), 0));
+          }, { capture: true, once: true });
+        });
+      }, target.metadata.name);
+      await page.keyboard.press(stroke % 2 === 0 ? '7' : original);
+      const timing = await page.evaluate(() => window.__typed);
+      if (stroke >= WARM_UP) for (const [name, values] of Object.entries(runs)) values.push(timing[name]);
+    }
+    return { toInput: median(runs.toInput), toFrame: median(runs.toFrame), runs };
   } finally {
     await close();
   }

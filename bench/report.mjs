@@ -67,15 +67,16 @@ function keystrokeSection(keystroke) {
     title: 'Re-plan after a keystroke, in the page',
     note:
       `${count(keystroke.objects)} Deployments in each pane as pretty JSON (Desired: ${count(keystroke.lines)} lines); ` +
-      `a replica digit typed over in Desired, median of ${keystroke.keystrokes} keystrokes after 2 warm-up ones.`,
+      `a replica digit typed over in Desired, median of ${keystroke.keystrokes} keystrokes after 2 warm-up ones. ` +
+      'Beside it, the same keystrokes in a bare textarea holding the same text, with no script: the floor.',
     tables: [
       table(
-        ['from the keydown to', 'median'],
+        ['from the keydown to', 'playground', 'bare textarea'],
         [
-          ['the input event (the browser edits the textarea)', ms(keystroke.toInput)],
-          ['the Plan showing the new card', ms(keystroke.toPlan)],
-          ['the end of the next frame', ms(keystroke.toFrame)],
-          ['(the core alone: diff of the two pane texts)', ms(keystroke.coreAlone)],
+          ['the input event (the browser edits the textarea)', ms(keystroke.toInput), ms(keystroke.bare.toInput)],
+          ['the Plan showing the new card', ms(keystroke.toPlan), ''],
+          ['the end of the next frame', ms(keystroke.toFrame), ms(keystroke.bare.toFrame)],
+          ['(the core alone: diff of the two pane texts)', ms(keystroke.coreAlone), ''],
         ],
       ),
     ],
