@@ -174,13 +174,13 @@ impl<'v> Walker<'v, '_> {
     ) {
         for (name, value) in want {
             self.at(Step::Field(name), |walker| {
-                walker.walk(value, have.get(name), last.and_then(|l| l.get(name)))
+                walker.walk(value, field(have, name), last.and_then(|l| field(l, name)))
             });
         }
-        for (name, value) in have.iter().filter(|(name, _)| !want.contains_key(*name)) {
+        for (name, value) in have.iter().filter(|(name, _)| field(want, name).is_none()) {
             let set_by_git = !self.kubernetes()
                 || last
-                    .and_then(|last| last.get(name))
+                    .and_then(|last| field(last, name))
                     .is_some_and(|v| !is_empty(v));
             if set_by_git && !(self.kubernetes() && value.is_null()) {
                 self.at(Step::Field(name), |walker| {
@@ -251,6 +251,21 @@ fn same(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
         _ => a == b,
+    }
+}
+
+/// Objects with at most this many fields are searched by comparing names:
+/// cheaper than hashing the name, and most objects are that small.
+const FIELDS_SEARCHED: usize = 8;
+
+/// The field `name` of `object`.
+fn field<'v>(object: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
+    if object.len() <= FIELDS_SEARCHED {
+        object
+            .iter()
+            .find_map(|(key, value)| (key == name).then_some(value))
+    } else {
+        object.get(name)
     }
 }
 
