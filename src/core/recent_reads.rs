@@ -14,8 +14,11 @@ use std::collections::VecDeque;
 const SHORTEST_KEPT: usize = 32 * 1024;
 /// Nor are texts so large that keeping a copy would weigh on memory.
 const LONGEST_KEPT: usize = 8 * 1024 * 1024;
-/// How many reads are kept, the most recently used first.
+/// How many reads are kept, the most recently used first, and how many
+/// bytes of text at most: a state takes several times the memory of its
+/// text, and wasm memory, once grown, stays grown.
 const KEPT: usize = 4;
+const KEPT_BYTES: usize = 16 * 1024 * 1024;
 
 struct Read {
     source: String,
@@ -50,12 +53,16 @@ pub fn remembered(
     }
     let result = read();
     RECENT.with_borrow_mut(|recent| {
-        recent.truncate(KEPT - 1);
         recent.push_front(Read {
             source: source.to_string(),
             text: text.to_string(),
             result: result.clone(),
         });
+        while recent.len() > KEPT
+            || recent.iter().map(|kept| kept.text.len()).sum::<usize>() > KEPT_BYTES
+        {
+            recent.pop_back();
+        }
     });
     result
 }
