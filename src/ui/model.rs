@@ -113,12 +113,21 @@ impl Editor {
         if self.error.is_some() {
             return;
         }
-        let same = match &self.reads_as {
-            Some(shown) => shown.same_objects(state),
-            None => State::parse("shown", &self.text).is_ok_and(|shown| shown.same_objects(state)),
+        let shown = match self.reads_as.take() {
+            Some(shown) => Some(shown),
+            None => State::parse("shown", &self.text).ok().map(Rc::new),
         };
-        if !same {
-            *self = Editor::rendered(state, self.format);
+        match shown {
+            // The text says the same: it stays, and reads as this copy of
+            // the state from now on, so that the next look needs no compare.
+            Some(shown) if shown.same_objects(state) => {
+                self.reads_as = Some(if shown.form() == state.form() {
+                    Rc::new(state.clone())
+                } else {
+                    shown
+                });
+            }
+            _ => *self = Editor::rendered(state, self.format),
         }
     }
 }
