@@ -117,6 +117,9 @@ test('the Content-Security-Policy holds: nothing is blocked while loading, stepp
 test('after a first visit the page and its presets load offline', async () => {
   const { page, context, record, close } = await openPage(browser, server.url);
   await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  // Every preset of the first visit has arrived: none is still on its way over the
+  // network when the answers of the offline reload start to be recorded.
+  await until(() => presetOptions(page), presetCount);
   await controlledBy(page);
 
   await context.setOffline(true);
