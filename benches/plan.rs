@@ -88,7 +88,7 @@ fn workload(size: usize) -> Workload {
 }
 
 /// The two texts with 1 to 6 trailing spaces: the same states, but texts not
-/// read a moment ago (the core keeps its last four large reads), so that each
+/// read a moment ago (the core keeps its last few large reads), so that each
 /// run times a first read.
 fn unseen_copies(work: &Workload) -> Vec<(String, String)> {
     (1..=6)
