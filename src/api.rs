@@ -11,6 +11,7 @@ use crate::core::error::InputError;
 use crate::core::json::MAX_DOCUMENT_BYTES;
 use crate::core::options::Options;
 use crate::core::plan::Operation;
+use crate::core::pointer;
 use crate::core::state::{describe, State};
 use crate::world::event::Event;
 use crate::world::scenario::Scenario;
@@ -211,7 +212,7 @@ fn nullish(value: &JsValue) -> &'static str {
 /// A core type from a JSON value; a mismatch is a shape error at its pointer.
 fn typed<T: DeserializeOwned>(source: &str, value: Value) -> Result<T, js_sys::Error> {
     serde_path_to_error::deserialize(value).map_err(|error| {
-        let pointer = pointer_of(error.path());
+        let pointer = pointer::of_serde_path(error.path());
         thrown(&InputError::shape(
             source,
             pointer,
@@ -249,7 +250,7 @@ fn read_value(source: &str, value: JsValue) -> Result<Value, InputError> {
         if reading.too_large.get() {
             InputError::too_large(source, message)
         } else {
-            InputError::shape(source, pointer_of(&track.path()), message)
+            InputError::shape(source, pointer::of_serde_path(&track.path()), message)
         }
     })
 }
@@ -394,20 +395,6 @@ impl<'de> de::Visitor<'de> for JsonSeed<'_> {
         }
         Ok(Value::Object(fields))
     }
-}
-
-/// The JSON pointer of a serde path (`[2].op` is `/2/op`).
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    path.iter()
-        .filter_map(|segment| match segment {
-            Segment::Seq { index } => Some(format!("/{index}")),
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                Some(format!("/{}", crate::core::pointer::escape(key)))
-            }
-            Segment::Unknown => None,
-        })
-        .collect()
 }
 
 /// A result as a plain JavaScript value: objects, not `Map`s.

@@ -8,6 +8,7 @@ use crate::core::document;
 use crate::core::error::{ErrorKind, InputError};
 use crate::core::ignore::IgnoreRule;
 use crate::core::options::Options;
+use crate::core::pointer;
 use crate::core::state::State;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -234,7 +235,7 @@ impl Scenario {
             ));
         }
         let raw: RawScenario = serde_path_to_error::deserialize(value).map_err(|error| {
-            let pointer = pointer_of(error.path());
+            let pointer = pointer::of_serde_path(error.path());
             InputError::shape(source, pointer, error.into_inner().to_string())
         })?;
         Scenario::from_raw(source, raw)
@@ -454,18 +455,4 @@ fn locate_file_error(source: &str, error: InputError) -> InputError {
         }
         _ => error.nested_in(source, &prefix),
     }
-}
-
-/// The JSON pointer of a serde path (`script[2].do` is `/script/2/do`).
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    path.iter()
-        .filter_map(|segment| match segment {
-            Segment::Seq { index } => Some(format!("/{index}")),
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                Some(format!("/{}", crate::core::pointer::escape(key)))
-            }
-            Segment::Unknown => None,
-        })
-        .collect()
 }
