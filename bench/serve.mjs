@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
 import { chromium } from 'playwright-core';
+import { chromiumOptions } from '../tests/e2e/chromium.mjs';
 
 export const benchDir = dirname(fileURLToPath(import.meta.url));
 export const repoDir = resolve(benchDir, '..');
@@ -42,19 +43,7 @@ export async function serve() {
 }
 
 export function launchBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  return chromium.launch(chromiumOptions);
 }
 
 /** A page in a fresh context that fails loudly on an error in the page. */

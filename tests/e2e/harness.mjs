@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
 import { chromium } from 'playwright-core';
+import { chromiumOptions } from './chromium.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const dist = resolve(process.env.DIST ?? join(here, '../../dist'));
@@ -58,20 +59,18 @@ export async function serveDist({ prefix = '/' } = {}) {
   };
 }
 
+/** The plan's cards as `VERB key`, with ` (done)` once applied. */
+export const cards = (page) =>
+  page.getByRole('list', { name: 'Operations' }).locator(':scope > li').evaluateAll((items) =>
+    items.map((item) => {
+      const verb = item.querySelector('.verb')?.textContent ?? '';
+      const key = item.querySelector('.key')?.textContent ?? '';
+      return `${verb.toUpperCase()} ${key}${item.classList.contains('done') ? ' (done)' : ''}`;
+    }),
+  );
+
 export async function launchBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  return chromium.launch(chromiumOptions);
 }
 
 /**

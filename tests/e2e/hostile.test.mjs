@@ -4,7 +4,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { cards, launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
 
 let server;
 let browser;
@@ -19,10 +19,6 @@ after(async () => {
   await server?.close();
 });
 
-const cards = (page) =>
-  page.getByRole('list', { name: 'Operations' }).locator(':scope > li').evaluateAll((items) =>
-    items.map((item) => `${item.querySelector('.verb')?.textContent.toUpperCase()} ${item.querySelector('.key')?.textContent}`),
-  );
 const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
 const paneAlert = (page) => page.locator('.pane').getByRole('alert');
 

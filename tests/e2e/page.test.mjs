@@ -3,7 +3,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, menuEntries, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { cards, launchBrowser, menuEntries, openPage, screenshot, serveDist, until } from './harness.mjs';
 
 let server;
 let browser;
@@ -17,16 +17,6 @@ after(async () => {
   await browser?.close();
   await server?.close();
 });
-
-/** The plan's cards as `VERB key`, with ` (done)` once applied. */
-const cards = (page) =>
-  page.getByRole('list', { name: 'Operations' }).locator(':scope > li').evaluateAll((items) =>
-    items.map((item) => {
-      const verb = item.querySelector('.verb')?.textContent ?? '';
-      const key = item.querySelector('.key')?.textContent ?? '';
-      return `${verb.toUpperCase()} ${key}${item.classList.contains('done') ? ' (done)' : ''}`;
-    }),
-  );
 
 const planText = (page) => page.getByRole('region', { name: 'Plan' }).innerText();
 const statusText = (page) => page.getByRole('region', { name: 'Status' }).innerText();

@@ -6,12 +6,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dist, launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { cards, dist, launchBrowser, menuEntries, openPage, screenshot, serveDist, until } from './harness.mjs';
 
 const prefix = '/courses/gitops/playground/';
-const presetCount = ['presets', 'exercises']
-  .map((directory) => JSON.parse(readFileSync(join(dist, directory, 'index.json'), 'utf8')).length)
-  .reduce((sum, count) => sum + count, 0);
 
 let server;
 let browser;
@@ -26,15 +23,6 @@ after(async () => {
   await server?.close();
 });
 
-/** The plan's cards as `VERB key`, with ` (done)` once applied (as in page.test.mjs). */
-const cards = (page) =>
-  page.getByRole('list', { name: 'Operations' }).locator(':scope > li').evaluateAll((items) =>
-    items.map((item) => {
-      const verb = item.querySelector('.verb')?.textContent ?? '';
-      const key = item.querySelector('.key')?.textContent ?? '';
-      return `${verb.toUpperCase()} ${key}${item.classList.contains('done') ? ' (done)' : ''}`;
-    }),
-  );
 const presetOptions = (page) => page.getByLabel('Preset').locator('option').count();
 
 /** Waits until the service worker controls the page, and returns its scope. */
@@ -50,7 +38,7 @@ const controlledBy = (page) =>
 test('under a sub-path the page works and every request stays on its origin', async () => {
   const { page, record, close } = await openPage(browser, server.url);
   await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
-  await until(() => presetOptions(page), presetCount);
+  await until(() => presetOptions(page), menuEntries);
   assert.equal(await controlledBy(page), server.url, 'the service worker is scoped to the sub-path');
   assert.ok(record.requests.every((url) => new URL(url).pathname.startsWith(prefix)), 'every request is under the sub-path');
   const origins = new Set(record.requests.map((url) => new URL(url).origin));
@@ -119,7 +107,7 @@ test('after a first visit the page and its presets load offline', async () => {
   await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
   // Every preset of the first visit has arrived: none is still on its way over the
   // network when the answers of the offline reload start to be recorded.
-  await until(() => presetOptions(page), presetCount);
+  await until(() => presetOptions(page), menuEntries);
   await controlledBy(page);
 
   await context.setOffline(true);
@@ -127,10 +115,10 @@ test('after a first visit the page and its presets load offline', async () => {
   page.on('response', (response) => answers.push({ url: response.url(), fromServiceWorker: response.fromServiceWorker() }));
   await page.reload();
   await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
-  await until(() => presetOptions(page), presetCount);
+  await until(() => presetOptions(page), menuEntries);
   assert.equal(await page.evaluate(() => navigator.onLine), false, 'the browser is offline');
   await screenshot(page, 'offline-reload');
-  assert.ok(answers.length >= 4 + presetCount, `the page, its code and the presets were fetched (${answers.length})`);
+  assert.ok(answers.length >= 4 + menuEntries, `the page, its code and the presets were fetched (${answers.length})`);
   assert.deepEqual(answers.filter((answer) => !answer.fromServiceWorker), [], 'the service worker answered everything');
 
   await page.getByLabel('Preset').selectOption({ label: 'Synced is not healthy' });
