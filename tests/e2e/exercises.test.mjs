@@ -2,22 +2,13 @@
 // a wrong attempt says which goal fails and why, the right one is solved,
 // hints unfold one at a time, and progress survives a reload.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, menuEntries, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { menuEntries, openPage, screenshot, servedInChromium, until } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+servedInChromium({}, (started) => ({ server, browser } = started));
 
 const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
 

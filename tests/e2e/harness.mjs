@@ -3,6 +3,7 @@
 // Content-Security-Policy violation is recorded, so tests can fail on a request
 // that leaves the page's origin, on a console error or on a blocked resource.
 
+import { after, before } from 'node:test';
 import { createServer } from 'node:http';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -68,6 +69,22 @@ export const cards = (page) =>
       return `${verb.toUpperCase()} ${key}${item.classList.contains('done') ? ' (done)' : ''}`;
     }),
   );
+
+/**
+ * For a test file: before its tests, serves dist/ (with `options`, as serveDist)
+ * and launches Chromium, handing both to `take`; after them, closes both.
+ */
+export function servedInChromium(options, take) {
+  let started = {};
+  before(async () => {
+    started = { server: await serveDist(options), browser: await launchBrowser() };
+    take(started);
+  });
+  after(async () => {
+    await started.browser?.close();
+    await started.server?.close();
+  });
+}
 
 export async function launchBrowser() {
   return chromium.launch(chromiumOptions);

@@ -2,22 +2,13 @@
 // names, numbers out of range. Each gets a clear message, the text stays as
 // pasted, the last good state stays on screen, and names render as text.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cards, launchBrowser, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { cards, openPage, screenshot, servedInChromium, until } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+servedInChromium({}, (started) => ({ server, browser } = started));
 
 const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
 const paneAlert = (page) => page.locator('.pane').getByRole('alert');

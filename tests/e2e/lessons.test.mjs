@@ -2,22 +2,13 @@
 // under its lesson section, run to its end, and ends as its explanation says,
 // read from what a person sees.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, menuEntries, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { menuEntries, openPage, screenshot, servedInChromium, until } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+servedInChromium({}, (started) => ({ server, browser } = started));
 
 const region = (page, name) => page.getByRole('region', { name }).innerText();
 

@@ -1,22 +1,13 @@
 // The page on the release build, driven as a person drives it: controls are
 // found by their accessible names, assertions read what a person sees.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cards, launchBrowser, menuEntries, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { cards, menuEntries, openPage, screenshot, servedInChromium, until } from './harness.mjs';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+servedInChromium({}, (started) => ({ server, browser } = started));
 
 const planText = (page) => page.getByRole('region', { name: 'Plan' }).innerText();
 const statusText = (page) => page.getByRole('region', { name: 'Status' }).innerText();

@@ -2,26 +2,17 @@
 // Policy, offline once its service worker has run, and with api.js for lesson pages
 // (all written by scripts/post-build.mjs).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cards, dist, launchBrowser, menuEntries, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { cards, dist, menuEntries, openPage, screenshot, servedInChromium, until } from './harness.mjs';
 
 const prefix = '/courses/gitops/playground/';
 
 let server;
 let browser;
-
-before(async () => {
-  server = await serveDist({ prefix });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+servedInChromium({ prefix }, (started) => ({ server, browser } = started));
 
 const presetOptions = (page) => page.getByLabel('Preset').locator('option').count();
 
