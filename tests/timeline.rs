@@ -70,6 +70,17 @@ fn mount(events: Vec<WorldEvent>, history: History, started: bool) -> Element {
     root
 }
 
+/// The ids of the world's commits, newest first, as its log lists them.
+fn commit_ids(world: &World) -> Vec<String> {
+    world
+        .history()
+        .repository
+        .log
+        .iter()
+        .map(|entry| entry.commit.id.clone())
+        .collect()
+}
+
 fn mount_world(world: &World) -> Element {
     mount(world.events.clone(), world.history(), world.started)
 }
@@ -157,13 +168,7 @@ async fn events_are_grouped_by_step_with_their_actors() {
 #[wasm_bindgen_test]
 async fn the_log_lists_the_commits_newest_first_with_their_changes() {
     let world = world(ROLLBACK);
-    let summary = world.summary();
-    let ids: Vec<String> = summary
-        .repository
-        .log
-        .iter()
-        .map(|entry| entry.commit.id.clone())
-        .collect();
+    let ids = commit_ids(&world);
     let root = mount_world(&world);
     rendered().await;
     let log = region(&root, "Git log").unwrap();
@@ -192,13 +197,7 @@ async fn the_log_lists_the_commits_newest_first_with_their_changes() {
 #[wasm_bindgen_test]
 async fn revert_buttons_name_their_commit_and_report_its_id() {
     let world = world(ROLLBACK);
-    let ids: Vec<String> = world
-        .summary()
-        .repository
-        .log
-        .iter()
-        .map(|entry| entry.commit.id.clone())
-        .collect();
+    let ids = commit_ids(&world);
     let root = mount_world(&world);
     rendered().await;
     let log = region(&root, "Git log").unwrap();
