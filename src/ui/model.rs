@@ -358,12 +358,13 @@ impl Model {
         };
         let actual = cluster.actual().clone();
         self.actual.show(&actual);
-        if let Some(proposed) = self.world.proposal(&environment) {
-            self.desired.show(&proposed);
+        let proposal = self.world.proposal(&environment);
+        if let Some(proposed) = &proposal {
+            self.desired.show(proposed);
         }
         match self.world.desired_state(&environment) {
             Ok(desired) => {
-                if self.world.proposal(&environment).is_none() {
+                if proposal.is_none() {
                     self.desired.show(&desired);
                 }
                 self.report = Some(Rc::new(report(
