@@ -119,7 +119,7 @@ laws! {
         prop_assert_eq!(set(&left.extra), kept);
         if *desired.form() == Form::Named && options.ignore.is_empty() {
             for (key, object) in desired.objects() {
-                prop_assert_eq!(after.get(key), Some(object), "the lesson's form writes exactly what Git says");
+                prop_assert_eq!(after.get(key), Some(&**object), "the lesson's form writes exactly what Git says");
             }
         }
     }
@@ -183,7 +183,7 @@ laws! {
         let broken = sync(&bad, &running, &prune).actual;
         let restored = sync(&good, &broken, &prune).actual;
         for (key, object) in running.objects() {
-            prop_assert_eq!(restored.get(key), Some(object));
+            prop_assert_eq!(restored.get(key), Some(&**object));
         }
         for key in restored.objects().keys().filter(|key| running.get(key).is_none()) {
             prop_assert!(protected(&bad).contains(key.as_str()), "{} is left over but was not protected", key);

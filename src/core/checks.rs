@@ -14,6 +14,7 @@ use super::state::{Form, State};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// A finding of the lesson's checklist.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -220,7 +221,7 @@ fn unprotected_prunes(
 /// The stateful objects among `objects` that no annotation protects, with
 /// what makes each stateful.
 fn unprotected_stateful<'a>(
-    objects: impl Iterator<Item = (&'a String, &'a Value)>,
+    objects: impl Iterator<Item = (&'a String, &'a Arc<Value>)>,
 ) -> impl Iterator<Item = (&'a String, String)> {
     objects
         .filter(|(_, object)| !prune_protected(object))

@@ -22,11 +22,13 @@ pub enum Form {
 }
 
 /// The objects of one environment, ordered by key. Copies share their
-/// objects until one of them changes, so a copy costs nothing.
+/// objects, and a changed copy shares the objects it did not change, so a
+/// copy costs nothing and an object that did not change is the same object
+/// (which lets the core skip work it did a moment ago).
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     form: Form,
-    objects: Arc<BTreeMap<String, Value>>,
+    objects: Arc<BTreeMap<String, Arc<Value>>>,
 }
 
 impl State {
@@ -40,7 +42,12 @@ impl State {
     pub fn new(form: Form, objects: BTreeMap<String, Value>) -> Self {
         State {
             form,
-            objects: Arc::new(objects),
+            objects: Arc::new(
+                objects
+                    .into_iter()
+                    .map(|(key, object)| (key, Arc::new(object)))
+                    .collect(),
+            ),
         }
     }
 
@@ -149,7 +156,7 @@ impl State {
         &self.form
     }
 
-    pub fn objects(&self) -> &BTreeMap<String, Value> {
+    pub fn objects(&self) -> &BTreeMap<String, Arc<Value>> {
         &self.objects
     }
 
@@ -160,7 +167,7 @@ impl State {
     }
 
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.objects.get(key)
+        self.objects.get(key).map(|object| &**object)
     }
 
     pub fn len(&self) -> usize {
@@ -171,15 +178,24 @@ impl State {
         self.objects.is_empty()
     }
 
-    pub fn insert(&mut self, key: String, object: Value) {
-        Arc::make_mut(&mut self.objects).insert(key, object);
+    pub fn insert(&mut self, key: String, object: impl Into<Arc<Value>>) {
+        Arc::make_mut(&mut self.objects).insert(key, object.into());
     }
 
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         if !self.objects.contains_key(key) {
             return None;
         }
-        Arc::make_mut(&mut self.objects).remove(key)
+        Arc::make_mut(&mut self.objects)
+            .remove(key)
+            .map(Arc::unwrap_or_clone)
+    }
+
+    fn values(&self) -> Vec<Value> {
+        self.objects
+            .values()
+            .map(|object| Value::clone(object))
+            .collect()
     }
 
     /// The state as JSON, in the form it was read from, objects in key order.
@@ -188,16 +204,13 @@ impl State {
             Form::Named => Value::Object(
                 self.objects
                     .iter()
-                    .map(|(key, object)| (key.clone(), object.clone()))
+                    .map(|(key, object)| (key.clone(), Value::clone(object)))
                     .collect(),
             ),
-            Form::List => Value::Array(self.objects.values().cloned().collect()),
+            Form::List => Value::Array(self.values()),
             Form::KubernetesList { envelope } => {
                 let mut list = envelope.clone();
-                list.insert(
-                    "items".into(),
-                    Value::Array(self.objects.values().cloned().collect()),
-                );
+                list.insert("items".into(), Value::Array(self.values()));
                 Value::Object(list)
             }
         }

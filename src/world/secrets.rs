@@ -76,7 +76,7 @@ impl Cluster {
             .objects()
             .values()
             .filter(|object| is_external_secret(object))
-            .cloned()
+            .map(|object| Value::clone(object))
             .collect();
         let mut events = Vec::new();
         for external in externals {

@@ -1,0 +1,102 @@
+//! The core's and the world's share of a keystroke in the page, stage by
+//! stage: both panes hold 2,000 Deployments written as the page writes them
+//! (pretty JSON), and a digit of a replica count in Desired is typed over,
+//! each time with a digit not typed in the last few strokes (so that no text
+//! was read a moment ago). Natively (`cargo bench --bench keystroke`) and in
+//! headless Chromium (`--target wasm32-unknown-unknown`). It prints figures;
+//! it asserts nothing about time.
+
+mod common;
+
+use common::{clock, states};
+use gitops_playground::core::{report, State};
+use gitops_playground::share::Interaction;
+use gitops_playground::world::scenario::Scenario;
+use gitops_playground::world::World;
+
+const OBJECTS: usize = 2_000;
+const KEYSTROKES: usize = 15;
+const DIGITS: [&str; 7] = ["3", "4", "5", "6", "7", "8", "9"];
+
+async fn measure(print: impl Fn(String)) {
+    let preset = include_str!("../static/presets/worked-example.json");
+    let scenario = Scenario::parse("worked-example.json", preset).expect("the preset reads");
+    let mut world = World::new(&scenario);
+    let environment = world
+        .clusters
+        .keys()
+        .next()
+        .expect("an environment")
+        .clone();
+    let (desired, live) = states(OBJECTS);
+    let desired_text = serde_json::to_string_pretty(&desired).expect("serializes");
+    let live_text = serde_json::to_string_pretty(&live).expect("serializes");
+    world.interact(&environment, &Interaction::Actual(live_text.clone()));
+    world.interact(&environment, &Interaction::Desired(desired_text.clone()));
+    let digit_at = desired_text
+        .find("\"replicas\": ")
+        .expect("a replica count")
+        + 12;
+
+    let mut stages: [Vec<f64>; 4] = Default::default();
+    for stroke in 0..KEYSTROKES {
+        let mut text = desired_text.clone();
+        text.replace_range(digit_at..digit_at + 1, DIGITS[stroke % DIGITS.len()]);
+        let start = clock::now_ms();
+        State::parse("desired", &text).expect("valid");
+        let read = clock::now_ms();
+        world.interact(&environment, &Interaction::Desired(text));
+        let committed = clock::now_ms();
+        let desired = world.desired_state(&environment).expect("valid");
+        let actual = world.clusters[&environment].actual().clone();
+        report(&desired, &actual, &world.options.reconcile());
+        let planned = clock::now_ms();
+        for (stage, time) in stages.iter_mut().zip([
+            read - start,
+            committed - read,
+            planned - committed,
+            planned - start,
+        ]) {
+            stage.push(time);
+        }
+        clock::pause().await;
+    }
+    print(format!(
+        "keystroke in Desired with {OBJECTS} objects per pane, {} KB of text ({}), median of {KEYSTROKES} ms",
+        desired_text.len() / 1024,
+        clock::WHERE
+    ));
+    print(format!(
+        "{:>10} {:>10} {:>10} {:>10}",
+        "read", "commit", "report", "total"
+    ));
+    let [read, commit, plan, total] = stages.map(median);
+    print(format!(
+        "{read:>10.1} {commit:>10.1} {plan:>10.1} {total:>10.1}"
+    ));
+}
+
+fn median(mut times: Vec<f64>) -> f64 {
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    pollster::block_on(measure(|line| println!("{line}")));
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(target_arch = "wasm32")]
+mod in_the_browser {
+    use wasm_bindgen_test::Criterion;
+
+    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+    #[wasm_bindgen_test::wasm_bindgen_bench]
+    async fn keystroke_benchmark(_: &mut Criterion) {
+        super::measure(|line| wasm_bindgen_test::console_log!("{line}")).await;
+    }
+}
