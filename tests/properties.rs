@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::generate::{config, desired_and_actual, options};
+use common::generate::{desired_and_actual, options};
 use gitops_playground::core::pointer::Pattern;
 use gitops_playground::core::protection::prune_protection;
 use gitops_playground::core::render::{render, Format};
@@ -92,20 +92,6 @@ fn pattern_names(pattern: &Pattern, pointer: &str) -> bool {
 
 fn is_deletion(operation: &Operation) -> bool {
     matches!(operation.verb(), "delete" | "skip")
-}
-
-macro_rules! laws {
-    ($($(#[$meta:meta])* fn $name:ident($($arg:tt)*) $body:block)*) => {
-        proptest! {
-            #![proptest_config(config())]
-            $(
-                $(#[$meta])*
-                #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
-                #[cfg_attr(not(target_arch = "wasm32"), test)]
-                fn $name($($arg)*) $body
-            )*
-        }
-    };
 }
 
 laws! {

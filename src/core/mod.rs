@@ -24,6 +24,7 @@ pub mod protection;
 mod recent_reads;
 pub mod render;
 pub mod report;
+mod reread;
 pub mod state;
 pub mod yaml;
 

@@ -3,11 +3,14 @@
 //! text committed to Git, that commit as the parent of the next one);
 //! reading is a pure function of the text (and of the source's name, which
 //! only errors mention), so what was read a moment ago is the answer, and a
-//! copy of a state costs nothing.
+//! copy of a state costs nothing. A text that is a kept one with a small
+//! edit inside one object reads that object again and nothing else
+//! (`reread`).
 
 use super::error::InputError;
+use super::reread::{reread, Spans};
 use super::state::State;
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::VecDeque;
 
 /// Texts shorter than this read in well under a millisecond: not kept.
@@ -24,6 +27,8 @@ struct Read {
     source: String,
     text: String,
     result: Result<State, InputError>,
+    /// Where the objects sit in `text`, once a re-read needed them.
+    spans: OnceCell<Option<Spans>>,
 }
 
 thread_local! {
@@ -51,12 +56,16 @@ pub fn remembered(
     if let Some(result) = found {
         return result;
     }
-    let result = read();
+    let (result, spans) = match RECENT.with_borrow(|recent| edited_from(recent, source, text)) {
+        Some((state, spans)) => (Ok(state), OnceCell::from(Some(spans))),
+        None => (read(), OnceCell::new()),
+    };
     RECENT.with_borrow_mut(|recent| {
         recent.push_front(Read {
             source: source.to_string(),
             text: text.to_string(),
             result: result.clone(),
+            spans,
         });
         while recent.len() > KEPT
             || recent.iter().map(|kept| kept.text.len()).sum::<usize>() > KEPT_BYTES
@@ -65,4 +74,12 @@ pub fn remembered(
         }
     });
     result
+}
+
+/// `text` read again from a kept text it is a small edit of, if any.
+fn edited_from(recent: &VecDeque<Read>, source: &str, text: &str) -> Option<(State, Spans)> {
+    recent.iter().find_map(|kept| {
+        let state = kept.result.as_ref().ok()?;
+        reread(source, &kept.text, state, &kept.spans, text)
+    })
 }

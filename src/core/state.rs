@@ -56,10 +56,12 @@ impl State {
     /// with no document at all is an empty state in the lesson's form.
     /// A large text read a moment ago is not read again.
     pub fn parse(source: &str, text: &str) -> Result<Self, InputError> {
-        recent_reads::remembered(source, text, || State::read(source, text))
+        recent_reads::remembered(source, text, || State::read_afresh(source, text))
     }
 
-    fn read(source: &str, text: &str) -> Result<Self, InputError> {
+    /// What `parse` gives, read from the text alone: nothing read a moment
+    /// ago is looked at.
+    pub fn read_afresh(source: &str, text: &str) -> Result<Self, InputError> {
         if text.trim().is_empty() {
             return Ok(State::empty(Form::Named));
         }
@@ -196,6 +198,14 @@ impl State {
             .values()
             .map(|object| Value::clone(object))
             .collect()
+    }
+
+    /// Puts `object` in place of the object at `old_key`, under `key`; the
+    /// other objects stay shared with the copies of this state.
+    pub(crate) fn replace(&mut self, old_key: &str, key: String, object: Value) {
+        let objects = Arc::make_mut(&mut self.objects);
+        objects.remove(old_key);
+        objects.insert(key, Arc::new(object));
     }
 
     /// The state as JSON, in the form it was read from, objects in key order.

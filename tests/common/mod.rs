@@ -24,6 +24,23 @@ macro_rules! everywhere {
     )*};
 }
 
+/// Declares property tests (proptest, with `generate::config()`) that run
+/// natively and in the browser.
+#[macro_export]
+macro_rules! laws {
+    ($($(#[$meta:meta])* fn $name:ident($($arg:tt)*) $body:block)*) => {
+        ::proptest::proptest! {
+            #![proptest_config($crate::common::generate::config())]
+            $(
+                $(#[$meta])*
+                #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+                #[cfg_attr(not(target_arch = "wasm32"), test)]
+                fn $name($($arg)*) $body
+            )*
+        }
+    };
+}
+
 /// A state from a JSON value known to be valid.
 pub fn state(value: Value) -> State {
     State::from_value("test", value).expect("a valid test state")
