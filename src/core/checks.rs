@@ -6,6 +6,7 @@
 
 use super::ignore::patterns_for;
 use super::image::{image_fields, ImageReference};
+use super::memo::Memo;
 use super::meta::metadata_map;
 use super::options::Options;
 use super::pointer::Step;
@@ -13,6 +14,7 @@ use super::protection::prune_protection;
 use super::state::{Form, State};
 use serde::Serialize;
 use serde_json::Value;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -85,16 +87,31 @@ fn mutable_image_tags(desired: &State, found: &mut Vec<Warning>) {
     // The cluster writes `status` of a Kubernetes object (a Pod's
     // `status.containerStatuses[].image`): it is not what Git asks for.
     let skip_status = desired.form() != &Form::Named;
-    for (key, object) in desired.objects() {
-        if watches_a_repository(object) {
-            continue;
-        }
-        for (pointer, image) in image_fields(object, skip_status) {
-            if let Some(message) = image_message(key, &pointer, image) {
-                found.push(warning(key, MUTABLE_IMAGE_TAG, message));
+    IMAGE_WARNINGS.with_borrow_mut(|memo| {
+        memo.pass(skip_status, desired.len(), |remembered| {
+            for (key, object) in desired.objects() {
+                found.extend(remembered.get_or(key, [Some(object), None], || {
+                    image_warnings(key, object, skip_status)
+                }));
             }
-        }
+        })
+    });
+}
+
+thread_local! {
+    /// What `image_warnings` found for each object, by key.
+    static IMAGE_WARNINGS: RefCell<Memo<bool, Vec<Warning>>> = const { RefCell::new(Memo::new()) };
+}
+
+fn image_warnings(key: &str, object: &Value, skip_status: bool) -> Vec<Warning> {
+    if watches_a_repository(object) {
+        return Vec::new();
     }
+    image_fields(object, skip_status)
+        .into_iter()
+        .filter_map(|(pointer, image)| image_message(key, &pointer, image))
+        .map(|message| warning(key, MUTABLE_IMAGE_TAG, message))
+        .collect()
 }
 
 /// Flux's image automation (`image.toolkit.fluxcd.io`): an `ImageRepository`

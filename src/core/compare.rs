@@ -2,12 +2,14 @@
 //! drift report are derived from, so the two always agree.
 
 use super::changes::{changes, Change, Rules};
-use super::ignore::patterns_for;
+use super::ignore::{patterns_for, IgnoreRule};
+use super::memo::{Memo, Pass};
 use super::normalize::{desired_as_stored, last_applied, Mode};
 use super::options::Options;
 use super::state::{Form, State};
 use serde_json::Value;
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::cmp::Ordering;
 
 /// How one key differs between the desired and the actual state.
@@ -51,13 +53,35 @@ pub fn mode_of(desired: &State) -> Mode {
 }
 
 /// Every difference between `desired` and `actual`, in key order. One merge
-/// over the two sorted states: linear in their sizes.
+/// over the two sorted states: linear in their sizes. A pair of objects
+/// found in sync in the last large comparison is not compared again.
 pub fn compare<'a>(
     desired: &'a State,
     actual: &'a State,
     options: &Options,
 ) -> Vec<Difference<'a>> {
     let mode = mode_of(desired);
+    let condition = (mode, options.ignore.clone());
+    let objects = desired.len() + actual.len();
+    IN_SYNC.with_borrow_mut(|memo| {
+        memo.pass(condition, objects, |in_sync| {
+            merge(desired, actual, options, mode, in_sync)
+        })
+    })
+}
+
+thread_local! {
+    /// The pairs of objects found in sync, by key.
+    static IN_SYNC: RefCell<Memo<(Mode, Vec<IgnoreRule>), ()>> = const { RefCell::new(Memo::new()) };
+}
+
+fn merge<'a>(
+    desired: &'a State,
+    actual: &'a State,
+    options: &Options,
+    mode: Mode,
+    in_sync: &mut Pass<(Mode, Vec<IgnoreRule>), ()>,
+) -> Vec<Difference<'a>> {
     let mut differences = Vec::new();
     let mut wanted = desired.objects().iter().peekable();
     let mut present = actual.objects().iter().peekable();
@@ -85,30 +109,46 @@ pub fn compare<'a>(
             Ordering::Equal => {
                 let (key, desired) = wanted.next().expect("peeked");
                 let (_, actual) = present.next().expect("peeked");
-                let desired = stored(desired, mode);
-                let last_applied = match mode {
-                    Mode::Exact => None,
-                    Mode::Kubernetes => last_applied(actual),
-                };
-                let ignored = patterns_for(&options.ignore, key, &desired);
-                let rules = Rules {
-                    mode,
-                    ignored: &ignored,
-                };
-                let found = changes(&desired, actual, last_applied.as_ref(), rules);
-                if !found.is_empty() {
-                    differences.push(Difference::Changed {
-                        key,
-                        desired,
-                        actual,
-                        changes: found,
-                        last_applied,
-                    });
+                let pair = [Some(desired), Some(actual)];
+                if in_sync.known(key, pair).is_some() {
+                    continue;
+                }
+                match changed(key, desired, actual, options, mode) {
+                    Some(difference) => differences.push(difference),
+                    None => in_sync.keep(key, pair, ()),
                 }
             }
         }
     }
     differences
+}
+
+/// How the object at `key` differs from what is desired, if it does.
+fn changed<'a>(
+    key: &'a str,
+    desired: &'a Value,
+    actual: &'a Value,
+    options: &Options,
+    mode: Mode,
+) -> Option<Difference<'a>> {
+    let desired = stored(desired, mode);
+    let last_applied = match mode {
+        Mode::Exact => None,
+        Mode::Kubernetes => last_applied(actual),
+    };
+    let ignored = patterns_for(&options.ignore, key, &desired);
+    let rules = Rules {
+        mode,
+        ignored: &ignored,
+    };
+    let found = changes(&desired, actual, last_applied.as_ref(), rules);
+    (!found.is_empty()).then_some(Difference::Changed {
+        key,
+        desired,
+        actual,
+        changes: found,
+        last_applied,
+    })
 }
 
 /// An object another object owns (`metadata.ownerReferences`), such as a

@@ -13,6 +13,7 @@ pub mod health;
 pub mod ignore;
 pub mod image;
 pub mod json;
+mod memo;
 pub mod merge;
 pub mod meta;
 pub mod normalize;

@@ -6,10 +6,12 @@ use super::checks::{warnings, Warning};
 use super::compare::{compare, mode_of, Difference};
 use super::drift::{drift_for, Drift};
 use super::health::{health, overall, Health};
+use super::memo::Memo;
 use super::options::Options;
 use super::plan::{diff, has_work, plan_for, Plan};
 use super::state::State;
 use serde::Serialize;
+use std::cell::RefCell;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum SyncStatus {
@@ -84,20 +86,29 @@ fn object_statuses(
         .collect();
     keys.sort_unstable();
     keys.dedup();
-    keys.into_iter()
-        .map(|key| ObjectStatus {
-            key: key.clone(),
-            sync: if out_of_sync.contains(key.as_str()) {
-                SyncStatus::OutOfSync
-            } else {
-                SyncStatus::Synced
-            },
-            health: match actual.get(key) {
-                Some(live) => health(live),
-                None => Some(Health::Missing),
-            },
+    HEALTH.with_borrow_mut(|memo| {
+        memo.pass((), actual.len(), |healths| {
+            keys.into_iter()
+                .map(|key| ObjectStatus {
+                    key: key.clone(),
+                    sync: if out_of_sync.contains(key.as_str()) {
+                        SyncStatus::OutOfSync
+                    } else {
+                        SyncStatus::Synced
+                    },
+                    health: match actual.objects().get(key) {
+                        Some(live) => healths.get_or(key, [None, Some(live)], || health(live)),
+                        None => Some(Health::Missing),
+                    },
+                })
+                .collect()
         })
-        .collect()
+    })
+}
+
+thread_local! {
+    /// The health of each live object, by key.
+    static HEALTH: RefCell<Memo<(), Option<Health>>> = const { RefCell::new(Memo::new()) };
 }
 
 /// A sync stops after this many passes even if plans still have work.

@@ -553,7 +553,10 @@ fn commit_id(parent: Option<&str>, author: &str, message: &str, files: &Files) -
     hash.update(b"\0");
     hash.update(message.as_bytes());
     hash.update(b"\0");
-    let _ = serde_json::to_writer(HashWriter(&mut hash), files);
+    let mut writer = std::io::BufWriter::with_capacity(64 * 1024, HashWriter(&mut hash));
+    let _ = serde_json::to_writer(&mut writer, files);
+    let _ = std::io::Write::flush(&mut writer);
+    drop(writer);
     hash.finalize()
         .iter()
         .take(4)
