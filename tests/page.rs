@@ -122,6 +122,43 @@ async fn editing_a_pane_replans() {
 }
 
 #[wasm_bindgen_test]
+async fn typing_replans_at_once_and_commits_when_typing_pauses() {
+    let root = mount();
+    rendered().await;
+    let commits = || texts(&root, ".timeline-commit-message");
+    let before = commits();
+    type_into(
+        &root,
+        "desired-state",
+        r#"{"api": {"image": "registry.example/api:1.4.2", "replicas": 2}}"#,
+    );
+    rendered().await;
+    assert_eq!(cards(&root), ["delete web", "delete debug"]);
+    assert_eq!(commits(), before, "no commit while typing");
+    gloo::timers::future::TimeoutFuture::new(400).await;
+    rendered().await;
+    assert_eq!(commits().len(), before.len() + 1);
+    assert_eq!(commits()[0], "Edit envs/prod in the playground");
+    assert_eq!(cards(&root), ["delete web", "delete debug"]);
+}
+
+#[wasm_bindgen_test]
+async fn a_step_right_after_typing_applies_the_typed_plan_and_commits_first() {
+    let root = mount();
+    rendered().await;
+    let before = texts(&root, ".timeline-commit-message").len();
+    type_into(
+        &root,
+        "desired-state",
+        r#"{"api": {"image": "registry.example/api:1.4.2", "replicas": 2}}"#,
+    );
+    button(&root, "Step").click();
+    rendered().await;
+    assert_eq!(texts(&root, ".timeline-commit-message").len(), before + 1);
+    assert_eq!(cards(&root), ["delete web (done)", "delete debug"]);
+}
+
+#[wasm_bindgen_test]
 async fn a_broken_pane_shows_its_error_and_keeps_the_last_plan() {
     let root = mount();
     rendered().await;

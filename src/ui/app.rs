@@ -3,8 +3,8 @@ use crate::ui::components::{
     StatePane, StatusView, Tabs, Timeline, WarningsView,
 };
 use crate::ui::effects::{
-    use_keyboard_shortcuts, use_play_timer, use_save_progress, use_save_work, use_share_link,
-    use_start, use_theme,
+    use_keyboard_shortcuts, use_play_timer, use_save_progress, use_save_work,
+    use_settle_after_typing, use_share_link, use_start, use_theme,
 };
 use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
 use crate::ui::model::{Action, Model, Pane, Panel};
@@ -30,6 +30,7 @@ pub fn app() -> Html {
     use_theme(model.theme);
     use_save_progress(model.progress.clone());
     use_play_timer(model.playing, model.speed, dispatch.clone());
+    use_settle_after_typing(model.typing(), dispatch.clone());
     use_keyboard_shortcuts(dispatch.clone());
     // Only an embedded page tells its host its state (with a link, which costs an encoding).
     let state = embedding

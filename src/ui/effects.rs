@@ -7,7 +7,7 @@ use crate::ui::model::{Action, Model, Preset, Theme, FIRST_PRESET};
 use crate::ui::storage::{self, SaveError};
 use gloo::events::EventListener;
 use gloo::net::http::Request;
-use gloo::timers::callback::Interval;
+use gloo::timers::callback::{Interval, Timeout};
 use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -102,7 +102,7 @@ pub fn use_save_work(
             };
             let on_leave = save.clone();
             pending = Some((
-                gloo::timers::callback::Timeout::new(SAVE_AFTER_MS, save),
+                Timeout::new(SAVE_AFTER_MS, save),
                 gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
                     on_leave()
                 }),
@@ -194,6 +194,20 @@ async fn fetch_text(url: &str) -> Result<String, String> {
         .text()
         .await
         .map_err(|error| format!("{url}: {error}"))
+}
+
+/// When typing pauses this long, the world takes the text typed last.
+const SETTLE_AFTER_MS: u32 = 250;
+
+/// Tells the page that typing paused (`typing` is the keystroke count while
+/// the world has not taken a typed text).
+#[hook]
+pub fn use_settle_after_typing(typing: Option<u64>, dispatch: UseReducerDispatcher<Model>) {
+    use_effect_with(typing, move |typing| {
+        let timeout = typing
+            .map(|_| Timeout::new(SETTLE_AFTER_MS, move || dispatch.dispatch(Action::Settle)));
+        move || drop(timeout)
+    });
 }
 
 /// While playing, applies one operation every `speed` milliseconds.

@@ -4,9 +4,9 @@
 //! replays it exactly.
 
 use crate::core::render::Format;
-use crate::core::State;
+use crate::core::{report, State};
 use crate::share::Interaction;
-use crate::ui::model::Model;
+use crate::ui::model::{Model, Pane};
 use crate::world::person::ignore_rules;
 
 impl Model {
@@ -81,6 +81,74 @@ impl Model {
         }
         self.session.record(interaction, reads);
         self.remember();
+    }
+
+    /// A text typed in a pane. The editor, the plan and the session follow
+    /// at once; the world takes the text when typing pauses or anything
+    /// else happens (`settle`), so that a keystroke does not pay for a
+    /// commit (which hashes every file).
+    pub fn type_text(&mut self, pane: Pane, text: String) {
+        let interaction = match pane {
+            Pane::Desired => Interaction::Desired(text),
+            Pane::Actual => Interaction::Actual(text),
+        };
+        if self.pending.as_ref().is_some_and(|pending| {
+            std::mem::discriminant(pending) != std::mem::discriminant(&interaction)
+        }) {
+            self.settle();
+        }
+        let (Interaction::Desired(text) | Interaction::Actual(text)) = &interaction else {
+            unreachable!("a pane's interaction is a text")
+        };
+        self.take_text(pane == Pane::Desired, text);
+        let reads = self.editor(pane).error.is_none()
+            && self.world.clusters.contains_key(&self.environment);
+        if reads {
+            self.highlight = None;
+            self.playing = false;
+            self.done.clear();
+            self.preview(pane);
+        }
+        self.session.record(interaction.clone(), reads);
+        self.remember();
+        self.pending = Some(interaction);
+        self.keystrokes += 1;
+    }
+
+    /// The world takes the text typed last, if it has not yet.
+    pub(super) fn settle(&mut self) {
+        let Some(interaction) = self.pending.take() else {
+            return;
+        };
+        let environment = self.environment.clone();
+        if self.world_mut().interact(&environment, &interaction) == Some(true) {
+            self.changed();
+        }
+    }
+
+    /// The report of what the panes say, before the world has taken the
+    /// text typed in `pane`: the state it reads as, against the other side.
+    fn preview(&mut self, pane: Pane) {
+        let environment = &self.environment;
+        let Some(cluster) = self.world.clusters.get(environment) else {
+            return;
+        };
+        let typed = self.editor(pane).reads_as.clone();
+        let (desired, actual) = match (pane, typed) {
+            (Pane::Desired, Some(typed)) if !self.world.edits_are_reviewed(environment) => {
+                ((*typed).clone(), cluster.actual().clone())
+            }
+            (Pane::Actual, Some(typed)) => match self.world.desired_state(environment) {
+                Ok(desired) => (desired, (*typed).clone()),
+                Err(_) => return,
+            },
+            _ => return,
+        };
+        self.report = Some(std::rc::Rc::new(report(
+            &desired,
+            &actual,
+            &self.world.options.reconcile(),
+        )));
     }
 
     /// Puts the person's text in its editor as it is, with its error.

@@ -172,6 +172,10 @@ pub struct Model {
     /// Progress through the exercises, by file: kept in local storage.
     pub progress: Rc<BTreeMap<String, Progress>>,
     pub(super) token: u64,
+    /// A text typed in a pane that the world has not taken yet.
+    pub(super) pending: Option<Interaction>,
+    /// Counts keystrokes, so that a pause in typing can be noticed.
+    pub(super) keystrokes: u64,
 }
 
 /// How far a student got with one exercise.
@@ -213,6 +217,8 @@ pub enum Action {
     Reset,
     SelectEnvironment(String),
     Edit(Pane, String),
+    /// Typing paused: the world takes the text typed last.
+    Settle,
     SetPrune(bool),
     SetSelfHeal(bool),
     SetAutoSync(bool),
@@ -233,6 +239,25 @@ pub enum Action {
     SetTheme(Theme),
     ToggleHelp,
     ShowPanel(Panel),
+}
+
+impl Action {
+    /// Whether the world may go on without the text typed last: the action
+    /// only changes how the page looks.
+    fn leaves_typing_alone(&self) -> bool {
+        matches!(
+            self,
+            Action::Edit(..)
+                | Action::PresetsLoaded(_)
+                | Action::Notice(_)
+                | Action::DismissNotice
+                | Action::SetTheme(_)
+                | Action::ToggleHelp
+                | Action::ShowPanel(_)
+                | Action::SetSpeed(_)
+                | Action::CloseShare
+        )
+    }
 }
 
 impl Model {
@@ -270,6 +295,8 @@ impl Model {
             checked: None,
             progress: Rc::new(progress),
             token: 0,
+            pending: None,
+            keystrokes: 0,
         };
         model.load(preset, scenario);
         model
@@ -317,6 +344,11 @@ impl Model {
     }
 
     /// Whether a pane is broken, so the report on screen is older than the texts.
+    /// The keystroke count while the world has not taken a typed text.
+    pub fn typing(&self) -> Option<u64> {
+        self.pending.as_ref().map(|_| self.keystrokes)
+    }
+
     pub fn is_stale(&self) -> bool {
         self.desired.error.is_some() || self.actual.error.is_some()
     }
@@ -387,6 +419,9 @@ impl Reducible for Model {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = Rc::try_unwrap(self).unwrap_or_else(|shared| (*shared).clone());
+        if !action.leaves_typing_alone() {
+            next.settle();
+        }
         match action {
             Action::PresetsLoaded(presets) => next.presets = Rc::new(presets),
             Action::Resume(session) => {
@@ -412,8 +447,9 @@ impl Reducible for Model {
             Action::SelectEnvironment(environment) => {
                 next.interact(Interaction::Environment(environment))
             }
-            Action::Edit(Pane::Desired, text) => next.interact(Interaction::Desired(text)),
-            Action::Edit(Pane::Actual, text) => next.interact(Interaction::Actual(text)),
+            Action::Edit(pane, text) => next.type_text(pane, text),
+            // Settled above, as every action that is not typing does.
+            Action::Settle => {}
             Action::SetPrune(on) => next.interact(Interaction::Prune(on)),
             Action::SetSelfHeal(on) => next.interact(Interaction::SelfHeal(on)),
             Action::SetAutoSync(on) => next.interact(Interaction::AutoSync(on)),

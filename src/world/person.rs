@@ -173,16 +173,22 @@ impl World {
 
     /// The person's desired state: a commit, or, where pull requests are
     /// required, the pull request they are writing.
-    fn propose_desired(&mut self, environment: &str, text: &str) {
+    /// Whether the person's edits of `environment` open a pull request
+    /// instead of a commit: a protected environment, when pull requests are
+    /// required.
+    pub fn edits_are_reviewed(&self, environment: &str) -> bool {
         let protected = self
             .options
             .protected_environments
             .iter()
             .any(|name| name == environment);
-        let reviewed = self.options.require_pull_requests
+        self.options.require_pull_requests
             && protected
-            && self.options.layout == Layout::Directories;
-        if !reviewed {
+            && self.options.layout == Layout::Directories
+    }
+
+    fn propose_desired(&mut self, environment: &str, text: &str) {
+        if !self.edits_are_reviewed(environment) {
             return self.edit_desired(YOU, environment, text);
         }
         let changes = environment_changes(&self.repository.head().files, environment, text);
