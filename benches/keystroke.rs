@@ -31,8 +31,14 @@ async fn measure(print: impl Fn(String)) {
     let (desired, live) = states(OBJECTS);
     let desired_text = serde_json::to_string_pretty(&desired).expect("serializes");
     let live_text = serde_json::to_string_pretty(&live).expect("serializes");
-    world.interact(&environment, &Interaction::Actual(live_text.clone()));
-    world.interact(&environment, &Interaction::Desired(desired_text.clone()));
+    world.interact(
+        &environment,
+        &Interaction::Actual(live_text.as_str().into()),
+    );
+    world.interact(
+        &environment,
+        &Interaction::Desired(desired_text.as_str().into()),
+    );
     let digit_at = desired_text
         .find("\"replicas\": ")
         .expect("a replica count")
@@ -45,7 +51,7 @@ async fn measure(print: impl Fn(String)) {
         let start = clock::now_ms();
         State::parse("desired", &text).expect("valid");
         let read = clock::now_ms();
-        world.interact(&environment, &Interaction::Desired(text));
+        world.interact(&environment, &Interaction::Desired(text.into()));
         let committed = clock::now_ms();
         let desired = world.desired_state(&environment).expect("valid");
         let actual = world.clusters[&environment].actual().clone();

@@ -11,6 +11,7 @@ use wasm_bindgen_test::*;
 mod common;
 
 use common::dom::{dispatch, find, rendered, texts};
+use std::rc::Rc;
 use web_sys::{Element, HtmlElement, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit};
 use yew::prelude::*;
 use yew::AppHandle;
@@ -41,7 +42,7 @@ fn container() -> Element {
 fn props(text: &str) -> CodeEditorProps {
     CodeEditorProps {
         id: "editor".into(),
-        text: AttrValue::from(text.to_string()),
+        text: text.into(),
         on_input: Callback::noop(),
         error_at: None,
         described_by: None,
@@ -162,12 +163,12 @@ thread_local! {
 /// A parent that owns the text, as the page does.
 #[function_component(Owner)]
 fn owner() -> Html {
-    let text = use_state(|| AttrValue::from("first"));
+    let text = use_state(|| Rc::<str>::from("first"));
     let on_input = {
         let text = text.clone();
-        Callback::from(move |typed: String| {
-            TYPED.with(|log| log.borrow_mut().push(typed.clone()));
-            text.set(typed.into());
+        Callback::from(move |typed: Rc<str>| {
+            TYPED.with(|log| log.borrow_mut().push(typed.to_string()));
+            text.set(typed);
         })
     };
     html! { <CodeEditor id="owned" text={(*text).clone()} {on_input} /> }
@@ -193,20 +194,20 @@ async fn typing_sends_the_whole_text_and_the_gutter_follows() {
 /// it had before, and a button that replaces the text.
 #[function_component(Rewriter)]
 fn rewriter() -> Html {
-    let text = use_state(|| AttrValue::from("first"));
+    let text = use_state(|| Rc::<str>::from("first"));
     let on_input = {
         let text = text.clone();
-        Callback::from(move |typed: String| {
+        Callback::from(move |typed: Rc<str>| {
             if typed.ends_with("undo") {
-                text.set(AttrValue::from("first"));
+                text.set("first".into());
             } else {
-                text.set(typed.into());
+                text.set(typed);
             }
         })
     };
     let replace = {
         let text = text.clone();
-        Callback::from(move |_| text.set(AttrValue::from("replaced")))
+        Callback::from(move |_| text.set("replaced".into()))
     };
     html! {
         <>

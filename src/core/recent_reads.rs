@@ -8,7 +8,7 @@
 //! (`reread`).
 
 use super::error::InputError;
-use super::reread::{reread, Spans};
+use super::reread::{reread, same_text, Spans};
 use super::state::State;
 use std::cell::{OnceCell, RefCell};
 use std::collections::VecDeque;
@@ -45,9 +45,9 @@ pub fn remembered(
         return read();
     }
     let found = RECENT.with_borrow_mut(|recent| {
-        let at = recent
-            .iter()
-            .position(|kept| kept.text == text && (kept.result.is_ok() || kept.source == source))?;
+        let at = recent.iter().position(|kept| {
+            same_text(&kept.text, text) && (kept.result.is_ok() || kept.source == source)
+        })?;
         let kept = recent.remove(at)?;
         let result = kept.result.clone();
         recent.push_front(kept);

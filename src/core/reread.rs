@@ -137,28 +137,49 @@ pub fn reread(
 /// How many bytes the two texts share at their start, and then at their end
 /// (never counting a byte twice).
 fn common_ends(before: &[u8], after: &[u8]) -> (usize, usize) {
-    const CHUNK: usize = 512;
-    let shortest = before.len().min(after.len());
-    let mut start = 0;
-    while start + CHUNK <= shortest && before[start..start + CHUNK] == after[start..start + CHUNK] {
-        start += CHUNK;
-    }
-    while start < shortest && before[start] == after[start] {
-        start += 1;
-    }
-    let room = shortest - start;
-    let (before_end, after_end) = (before.len(), after.len());
-    let mut end = 0;
-    while end + CHUNK <= room
-        && before[before_end - end - CHUNK..before_end - end]
-            == after[after_end - end - CHUNK..after_end - end]
-    {
-        end += CHUNK;
-    }
-    while end < room && before[before_end - end - 1] == after[after_end - end - 1] {
-        end += 1;
-    }
+    let start = common_prefix(before, after);
+    let room = before.len().min(after.len()) - start;
+    let end = common_suffix(&before[before.len() - room..], &after[after.len() - room..]);
     (start, end)
+}
+
+/// Whether two texts are the same, eight bytes at a time (wasm has no fast
+/// `memcmp`, and the texts compared are megabytes long).
+pub fn same_text(a: &str, b: &str) -> bool {
+    a.len() == b.len() && common_prefix(a.as_bytes(), b.as_bytes()) == a.len()
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let shortest = a.len().min(b.len());
+    let (a_words, _) = a[..shortest].as_chunks::<8>();
+    let (b_words, _) = b[..shortest].as_chunks::<8>();
+    let words = a_words
+        .iter()
+        .zip(b_words)
+        .position(|(x, y)| u64::from_ne_bytes(*x) != u64::from_ne_bytes(*y))
+        .unwrap_or(a_words.len());
+    let mut same = words * 8;
+    while same < shortest && a[same] == b[same] {
+        same += 1;
+    }
+    same
+}
+
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let shortest = a.len().min(b.len());
+    let (_, a_words) = a[a.len() - shortest..].as_rchunks::<8>();
+    let (_, b_words) = b[b.len() - shortest..].as_rchunks::<8>();
+    let words = a_words
+        .iter()
+        .rev()
+        .zip(b_words.iter().rev())
+        .position(|(x, y)| u64::from_ne_bytes(*x) != u64::from_ne_bytes(*y))
+        .unwrap_or(a_words.len());
+    let mut same = words * 8;
+    while same < shortest && a[a.len() - 1 - same] == b[b.len() - 1 - same] {
+        same += 1;
+    }
+    same
 }
 
 /// How deeply a value nests: 0 for a scalar, 1 for `{}` or `[]`.
@@ -167,5 +188,46 @@ fn nesting(value: &Value) -> usize {
         Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
         Value::Object(fields) => 1 + fields.values().map(nesting).max().unwrap_or(0),
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `common_ends` must find, a byte at a time.
+    fn slowly(before: &[u8], after: &[u8]) -> (usize, usize) {
+        let shortest = before.len().min(after.len());
+        let start = (0..shortest)
+            .find(|&at| before[at] != after[at])
+            .unwrap_or(shortest);
+        let end = (0..shortest - start)
+            .find(|&back| before[before.len() - 1 - back] != after[after.len() - 1 - back])
+            .unwrap_or(shortest - start);
+        (start, end)
+    }
+
+    #[test]
+    fn common_ends_count_each_shared_byte_once() {
+        let text: String = (0..300)
+            .map(|index| char::from(b'a' + (index % 7) as u8))
+            .collect();
+        for at in [0, 1, 7, 8, 9, 150, 291, 299, 300] {
+            for removed in [0, 1, 8, 13] {
+                for inserted in ["", "x", "abcdefgh", "aaaaaaaaaaaaaaaaa"] {
+                    let end = (at + removed).min(text.len());
+                    let after = format!("{}{inserted}{}", &text[..at], &text[end..]);
+                    let (before, after) = (text.as_bytes(), after.as_bytes());
+                    assert_eq!(
+                        common_ends(before, after),
+                        slowly(before, after),
+                        "{at} {removed} {inserted}"
+                    );
+                }
+            }
+        }
+        assert!(same_text(&text, &text.clone()));
+        assert!(!same_text(&text, &text[1..]));
+        assert!(!same_text(&text, &text.replacen('g', "h", 1)));
     }
 }

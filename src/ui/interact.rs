@@ -87,7 +87,7 @@ impl Model {
     /// at once; the world takes the text when typing pauses or anything
     /// else happens (`settle`), so that a keystroke does not pay for a
     /// commit (which hashes every file).
-    pub fn type_text(&mut self, pane: Pane, text: String) {
+    pub fn type_text(&mut self, pane: Pane, text: std::rc::Rc<str>) {
         let interaction = match pane {
             Pane::Desired => Interaction::Desired(text),
             Pane::Actual => Interaction::Actual(text),
@@ -152,7 +152,7 @@ impl Model {
     }
 
     /// Puts the person's text in its editor as it is, with its error.
-    fn take_text(&mut self, desired: bool, text: &str) {
+    fn take_text(&mut self, desired: bool, text: &std::rc::Rc<str>) {
         let name = if desired { "desired" } else { "actual" };
         let parsed = State::parse(name, text);
         let editor = if desired {
@@ -162,7 +162,7 @@ impl Model {
         };
         editor.format = Format::of(text);
         editor.lines.clear();
-        editor.text = text.to_string();
+        editor.text = text.clone();
         match parsed {
             Ok(state) => {
                 editor.error = None;

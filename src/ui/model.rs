@@ -86,7 +86,8 @@ pub enum Theme {
 /// One editor's text, as the person wrote it or as the page rendered it.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Editor {
-    pub text: String,
+    /// Shared with the page's components and the session's record of it.
+    pub text: Rc<str>,
     pub format: Format,
     pub error: Option<InputError>,
     /// The lines of each object, when the page rendered the text.
@@ -99,7 +100,7 @@ impl Editor {
     fn rendered(state: &State, format: Format) -> Editor {
         let rendered = render(state, format);
         Editor {
-            text: rendered.text,
+            text: rendered.text.into(),
             format,
             error: None,
             lines: rendered.lines,
@@ -216,7 +217,7 @@ pub enum Action {
     Load(Preset),
     Reset,
     SelectEnvironment(String),
-    Edit(Pane, String),
+    Edit(Pane, Rc<str>),
     /// Typing paused: the world takes the text typed last.
     Settle,
     SetPrune(bool),

@@ -12,6 +12,7 @@ use crate::core::document::parse_one;
 use crate::core::{IgnoreRule, State};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::rc::Rc;
 
 /// The person at the keyboard, as events name them.
 pub const YOU: &str = "you";
@@ -24,10 +25,10 @@ pub const REVIEWER: &str = "riley";
 pub enum Interaction {
     /// Typed this text into the Desired pane.
     #[serde(rename = "d", alias = "desired")]
-    Desired(String),
+    Desired(Rc<str>),
     /// Typed this text into the Actual pane.
     #[serde(rename = "a", alias = "actual")]
-    Actual(String),
+    Actual(Rc<str>),
     /// Applied the next operation of the plan.
     #[serde(rename = "s", alias = "step")]
     Step,

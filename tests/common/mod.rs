@@ -194,8 +194,8 @@ pub mod generate {
         use gitops_playground::world::scenario::Mode;
         let text = "[ -~\\n\u{e9}\u{1F600}]{0,40}";
         let interaction = prop_oneof![
-            text.prop_map(Interaction::Desired),
-            text.prop_map(Interaction::Actual),
+            text.prop_map(|text| Interaction::Desired(text.into())),
+            text.prop_map(|text| Interaction::Actual(text.into())),
             Just(Interaction::Step),
             Just(Interaction::Advance),
             "[0-9a-f]{7}".prop_map(Interaction::Revert),

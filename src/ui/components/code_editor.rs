@@ -7,6 +7,7 @@
 //! `/* code editor */`.
 
 use std::ops::Range;
+use std::rc::Rc;
 use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -22,8 +23,9 @@ const WINDOW_STEP: usize = 250;
 pub struct CodeEditorProps {
     /// The textarea's id, so that a <label for=...> outside names it.
     pub id: AttrValue,
-    pub text: AttrValue,
-    pub on_input: Callback<String>,
+    /// Shared, so that passing it down and comparing it with itself costs nothing.
+    pub text: Rc<str>,
+    pub on_input: Callback<Rc<str>>,
     /// 1-based line (and column) of an error to mark, if any.
     #[prop_or_default]
     pub error_at: Option<(usize, usize)>,
@@ -59,30 +61,42 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
     // What the textarea holds, as far as this editor knows: what it was given or what
     // was typed. Only a text that differs is written to it, so a keystroke in a large
     // text does not read the whole text back from the page to compare it.
-    let holds = use_mut_ref(|| None::<AttrValue>);
+    let holds = use_mut_ref(|| None::<Rc<str>>);
+    let written = use_mut_ref(|| false);
     {
         let area = area.clone();
         let holds = holds.clone();
+        let written = written.clone();
         use_effect_with(props.text.clone(), move |text| {
             if holds.borrow().as_ref() != Some(text) {
                 if let Some(area) = area.cast::<HtmlTextAreaElement>() {
                     area.set_value(text);
                     *holds.borrow_mut() = Some(text.clone());
+                    *written.borrow_mut() = true;
                 }
             }
         });
     }
-    // A new text or a new size can move the textarea's scroll without a scroll event.
+    // A text written into the textarea, or lines added or removed, can move its scroll
+    // without a scroll event. A keystroke within a line does neither, and reading the
+    // scroll of a large textarea makes the browser lay it out at once.
+    let followed_lines = use_mut_ref(|| None::<usize>);
     {
         let layers = layers.clone();
-        use_effect(move || layers.follow());
+        use_effect(move || {
+            let text_moved = std::mem::take(&mut *written.borrow_mut());
+            let lines_moved = followed_lines.replace(Some(lines)) != Some(lines);
+            if text_moved || lines_moved {
+                layers.follow();
+            }
+        });
     }
     let onscroll = Callback::from(move |_: Event| layers.follow());
     let on_input = props.on_input.clone();
     let oninput = Callback::from(move |event: InputEvent| {
         if let Some(area) = event.target_dyn_into::<HtmlTextAreaElement>() {
-            let typed = area.value();
-            *holds.borrow_mut() = Some(AttrValue::from(typed.clone()));
+            let typed: Rc<str> = area.value().into();
+            *holds.borrow_mut() = Some(typed.clone());
             on_input.emit(typed);
         }
     });
@@ -105,18 +119,8 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         .as_ref()
         .map(|(range, token)| (range.start.min(lines)..range.end.min(lines), *token))
         .filter(|(range, _)| !range.is_empty());
-    let highlighted = |line: usize| highlight.as_ref().is_some_and(|(r, _)| r.contains(&line));
     let window =
         (*window_start).min(lines.saturating_sub(1))..lines.min(*window_start + WINDOW_LINES);
-    let above = window.start;
-    let numbers = window.map(|line| {
-        let class = classes!(
-            "code-editor-number",
-            (error.map(|(at, _)| at) == Some(line)).then_some("error-line"),
-            highlighted(line).then_some("highlight"),
-        );
-        html! { <div {class}>{ line + 1 }</div> }
-    });
 
     html! {
         <div class={classes!(
@@ -124,14 +128,12 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
             error.is_some().then_some("invalid"),
             props.readonly.then_some("readonly"),
         )}>
-            <div class="code-editor-gutter" aria-hidden="true">
-                <div class="code-editor-numbers" ref={gutter}>
-                    if above > 0 {
-                        <div style={format!("height: calc(var(--code-editor-line) * {above})")} />
-                    }
-                    { for numbers }
-                </div>
-            </div>
+            <Gutter
+                numbers={gutter}
+                {window}
+                error_line={error.map(|(line, _)| line)}
+                highlight={highlight.as_ref().map(|(range, _)| range.clone())}
+            />
             <div class="code-editor-body">
                 <div class="code-editor-backdrop" aria-hidden="true">
                     <div class="code-editor-rows" ref={rows}>
@@ -173,6 +175,45 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                     {onkeydown}
                     {onscroll}
                 />
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct GutterProps {
+    /// The element that follows the textarea's scroll.
+    numbers: NodeRef,
+    /// The lines whose numbers are shown, from 0.
+    window: Range<usize>,
+    error_line: Option<usize>,
+    highlight: Option<Range<usize>>,
+}
+
+/// The line numbers: a component of its own, so that a keystroke that moves no
+/// line leaves its thousand numbers alone.
+#[function_component(Gutter)]
+fn gutter(props: &GutterProps) -> Html {
+    let above = props.window.start;
+    let numbers = props.window.clone().map(|line| {
+        let class = classes!(
+            "code-editor-number",
+            (props.error_line == Some(line)).then_some("error-line"),
+            props
+                .highlight
+                .as_ref()
+                .is_some_and(|range| range.contains(&line))
+                .then_some("highlight"),
+        );
+        html! { <div {class}>{ line + 1 }</div> }
+    });
+    html! {
+        <div class="code-editor-gutter" aria-hidden="true">
+            <div class="code-editor-numbers" ref={props.numbers.clone()}>
+                if above > 0 {
+                    <div style={format!("height: calc(var(--code-editor-line) * {above})")} />
+                }
+                { for numbers }
             </div>
         </div>
     }

@@ -2,6 +2,7 @@ use super::CodeEditor;
 use crate::core::InputError;
 use crate::ui::model::Pane;
 use std::ops::Range;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -9,11 +10,11 @@ pub struct StatePaneProps {
     pub pane: Pane,
     pub title: AttrValue,
     pub hint: AttrValue,
-    pub text: AttrValue,
+    pub text: Rc<str>,
     pub error: Option<InputError>,
     #[prop_or_default]
     pub highlight: Option<(Range<usize>, u64)>,
-    pub on_edit: Callback<(Pane, String)>,
+    pub on_edit: Callback<(Pane, Rc<str>)>,
 }
 
 /// A labelled editor for one state, with its error under it.
