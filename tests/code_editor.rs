@@ -11,6 +11,7 @@ use wasm_bindgen_test::*;
 mod common;
 
 use common::dom::{dispatch, find, rendered, texts};
+use gitops_playground::ui::same::Same;
 use std::rc::Rc;
 use web_sys::{Element, HtmlElement, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit};
 use yew::prelude::*;
@@ -171,7 +172,7 @@ fn owner() -> Html {
             text.set(typed);
         })
     };
-    html! { <CodeEditor id="owned" text={(*text).clone()} {on_input} /> }
+    html! { <CodeEditor id="owned" text={Same((*text).clone())} {on_input} /> }
 }
 
 #[wasm_bindgen_test]
@@ -211,7 +212,7 @@ fn rewriter() -> Html {
     };
     html! {
         <>
-            <CodeEditor id="rewritten" text={(*text).clone()} {on_input} />
+            <CodeEditor id="rewritten" text={Same((*text).clone())} {on_input} />
             <button onclick={replace}>{ "Replace" }</button>
         </>
     }

@@ -8,6 +8,7 @@ use crate::ui::effects::{
 };
 use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
 use crate::ui::model::{Action, Model, Pane, Panel};
+use crate::ui::same::Same;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -71,7 +72,7 @@ fn full_page(props: &PageProps) -> Html {
     } else {
         format!("Before step 0 (of {})", model.scenario.steps)
     };
-    let history = use_memo(SameWorld(model.world.clone()), |world| world.0.history());
+    let history = use_memo(Same(model.world.clone()), |world| world.history());
     let events = Rc::new(world.events.clone());
     let panel_class = |panel: Panel| classes!("panel", (model.panel == panel).then_some("active"));
     let report = model.report.clone();
@@ -149,7 +150,7 @@ fn full_page(props: &PageProps) -> Html {
                             pane={Pane::Desired}
                             title={format!("Desired (Git: {})", model.world.source_of(&model.environment))}
                             hint="JSON or YAML; editing commits"
-                            text={model.desired.text.clone()}
+                            text={Same(model.desired.text.clone())}
                             error={model.desired.error.clone()}
                             on_edit={on_edit.clone()}
                         />
@@ -159,7 +160,7 @@ fn full_page(props: &PageProps) -> Html {
                             pane={Pane::Actual}
                             title={format!("Actual (cluster: {})", model.environment)}
                             hint="Editing changes the cluster by hand"
-                            text={model.actual.text.clone()}
+                            text={Same(model.actual.text.clone())}
                             error={model.actual.error.clone()}
                             highlight={model.highlighted_lines()}
                             {on_edit}
@@ -233,8 +234,8 @@ fn embedded_page(props: &PageProps) -> Html {
                 </div>
             </div>
             <div class="panes">
-                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={model.desired.text.clone()} error={model.desired.error.clone()} on_edit={on_edit.clone()} />
-                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={model.actual.text.clone()} error={model.actual.error.clone()} highlight={model.highlighted_lines()} {on_edit} />
+                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={Same(model.desired.text.clone())} error={model.desired.error.clone()} on_edit={on_edit.clone()} />
+                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={Same(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines()} {on_edit} />
             </div>
             if let Some(report) = model.report.clone() {
                 <div class="results">
@@ -243,16 +244,5 @@ fn embedded_page(props: &PageProps) -> Html {
                 </div>
             }
         </main>
-    }
-}
-
-/// The same world: the same allocation. The memo keeps the world it described, so
-/// the model's `Rc::make_mut` can never change that one in place: a changed world is
-/// a new allocation, and the history is made once per change instead of every render.
-struct SameWorld(Rc<crate::world::World>);
-
-impl PartialEq for SameWorld {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
     }
 }

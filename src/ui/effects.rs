@@ -4,6 +4,7 @@
 
 use crate::share::decode;
 use crate::ui::model::{Action, Model, Preset, Theme, FIRST_PRESET};
+use crate::ui::same::Same;
 use crate::ui::storage::{self, SaveError};
 use gloo::events::EventListener;
 use gloo::net::http::Request;
@@ -88,11 +89,13 @@ pub fn use_save_work(
 ) {
     let warned = use_mut_ref(|| false);
     let first = use_mut_ref(|| true);
-    use_effect_with((saved, last), move |(saved, last)| {
+    // The saved work is replaced on each change (the effect keeps the last one, so the
+    // model's `Rc::make_mut` copies it), so its allocation says whether it changed.
+    use_effect_with((Same(saved), last), move |(saved, last)| {
         let mut pending = None;
         if !std::mem::take(&mut *first.borrow_mut()) {
             let save = {
-                let (saved, last) = (saved.clone(), last.clone());
+                let (saved, last) = (saved.0.clone(), last.clone());
                 let done = std::rc::Rc::new(std::cell::Cell::new(false));
                 move || {
                     if !done.replace(true) {

@@ -8,6 +8,7 @@ pub mod embed;
 mod interact;
 pub mod model;
 mod practice;
+pub mod same;
 mod session;
 pub mod storage;
 

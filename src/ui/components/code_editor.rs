@@ -6,6 +6,7 @@
 //! The sizes they share (font, line height, padding) live in `static/style.css` under
 //! `/* code editor */`.
 
+use crate::ui::same::Same;
 use std::ops::Range;
 use std::rc::Rc;
 use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
@@ -23,8 +24,8 @@ const WINDOW_STEP: usize = 250;
 pub struct CodeEditorProps {
     /// The textarea's id, so that a <label for=...> outside names it.
     pub id: AttrValue,
-    /// Shared, so that passing it down and comparing it with itself costs nothing.
-    pub text: Rc<str>,
+    /// Shared, so that passing it down and comparing it costs nothing.
+    pub text: Same<str>,
     pub on_input: Callback<Rc<str>>,
     /// 1-based line (and column) of an error to mark, if any.
     #[prop_or_default]
@@ -68,10 +69,14 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         let holds = holds.clone();
         let written = written.clone();
         use_effect_with(props.text.clone(), move |text| {
-            if holds.borrow().as_ref() != Some(text) {
+            let held = holds
+                .borrow()
+                .as_ref()
+                .is_some_and(|held| Rc::ptr_eq(held, &text.0) || **held == **text);
+            if !held {
                 if let Some(area) = area.cast::<HtmlTextAreaElement>() {
                     area.set_value(text);
-                    *holds.borrow_mut() = Some(text.clone());
+                    *holds.borrow_mut() = Some(text.0.clone());
                     *written.borrow_mut() = true;
                 }
             }

@@ -1,6 +1,7 @@
 use super::CodeEditor;
 use crate::core::InputError;
 use crate::ui::model::Pane;
+use crate::ui::same::Same;
 use std::ops::Range;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -10,7 +11,7 @@ pub struct StatePaneProps {
     pub pane: Pane,
     pub title: AttrValue,
     pub hint: AttrValue,
-    pub text: Rc<str>,
+    pub text: Same<str>,
     pub error: Option<InputError>,
     #[prop_or_default]
     pub highlight: Option<(Range<usize>, u64)>,
