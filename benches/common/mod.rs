@@ -95,6 +95,26 @@ pub fn workload(size: usize) -> Workload {
     }
 }
 
+/// The median of `runs` timings of `work` on what `prepare` made for it
+/// (untimed), in milliseconds.
+pub async fn median_ms_prepared<S>(
+    runs: usize,
+    mut prepare: impl FnMut() -> S,
+    mut work: impl FnMut(&S),
+) -> f64 {
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let prepared = prepare();
+        let start = clock::now_ms();
+        work(&prepared);
+        times.push(clock::now_ms() - start);
+        drop(prepared);
+        clock::pause().await;
+    }
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
 /// The median of `runs` timings of `work`, in milliseconds. Between runs it
 /// yields, so that a browser page stays responsive.
 pub async fn median_ms(runs: usize, mut work: impl FnMut()) -> f64 {

@@ -4,13 +4,15 @@
 //! (`reread`), so the next look at the same objects finds what was found a
 //! moment ago, and a re-plan after a keystroke works on the edited object.
 //!
-//! An object is known by its `Arc`: the memo holds it, so its address names
-//! that object and no other for as long as the finding is kept. A pass
-//! keeps what it found or looked up, so the memo holds one state's findings.
+//! An object is known by its `Arc`'s address. The memo holds a weak reference
+//! to it: the object itself is freed with its state as usual, but its
+//! allocation stays reserved while the finding is kept, so that address names
+//! that object and no other. A pass keeps what it found or looked up, so the
+//! memo holds one state's findings.
 
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 /// States smaller than this are looked at afresh: a memo would cost more
 /// than it saves, and the world simulation compares many small states.
@@ -27,7 +29,7 @@ pub struct Memo<C, T> {
 }
 
 struct Finding<T> {
-    objects: [Option<Arc<Value>>; 2],
+    objects: [Option<Weak<Value>>; 2],
     result: T,
 }
 
@@ -81,7 +83,7 @@ impl<C, T: Clone> Pass<'_, C, T> {
     /// Remembers what was found for these objects under `key`.
     pub fn keep(&mut self, key: &str, objects: Objects, result: T) {
         if let Some(memo) = self.0.as_mut() {
-            let objects = objects.map(|object| object.cloned());
+            let objects = objects.map(|object| object.map(Arc::downgrade));
             memo.found
                 .insert(key.to_string(), Finding { objects, result });
         }
@@ -98,9 +100,9 @@ impl<C, T: Clone> Pass<'_, C, T> {
     }
 }
 
-fn same_objects(kept: &[Option<Arc<Value>>; 2], objects: &Objects) -> bool {
+fn same_objects(kept: &[Option<Weak<Value>>; 2], objects: &Objects) -> bool {
     kept.iter().zip(objects).all(|pair| match pair {
-        (Some(kept), Some(object)) => Arc::ptr_eq(kept, object),
+        (Some(kept), Some(object)) => std::ptr::eq(kept.as_ptr(), Arc::as_ptr(object)),
         (None, None) => true,
         _ => false,
     })

@@ -87,7 +87,11 @@ pub fn reread(
     json::check_size(source, after).ok()?;
     let (same_start, same_end) = common_ends(before.as_bytes(), after.as_bytes());
     let edited = before.len() - same_end;
-    if edited - same_start > before.len() / 2 {
+    // An edit that touches the text's first or last bracket, or the space around it,
+    // is not inside an object: no need to find where the objects are.
+    let opening = before.len() - before.trim_start().len();
+    let closing = before.trim_end().len().checked_sub(1)?;
+    if same_start <= opening || edited > closing || edited - same_start > before.len() / 2 {
         return None;
     }
     let spans = spans.get_or_init(|| spans_of(before, state)).as_ref()?;
