@@ -87,22 +87,4 @@ fn median(mut times: Vec<f64>) -> f64 {
     times[times.len() / 2]
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn main() {
-    pollster::block_on(measure(|line| println!("{line}")));
-}
-
-#[cfg(target_arch = "wasm32")]
-fn main() {}
-
-#[cfg(target_arch = "wasm32")]
-mod in_the_browser {
-    use wasm_bindgen_test::Criterion;
-
-    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
-    #[wasm_bindgen_test::wasm_bindgen_bench]
-    async fn keystroke_benchmark(_: &mut Criterion) {
-        super::measure(|line| wasm_bindgen_test::console_log!("{line}")).await;
-    }
-}
+benchmark!(measure);

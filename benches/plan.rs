@@ -78,24 +78,4 @@ async fn measure(print: impl Fn(String)) {
     ));
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn main() {
-    pollster::block_on(measure(|line| println!("{line}")));
-}
-
-#[cfg(target_arch = "wasm32")]
-fn main() {}
-
-#[cfg(target_arch = "wasm32")]
-mod in_the_browser {
-    use wasm_bindgen_test::Criterion;
-
-    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
-
-    /// The runner's entry point for benchmarks; the figures are ours, not
-    /// Criterion's, so that they read the same as the native ones.
-    #[wasm_bindgen_test::wasm_bindgen_bench]
-    async fn plan_benchmark(_: &mut Criterion) {
-        super::measure(|line| wasm_bindgen_test::console_log!("{line}")).await;
-    }
-}
+benchmark!(measure);

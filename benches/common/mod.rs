@@ -95,6 +95,34 @@ pub fn workload(size: usize) -> Workload {
     }
 }
 
+/// The entry points of a benchmark whose figures come from `measure(print)`: `main`
+/// natively, and in the browser the runner's entry point for benchmarks (the figures
+/// are ours, not Criterion's, so that they read the same as the native ones).
+#[macro_export]
+macro_rules! benchmark {
+    ($measure:ident) => {
+        #[cfg(not(target_arch = "wasm32"))]
+        fn main() {
+            pollster::block_on($measure(|line| println!("{line}")));
+        }
+
+        #[cfg(target_arch = "wasm32")]
+        fn main() {}
+
+        #[cfg(target_arch = "wasm32")]
+        mod in_the_browser {
+            use wasm_bindgen_test::Criterion;
+
+            wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+            #[wasm_bindgen_test::wasm_bindgen_bench]
+            async fn benchmark(_: &mut Criterion) {
+                super::$measure(|line| wasm_bindgen_test::console_log!("{line}")).await;
+            }
+        }
+    };
+}
+
 /// The median of `runs` timings of `work` on what `prepare` made for it
 /// (untimed), in milliseconds.
 pub async fn median_ms_prepared<S>(

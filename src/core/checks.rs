@@ -206,7 +206,18 @@ fn unprotected_prunes(
     }
     const PROTECT: &str = "`argocd.argoproj.io/sync-options: Prune=false` (Argo CD) or \
                            `kustomize.toolkit.fluxcd.io/prune: disabled` (Flux)";
-    for (key, what) in unprotected_stateful(desired.objects().iter()) {
+    let unprotected_desired = UNPROTECTED.with_borrow_mut(|memo| {
+        memo.pass((), desired.len(), |remembered| {
+            let objects = desired.objects().iter();
+            objects
+                .filter_map(|(key, object)| {
+                    let what = remembered.get_or(key, [Some(object), None], || unprotected(object));
+                    Some((key, what?))
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    for (key, what) in unprotected_desired {
         found.push(warning(
             key,
             UNPROTECTED_PRUNE,
@@ -235,14 +246,25 @@ fn unprotected_prunes(
     }
 }
 
+thread_local! {
+    /// What `unprotected` found for each desired object, by key.
+    static UNPROTECTED: RefCell<Memo<(), Option<String>>> = const { RefCell::new(Memo::new()) };
+}
+
 /// The stateful objects among `objects` that no annotation protects, with
 /// what makes each stateful.
 fn unprotected_stateful<'a>(
     objects: impl Iterator<Item = (&'a String, &'a Arc<Value>)>,
 ) -> impl Iterator<Item = (&'a String, String)> {
-    objects
-        .filter(|(_, object)| !prune_protected(object))
-        .filter_map(|(key, object)| Some((key, stateful(object)?)))
+    objects.filter_map(|(key, object)| Some((key, unprotected(object)?)))
+}
+
+/// What makes the object stateful, when no annotation protects it from a prune.
+fn unprotected(object: &Value) -> Option<String> {
+    if prune_protected(object) {
+        return None;
+    }
+    stateful(object)
 }
 
 /// What makes the object stateful, in words; None when it is not.

@@ -71,12 +71,12 @@ impl<C, T: Clone> Pass<'_, C, T> {
     /// What was found for these very objects under `key`, if anything.
     pub fn known(&mut self, key: &str, objects: Objects) -> Option<T> {
         let memo = self.0.as_mut()?;
-        let finding = memo
+        let (key, finding) = memo
             .kept
-            .remove(key)
-            .filter(|finding| same_objects(&finding.objects, &objects))?;
+            .remove_entry(key)
+            .filter(|(_, finding)| same_objects(&finding.objects, &objects))?;
         let result = finding.result.clone();
-        memo.found.insert(key.to_string(), finding);
+        memo.found.insert(key, finding);
         Some(result)
     }
 
