@@ -218,10 +218,16 @@ pub mod generate {
         )
     }
 
-    /// The property-test configuration: in the browser, no failure files.
+    /// The property-test configuration: 256 cases (or `PROPTEST_CASES`, natively, for
+    /// a longer campaign); in the browser, no failure files.
     pub fn config() -> ProptestConfig {
+        let cases = std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|cases| cases.parse().ok())
+            .filter(|_| cfg!(not(target_arch = "wasm32")))
+            .unwrap_or(256);
         ProptestConfig {
-            cases: 256,
+            cases,
             failure_persistence: if cfg!(target_arch = "wasm32") {
                 None
             } else {
