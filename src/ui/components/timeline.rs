@@ -16,7 +16,7 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct TimelineProps {
     pub events: Rc<Vec<WorldEvent>>,
     pub history: Rc<History>,
@@ -48,6 +48,17 @@ pub fn timeline(props: &TimelineProps) -> Html {
     }
 }
 
+impl PartialEq for TimelineProps {
+    fn eq(&self, other: &Self) -> bool {
+        self.events == other.events
+            && same(&self.history, &other.history)
+            && self.started == other.started
+            && self.on_revert == other.on_revert
+            && self.on_approve == other.on_approve
+            && self.on_merge == other.on_merge
+    }
+}
+
 /// Props of the parts that show the history.
 #[derive(Properties)]
 pub struct HistoryProps {
@@ -60,8 +71,9 @@ impl PartialEq for HistoryProps {
     }
 }
 
-/// The same history: the same allocation (cheap), or equal.
-fn same(a: &Rc<History>, b: &Rc<History>) -> bool {
+/// The same history: the same allocation (cheap), or equal. A history holds every
+/// commit's files, so comparing one with itself by content would read them all.
+pub(super) fn same(a: &Rc<History>, b: &Rc<History>) -> bool {
     Rc::ptr_eq(a, b) || a == b
 }
 

@@ -7,11 +7,19 @@ use crate::world::summary::History;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct PullRequestsProps {
     pub history: Rc<History>,
     pub on_approve: Callback<u32>,
     pub on_merge: Callback<u32>,
+}
+
+impl PartialEq for PullRequestsProps {
+    fn eq(&self, other: &Self) -> bool {
+        super::same(&self.history, &other.history)
+            && self.on_approve == other.on_approve
+            && self.on_merge == other.on_merge
+    }
 }
 
 #[function_component(PullRequests)]
