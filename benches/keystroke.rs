@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{clock, states};
+use common::{clock, median, states};
 use gitops_playground::core::{report, State};
 use gitops_playground::share::Interaction;
 use gitops_playground::world::scenario::Scenario;
@@ -80,11 +80,6 @@ async fn measure(print: impl Fn(String)) {
     print(format!(
         "{read:>10.1} {commit:>10.1} {plan:>10.1} {total:>10.1}"
     ));
-}
-
-fn median(mut times: Vec<f64>) -> f64 {
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
 }
 
 benchmark!(measure);

@@ -139,20 +139,16 @@ pub async fn median_ms_prepared<S>(
         drop(prepared);
         clock::pause().await;
     }
-    times.sort_by(f64::total_cmp);
-    times[times.len() / 2]
+    median(times)
 }
 
-/// The median of `runs` timings of `work`, in milliseconds. Between runs it
-/// yields, so that a browser page stays responsive.
+/// The median of `runs` timings of `work`, in milliseconds.
 pub async fn median_ms(runs: usize, mut work: impl FnMut()) -> f64 {
-    let mut times = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let start = clock::now_ms();
-        work();
-        times.push(clock::now_ms() - start);
-        clock::pause().await;
-    }
+    median_ms_prepared(runs, || (), |()| work()).await
+}
+
+/// The median of some timings.
+pub fn median(mut times: Vec<f64>) -> f64 {
     times.sort_by(f64::total_cmp);
     times[times.len() / 2]
 }

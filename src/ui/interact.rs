@@ -8,6 +8,7 @@ use crate::core::{report, State};
 use crate::share::Interaction;
 use crate::ui::model::{Model, Pane};
 use crate::world::person::ignore_rules;
+use std::rc::Rc;
 
 impl Model {
     /// Does what the person did, and records it.
@@ -87,20 +88,19 @@ impl Model {
     /// at once; the world takes the text when typing pauses or anything
     /// else happens (`settle`), so that a keystroke does not pay for a
     /// commit (which hashes every file).
-    pub fn type_text(&mut self, pane: Pane, text: std::rc::Rc<str>) {
+    pub fn type_text(&mut self, pane: Pane, text: Rc<str>) {
+        let other_pane = match pane {
+            Pane::Desired => matches!(self.pending, Some(Interaction::Actual(_))),
+            Pane::Actual => matches!(self.pending, Some(Interaction::Desired(_))),
+        };
+        if other_pane {
+            self.settle();
+        }
+        self.take_text(pane == Pane::Desired, &text);
         let interaction = match pane {
             Pane::Desired => Interaction::Desired(text),
             Pane::Actual => Interaction::Actual(text),
         };
-        if self.pending.as_ref().is_some_and(|pending| {
-            std::mem::discriminant(pending) != std::mem::discriminant(&interaction)
-        }) {
-            self.settle();
-        }
-        let (Interaction::Desired(text) | Interaction::Actual(text)) = &interaction else {
-            unreachable!("a pane's interaction is a text")
-        };
-        self.take_text(pane == Pane::Desired, text);
         let reads = self.editor(pane).error.is_none()
             && self.world.clusters.contains_key(&self.environment);
         if reads {
@@ -144,7 +144,7 @@ impl Model {
             },
             _ => return,
         };
-        self.report = Some(std::rc::Rc::new(report(
+        self.report = Some(Rc::new(report(
             &desired,
             &actual,
             &self.world.options.reconcile(),
@@ -152,7 +152,7 @@ impl Model {
     }
 
     /// Puts the person's text in its editor as it is, with its error.
-    fn take_text(&mut self, desired: bool, text: &std::rc::Rc<str>) {
+    fn take_text(&mut self, desired: bool, text: &Rc<str>) {
         let name = if desired { "desired" } else { "actual" };
         let parsed = State::parse(name, text);
         let editor = if desired {
@@ -166,7 +166,7 @@ impl Model {
         match parsed {
             Ok(state) => {
                 editor.error = None;
-                editor.reads_as = Some(std::rc::Rc::new(state));
+                editor.reads_as = Some(Rc::new(state));
             }
             Err(error) => {
                 editor.error = Some(error);
