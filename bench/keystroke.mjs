@@ -2,7 +2,7 @@
 // the page writes states: pretty JSON), then one digit of a replica count is typed over
 // in Desired, again and again, each time with a digit not typed in the last six strokes
 // (so that no text is one the page read a moment ago). Each time the page clocks from the keydown to the input
-// event (the browser's own editing of the textarea), to the moment the Plan shows the new
+// event (the browser's own editing of the text), to the moment the Plan shows the new
 // card count (a MutationObserver), and to the end of the next frame (a task queued from
 // requestAnimationFrame runs after that frame is painted).
 
@@ -25,11 +25,13 @@ export async function measureKeystroke(browser, server, { objects = OBJECTS, key
   try {
     await page.goto(server.playground);
     await cardCount(page, 2);
-    await paste(page, 'Actual', JSON.stringify(work.live, null, 2));
-    await paste(page, 'Desired', JSON.stringify(work.desired, null, 2));
+    const actualText = JSON.stringify(work.live, null, 2);
+    const desiredText = JSON.stringify(work.desired, null, 2);
+    await paste(page, 'Actual', actualText);
+    await paste(page, 'Desired', desiredText);
     await cardCount(page, work.drifted, LOAD_TIMEOUT);
-    const lines = await page.getByRole('textbox', { name: /^Desired/ }).evaluate((area) => area.value.split('\n').length);
-    const coreAlone = await timeCoreAlone(page);
+    const lines = desiredText.split('\n').length;
+    const coreAlone = await timeCoreAlone(page, desiredText, actualText);
 
     const digits = [...'3456789'].filter((digit) => digit !== String(target.spec.replicas));
     const runs = { toInput: [], toPlan: [], toFrame: [] };
@@ -94,12 +96,10 @@ async function measureBareTextarea(browser, text, target, keystrokes) {
  * (Trunk's loader leaves its exports on `window.wasmBindings`); median of 5 after a
  * warm-up, or undefined if the page does not expose them.
  */
-function timeCoreAlone(page) {
-  return page.evaluate(() => {
+function timeCoreAlone(page, desired, actual) {
+  return page.evaluate(({ desired, actual }) => {
     const diff = window.wasmBindings?.diff;
     if (!diff) return undefined;
-    const desired = document.querySelector('#desired-state').value;
-    const actual = document.querySelector('#actual-state').value;
     const times = [];
     for (let run = 0; run < 6; run += 1) {
       // Fresh copies (a trailing space more each run): the page keeps its last few
@@ -112,7 +112,7 @@ function timeCoreAlone(page) {
       if (run > 0) times.push(performance.now() - start);
     }
     return times.sort((a, b) => a - b)[2];
-  });
+  }, { desired, actual });
 }
 
 /** An object near `index` that has not drifted, so that a change to it adds a card. */
@@ -130,11 +130,14 @@ function undrifted(work, index) {
   throw new Error('no object without drift');
 }
 
-/** Puts `text` in a pane at once, as a paste does: one input event. */
+/** Pastes `text` over a pane's text, as select-all and paste do: one paste event. */
 async function paste(page, pane, text) {
-  await page.getByRole('textbox', { name: new RegExp(`^${pane}`) }).evaluate((area, text) => {
-    area.value = text;
-    area.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));
+  await page.getByRole('textbox', { name: new RegExp(`^${pane}`) }).evaluate((editor, text) => {
+    editor.focus();
+    getSelection().selectAllChildren(editor);
+    const clipboardData = new DataTransfer();
+    clipboardData.setData('text/plain', text);
+    editor.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
   }, text);
 }
 
@@ -152,11 +155,32 @@ async function cardCount(page, count, timeout = 30_000) {
  */
 async function typeReplicaDigit(page, name, digit) {
   await page.getByRole('textbox', { name: /^Desired/ }).evaluate(
-    (area, { name, digit }) => {
-      const at = area.value.indexOf(`"name": "${name}"`);
-      const digitAt = area.value.indexOf('"replicas": ', at) + '"replicas": '.length;
-      area.focus();
-      area.setSelectionRange(digitAt, digitAt + 1);
+    (editor, { name, digit }) => {
+      // The replica digit after the object's name: a range in the text node that holds it,
+      // on screen, as where a person types is.
+      const texts = document.createTreeWalker(editor, NodeFilter.SHOW_TEXT);
+      let node;
+      let named = false;
+      let digitAt = -1;
+      while ((node = texts.nextNode())) {
+        const from = named ? 0 : node.data.indexOf(`"name": "${name}"`);
+        if (from < 0) continue;
+        named = true;
+        const at = node.data.indexOf('"replicas": ', from);
+        if (at >= 0) {
+          digitAt = at + '"replicas": '.length;
+          break;
+        }
+      }
+      const range = document.createRange();
+      range.setStart(node, digitAt);
+      range.setEnd(node, digitAt + 1);
+      editor.focus();
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      const line = range.getBoundingClientRect();
+      const view = editor.getBoundingClientRect();
+      if (line.top < view.top || line.bottom > view.bottom) editor.scrollTop += line.top - view.top - view.height / 3;
       const plan = document.querySelector('section.plan');
       const shown = () =>
         [...plan.querySelectorAll('ol.cards[aria-label="Operations"] > li')].some(
@@ -180,6 +204,9 @@ async function typeReplicaDigit(page, name, digit) {
     },
     { name, digit },
   );
+  // The selection and the scroll settle (the browser lays out the lines now on screen)
+  // before the keystroke is timed.
+  await page.waitForTimeout(100);
   await page.keyboard.press(digit);
   return page.evaluate(() => window.__replan);
 }

@@ -2,7 +2,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use gitops_playground::ui::components::code_editor::CodeEditorProps;
+use gitops_playground::ui::components::code_editor::{read_node, CodeEditorProps, BLOCK_LINES};
 use gitops_playground::ui::components::CodeEditor;
 use std::cell::RefCell;
 use wasm_bindgen::JsCast;
@@ -13,7 +13,7 @@ mod common;
 use common::dom::{dispatch, find, rendered, texts};
 use gitops_playground::ui::same::Same;
 use std::rc::Rc;
-use web_sys::{Element, HtmlElement, HtmlTextAreaElement, KeyboardEvent, KeyboardEventInit};
+use web_sys::{Element, HtmlDocument, HtmlElement, KeyboardEvent, KeyboardEventInit, Node};
 use yew::prelude::*;
 use yew::AppHandle;
 
@@ -43,6 +43,7 @@ fn container() -> Element {
 fn props(text: &str) -> CodeEditorProps {
     CodeEditorProps {
         id: "editor".into(),
+        labelled_by: "editor-label".into(),
         text: text.into(),
         on_input: Callback::noop(),
         error_at: None,
@@ -58,8 +59,67 @@ fn mount(props: CodeEditorProps) -> (Element, AppHandle<CodeEditor>) {
     (root, handle)
 }
 
-fn area(root: &Element) -> HtmlTextAreaElement {
-    find(root, "textarea").unchecked_into()
+fn area(root: &Element) -> HtmlElement {
+    find(root, ".code-editor-input").unchecked_into()
+}
+
+/// The text the editor shows, read as the editor reads it.
+fn value(area: &HtmlElement) -> String {
+    read_node(area, None).text
+}
+
+/// The editor's blocks of lines.
+fn blocks(area: &HtmlElement) -> Vec<Node> {
+    let children = area.child_nodes();
+    (0..children.length())
+        .filter_map(|index| children.item(index))
+        .collect()
+}
+
+/// Puts the caret in the `block`th block at UTF-16 `offset` (a text node's), with the
+/// focus in the editor, and lets a frame pass: the browser lays out a block that was
+/// off screen once the selection is in it, as it does before a person's keystroke.
+async fn place_caret(area: &HtmlElement, block: usize, offset: u32) {
+    area.focus().unwrap();
+    let block = &blocks(area)[block];
+    block.unchecked_ref::<Element>().scroll_into_view();
+    let selection = gloo::utils::window().get_selection().unwrap().unwrap();
+    selection
+        .collapse_with_offset(Some(&block.first_child().unwrap()), offset)
+        .unwrap();
+    next_frame().await;
+}
+
+/// Pastes `text` as the browser sends a paste to the page.
+fn paste(area: &HtmlElement, text: &str) {
+    let data = web_sys::DataTransfer::new().unwrap();
+    data.set_data("text/plain", text).unwrap();
+    let init = web_sys::ClipboardEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_clipboard_data(Some(&data));
+    let event = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init).unwrap();
+    assert!(
+        !area.dispatch_event(&event).unwrap(),
+        "the editor pastes, not the browser"
+    );
+}
+
+/// A few frames' time (headless Chromium draws 60 frames a second).
+async fn next_frame() {
+    gloo::timers::future::TimeoutFuture::new(50).await;
+}
+
+/// Has the browser edit as a person's keystroke does (insertText, delete,
+/// insertLineBreak, undo...): it changes the page its own way and sends input events.
+fn edit(command: &str, value: &str) {
+    let document: HtmlDocument = gloo::utils::document().unchecked_into();
+    assert!(
+        document
+            .exec_command_with_show_ui_and_value(command, false, value)
+            .unwrap(),
+        "{command} did nothing"
+    );
 }
 
 fn numbers(root: &Element) -> Vec<String> {
@@ -98,29 +158,37 @@ async fn line_numbers_match_the_text_s_lines() {
 }
 
 #[wasm_bindgen_test]
-async fn the_textarea_is_a_plain_text_field() {
+async fn the_editor_is_a_labelled_plain_text_field() {
     let (root, mut handle) = mount(props("a\tb"));
     rendered().await;
     let area = area(&root);
     assert_eq!(area.id(), "editor");
-    assert_eq!(area.value(), "a\tb");
+    assert_eq!(value(&area), "a\tb");
     for (name, value) in [
+        ("role", "textbox"),
+        ("aria-multiline", "true"),
+        ("aria-labelledby", "editor-label"),
+        ("contenteditable", "plaintext-only"),
         ("spellcheck", "false"),
-        ("autocomplete", "off"),
         ("autocapitalize", "off"),
-        ("wrap", "off"),
     ] {
         assert_eq!(area.get_attribute(name).as_deref(), Some(value), "{name}");
     }
     assert_eq!(area.get_attribute("aria-invalid"), None);
     assert_eq!(area.get_attribute("aria-describedby"), None);
-    assert!(!area.read_only());
+    assert!(area.is_content_editable());
     handle.update(CodeEditorProps {
         readonly: true,
         ..props("a\tb")
     });
     rendered().await;
-    assert!(area.read_only());
+    assert!(!area.is_content_editable());
+    assert_eq!(area.get_attribute("aria-readonly").as_deref(), Some("true"));
+    assert_eq!(
+        area.tab_index(),
+        0,
+        "a read-only text is still reached by keyboard"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -172,7 +240,7 @@ fn owner() -> Html {
             text.set(typed);
         })
     };
-    html! { <CodeEditor id="owned" text={Same((*text).clone())} {on_input} /> }
+    html! { <CodeEditor id="owned" labelled_by="owned-label" text={Same((*text).clone())} {on_input} /> }
 }
 
 #[wasm_bindgen_test]
@@ -181,13 +249,18 @@ async fn typing_sends_the_whole_text_and_the_gutter_follows() {
     yew::Renderer::<Owner>::with_root(root.clone()).render();
     rendered().await;
     assert_eq!(numbers(&root), one_to(1));
-    let typed = "first\n\tsecond  \n\nfourth\n";
     let area = area(&root);
-    area.set_value(typed);
-    dispatch(&area, "input");
+    place_caret(&area, 0, 5).await;
+    edit("insertLineBreak", "");
+    edit("insertText", "\tsecond  ");
+    edit("insertLineBreak", "");
+    edit("insertLineBreak", "");
+    edit("insertText", "fourth");
+    edit("insertLineBreak", "");
     rendered().await;
+    let typed = "first\n\tsecond  \n\nfourth\n";
     TYPED.with(|log| assert_eq!(log.borrow().last().map(String::as_str), Some(typed)));
-    assert_eq!(area.value(), typed);
+    assert_eq!(value(&area), typed);
     assert_eq!(numbers(&root), one_to(5));
 }
 
@@ -212,36 +285,36 @@ fn rewriter() -> Html {
     };
     html! {
         <>
-            <CodeEditor id="rewritten" text={Same((*text).clone())} {on_input} />
+            <CodeEditor id="rewritten" labelled_by="rewritten-label" text={Same((*text).clone())} {on_input} />
             <button onclick={replace}>{ "Replace" }</button>
         </>
     }
 }
 
 #[wasm_bindgen_test]
-async fn the_textarea_shows_the_parent_s_text_and_keeps_the_caret_in_what_was_typed() {
+async fn the_editor_shows_the_parent_s_text_and_keeps_the_caret_in_what_was_typed() {
     let root = container();
     yew::Renderer::<Rewriter>::with_root(root.clone()).render();
     rendered().await;
     let area = area(&root);
-    assert_eq!(area.value(), "first");
+    assert_eq!(value(&area), "first");
+    let typed_into = blocks(&area)[0].first_child().unwrap();
 
-    area.set_value("first line");
-    area.set_selection_range(3, 3).unwrap();
-    dispatch(&area, "input");
+    place_caret(&area, 0, 5).await;
+    edit("insertText", " line");
     rendered().await;
-    assert_eq!(area.value(), "first line");
+    assert_eq!(value(&area), "first line");
+    let selection = gloo::utils::window().get_selection().unwrap().unwrap();
     assert_eq!(
-        area.selection_start().unwrap(),
-        Some(3),
-        "the caret stays where it was"
+        (selection.focus_node(), selection.focus_offset()),
+        (Some(typed_into), 10),
+        "the caret stays where it was, in the text typed into"
     );
 
-    area.set_value("first undo");
-    dispatch(&area, "input");
+    edit("insertText", " undo");
     rendered().await;
     assert_eq!(
-        area.value(),
+        value(&area),
         "first",
         "the parent's text, not what was typed"
     );
@@ -250,7 +323,7 @@ async fn the_textarea_shows_the_parent_s_text_and_keeps_the_caret_in_what_was_ty
         .unchecked_into::<HtmlElement>()
         .click();
     rendered().await;
-    assert_eq!(area.value(), "replaced");
+    assert_eq!(value(&area), "replaced");
     assert_eq!(numbers(&root), one_to(1));
 }
 
@@ -324,6 +397,9 @@ async fn the_gutter_and_the_backdrop_scroll_with_the_text_and_stay_aligned() {
     });
     rendered().await;
     let area = area(&root);
+    // On screen, as the page's editors are: the browser lays out the blocks on screen.
+    root.scroll_into_view();
+    next_frame().await;
     area.set_scroll_top(200);
     area.set_scroll_left(50);
     dispatch(&area, "scroll");
@@ -344,7 +420,7 @@ async fn the_gutter_and_the_backdrop_scroll_with_the_text_and_stay_aligned() {
     );
     let top = |selector: &str| find(&root, selector).get_bounding_client_rect().top();
     let number = top(".code-editor-number.error-line");
-    // Line 30 of the textarea: its top, the padding (12px), 29 lines of 20px, less the scroll.
+    // Line 30 of the text: its top, the padding (12px), 29 lines of 20px, less the scroll.
     let line = area.get_bounding_client_rect().top() + 12.0 + 29.0 * 20.0 - 200.0;
     for (name, at) in [
         ("number", number),
@@ -426,5 +502,217 @@ async fn a_text_of_200_000_lines_keeps_a_window_of_numbers_in_line() {
         "number at {}, mark at {}",
         top(&number),
         top(&mark)
+    );
+}
+
+/// An element holding `html`, to read as the editor reads its root.
+fn holding(html: &str) -> HtmlElement {
+    let element: HtmlElement = gloo::utils::document()
+        .create_element("div")
+        .unwrap()
+        .unchecked_into();
+    element.set_inner_html(html);
+    element
+}
+
+#[wasm_bindgen_test]
+fn the_text_reads_as_the_browser_shows_it() {
+    // The shapes Chromium leaves after Enter, Backspace at a block's start, a paste of
+    // two lines, select-all and delete, select-all and type.
+    for (html, text) in [
+        ("<div>a1\na2</div><div>b1\nb2</div>", "a1\na2\nb1\nb2"),
+        ("<div>a1\na2\n\n</div><div>b1</div>", "a1\na2\n\nb1"),
+        ("<div>c1\n\n\n</div>", "c1\n\n"),
+        ("<div>a1\na2b1</div><div>b2</div>", "a1\na2b1\nb2"),
+        ("<div>ap1</div><div>p21\na2</div>", "ap1\np21\na2"),
+        ("<br>", ""),
+        ("q", "q"),
+        ("<div>Z</div>", "Z"),
+        ("<div>x<br></div><div>y</div>", "x\ny"),
+        ("<div><br></div><div>y</div>", "\ny"),
+        ("<div>x<br>y</div>", "x\ny"),
+        ("<div></div><div>y</div><div></div>", "y"),
+        ("<div>\n</div>", ""),
+        ("<div>\n</div><div>\n</div>", "\n"),
+        ("a<div>b</div>c", "a\nb\nc"),
+        ("<div><span>s</span>t</div>", "st"),
+        ("<div>&lt;b&gt;</div>", "<b>"),
+    ] {
+        assert_eq!(read_node(&holding(html), None).text, text, "{html:?}");
+    }
+}
+
+#[wasm_bindgen_test]
+fn the_caret_reads_as_a_byte_offset_in_the_text() {
+    let element = holding("<div>ab\ncd</div><div>é😀f</div>");
+    let second = element.child_nodes().item(1).unwrap();
+    let text = second.first_child().unwrap();
+    // "é😀" is three UTF-16 units and six bytes.
+    let read = read_node(&element, Some(&(text, 3)));
+    assert_eq!(read.text, "ab\ncd\né😀f");
+    assert_eq!(&read.text[..read.caret.unwrap()], "ab\ncd\né😀");
+    let between = read_node(&element, Some(&(element.clone().into(), 1)));
+    assert_eq!(between.caret, Some("ab\ncd\n".len()));
+}
+
+#[wasm_bindgen_test]
+async fn written_texts_read_back_whole_in_blocks_of_lines() {
+    let long = (1..=450)
+        .map(|line| format!("line {line}\n"))
+        .collect::<String>();
+    let texts = [
+        String::new(),
+        "\n".to_string(),
+        "a\n".to_string(),
+        "a\r\nb\rc".to_string(),
+        "\n".repeat(BLOCK_LINES),
+        "x\n".repeat(BLOCK_LINES),
+        long.clone(),
+        format!("{long}\n\n"),
+        "<script>alert(1)</script>\n&amp;".to_string(),
+    ];
+    let (root, mut handle) = mount(props(""));
+    for text in texts {
+        handle.update(props(&text));
+        rendered().await;
+        let area = area(&root);
+        let expected = text.replace("\r\n", "\n").replace('\r', "\n");
+        assert_eq!(value(&area), expected, "{text:?}");
+        let lines = expected.split('\n').count();
+        assert_eq!(blocks(&area).len(), lines.div_ceil(BLOCK_LINES), "{text:?}");
+        assert_eq!(numbers(&root).len(), lines.min(1_000), "{text:?}");
+        let shown = area.get_bounding_client_rect();
+        assert!(shown.height() > 0.0);
+    }
+    assert_eq!(
+        area(&root).query_selector("script").unwrap(),
+        None,
+        "markup stays text"
+    );
+}
+
+/// A parent that keeps what is typed, as the page does, starting from `text`.
+#[derive(Properties, PartialEq)]
+struct KeeperProps {
+    text: AttrValue,
+}
+
+#[function_component(Keeper)]
+fn keeper(props: &KeeperProps) -> Html {
+    let text = use_state(|| Rc::<str>::from(props.text.as_str()));
+    let on_input = {
+        let text = text.clone();
+        Callback::from(move |typed: Rc<str>| {
+            TYPED.with(|log| log.borrow_mut().push(typed.to_string()));
+            text.set(typed);
+        })
+    };
+    html! { <CodeEditor id="kept" labelled_by="kept-label" text={Same((*text).clone())} {on_input} /> }
+}
+
+fn mount_keeper(text: &str) -> Element {
+    let root = container();
+    yew::Renderer::<Keeper>::with_root_and_props(
+        root.clone(),
+        KeeperProps {
+            text: text.to_string().into(),
+        },
+    )
+    .render();
+    root
+}
+
+/// Asserts that two long texts are equal, showing where they part.
+fn assert_same_text(actual: &str, expected: &str, what: &str) {
+    if actual == expected {
+        return;
+    }
+    let at = actual
+        .bytes()
+        .zip(expected.bytes())
+        .position(|(a, b)| a != b)
+        .unwrap_or(actual.len().min(expected.len()));
+    let around = |text: &str| {
+        text[at.saturating_sub(40).min(text.len())..(at + 40).min(text.len())].to_string()
+    };
+    panic!(
+        "{what}: the texts part at byte {at} (lengths {} and {}): {:?} where {:?} was expected",
+        actual.len(),
+        expected.len(),
+        around(actual),
+        around(expected)
+    );
+}
+
+fn last_typed() -> String {
+    TYPED.with(|log| log.borrow().last().cloned().unwrap_or_default())
+}
+
+fn numbered_lines(count: usize) -> Vec<String> {
+    (1..=count).map(|line| format!("line {line}")).collect()
+}
+
+#[wasm_bindgen_test]
+async fn typing_in_a_large_text_changes_one_block_and_reads_right() {
+    let mut lines = numbered_lines(1_000);
+    let root = mount_keeper(&lines.join("\n"));
+    rendered().await;
+    let area = area(&root);
+    let before = blocks(&area);
+    assert_eq!(before.len(), 5);
+    // Line 401 starts block 2 (from 0); "line 401" is 8 units.
+    place_caret(&area, 2, 8).await;
+    edit("insertText", "!");
+    edit("insertLineBreak", "");
+    edit("insertText", "new");
+    rendered().await;
+    lines[400] = "line 401!\nnew".to_string();
+    assert_same_text(&last_typed(), &lines.join("\n"), "typed into one block");
+    let after = blocks(&area);
+    assert!(
+        before
+            .iter()
+            .zip(&after)
+            .all(|(old, new)| old.is_same_node(Some(new))),
+        "the browser kept every block"
+    );
+    // Backspace at the start of a block joins it to the one before: two blocks change.
+    place_caret(&area, 3, 0).await;
+    edit("delete", "");
+    rendered().await;
+    let joined = lines
+        .join("\n")
+        .replacen("line 600\nline 601", "line 600line 601", 1);
+    assert_same_text(&last_typed(), &joined, "joined two blocks");
+    assert_same_text(&value(&area), &joined, "the page shows the joined blocks");
+    // Undo is the browser's: it puts back the line break.
+    edit("undo", "");
+    rendered().await;
+    assert_same_text(&last_typed(), &lines.join("\n"), "undone");
+}
+
+#[wasm_bindgen_test]
+async fn a_large_paste_is_written_in_blocks_again_with_the_caret_after_it() {
+    let root = mount_keeper("start\nend");
+    rendered().await;
+    let area = area(&root);
+    place_caret(&area, 0, 6).await;
+    let pasted = numbered_lines(1_000).join("\n") + "\r\n";
+    paste(&area, &pasted);
+    let pasted = pasted.replace("\r\n", "\n");
+    rendered().await;
+    let text = format!("start\n{pasted}end");
+    assert_same_text(&last_typed(), &text, "the paste is read");
+    assert_same_text(&value(&area), &text, "the page shows the paste");
+    let written = blocks(&area);
+    assert_eq!(written.len(), 1_002_usize.div_ceil(BLOCK_LINES));
+    assert!(written.iter().all(|block| block.node_name() == "DIV"));
+    next_frame().await;
+    edit("insertText", "X");
+    rendered().await;
+    assert_same_text(
+        &last_typed(),
+        &format!("start\n{pasted}Xend"),
+        "the caret stayed after the paste",
     );
 }

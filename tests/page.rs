@@ -9,7 +9,8 @@ use wasm_bindgen_test::*;
 mod common;
 
 use common::dom::{dispatch, rendered, texts};
-use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+use gitops_playground::ui::components::code_editor::read_node;
+use web_sys::{Element, HtmlDocument, HtmlElement, HtmlInputElement};
 
 /// A fresh page: no work saved by an earlier test is restored.
 fn mount() -> Element {
@@ -50,14 +51,21 @@ fn cards(root: &Element) -> Vec<String> {
         .collect()
 }
 
+/// Selects the whole text of the editor `id` and types `text` over it, as the browser
+/// does it.
 fn type_into(root: &Element, id: &str, text: &str) {
-    let area: HtmlTextAreaElement = root
+    let area: HtmlElement = root
         .query_selector(&format!("#{id}"))
         .unwrap()
         .unwrap()
         .unchecked_into();
-    area.set_value(text);
-    dispatch(&area, "input");
+    area.focus().unwrap();
+    let selection = gloo::utils::window().get_selection().unwrap().unwrap();
+    selection.select_all_children(&area).unwrap();
+    let document: HtmlDocument = gloo::utils::document().unchecked_into();
+    assert!(document
+        .exec_command_with_show_ui_and_value("insertText", false, text)
+        .unwrap());
 }
 
 fn button(root: &Element, name: &str) -> HtmlElement {
@@ -70,11 +78,8 @@ fn button(root: &Element, name: &str) -> HtmlElement {
 }
 
 fn value_of(root: &Element, id: &str) -> String {
-    root.query_selector(&format!("#{id}"))
-        .unwrap()
-        .unwrap()
-        .unchecked_into::<HtmlTextAreaElement>()
-        .value()
+    let area = root.query_selector(&format!("#{id}")).unwrap().unwrap();
+    read_node(&area, None).text
 }
 
 #[wasm_bindgen_test]

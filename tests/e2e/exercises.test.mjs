@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { menuEntries, openPage, screenshot, servedInChromium, until } from './harness.mjs';
+import { menuEntries, openPage, screenshot, servedInChromium, until, editorText } from './harness.mjs';
 
 let server;
 let browser;
@@ -61,7 +61,7 @@ test('exercise 2: promotion is a reviewed pull request pinning the digest', asyn
   const staging = 'registry.example/web@sha256:9b3e5d7f1a2c4e6081f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e522';
   const promote = async (image, replicas) => {
     await page.getByRole('button', { name: 'prod', exact: true }).click();
-    const text = await desiredPane(page).inputValue();
+    const text = await editorText(desiredPane(page));
     const edited = text.replace(/image: \S+/, `image: ${image}`).replace('replicas: 2', `replicas: ${replicas}`);
     assert.notEqual(edited, text);
     await desiredPane(page).fill(edited);
@@ -112,7 +112,7 @@ test('exercise 4: the database is protected, prune still works', async () => {
   assert.deepEqual(wrong.failing, ['✗ does not hold Pod/shop/debug is gone: Pod/shop/debug is in the cluster']);
 
   await reset(page);
-  const text = await desiredPane(page).inputValue();
+  const text = await editorText(desiredPane(page));
   const protectedText = text.replace(
     '  labels:\n    app.kubernetes.io/component: database\n',
     '  labels:\n    app.kubernetes.io/component: database\n  annotations:\n    argocd.argoproj.io/sync-options: Prune=false\n',

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cards, openPage, screenshot, servedInChromium, until } from './harness.mjs';
+import { cards, openPage, screenshot, servedInChromium, until, editorText, pasteOver } from './harness.mjs';
 
 let server;
 let browser;
@@ -14,16 +14,9 @@ const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
 const paneAlert = (page) => page.locator('.pane').getByRole('alert');
 
 /** Puts `text` in the Desired pane as one paste would. */
-async function paste(page, text) {
-  await desiredPane(page).evaluate((area, value) => {
-    area.value = value;
-    area.dispatchEvent(new Event('input', { bubbles: true }));
-  }, text);
-}
+const paste = (page, text) => pasteOver(desiredPane(page), text);
 
-// The paste is minified JSON, one line, as exported from a cluster: Chromium lays out a
-// textarea of 50 MB of short lines in about a minute and a half on its own, whatever the
-// page does, so that shape would only measure the browser.
+// The paste is minified JSON, one line, as exported from a cluster.
 test('a 50 MB paste is refused with its size; the text and the last plan stay', async () => {
   const { page, record, close } = await openPage(browser, server.url);
   await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
@@ -33,14 +26,11 @@ test('a 50 MB paste is refused with its size; the text and the last plan stay', 
     return window.hugePaste.length;
   }, manifest);
   const started = Date.now();
-  await desiredPane(page).evaluate((area) => {
-    area.value = window.hugePaste;
-    area.dispatchEvent(new Event('input', { bubbles: true }));
-  });
+  await pasteOver(desiredPane(page), 'hugePaste', { global: true });
   await paneAlert(page).waitFor({ timeout: 90_000 });
   const answered = Date.now() - started;
   assert.match(await paneAlert(page).innerText(), /50\.0 MB.*32\.0 MB/);
-  assert.equal(await desiredPane(page).evaluate((area) => area.value.length), length, 'the paste stays in the pane');
+  assert.equal((await editorText(desiredPane(page))).length, length, 'the paste stays in the pane');
   assert.deepEqual(await cards(page), ['UPDATE web', 'DELETE debug'], 'the last good plan stays');
   console.log(`# a 50 MB paste was answered in ${answered} ms`);
   await screenshot(page, 'hostile-50mb-paste');
@@ -65,7 +55,7 @@ test('markup and control characters in names are shown as text, never run', asyn
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   assert.equal(await page.evaluate(() => window.pwned), undefined, 'nothing ran');
-  assert.match(await page.getByRole('textbox', { name: /^Actual/ }).inputValue(), /<\/textarea><script>/, 'the cluster holds the text as text');
+  assert.match(await editorText(page.getByRole('textbox', { name: /^Actual/ })), /<\/textarea><script>/, 'the cluster holds the text as text');
   await screenshot(page, 'hostile-markup-names');
   assert.deepEqual(record.consoleErrors, []);
   await close();

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { menuEntries, openPage, screenshot, servedInChromium, until } from './harness.mjs';
+import { menuEntries, openPage, screenshot, servedInChromium, until, editorText } from './harness.mjs';
 
 let server;
 let browser;
@@ -28,8 +28,8 @@ async function runPreset(page, section, title) {
     running: await region(page, 'Running'),
     agent: await region(page, 'Agent'),
     checklist: await region(page, 'Checklist'),
-    desired: await page.getByRole('textbox', { name: /^Desired/ }).inputValue(),
-    actual: await page.getByRole('textbox', { name: /^Actual/ }).inputValue(),
+    desired: await editorText(page.getByRole('textbox', { name: /^Desired/ })),
+    actual: await editorText(page.getByRole('textbox', { name: /^Actual/ })),
   };
 }
 

@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cards, menuEntries, openPage, screenshot, servedInChromium, until } from './harness.mjs';
+import { cards, menuEntries, openPage, screenshot, servedInChromium, until, editorText } from './harness.mjs';
 
 let server;
 let browser;
@@ -42,8 +42,8 @@ test('stepping to convergence makes the actual pane equal the desired one', asyn
   await page.keyboard.press('Control+Enter');
   await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug (done)']);
   assert.match(await statusText(page), /Sync: Synced/);
-  const desired = JSON.parse(await desiredPane(page).inputValue());
-  const actual = JSON.parse(await actualPane(page).inputValue());
+  const desired = JSON.parse(await editorText(desiredPane(page)));
+  const actual = JSON.parse(await editorText(actualPane(page)));
   assert.deepEqual(actual, desired);
   assert.equal(await page.getByRole('button', { name: 'Step', exact: true }).isDisabled(), true, 'nothing left to step');
   await close();
@@ -80,7 +80,7 @@ test('broken JSON shows where, keeps the text and the last plan', async () => {
   const alert = page.locator('.pane').getByRole('alert');
   await alert.waitFor();
   assert.equal(await alert.innerText(), 'desired, line 2, column 22: expected `:`');
-  assert.equal(await desired.inputValue(), broken, 'the text stays as typed');
+  assert.equal(await editorText(desired), broken, 'the text stays as typed');
   assert.deepEqual(await cards(page), ['UPDATE web', 'DELETE debug'], 'the last good plan stays');
   assert.match(await page.locator('main').innerText(), /Showing the last plan/);
   await screenshot(page, 'page-broken-json');

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { launchBrowser, menuEntries, openPage, screenshot, serveDist, until } from './harness.mjs';
+import { launchBrowser, menuEntries, openPage, screenshot, serveDist, until, editorText } from './harness.mjs';
 
 let server;
 let other;
@@ -34,8 +34,8 @@ const presetsLoaded = (page) => until(async () => page.getByLabel('Preset').loca
 async function seen(page) {
   return {
     title: await page.getByRole('heading', { level: 3 }).first().innerText(),
-    desired: await desiredPane(page).inputValue(),
-    actual: await actualPane(page).inputValue(),
+    desired: await editorText(desiredPane(page)),
+    actual: await editorText(actualPane(page)),
     position: await page.locator('.controls .position').innerText(),
     cards: await cards(page),
     status: await page.getByRole('region', { name: 'Status' }).innerText(),
@@ -50,7 +50,7 @@ test('a share link opens exactly what was shared, in a fresh browser', async () 
   await page.getByLabel('Preset').selectOption({ label: 'A directory change prunes the database' });
   await page.getByRole('button', { name: 'Next step' }).click();
   await page.getByRole('checkbox', { name: /Self-heal/ }).uncheck();
-  await actualPane(page).fill((await actualPane(page).inputValue()).replace('replicas: 2', 'replicas: 7'));
+  await actualPane(page).fill((await editorText(actualPane(page))).replace('replicas: 2', 'replicas: 7'));
   await page.getByRole('button', { name: 'Next step' }).click();
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   const before = await seen(page);
@@ -103,7 +103,7 @@ test('work comes back after a reload; Reset forgets it', async () => {
   await actualPane(page).fill(edited);
   await until(() => cards(page), ['CREATE api', 'UPDATE web']);
   await page.reload();
-  await until(() => actualPane(page).inputValue(), edited);
+  await until(() => editorText(actualPane(page)), edited);
   assert.deepEqual(await cards(page), ['CREATE api', 'UPDATE web']);
   await page.getByRole('button', { name: 'Reset', exact: true }).click();
   await until(() => cards(page), ['UPDATE web', 'DELETE debug']);

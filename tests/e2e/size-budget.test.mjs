@@ -11,11 +11,12 @@ import { dist } from './harness.mjs';
 
 const KB = 1024;
 /**
- * The first visit's gzip total when this was set (491.2 KB, with 23 presets, the
+ * First set at the first visit's gzip total then (491.2 KB, with 23 presets, the
  * branch layout, waves, the edge-triggered agent and the external-secrets stand-in),
- * rounded up to the next 25 KB, plus 25 KB.
+ * rounded up to the next 25 KB, plus 25 KB: 525 KB. Raised by 5 KB for the code editor
+ * that lays out only the lines on screen (5.6 KB), which took the first visit to 525.8 KB.
  */
-const BUDGET = 525 * KB;
+const BUDGET = 530 * KB;
 
 /** The one file in dist/ whose name matches, however Trunk hashed it. */
 function one(pattern) {

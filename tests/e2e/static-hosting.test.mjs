@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cards, dist, menuEntries, openPage, screenshot, servedInChromium, until } from './harness.mjs';
+import { cards, dist, menuEntries, openPage, screenshot, servedInChromium, until, editorText } from './harness.mjs';
 
 const prefix = '/courses/gitops/playground/';
 
@@ -64,7 +64,7 @@ test('the Content-Security-Policy holds: nothing is blocked while loading, stepp
 
   // The editor's gutter follows its scroll through a style attribute.
   const desired = page.getByRole('textbox', { name: /^Desired/ });
-  await desired.fill(`${await desired.inputValue()}${'\n'.repeat(120)}`);
+  await desired.fill(`${await editorText(desired)}${'\n'.repeat(120)}`);
   await desired.evaluate((area) => {
     area.scrollTop = area.scrollHeight;
   });

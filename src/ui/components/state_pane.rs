@@ -4,6 +4,7 @@ use crate::ui::model::Pane;
 use crate::ui::same::Same;
 use std::ops::Range;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -28,6 +29,19 @@ pub fn state_pane(props: &StatePaneProps) -> Html {
     };
     let id = format!("{name}-state");
     let error_id = format!("{id}-error");
+    let label_id = format!("{id}-label");
+    // The label names the editor (aria-labelledby), and a click on it goes to the text
+    // as a click on a label goes to its field.
+    let focus_editor = {
+        let id = id.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(editor) = gloo::utils::document().get_element_by_id(&id) {
+                if let Ok(editor) = editor.dyn_into::<web_sys::HtmlElement>() {
+                    let _ = editor.focus();
+                }
+            }
+        })
+    };
     let on_input = props.on_edit.reform(move |text| (pane, text));
     let error_at = props
         .error
@@ -35,12 +49,13 @@ pub fn state_pane(props: &StatePaneProps) -> Html {
         .and_then(|error| Some((error.line?, error.column?)));
     html! {
         <section class="pane" id={format!("panel-{name}")} aria-labelledby={format!("{id}-title")}>
-            <label for={id.clone()} class="pane-label">
+            <label id={label_id.clone()} class="pane-label" onclick={focus_editor}>
                 <h2 id={format!("{id}-title")}>{ &props.title }</h2>
                 <span class="hint">{ &props.hint }</span>
             </label>
             <CodeEditor
                 id={id}
+                labelled_by={label_id}
                 text={props.text.clone()}
                 {on_input}
                 {error_at}

@@ -1,15 +1,27 @@
-//! A plain-text code editor without a JavaScript library: a `<textarea>` does the
-//! editing, layered over a backdrop that tints lines, beside a gutter of line numbers.
-//! The gutter and the backdrop follow the textarea's scrolling with a `transform`, so
-//! scrolling never reflows the page. The gutter holds the numbers of a window of lines
-//! around the scroll position, so a text of millions of lines costs a thousand numbers.
-//! The sizes they share (font, line height, padding) live in `static/style.css` under
-//! `/* code editor */`.
+//! A plain-text code editor without a JavaScript library: the browser edits a
+//! `contenteditable="plaintext-only"` element that holds the text in blocks it lays out
+//! only when they are on screen (`content`), layered over a backdrop that tints lines,
+//! beside a gutter of line numbers (`gutter`). The gutter and the backdrop follow the
+//! text's scrolling with a `transform`, so scrolling never reflows the page. The gutter
+//! holds the numbers of a window of lines around the scroll position, so a text of
+//! millions of lines costs a thousand numbers. The sizes they share (font, line height,
+//! padding) live in `static/style.css` under `/* code editor */`.
+
+mod content;
+mod gutter;
+mod lines;
+
+pub use content::{block_spans, read_node, written_form, Read, BLOCK_LINES};
 
 use crate::ui::same::Same;
+use content::Content;
+use gutter::Gutter;
+use lines::{line_count, nth_line, visual_column};
+use std::cell::RefCell;
 use std::ops::Range;
 use std::rc::Rc;
-use web_sys::{Element, HtmlElement, HtmlTextAreaElement};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
 /// Columns a tab advances to a multiple of; `tab-size` in style.css says the same.
@@ -22,8 +34,10 @@ const WINDOW_STEP: usize = 250;
 
 #[derive(Properties, PartialEq)]
 pub struct CodeEditorProps {
-    /// The textarea's id, so that a <label for=...> outside names it.
+    /// The editable element's id.
     pub id: AttrValue,
+    /// The id of the element that names the editor (aria-labelledby).
+    pub labelled_by: AttrValue,
     /// Shared, so that passing it down and comparing it costs nothing.
     pub text: Same<str>,
     pub on_input: Callback<Rc<str>>,
@@ -42,7 +56,7 @@ pub struct CodeEditorProps {
 }
 
 /// The editor: the parent owns the text (`text` in, `on_input` out, the whole text each
-/// time). Escape leaves the textarea; Tab keeps moving focus as usual.
+/// time). Escape leaves the text; Tab keeps moving focus as usual.
 #[function_component(CodeEditor)]
 pub fn code_editor(props: &CodeEditorProps) -> Html {
     let area = use_node_ref();
@@ -50,7 +64,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
     let rows = use_node_ref();
     let columns = use_node_ref();
     let window_start = use_state_eq(|| 0usize);
-    let lines = line_count(&props.text);
+    let lines = *use_memo(props.text.clone(), |text| line_count(text));
     let layers = Layers {
         lines,
         area: area.clone(),
@@ -59,32 +73,43 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         columns: columns.clone(),
         window_start: window_start.clone(),
     };
-    // What the textarea holds, as far as this editor knows: what it was given or what
+    // What the element holds, as far as this editor knows: what it was given or what
     // was typed. Only a text that differs is written to it, so a keystroke in a large
     // text does not read the whole text back from the page to compare it.
-    let holds = use_mut_ref(|| None::<Rc<str>>);
+    let content = use_mut_ref(|| None::<Content>);
     let written = use_mut_ref(|| false);
     {
         let area = area.clone();
-        let holds = holds.clone();
+        let content = content.clone();
         let written = written.clone();
         use_effect_with(props.text.clone(), move |text| {
-            let held = holds
-                .borrow()
-                .as_ref()
-                .is_some_and(|held| Rc::ptr_eq(held, &text.0) || **held == **text);
-            if !held {
-                if let Some(area) = area.cast::<HtmlTextAreaElement>() {
-                    area.set_value(text);
-                    *holds.borrow_mut() = Some(text.0.clone());
+            let mut content = content.borrow_mut();
+            let fresh = content.is_none();
+            if fresh {
+                *content = area.cast::<HtmlElement>().map(Content::new);
+            }
+            if let Some(content) = content.as_mut() {
+                let held = content.text();
+                if fresh || !(Rc::ptr_eq(held, &text.0) || **held == **text) {
+                    content.write(text.0.clone());
                     *written.borrow_mut() = true;
                 }
             }
         });
     }
-    // A text written into the textarea, or lines added or removed, can move its scroll
+    {
+        let content = content.clone();
+        use_effect_with((), move |()| {
+            move || {
+                if let Some(content) = content.borrow_mut().take() {
+                    content.disconnect();
+                }
+            }
+        });
+    }
+    // A text written into the element, or lines added or removed, can move its scroll
     // without a scroll event. A keystroke within a line does neither, and reading the
-    // scroll of a large textarea makes the browser lay it out at once.
+    // scroll of a large text makes the browser lay it out at once.
     let followed_lines = use_mut_ref(|| None::<usize>);
     {
         let layers = layers.clone();
@@ -97,14 +122,8 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         });
     }
     let onscroll = Callback::from(move |_: Event| layers.follow());
-    let on_input = props.on_input.clone();
-    let oninput = Callback::from(move |event: InputEvent| {
-        if let Some(area) = event.target_dyn_into::<HtmlTextAreaElement>() {
-            let typed: Rc<str> = area.value().into();
-            *holds.borrow_mut() = Some(typed.clone());
-            on_input.emit(typed);
-        }
-    });
+    let oninput = typed(&content, &props.on_input);
+    let onpaste = pasted(&content, &props.on_input);
     let onkeydown = Callback::from(|event: KeyboardEvent| {
         // While an input method composes, Escape cancels the composition instead.
         if event.key() == "Escape" && !event.is_composing() {
@@ -165,18 +184,23 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                         }
                     </div>
                 </div>
-                <textarea
+                <div
                     ref={area}
                     class="code-editor-input"
                     id={props.id.clone()}
+                    role="textbox"
+                    aria-multiline="true"
+                    aria-labelledby={props.labelled_by.clone()}
+                    contenteditable={if props.readonly { "false" } else { "plaintext-only" }}
+                    tabindex={props.readonly.then_some("0")}
+                    aria-readonly={props.readonly.then_some("true")}
                     spellcheck="false"
-                    autocomplete="off"
                     autocapitalize="off"
-                    wrap="off"
-                    readonly={props.readonly}
+                    translate="no"
                     aria-invalid={error.is_some().then_some("true")}
                     aria-describedby={props.described_by.clone()}
                     {oninput}
+                    {onpaste}
                     {onkeydown}
                     {onscroll}
                 />
@@ -185,46 +209,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct GutterProps {
-    /// The element that follows the textarea's scroll.
-    numbers: NodeRef,
-    /// The lines whose numbers are shown, from 0.
-    window: Range<usize>,
-    error_line: Option<usize>,
-    highlight: Option<Range<usize>>,
-}
-
-/// The line numbers: a component of its own, so that a keystroke that moves no
-/// line leaves its thousand numbers alone.
-#[function_component(Gutter)]
-fn gutter(props: &GutterProps) -> Html {
-    let above = props.window.start;
-    let numbers = props.window.clone().map(|line| {
-        let class = classes!(
-            "code-editor-number",
-            (props.error_line == Some(line)).then_some("error-line"),
-            props
-                .highlight
-                .as_ref()
-                .is_some_and(|range| range.contains(&line))
-                .then_some("highlight"),
-        );
-        html! { <div {class}>{ line + 1 }</div> }
-    });
-    html! {
-        <div class="code-editor-gutter" aria-hidden="true">
-            <div class="code-editor-numbers" ref={props.numbers.clone()}>
-                if above > 0 {
-                    <div style={format!("height: calc(var(--code-editor-line) * {above})")} />
-                }
-                { for numbers }
-            </div>
-        </div>
-    }
-}
-
-/// The elements that follow the textarea's scroll.
+/// The elements that follow the text's scroll.
 #[derive(Clone)]
 struct Layers {
     /// The text's lines when this render made the layers.
@@ -237,9 +222,9 @@ struct Layers {
 }
 
 impl Layers {
-    /// Moves the gutter and the backdrop to the textarea's scroll offset.
+    /// Moves the gutter and the backdrop to the text's scroll offset.
     fn follow(&self) {
-        let Some(area) = self.area.cast::<HtmlTextAreaElement>() else {
+        let Some(area) = self.area.cast::<HtmlElement>() else {
             return;
         };
         let (x, y) = (area.scroll_left(), area.scroll_top());
@@ -268,53 +253,51 @@ fn place(node: &NodeRef, style: &str) {
     }
 }
 
+/// What typing does: the element's new text, read from the page, goes to the parent.
+fn typed(
+    content: &Rc<RefCell<Option<Content>>>,
+    on_input: &Callback<Rc<str>>,
+) -> Callback<InputEvent> {
+    let content = content.clone();
+    let on_input = on_input.clone();
+    Callback::from(move |_: InputEvent| {
+        let read = content.borrow_mut().as_mut().map(Content::read);
+        if let Some(text) = read {
+            on_input.emit(text);
+        }
+    })
+}
+
+/// What pasting does: the pasted text goes into the text at the selection, and the
+/// whole text to the parent.
+fn pasted(content: &Rc<RefCell<Option<Content>>>, on_input: &Callback<Rc<str>>) -> Callback<Event> {
+    let content = content.clone();
+    let on_input = on_input.clone();
+    Callback::from(move |event: Event| {
+        let Some(event) = event.dyn_ref::<web_sys::ClipboardEvent>() else {
+            return;
+        };
+        let Some(pasted) = event
+            .clipboard_data()
+            .and_then(|data| data.get_data("text/plain").ok())
+        else {
+            return;
+        };
+        let Some(mut content) = content.try_borrow_mut().ok() else {
+            return;
+        };
+        if let Some(text) = content.as_mut().and_then(|content| content.paste(&pasted)) {
+            event.prevent_default();
+            drop(content);
+            on_input.emit(text);
+        }
+    })
+}
+
 fn rows_style(lines: &Range<usize>) -> String {
     format!(
         "top: calc(var(--code-editor-line) * {}); height: calc(var(--code-editor-line) * {})",
         lines.start,
         lines.len()
     )
-}
-
-/// Lines as the textarea shows them: at least one, and a final line break starts an
-/// empty last line. `\r\n` and a lone `\r` are line breaks too.
-fn line_count(text: &str) -> usize {
-    let bytes = text.as_bytes();
-    1 + bytes
-        .iter()
-        .enumerate()
-        .filter(|&(at, &byte)| {
-            byte == b'\n' || (byte == b'\r' && bytes.get(at + 1) != Some(&b'\n'))
-        })
-        .count()
-}
-
-/// The 0-based `index`th line, without its line break; empty past the end.
-fn nth_line(text: &str, index: usize) -> &str {
-    let mut rest = text;
-    for _ in 0..index {
-        match rest.find(['\n', '\r']) {
-            Some(at) => {
-                let skip = if rest[at..].starts_with("\r\n") { 2 } else { 1 };
-                rest = &rest[at + skip..];
-            }
-            None => return "",
-        }
-    }
-    let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
-    &rest[..end]
-}
-
-/// Where the 1-based character `column` of `line` starts on screen, in character cells
-/// from the line's start, with tabs expanded. A column past the end is the line's end.
-fn visual_column(line: &str, column: usize) -> usize {
-    line.chars()
-        .take(column.saturating_sub(1))
-        .fold(0, |cells, character| {
-            if character == '\t' {
-                (cells / TAB_SIZE + 1) * TAB_SIZE
-            } else {
-                cells + 1
-            }
-        })
 }

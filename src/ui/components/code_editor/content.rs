@@ -1,0 +1,448 @@
+//! The editor's text in the page: a `contenteditable="plaintext-only"` element that
+//! holds the lines in blocks of at most [`BLOCK_LINES`], each of which the browser
+//! skips while it is off screen (`content-visibility: auto` in style.css). A keystroke
+//! in a text of a hundred thousand lines then lays out the few blocks on screen, where
+//! a `<textarea>` lays out every line.
+//!
+//! How the text reads from the page is how the browser shows it: each block shows its
+//! lines, on lines of its own, so the text is the blocks' texts joined by line breaks;
+//! inside a block a `<br>` is a line break, and a final line break shows no line of its
+//! own (the browser adds one when Enter is pressed at a block's end). A block whose last
+//! line is empty is therefore written with one line break more.
+//!
+//! A keystroke that changed one block reads that block alone (a `MutationObserver` says
+//! which nodes changed); anything else reads every block. A large text that an edit
+//! left in blocks of the wrong size (a paste of thousands of lines, a select-all and
+//! type) is written out in blocks again, with the caret where it was.
+
+use std::ops::Range;
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement, MutationObserver, MutationObserverInit, Node};
+
+/// The most lines a block holds when the editor writes the text.
+pub const BLOCK_LINES: usize = 200;
+
+/// The class of a block, for style.css.
+const BLOCK_CLASS: &str = "code-editor-block";
+
+/// The editable element and what it holds.
+pub struct Content {
+    root: HtmlElement,
+    observer: MutationObserver,
+    _on_mutation: Closure<dyn FnMut()>,
+    text: Rc<str>,
+    /// The root's blocks and the bytes of `text` each holds, when the root holds
+    /// blocks only; empty otherwise, and every edit reads the whole root.
+    blocks: Vec<Block>,
+}
+
+struct Block {
+    element: Node,
+    span: Range<usize>,
+}
+
+impl Content {
+    pub fn new(root: HtmlElement) -> Self {
+        // The records are taken when the input event comes, never in the callback.
+        let on_mutation = Closure::<dyn FnMut()>::new(|| {});
+        let observer = MutationObserver::new(on_mutation.as_ref().unchecked_ref())
+            .expect("MutationObserver is in every browser the playground runs in");
+        let options = MutationObserverInit::new();
+        options.set_subtree(true);
+        options.set_child_list(true);
+        options.set_character_data(true);
+        let _ = observer.observe_with_options(&root, &options);
+        Content {
+            root,
+            observer,
+            _on_mutation: on_mutation,
+            text: Rc::from(""),
+            blocks: Vec::new(),
+        }
+    }
+
+    /// What the element holds, as far as the editor knows.
+    pub fn text(&self) -> &Rc<str> {
+        &self.text
+    }
+
+    /// Writes `text` into the element, in blocks; the browser's undo history of the
+    /// element ends here.
+    pub fn write(&mut self, text: Rc<str>) {
+        let document = gloo::utils::document();
+        let normalized = normalize_line_breaks(&text);
+        let js_blocks = js_sys::Array::new();
+        self.blocks.clear();
+        for span in block_spans(&normalized, BLOCK_LINES) {
+            let block: Node = document
+                .create_element("div")
+                .expect("a div")
+                .unchecked_into();
+            let element: &Element = block.unchecked_ref();
+            element.set_class_name(BLOCK_CLASS);
+            let lines = line_breaks(&normalized[span.clone()]) + 1;
+            let _ = element.set_attribute("style", &format!("--lines: {lines}"));
+            block.set_text_content(Some(&written_form(&normalized[span.clone()])));
+            js_blocks.push(&block);
+            self.blocks.push(Block {
+                element: block,
+                span,
+            });
+        }
+        self.root.replace_children_with_node(&js_blocks);
+        self.observer.take_records();
+        self.text = match normalized {
+            std::borrow::Cow::Borrowed(_) => text,
+            std::borrow::Cow::Owned(changed) => changed.into(),
+        };
+    }
+
+    /// Reads the text after the browser changed the element (an input event).
+    pub fn read(&mut self) -> Rc<str> {
+        let changed = self.changed_block();
+        if let Some(index) = changed {
+            let block = &self.blocks[index];
+            let read = read_node(&block.element, None);
+            if line_breaks(&read.text) < 2 * BLOCK_LINES {
+                self.replace_block(index, &read.text);
+                return self.text.clone();
+            }
+        }
+        self.read_all();
+        self.text.clone()
+    }
+
+    /// The one block the browser changed, if it changed one block and nothing else.
+    fn changed_block(&self) -> Option<usize> {
+        let records = self.observer.take_records();
+        let mut changed: Option<Node> = None;
+        for record in records.iter() {
+            let record: web_sys::MutationRecord = record.unchecked_into();
+            let block = self.child_of_root(&record.target()?)?;
+            match &changed {
+                Some(known) if known != &block => return None,
+                Some(_) => {}
+                None => changed = Some(block),
+            }
+        }
+        let changed = changed?;
+        self.blocks
+            .iter()
+            .position(|block| block.element == changed)
+    }
+
+    /// The root's child that holds `node`; none if `node` is the root itself.
+    fn child_of_root(&self, node: &Node) -> Option<Node> {
+        let root: &Node = self.root.as_ref();
+        let mut node = node.clone();
+        loop {
+            let parent = node.parent_node()?;
+            if &parent == root {
+                return Some(node);
+            }
+            node = parent;
+        }
+    }
+
+    fn replace_block(&mut self, index: usize, read: &str) {
+        let span = self.blocks[index].span.clone();
+        let mut text = String::with_capacity(self.text.len() - span.len() + read.len());
+        text.push_str(&self.text[..span.start]);
+        text.push_str(read);
+        text.push_str(&self.text[span.end..]);
+        let grown = read.len() as isize - span.len() as isize;
+        self.blocks[index].span = span.start..span.start + read.len();
+        for block in &mut self.blocks[index + 1..] {
+            block.span = shift(&block.span, grown);
+        }
+        self.text = text.into();
+    }
+
+    /// Reads every block, and writes a large text out in blocks again if the edit left
+    /// it in blocks of the wrong size, keeping the caret where it was.
+    fn read_all(&mut self) {
+        let caret = caret();
+        let (read, blocks) = self.read_blocks(caret.as_ref()).unwrap_or_else(|| {
+            let read = read_node(self.root.as_ref(), caret.as_ref());
+            (read, Vec::new())
+        });
+        let lines = line_breaks(&read.text) + 1;
+        let text: Rc<str> = read.text.into();
+        let sizes_right = !blocks.is_empty()
+            && blocks.len() <= 2 * (lines / BLOCK_LINES) + 2
+            && blocks
+                .iter()
+                .all(|block| line_breaks(&text[block.span.clone()]) < 2 * BLOCK_LINES);
+        if lines > BLOCK_LINES && !sizes_right {
+            self.write(text);
+            if let Some(at) = read.caret {
+                self.place_caret(at);
+            }
+            return;
+        }
+        self.blocks = blocks;
+        self.text = text;
+    }
+
+    /// Reads the root block by block, with each block's span; none if the root holds
+    /// anything but blocks.
+    fn read_blocks(&self, caret: Option<&(Node, u32)>) -> Option<(Read, Vec<Block>)> {
+        let root: &Node = self.root.as_ref();
+        let children = root.child_nodes();
+        let mut whole = Read::default();
+        let mut blocks = Vec::new();
+        for index in 0..children.length() {
+            let child = children.item(index)?;
+            if !is_block(&child) {
+                return None;
+            }
+            let separator = usize::from(!blocks.is_empty());
+            if caret.is_some_and(|(node, offset)| node == root && *offset == index) {
+                whole.caret = Some(whole.text.len() + separator);
+            }
+            let read = read_node(&child, caret);
+            if !read.shows_lines {
+                continue;
+            }
+            if separator == 1 {
+                whole.text.push('\n');
+            }
+            let start = whole.text.len();
+            if let Some(at) = read.caret {
+                whole.caret = Some(start + at);
+            }
+            whole.text.push_str(&read.text);
+            blocks.push(Block {
+                element: child,
+                span: start..whole.text.len(),
+            });
+        }
+        Some((whole, blocks))
+    }
+
+    /// Puts the caret at byte `at` of the text, as blocks the editor wrote hold it.
+    fn place_caret(&self, at: usize) {
+        let Some(block) = self
+            .blocks
+            .iter()
+            .find(|block| block.span.start <= at && at <= block.span.end)
+        else {
+            return;
+        };
+        let Some(node) = block.element.first_child() else {
+            return;
+        };
+        let within = &self.text[block.span.start..at];
+        let offset = within.encode_utf16().count() as u32;
+        if let Ok(Some(selection)) = gloo::utils::window().get_selection() {
+            let _ = selection.collapse_with_offset(Some(&node), offset);
+        }
+    }
+
+    /// Pastes `pasted` over the selection, in the text itself rather than as the
+    /// browser pastes (which splits lines into blocks its own way), and puts the caret
+    /// after it. None if the selection is not in the element.
+    pub fn paste(&mut self, pasted: &str) -> Option<Rc<str>> {
+        let span = selected_span(self.root.as_ref())?;
+        self.observer.take_records();
+        let current = read_node(self.root.as_ref(), None).text;
+        let pasted = normalize_line_breaks(pasted);
+        let end = span.start + pasted.len();
+        let text = [&current[..span.start], &pasted, &current[span.end..]].concat();
+        self.write(text.into());
+        self.place_caret(end);
+        Some(self.text.clone())
+    }
+
+    /// Stops watching the element.
+    pub fn disconnect(&self) {
+        self.observer.disconnect();
+    }
+}
+
+fn shift(span: &Range<usize>, by: isize) -> Range<usize> {
+    let moved = |at: usize| (at as isize + by) as usize;
+    moved(span.start)..moved(span.end)
+}
+
+/// Where the caret is (the selection's focus), if anywhere.
+fn caret() -> Option<(Node, u32)> {
+    let selection = gloo::utils::window().get_selection().ok()??;
+    Some((selection.focus_node()?, selection.focus_offset()))
+}
+
+fn is_block(node: &Node) -> bool {
+    node.node_type() == Node::ELEMENT_NODE && matches!(node.node_name().as_str(), "DIV" | "P")
+}
+
+/// A text read from the page, where the caret was in it (a byte offset), and whether
+/// the node shows any line at all (an empty block shows none).
+#[derive(Debug, Default, PartialEq)]
+pub struct Read {
+    pub text: String,
+    pub caret: Option<usize>,
+    pub shows_lines: bool,
+}
+
+/// Reads the text `node` shows as the editor's root or one of its blocks; `caret`
+/// is a DOM position to find in it.
+pub fn read_node(node: &Node, caret: Option<&(Node, u32)>) -> Read {
+    let mut reader = Reader {
+        caret,
+        ..Reader::default()
+    };
+    reader.block(node);
+    reader.end_run();
+    Read {
+        caret: reader.caret_at.map(|at| at.min(reader.out.len())),
+        shows_lines: reader.separate,
+        text: reader.out,
+    }
+}
+
+/// The selection in the text under `node`, as byte offsets from its start to its end
+/// (either way round), if the selection is in it.
+fn selected_span(node: &Node) -> Option<Range<usize>> {
+    let selection = gloo::utils::window().get_selection().ok()??;
+    let anchor = (selection.anchor_node()?, selection.anchor_offset());
+    let focus = (selection.focus_node()?, selection.focus_offset());
+    let anchor = read_node(node, Some(&anchor)).caret?;
+    let focus = if selection.is_collapsed() {
+        anchor
+    } else {
+        read_node(node, Some(&focus)).caret?
+    };
+    Some(anchor.min(focus)..anchor.max(focus))
+}
+
+/// Reads blocks and the runs of text between them (see the module's documentation).
+#[derive(Default)]
+struct Reader<'a> {
+    out: String,
+    /// Where the run of inline text being read starts in `out`, if one is open.
+    run: Option<usize>,
+    /// Whether something was read, so that the next line starts with a line break.
+    separate: bool,
+    caret: Option<&'a (Node, u32)>,
+    caret_at: Option<usize>,
+}
+
+impl Reader<'_> {
+    fn block(&mut self, node: &Node) {
+        let children = node.child_nodes();
+        for index in 0..children.length() {
+            self.mark_caret(node, index);
+            let Some(child) = children.item(index) else {
+                continue;
+            };
+            match child.node_type() {
+                Node::TEXT_NODE => {
+                    let data = child.node_value().unwrap_or_default();
+                    self.inline(&data);
+                    if let Some((_, offset)) = self.caret.filter(|(caret, _)| caret == &child) {
+                        let start = self.out.len() - data.len();
+                        self.caret_at = Some(start + utf8_offset(&data, *offset));
+                    }
+                }
+                Node::ELEMENT_NODE if child.node_name() == "BR" => self.inline("\n"),
+                Node::ELEMENT_NODE if is_block(&child) => {
+                    self.end_run();
+                    self.block(&child);
+                    self.end_run();
+                }
+                Node::ELEMENT_NODE => self.inline(&child.text_content().unwrap_or_default()),
+                _ => {}
+            }
+        }
+        self.mark_caret(node, children.length());
+    }
+
+    fn mark_caret(&mut self, node: &Node, index: u32) {
+        if self
+            .caret
+            .is_some_and(|(caret, offset)| caret == node && *offset == index)
+        {
+            self.caret_at = Some(self.out.len() + usize::from(self.separate && self.run.is_none()));
+        }
+    }
+
+    fn inline(&mut self, text: &str) {
+        if self.run.is_none() {
+            if text.is_empty() {
+                return;
+            }
+            if self.separate {
+                self.out.push('\n');
+            }
+            self.run = Some(self.out.len());
+        }
+        self.out.push_str(text);
+    }
+
+    /// A run ends at a block's edge; its final line break shows no line.
+    fn end_run(&mut self) {
+        if let Some(start) = self.run.take() {
+            if self.out.len() > start && self.out.ends_with('\n') {
+                self.out.pop();
+            }
+            self.separate = true;
+        }
+    }
+}
+
+/// The byte offset in `text` of the UTF-16 offset `units`.
+fn utf8_offset(text: &str, units: u32) -> usize {
+    let mut seen = 0u32;
+    for (at, character) in text.char_indices() {
+        if seen >= units {
+            return at;
+        }
+        seen += character.len_utf16() as u32;
+    }
+    text.len()
+}
+
+/// `\r\n` and a lone `\r` as `\n`, as a `<textarea>` reads them.
+fn normalize_line_breaks(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n").into()
+    } else {
+        text.into()
+    }
+}
+
+fn line_breaks(text: &str) -> usize {
+    text.matches('\n').count()
+}
+
+/// The spans of `text` (line breaks normalized) that blocks of `lines` lines hold;
+/// the line breaks between blocks belong to none. One empty block for empty text.
+pub fn block_spans(text: &str, lines: usize) -> Vec<Range<usize>> {
+    let mut spans = Vec::new();
+    let mut start = 0;
+    let mut seen = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        if byte == b'\n' {
+            seen += 1;
+            if seen == lines {
+                spans.push(start..at);
+                start = at + 1;
+                seen = 0;
+            }
+        }
+    }
+    spans.push(start..text.len());
+    spans
+}
+
+/// A block's text as written into the page: one line break more when its last line
+/// is empty, since a final line break shows no line.
+pub fn written_form(block: &str) -> std::borrow::Cow<'_, str> {
+    if block.is_empty() || block.ends_with('\n') {
+        format!("{block}\n").into()
+    } else {
+        block.into()
+    }
+}
