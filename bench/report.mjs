@@ -73,7 +73,7 @@ function keystrokeSection(keystroke) {
       table(
         ['from the keydown to', 'playground', 'bare textarea'],
         [
-          ['the input event (the browser edits the textarea)', ms(keystroke.toInput), ms(keystroke.bare.toInput)],
+          ['the input event (the browser edits the text)', ms(keystroke.toInput), ms(keystroke.bare.toInput)],
           ['the Plan showing the new card', ms(keystroke.toPlan), ''],
           ['the end of the next frame', ms(keystroke.toFrame), ms(keystroke.bare.toFrame)],
           ['(the core alone: diff of the two pane texts)', ms(keystroke.coreAlone), ''],
