@@ -242,11 +242,14 @@ pub fn use_keyboard_shortcuts(dispatch: UseReducerDispatcher<Model>) {
     });
 }
 
+/// Whether the key goes into a field or an editor (a `contenteditable` text), where `?`
+/// is a character, not a shortcut.
 fn typing(event: &web_sys::KeyboardEvent) -> bool {
     event
         .target()
-        .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+        .and_then(|target| target.dyn_into::<web_sys::HtmlElement>().ok())
         .is_some_and(|element| {
-            matches!(element.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
+            element.is_content_editable()
+                || matches!(element.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
         })
 }

@@ -119,10 +119,15 @@ export async function openPage(browser, url, contextOptions = {}) {
   return { page, context, record, close: () => context.close() };
 }
 
-export async function screenshot(page, name) {
+/**
+ * Saves a screenshot of the whole page, or of the viewport only with `fullPage: false`
+ * (a full-page shot resizes the viewport, and Chromium lays out again whatever the
+ * new size touches, which takes seconds with a 50 MB line in a pane).
+ */
+export async function screenshot(page, name, { fullPage = true } = {}) {
   mkdirSync(artifacts, { recursive: true });
   const path = join(artifacts, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   return path;
 }
 
