@@ -716,3 +716,51 @@ async fn a_large_paste_is_written_in_blocks_again_with_the_caret_after_it() {
         "the caret stayed after the paste",
     );
 }
+
+#[wasm_bindgen_test]
+async fn undo_stops_at_a_text_the_parent_wrote() {
+    let root = container();
+    yew::Renderer::<Rewriter>::with_root(root.clone()).render();
+    rendered().await;
+    let area = area(&root);
+    place_caret(&area, 0, 5).await;
+    edit("insertText", "!");
+    edit("insertParagraph", "");
+    edit("insertText", "two");
+    rendered().await;
+    assert_eq!(value(&area), "first!\ntwo");
+    find(&root, "button")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    rendered().await;
+    area.focus().unwrap();
+    let document: HtmlDocument = gloo::utils::document().unchecked_into();
+    for _ in 0..4 {
+        let _ = document.exec_command_with_show_ui_and_value("undo", false, "");
+        rendered().await;
+    }
+    assert_eq!(
+        value(&area),
+        "replaced",
+        "the typing before it is not undone into it"
+    );
+    assert_eq!(blocks(&area).len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn a_paste_without_text_changes_nothing() {
+    let root = mount_keeper("kept");
+    rendered().await;
+    let area = area(&root);
+    place_caret(&area, 0, 0).await;
+    let selection = gloo::utils::window().get_selection().unwrap().unwrap();
+    selection.select_all_children(&area).unwrap();
+    TYPED.with(|log| log.borrow_mut().clear());
+    paste(&area, "");
+    rendered().await;
+    assert_eq!(value(&area), "kept");
+    assert!(
+        TYPED.with(|log| log.borrow().is_empty()),
+        "nothing was sent"
+    );
+}

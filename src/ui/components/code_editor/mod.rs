@@ -196,6 +196,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                     aria-readonly={props.readonly.then_some("true")}
                     spellcheck="false"
                     autocapitalize="off"
+                    autocorrect="off"
                     translate="no"
                     aria-invalid={error.is_some().then_some("true")}
                     aria-describedby={props.described_by.clone()}
@@ -283,6 +284,11 @@ fn pasted(content: &Rc<RefCell<Option<Content>>>, on_input: &Callback<Rc<str>>) 
         else {
             return;
         };
+        if pasted.is_empty() {
+            // An image or a file: nothing the editor holds, and the selection stays.
+            event.prevent_default();
+            return;
+        }
         let Some(mut content) = content.try_borrow_mut().ok() else {
             return;
         };
