@@ -379,3 +379,61 @@ async fn before_the_start_nothing_has_happened() {
     );
     assert!(all(&events, ".timeline-step").is_empty());
 }
+
+/// A world whose one commit changes `count` ConfigMaps.
+fn world_with_a_large_commit(count: usize) -> World {
+    let files: serde_json::Map<String, serde_json::Value> = (0..count)
+        .map(|index| {
+            (
+                format!("envs/prod/settings-{index:02}.yaml"),
+                serde_json::json!({
+                    "apiVersion": "v1",
+                    "kind": "ConfigMap",
+                    "metadata": {"name": format!("settings-{index:02}"), "namespace": "shop"},
+                    "data": {"level": "info"}
+                }),
+            )
+        })
+        .collect();
+    let set: Vec<serde_json::Value> = (0..count)
+        .map(|index| {
+            serde_json::json!({
+                "file": format!("envs/prod/settings-{index:02}.yaml"),
+                "path": "/data/level",
+                "value": "debug"
+            })
+        })
+        .collect();
+    let scenario = serde_json::json!({
+        "version": 1,
+        "title": "A large commit",
+        "repository": {"files": files},
+        "script": [{"at": 1, "do": "commit", "author": "bob", "message": "Debug everything", "set": set}]
+    });
+    world(&scenario.to_string())
+}
+
+#[wasm_bindgen_test]
+async fn a_commit_s_long_list_of_changes_shows_twenty_then_a_button_for_the_rest() {
+    let root = mount_world(&world_with_a_large_commit(25));
+    rendered().await;
+    let log = region(&root, "Git log").unwrap();
+    let large = &all(&log, ".timeline-commit")[0];
+    assert_eq!(
+        texts(large, ".timeline-commit-message"),
+        ["Debug everything"]
+    );
+    let shown = texts(large, ".timeline-changes li code");
+    assert_eq!(shown.len(), 20);
+    assert!(
+        shown[0].starts_with("prod: changed ConfigMap/shop/settings-00"),
+        "{}",
+        shown[0]
+    );
+    button(large, "Show 5 more changes").unwrap().click();
+    rendered().await;
+    let shown = texts(large, ".timeline-changes li code");
+    assert_eq!(shown.len(), 25);
+    assert!(shown[24].contains("settings-24"), "{}", shown[24]);
+    assert!(button(large, "Show 5 more changes").is_none());
+}

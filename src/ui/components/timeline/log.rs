@@ -60,15 +60,55 @@ fn commit(entry: &LogEntry, on_revert: &Callback<String>) -> Html {
                 { for revert }
             </div>
             if !entry.changes.is_empty() {
-                <ul class="timeline-changes">
-                    { for entry.changes.iter().flat_map(|(environment, diffs)| {
-                        diffs.iter().map(move |diff| html! {
-                            <li><code>{ describe(environment, diff) }</code></li>
-                        })
-                    }) }
-                </ul>
+                <Changes lines={Rc::new(change_lines(entry))} />
             }
         </li>
+    }
+}
+
+/// What a commit changed, one line per object in each environment.
+fn change_lines(entry: &LogEntry) -> Vec<String> {
+    entry
+        .changes
+        .iter()
+        .flat_map(|(environment, diffs)| diffs.iter().map(move |diff| describe(environment, diff)))
+        .collect()
+}
+
+/// How many of a commit's changes show before a button shows the rest: a commit that
+/// pastes thousands of objects would otherwise make the page thousands of lines long.
+const CHANGES_SHOWN: usize = 20;
+
+#[derive(Properties, PartialEq)]
+struct ChangesProps {
+    lines: Rc<Vec<String>>,
+}
+
+#[function_component(Changes)]
+fn changes(props: &ChangesProps) -> Html {
+    let all = use_state_eq(|| false);
+    let hidden = if *all {
+        0
+    } else {
+        props.lines.len().saturating_sub(CHANGES_SHOWN)
+    };
+    let show_all = {
+        let all = all.clone();
+        Callback::from(move |_: MouseEvent| all.set(true))
+    };
+    html! {
+        <ul class="timeline-changes">
+            { for props.lines[..props.lines.len() - hidden].iter().map(|line| html! {
+                <li><code>{ line }</code></li>
+            }) }
+            if hidden > 0 {
+                <li>
+                    <button type="button" class="timeline-more" onclick={show_all}>
+                        { format!("Show {hidden} more changes") }
+                    </button>
+                </li>
+            }
+        </ul>
     }
 }
 
