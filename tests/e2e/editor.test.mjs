@@ -92,3 +92,43 @@ test('a pane of 30,000 lines is pasted, typed in, broken and mended with undo by
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });
+
+test('a selection across blocks is typed over, and select-all and Delete empty the pane', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  const text = services(200);
+  await pane(page, 'Desired').evaluate((editor, text) => {
+    editor.focus();
+    getSelection().selectAllChildren(editor);
+    const clipboardData = new DataTransfer();
+    clipboardData.setData('text/plain', text);
+    editor.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+  }, text);
+  await until(async () => (await cards(page)).length > 100, true, 10_000);
+  // From the `"svc-00020"` line (in the first block of 200 lines) down to the start of
+  // the `"svc-00050"` line (in the second), selected with Shift and the arrow keys.
+  await pane(page, 'Desired').evaluate((editor) => {
+    const first = editor.children[0].firstChild;
+    const at = first.data.indexOf('"svc-00020"');
+    editor.focus();
+    getSelection().collapse(first, at);
+    editor.scrollTop = 0;
+  });
+  await page.waitForTimeout(100);
+  const from = text.indexOf('"svc-00020"');
+  const to = text.indexOf('"svc-00050"');
+  const linesAcross = text.slice(from, to).split('\n').length - 1;
+  for (let line = 0; line < linesAcross; line += 1) await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.type('"svc-x"');
+  const expected = `${text.slice(0, from)}"svc-x"${text.slice(to)}`;
+  await until(() => editorText(pane(page, 'Desired')), expected, 10_000);
+  assert.equal(linesAcross > 200 - text.slice(0, from).split('\n').length, true, 'the selection spans two blocks');
+
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  await until(() => editorText(pane(page, 'Desired')), '', 10_000);
+  await page.keyboard.press('Control+Z');
+  await until(() => editorText(pane(page, 'Desired')), expected, 10_000);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
