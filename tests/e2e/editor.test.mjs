@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cards, editorText, openPage, screenshot, servedInChromium, until } from './harness.mjs';
+import { cards, editorText, openPage, pasteOver, screenshot, servedInChromium, until } from './harness.mjs';
 
 let server;
 let browser;
@@ -97,13 +97,7 @@ test('a selection across blocks is typed over, and select-all and Delete empty t
   const { page, record, close } = await openPage(browser, server.url);
   await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
   const text = services(200);
-  await pane(page, 'Desired').evaluate((editor, text) => {
-    editor.focus();
-    getSelection().selectAllChildren(editor);
-    const clipboardData = new DataTransfer();
-    clipboardData.setData('text/plain', text);
-    editor.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
-  }, text);
+  await pasteOver(pane(page, 'Desired'), text);
   await until(async () => (await cards(page)).length > 100, true, 10_000);
   // From the `"svc-00020"` line (in the first block of 200 lines) down to the start of
   // the `"svc-00050"` line (in the second), selected with Shift and the arrow keys.
