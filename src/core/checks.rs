@@ -16,7 +16,6 @@ use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 /// A finding of the lesson's checklist.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -232,7 +231,7 @@ fn unprotected_prunes(
         .objects()
         .iter()
         .filter(|(key, _)| desired.get(key).is_none());
-    for (key, what) in unprotected_stateful(extra) {
+    for (key, what) in extra.filter_map(|(key, object)| Some((key, unprotected(object)?))) {
         found.push(warning(
             key,
             UNPROTECTED_PRUNE,
@@ -249,14 +248,6 @@ fn unprotected_prunes(
 thread_local! {
     /// What `unprotected` found for each desired object, by key.
     static UNPROTECTED: RefCell<Memo<(), Option<String>>> = const { RefCell::new(Memo::new()) };
-}
-
-/// The stateful objects among `objects` that no annotation protects, with
-/// what makes each stateful.
-fn unprotected_stateful<'a>(
-    objects: impl Iterator<Item = (&'a String, &'a Arc<Value>)>,
-) -> impl Iterator<Item = (&'a String, String)> {
-    objects.filter_map(|(key, object)| Some((key, unprotected(object)?)))
 }
 
 /// What makes the object stateful, when no annotation protects it from a prune.

@@ -15,6 +15,7 @@
 //! left in blocks of the wrong size (a paste of thousands of lines, a select-all and
 //! type) is written out in blocks again, with the caret where it was.
 
+use super::lines::line_count;
 use std::ops::Range;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -82,7 +83,7 @@ impl Content {
                 .unchecked_into();
             let element: &Element = block.unchecked_ref();
             element.set_class_name(BLOCK_CLASS);
-            let lines = line_breaks(&normalized[span.clone()]) + 1;
+            let lines = line_count(&normalized[span.clone()]);
             let _ = element.set_attribute("style", &format!("--lines: {lines}"));
             block.set_text_content(Some(&written_form(&normalized[span.clone()])));
             js_blocks.push(&block);
@@ -105,7 +106,7 @@ impl Content {
         if let Some(index) = changed {
             let block = &self.blocks[index];
             let read = read_node(&block.element, None);
-            if line_breaks(&read.text) < 2 * BLOCK_LINES {
+            if line_count(&read.text) <= 2 * BLOCK_LINES {
                 self.replace_block(index, &read.text);
                 return self.text.clone();
             }
@@ -168,13 +169,13 @@ impl Content {
             let read = read_node(self.root.as_ref(), caret.as_ref());
             (read, Vec::new())
         });
-        let lines = line_breaks(&read.text) + 1;
+        let lines = line_count(&read.text);
         let text: Rc<str> = read.text.into();
         let sizes_right = !blocks.is_empty()
             && blocks.len() <= 2 * (lines / BLOCK_LINES) + 2
             && blocks
                 .iter()
-                .all(|block| line_breaks(&text[block.span.clone()]) < 2 * BLOCK_LINES);
+                .all(|block| line_count(&text[block.span.clone()]) <= 2 * BLOCK_LINES);
         if lines > BLOCK_LINES && !sizes_right {
             self.write(text);
             if let Some(at) = read.caret {
@@ -246,11 +247,9 @@ impl Content {
     /// after it. None if the selection is not in the element.
     pub fn paste(&mut self, pasted: &str) -> Option<Rc<str>> {
         let span = selected_span(self.root.as_ref())?;
-        self.observer.take_records();
-        let current = read_node(self.root.as_ref(), None).text;
         let pasted = normalize_line_breaks(pasted);
         let end = span.start + pasted.len();
-        let text = [&current[..span.start], &pasted, &current[span.end..]].concat();
+        let text = [&self.text[..span.start], &pasted, &self.text[span.end..]].concat();
         self.write(text.into());
         self.place_caret(end);
         Some(self.text.clone())
@@ -413,13 +412,9 @@ fn normalize_line_breaks(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-fn line_breaks(text: &str) -> usize {
-    text.matches('\n').count()
-}
-
 /// The spans of `text` (line breaks normalized) that blocks of `lines` lines hold;
 /// the line breaks between blocks belong to none. One empty block for empty text.
-pub fn block_spans(text: &str, lines: usize) -> Vec<Range<usize>> {
+fn block_spans(text: &str, lines: usize) -> Vec<Range<usize>> {
     let mut spans = Vec::new();
     let mut start = 0;
     let mut seen = 0;
@@ -439,7 +434,7 @@ pub fn block_spans(text: &str, lines: usize) -> Vec<Range<usize>> {
 
 /// A block's text as written into the page: one line break more when its last line
 /// is empty, since a final line break shows no line.
-pub fn written_form(block: &str) -> std::borrow::Cow<'_, str> {
+fn written_form(block: &str) -> std::borrow::Cow<'_, str> {
     if block.is_empty() || block.ends_with('\n') {
         format!("{block}\n").into()
     } else {

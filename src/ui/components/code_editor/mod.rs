@@ -11,7 +11,7 @@ mod content;
 mod gutter;
 mod lines;
 
-pub use content::{block_spans, read_node, written_form, Read, BLOCK_LINES};
+pub use content::{read_node, Read, BLOCK_LINES};
 
 use crate::ui::same::Same;
 use content::Content;
@@ -74,8 +74,8 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         window_start: window_start.clone(),
     };
     // What the element holds, as far as this editor knows: what it was given or what
-    // was typed. Only a text that differs is written to it, so a keystroke in a large
-    // text does not read the whole text back from the page to compare it.
+    // was typed. Only a text that differs is written to it, so the text a keystroke
+    // sent up and gets back is not written into the page again.
     let content = use_mut_ref(|| None::<Content>);
     let written = use_mut_ref(|| false);
     {
