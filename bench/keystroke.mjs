@@ -9,6 +9,7 @@
 import { freshPage } from './serve.mjs';
 import { workload } from './inputs.mjs';
 import { median } from './stats.mjs';
+import { pasteOver, selectInEditor } from '../tests/e2e/editor-dom.mjs';
 
 export const OBJECTS = 2_000;
 const WARM_UP = 2;
@@ -131,14 +132,8 @@ function undrifted(work, index) {
 }
 
 /** Pastes `text` over a pane's text, as select-all and paste do: one paste event. */
-async function paste(page, pane, text) {
-  await page.getByRole('textbox', { name: new RegExp(`^${pane}`) }).evaluate((editor, text) => {
-    editor.focus();
-    getSelection().selectAllChildren(editor);
-    const clipboardData = new DataTransfer();
-    clipboardData.setData('text/plain', text);
-    editor.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
-  }, text);
+function paste(page, pane, text) {
+  return pasteOver(page.getByRole('textbox', { name: new RegExp(`^${pane}`) }), text);
 }
 
 async function cardCount(page, count, timeout = 30_000) {
@@ -154,33 +149,11 @@ async function cardCount(page, count, timeout = 30_000) {
  * until the Plan shows the object's update to that count.
  */
 async function typeReplicaDigit(page, name, digit) {
-  await page.getByRole('textbox', { name: /^Desired/ }).evaluate(
-    (editor, { name, digit }) => {
-      // The replica digit after the object's name: a range in the text node that holds it,
-      // on screen, as where a person types is.
-      const texts = document.createTreeWalker(editor, NodeFilter.SHOW_TEXT);
-      let node;
-      let named = false;
-      let digitAt = -1;
-      while ((node = texts.nextNode())) {
-        const from = named ? 0 : node.data.indexOf(`"name": "${name}"`);
-        if (from < 0) continue;
-        named = true;
-        const at = node.data.indexOf('"replicas": ', from);
-        if (at >= 0) {
-          digitAt = at + '"replicas": '.length;
-          break;
-        }
-      }
-      const range = document.createRange();
-      range.setStart(node, digitAt);
-      range.setEnd(node, digitAt + 1);
-      editor.focus();
-      getSelection().removeAllRanges();
-      getSelection().addRange(range);
-      const line = range.getBoundingClientRect();
-      const view = editor.getBoundingClientRect();
-      if (line.top < view.top || line.bottom > view.bottom) editor.scrollTop += line.top - view.top - view.height / 3;
+  // The replica digit after the object's name, on screen, as where a person types is.
+  const desired = page.getByRole('textbox', { name: /^Desired/ });
+  await selectInEditor(desired, { after: `"name": "${name}"`, before: '"replicas": ', length: 1 });
+  await page.evaluate(
+    ({ name, digit }) => {
       const plan = document.querySelector('section.plan');
       const shown = () =>
         [...plan.querySelectorAll('ol.cards[aria-label="Operations"] > li')].some(

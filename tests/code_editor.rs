@@ -229,24 +229,9 @@ thread_local! {
     static TYPED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
 }
 
-/// A parent that owns the text, as the page does.
-#[function_component(Owner)]
-fn owner() -> Html {
-    let text = use_state(|| Rc::<str>::from("first"));
-    let on_input = {
-        let text = text.clone();
-        Callback::from(move |typed: Rc<str>| {
-            TYPED.with(|log| log.borrow_mut().push(typed.to_string()));
-            text.set(typed);
-        })
-    };
-    html! { <CodeEditor id="owned" labelled_by="owned-label" text={Same((*text).clone())} {on_input} /> }
-}
-
 #[wasm_bindgen_test]
 async fn typing_sends_the_whole_text_and_the_gutter_follows() {
-    let root = container();
-    yew::Renderer::<Owner>::with_root(root.clone()).render();
+    let root = mount_keeper("first");
     rendered().await;
     assert_eq!(numbers(&root), one_to(1));
     let area = area(&root);
@@ -591,7 +576,8 @@ async fn written_texts_read_back_whole_in_blocks_of_lines() {
     );
 }
 
-/// A parent that keeps what is typed, as the page does, starting from `text`.
+/// A parent that owns the text and keeps what is typed, as the page does, starting
+/// from `text`.
 #[derive(Properties, PartialEq)]
 struct KeeperProps {
     text: AttrValue,

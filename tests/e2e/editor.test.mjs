@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cards, editorText, openPage, pasteOver, screenshot, servedInChromium, until } from './harness.mjs';
+import { cards, editorText, openPage, pasteOver, screenshot, selectInEditor, servedInChromium, until } from './harness.mjs';
 
 let server;
 let browser;
@@ -29,23 +29,9 @@ async function pasteWithKeyboard(page, name, text) {
   await page.keyboard.press('Control+V');
 }
 
-/** Puts the caret on the replica count of `service`, on screen, as a click there does. */
+/** Selects the replica count of `service`, on screen, as a click and Shift+Right there do. */
 function caretOnReplicas(page, service) {
-  return pane(page, 'Desired').evaluate((editor, service) => {
-    const texts = document.createTreeWalker(editor, NodeFilter.SHOW_TEXT);
-    let node;
-    while ((node = texts.nextNode()) && !node.data.includes(`"${service}"`));
-    const at = node.data.indexOf('"replicas": ', node.data.indexOf(`"${service}"`)) + '"replicas": '.length;
-    const range = document.createRange();
-    range.setStart(node, at);
-    range.setEnd(node, at + 1);
-    editor.focus();
-    getSelection().removeAllRanges();
-    getSelection().addRange(range);
-    const line = range.getBoundingClientRect();
-    const view = editor.getBoundingClientRect();
-    editor.scrollTop += line.top - view.top - view.height / 3;
-  }, service);
+  return selectInEditor(pane(page, 'Desired'), { after: `"${service}"`, before: '"replicas": ', length: 1 });
 }
 
 test('a pane of 30,000 lines is pasted, typed in, broken and mended with undo by keyboard', async () => {

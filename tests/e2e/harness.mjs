@@ -12,6 +12,8 @@ import sirv from 'sirv';
 import { chromium } from 'playwright-core';
 import { chromiumOptions } from './chromium.mjs';
 
+export { editorText, pasteOver, selectInEditor } from './editor-dom.mjs';
+
 const here = dirname(fileURLToPath(import.meta.url));
 export const dist = resolve(process.env.DIST ?? join(here, '../../dist'));
 export const artifacts = resolve(process.env.E2E_ARTIFACTS ?? join(here, 'artifacts'));
@@ -141,63 +143,4 @@ export async function until(read, expected, timeout = 5000) {
     await new Promise((wait) => setTimeout(wait, 50));
   }
   throw new Error(`expected ${JSON.stringify(expected)}, still ${JSON.stringify(last)}`);
-}
-
-/**
- * The text a code editor (a pane) shows, line by line as a person sees it: blocks stand
- * on lines of their own, a `<br>` breaks a line, and a final line break in a block
- * shows no line of its own.
- */
-export function editorText(locator) {
-  return locator.evaluate((root) => {
-    let out = '';
-    let run = null;
-    let separate = false;
-    const endRun = () => {
-      if (run === null) return;
-      if (out.length > run && out.endsWith('\n')) out = out.slice(0, -1);
-      run = null;
-      separate = true;
-    };
-    const inline = (text) => {
-      if (run === null) {
-        if (!text) return;
-        if (separate) out += '\n';
-        run = out.length;
-      }
-      out += text;
-    };
-    const block = (node) => {
-      for (const child of node.childNodes) {
-        if (child.nodeType === Node.TEXT_NODE) inline(child.data);
-        else if (child.nodeName === 'BR') inline('\n');
-        else if (child.nodeName === 'DIV' || child.nodeName === 'P') {
-          endRun();
-          block(child);
-          endRun();
-        } else if (child.nodeType === Node.ELEMENT_NODE) inline(child.textContent);
-      }
-    };
-    block(root);
-    endRun();
-    return out;
-  });
-}
-
-/**
- * Pastes over the whole text of a code editor, as a person does with select-all and
- * paste: the page gets the browser's paste event. `text` is the text, or the name of a
- * global of the page that holds it (for texts too large to pass).
- */
-export function pasteOver(locator, text, { global = false } = {}) {
-  return locator.evaluate(
-    (root, { text, global }) => {
-      root.focus();
-      getSelection().selectAllChildren(root);
-      const clipboardData = new DataTransfer();
-      clipboardData.setData('text/plain', global ? window[text] : text);
-      root.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
-    },
-    { text, global },
-  );
 }
