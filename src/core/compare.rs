@@ -6,11 +6,13 @@ use super::ignore::{patterns_for, IgnoreRule};
 use super::memo::{Memo, Pass};
 use super::normalize::{desired_as_stored, last_applied, Mode};
 use super::options::Options;
+use super::pairs::{pairs, Pair};
 use super::state::{Form, State};
 use serde_json::Value;
 use std::borrow::Cow;
-use std::cell::RefCell;
-use std::cmp::Ordering;
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
+use std::sync::Arc;
 
 /// How one key differs between the desired and the actual state.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,7 +29,10 @@ pub enum Difference<'a> {
         actual: &'a Value,
         changes: Vec<Change>,
         /// What Git last applied (Kubernetes objects that record it).
-        last_applied: Option<Value>,
+        last_applied: Option<Arc<Value>>,
+        /// The object an update writes, once a plan worked it out: the same
+        /// pair of objects compared again finds it here.
+        written: Rc<OnceCell<Value>>,
     },
     /// In the actual state but not desired.
     Extra { key: &'a str, actual: &'a Value },
@@ -54,7 +59,9 @@ pub fn mode_of(desired: &State) -> Mode {
 
 /// Every difference between `desired` and `actual`, in key order. One merge
 /// over the two sorted states: linear in their sizes. A pair of objects
-/// found in sync in the last large comparison is not compared again.
+/// compared in the last large comparison is not compared again: what was
+/// found (in sync, or the changes) is remembered, and so is the object the
+/// plan's update of it writes.
 pub fn compare<'a>(
     desired: &'a State,
     actual: &'a State,
@@ -63,16 +70,27 @@ pub fn compare<'a>(
     let mode = mode_of(desired);
     let condition = (mode, options.ignore.clone());
     let objects = desired.len() + actual.len();
-    IN_SYNC.with_borrow_mut(|memo| {
-        memo.pass(condition, objects, |in_sync| {
-            merge(desired, actual, options, mode, in_sync)
+    FOUND.with_borrow_mut(|memo| {
+        memo.pass(condition, objects, |found| {
+            merge(desired, actual, options, mode, found)
         })
     })
 }
 
 thread_local! {
-    /// The pairs of objects found in sync, by key.
-    static IN_SYNC: RefCell<Memo<(Mode, Vec<IgnoreRule>), ()>> = const { RefCell::new(Memo::new()) };
+    /// What differs in each pair of objects, by key: nothing when in sync.
+    static FOUND: RefCell<Memo<Condition, Option<Found>>> = const { RefCell::new(Memo::new()) };
+}
+
+/// What a comparison depends on besides the objects.
+type Condition = (Mode, Vec<IgnoreRule>);
+
+/// How a desired and a live object differ.
+#[derive(Clone)]
+struct Found {
+    changes: Vec<Change>,
+    last_applied: Option<Arc<Value>>,
+    written: Rc<OnceCell<Value>>,
 }
 
 fn merge<'a>(
@@ -80,42 +98,38 @@ fn merge<'a>(
     actual: &'a State,
     options: &Options,
     mode: Mode,
-    in_sync: &mut Pass<(Mode, Vec<IgnoreRule>), ()>,
+    found: &mut Pass<Condition, Option<Found>>,
 ) -> Vec<Difference<'a>> {
     let mut differences = Vec::new();
-    let mut wanted = desired.objects().iter().peekable();
-    let mut present = actual.objects().iter().peekable();
-    loop {
-        let order = match (wanted.peek(), present.peek()) {
-            (None, None) => break,
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (Some((want, _)), Some((have, _))) => want.cmp(have),
-        };
-        match order {
-            Ordering::Less => {
-                let (key, desired) = wanted.next().expect("peeked");
-                differences.push(Difference::Missing {
-                    key,
-                    desired: stored(desired, mode),
-                });
-            }
-            Ordering::Greater => {
-                let (key, actual) = present.next().expect("peeked");
+    for pair in pairs(desired, actual) {
+        match pair {
+            Pair::Desired(key, desired) => differences.push(Difference::Missing {
+                key,
+                desired: stored(desired, mode),
+            }),
+            Pair::Actual(key, actual) => {
                 if !is_owned(actual) {
                     differences.push(Difference::Extra { key, actual });
                 }
             }
-            Ordering::Equal => {
-                let (key, desired) = wanted.next().expect("peeked");
-                let (_, actual) = present.next().expect("peeked");
-                let pair = [Some(desired), Some(actual)];
-                if in_sync.known(key, pair).is_some() {
-                    continue;
-                }
-                match changed(key, desired, actual, options, mode) {
-                    Some(difference) => differences.push(difference),
-                    None => in_sync.keep(key, pair, ()),
+            Pair::Both(key, desired, actual) => {
+                let differs = found.get_or(key, [Some(desired), Some(actual)], || {
+                    find(key, desired, actual, options, mode)
+                });
+                if let Some(Found {
+                    changes,
+                    last_applied,
+                    written,
+                }) = differs
+                {
+                    differences.push(Difference::Changed {
+                        key,
+                        desired: stored(desired, mode),
+                        actual,
+                        changes,
+                        last_applied,
+                        written,
+                    });
                 }
             }
         }
@@ -124,30 +138,28 @@ fn merge<'a>(
 }
 
 /// How the object at `key` differs from what is desired, if it does.
-fn changed<'a>(
-    key: &'a str,
-    desired: &'a Value,
-    actual: &'a Value,
+fn find(
+    key: &str,
+    desired: &Value,
+    actual: &Value,
     options: &Options,
     mode: Mode,
-) -> Option<Difference<'a>> {
+) -> Option<Found> {
     let desired = stored(desired, mode);
     let last_applied = match mode {
         Mode::Exact => None,
-        Mode::Kubernetes => last_applied(actual),
+        Mode::Kubernetes => last_applied(actual).map(Arc::new),
     };
     let ignored = patterns_for(&options.ignore, key, &desired);
     let rules = Rules {
         mode,
         ignored: &ignored,
     };
-    let found = changes(&desired, actual, last_applied.as_ref(), rules);
-    (!found.is_empty()).then_some(Difference::Changed {
-        key,
-        desired,
-        actual,
-        changes: found,
+    let changes = changes(&desired, actual, last_applied.as_deref(), rules);
+    (!changes.is_empty()).then(|| Found {
+        changes,
         last_applied,
+        written: Rc::default(),
     })
 }
 

@@ -10,8 +10,8 @@
 //! that object and no other. A pass keeps what it found or looked up, so the
 //! memo holds one state's findings.
 
+use rustc_hash::FxHashMap;
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::sync::{Arc, Weak};
 
 /// States smaller than this are looked at afresh: a memo would cost more
@@ -21,24 +21,33 @@ pub const SMALLEST_REMEMBERED: usize = 128;
 /// The objects a finding is about: a desired one, a live one, or both.
 pub type Objects<'a> = [Option<&'a Arc<Value>>; 2];
 
+/// The addresses of a finding's objects (0 for none): while the finding holds
+/// weak references to them, no other object can have these addresses.
+type Addresses = [usize; 2];
+
 pub struct Memo<C, T> {
     /// What the findings depend on besides the objects (options, a mode).
     condition: Option<C>,
-    kept: BTreeMap<String, Finding<T>>,
-    found: BTreeMap<String, Finding<T>>,
+    findings: Option<FxHashMap<Addresses, Finding<T>>>,
+    /// The number of the pass under way: a finding not looked up or found in
+    /// it is forgotten when it ends.
+    pass: u64,
 }
 
 struct Finding<T> {
-    objects: [Option<Weak<Value>>; 2],
+    key: Box<str>,
+    /// Reserve the objects' allocations, so that their addresses stay theirs.
+    _objects: [Option<Weak<Value>>; 2],
     result: T,
+    pass: u64,
 }
 
 impl<C: PartialEq, T: Clone> Memo<C, T> {
     pub const fn new() -> Self {
         Memo {
             condition: None,
-            kept: BTreeMap::new(),
-            found: BTreeMap::new(),
+            findings: None,
+            pass: 0,
         }
     }
 
@@ -55,11 +64,15 @@ impl<C: PartialEq, T: Clone> Memo<C, T> {
             return look(&mut Pass(None));
         }
         if self.condition.as_ref() != Some(&condition) {
-            self.kept.clear();
+            self.findings = None;
             self.condition = Some(condition);
         }
+        self.pass += 1;
         let result = look(&mut Pass(Some(self)));
-        self.kept = std::mem::take(&mut self.found);
+        let pass = self.pass;
+        if let Some(findings) = &mut self.findings {
+            findings.retain(|_, finding| finding.pass == pass);
+        }
         result
     }
 }
@@ -71,21 +84,26 @@ impl<C, T: Clone> Pass<'_, C, T> {
     /// What was found for these very objects under `key`, if anything.
     pub fn known(&mut self, key: &str, objects: Objects) -> Option<T> {
         let memo = self.0.as_mut()?;
-        let (key, finding) = memo
-            .kept
-            .remove_entry(key)
-            .filter(|(_, finding)| same_objects(&finding.objects, &objects))?;
-        let result = finding.result.clone();
-        memo.found.insert(key, finding);
-        Some(result)
+        let finding = memo.findings.as_mut()?.get_mut(&addresses(&objects))?;
+        if &*finding.key != key {
+            return None;
+        }
+        finding.pass = memo.pass;
+        Some(finding.result.clone())
     }
 
     /// Remembers what was found for these objects under `key`.
     pub fn keep(&mut self, key: &str, objects: Objects, result: T) {
         if let Some(memo) = self.0.as_mut() {
-            let objects = objects.map(|object| object.map(Arc::downgrade));
-            memo.found
-                .insert(key.to_string(), Finding { objects, result });
+            let finding = Finding {
+                key: key.into(),
+                _objects: objects.map(|object| object.map(Arc::downgrade)),
+                result,
+                pass: memo.pass,
+            };
+            memo.findings
+                .get_or_insert_with(FxHashMap::default)
+                .insert(addresses(&objects), finding);
         }
     }
 
@@ -100,10 +118,6 @@ impl<C, T: Clone> Pass<'_, C, T> {
     }
 }
 
-fn same_objects(kept: &[Option<Weak<Value>>; 2], objects: &Objects) -> bool {
-    kept.iter().zip(objects).all(|pair| match pair {
-        (Some(kept), Some(object)) => std::ptr::eq(kept.as_ptr(), Arc::as_ptr(object)),
-        (None, None) => true,
-        _ => false,
-    })
+fn addresses(objects: &Objects) -> Addresses {
+    objects.map(|object| object.map_or(0, |object| Arc::as_ptr(object) as usize))
 }

@@ -50,20 +50,29 @@ pub fn updated(
 fn merge(desired: &Value, live: &Value, last: Option<&Value>, field: &str) -> Value {
     match (desired, live) {
         (Value::Object(want), Value::Object(have)) => {
-            let mut result = have.clone();
-            for (name, value) in want {
-                let merged = match have.get(name) {
-                    Some(current) => merge(value, current, last.and_then(|l| l.get(name)), name),
-                    None => value.clone(),
-                };
-                result.insert(name.clone(), merged);
-            }
-            if let Some(Value::Object(before)) = last {
-                for name in before.keys().filter(|name| !want.contains_key(*name)) {
-                    if name != LAST_APPLIED {
-                        result.shift_remove(name);
-                    }
-                }
+            // Git removed a field it set before: the merge deletes it.
+            let removed = |name: &String| {
+                name != LAST_APPLIED
+                    && !want.contains_key(name)
+                    && last
+                        .and_then(Value::as_object)
+                        .is_some_and(|before| before.contains_key(name))
+            };
+            // The live fields in their order, merged where Git sets them, then the
+            // fields Git sets that the cluster does not have.
+            let mut result: Map<String, Value> = have
+                .iter()
+                .filter(|(name, _)| !removed(name))
+                .map(|(name, current)| {
+                    let merged = match want.get(name) {
+                        Some(value) => merge(value, current, last.and_then(|l| l.get(name)), name),
+                        None => current.clone(),
+                    };
+                    (name.clone(), merged)
+                })
+                .collect();
+            for (name, value) in want.iter().filter(|(name, _)| !have.contains_key(*name)) {
+                result.insert(name.clone(), value.clone());
             }
             Value::Object(result)
         }

@@ -19,6 +19,7 @@ pub mod meta;
 pub mod normalize;
 pub mod options;
 pub mod order;
+mod pairs;
 pub mod plan;
 pub mod pointer;
 pub mod protection;

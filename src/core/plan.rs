@@ -156,9 +156,14 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 actual,
                 changes,
                 last_applied,
+                written,
             } => {
-                let ignored = patterns_for(&options.ignore, key, desired);
-                let object = updated(desired, actual, last_applied.as_ref(), mode, &ignored);
+                let object = written
+                    .get_or_init(|| {
+                        let ignored = patterns_for(&options.ignore, key, desired);
+                        updated(desired, actual, last_applied.as_deref(), mode, &ignored)
+                    })
+                    .clone();
                 Operation::Update {
                     key: key.to_string(),
                     wave,

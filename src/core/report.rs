@@ -8,10 +8,12 @@ use super::drift::{drift_for, Drift};
 use super::health::{health, overall, Health};
 use super::memo::Memo;
 use super::options::Options;
+use super::pairs::pairs;
 use super::plan::{diff, has_work, plan_for, Plan};
 use super::state::State;
 use serde::Serialize;
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum SyncStatus {
@@ -77,29 +79,24 @@ fn object_statuses(
     actual: &State,
     differences: &[Difference],
 ) -> Vec<ObjectStatus> {
-    let out_of_sync: std::collections::BTreeSet<&str> =
-        differences.iter().map(Difference::key).collect();
-    let mut keys: Vec<&String> = desired
-        .objects()
-        .keys()
-        .chain(actual.objects().keys())
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
+    let out_of_sync: BTreeSet<&str> = differences.iter().map(Difference::key).collect();
     HEALTH.with_borrow_mut(|memo| {
         memo.pass((), actual.len(), |healths| {
-            keys.into_iter()
-                .map(|key| ObjectStatus {
-                    key: key.clone(),
-                    sync: if out_of_sync.contains(key.as_str()) {
-                        SyncStatus::OutOfSync
-                    } else {
-                        SyncStatus::Synced
-                    },
-                    health: match actual.objects().get(key) {
-                        Some(live) => healths.get_or(key, [None, Some(live)], || health(live)),
-                        None => Some(Health::Missing),
-                    },
+            pairs(desired, actual)
+                .map(|pair| {
+                    let key = pair.key();
+                    ObjectStatus {
+                        key: key.to_string(),
+                        sync: if out_of_sync.contains(key) {
+                            SyncStatus::OutOfSync
+                        } else {
+                            SyncStatus::Synced
+                        },
+                        health: match pair.actual() {
+                            Some(live) => healths.get_or(key, [None, Some(live)], || health(live)),
+                            None => Some(Health::Missing),
+                        },
+                    }
                 })
                 .collect()
         })
