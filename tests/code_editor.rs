@@ -678,6 +678,30 @@ async fn typing_in_a_large_text_changes_one_block_and_reads_right() {
 }
 
 #[wasm_bindgen_test]
+async fn the_gutter_counts_the_lines_of_each_edit_in_blocks() {
+    let root = mount_keeper(&numbered_lines(300).join("\n"));
+    rendered().await;
+    let area = area(&root);
+    assert_eq!(blocks(&area).len(), 2);
+    assert_eq!(numbers(&root), one_to(300));
+    // A line break in the second block: that block alone is read again.
+    place_caret(&area, 1, 3).await;
+    edit("insertLineBreak", "");
+    edit("insertLineBreak", "");
+    rendered().await;
+    assert_eq!(numbers(&root), one_to(302), "two lines more");
+    // Backspace at the start of the second block joins it to the first.
+    place_caret(&area, 1, 0).await;
+    edit("delete", "");
+    rendered().await;
+    assert_eq!(last_typed().split('\n').count(), 301);
+    assert_eq!(numbers(&root), one_to(301), "one line less");
+    edit("undo", "");
+    rendered().await;
+    assert_eq!(numbers(&root), one_to(302), "undone");
+}
+
+#[wasm_bindgen_test]
 async fn a_large_paste_is_written_in_blocks_again_with_the_caret_after_it() {
     let root = mount_keeper("start\nend");
     rendered().await;

@@ -34,6 +34,9 @@ pub struct Content {
     observer: MutationObserver,
     _on_mutation: Closure<dyn FnMut()>,
     text: Rc<str>,
+    /// The lines of `text`, kept as it changes: counting them in a large text on each
+    /// keystroke took milliseconds.
+    lines: usize,
     /// The root's blocks and the bytes of `text` each holds, when the root holds
     /// blocks only; empty otherwise, and every edit reads the whole root.
     blocks: Vec<Block>,
@@ -60,6 +63,7 @@ impl Content {
             observer,
             _on_mutation: on_mutation,
             text: Rc::from(""),
+            lines: 1,
             blocks: Vec::new(),
         }
     }
@@ -67,6 +71,11 @@ impl Content {
     /// What the element holds, as far as the editor knows.
     pub fn text(&self) -> &Rc<str> {
         &self.text
+    }
+
+    /// The line count of `text` if it is what the element holds.
+    pub fn lines_of(&self, text: &Rc<str>) -> Option<usize> {
+        Rc::ptr_eq(&self.text, text).then_some(self.lines)
     }
 
     /// Writes `text` into the element, in blocks; the browser's undo history of the
@@ -94,6 +103,7 @@ impl Content {
         }
         self.root.replace_children_with_node(&js_blocks);
         self.observer.take_records();
+        self.lines = line_count(&normalized);
         self.text = match normalized {
             std::borrow::Cow::Borrowed(_) => text,
             std::borrow::Cow::Owned(changed) => changed.into(),
@@ -154,6 +164,7 @@ impl Content {
         text.push_str(read);
         text.push_str(&self.text[span.end..]);
         let grown = read.len() as isize - span.len() as isize;
+        self.lines = self.lines + line_count(read) - line_count(&self.text[span.clone()]);
         self.blocks[index].span = span.start..span.start + read.len();
         for block in &mut self.blocks[index + 1..] {
             block.span = shift(&block.span, grown);
@@ -185,6 +196,7 @@ impl Content {
         }
         self.blocks = blocks;
         self.text = text;
+        self.lines = lines;
     }
 
     /// Reads the root block by block, with each block's span; none if the root holds

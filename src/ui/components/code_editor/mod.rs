@@ -64,7 +64,17 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
     let rows = use_node_ref();
     let columns = use_node_ref();
     let window_start = use_state_eq(|| 0usize);
-    let lines = *use_memo(props.text.clone(), |text| line_count(text));
+    // What the element holds, as far as this editor knows: what it was given or what
+    // was typed. Only a text that differs is written to it, so the text a keystroke
+    // sent up and gets back is not written into the page again.
+    let content = use_mut_ref(|| None::<Content>);
+    let lines = *use_memo(props.text.clone(), |text| {
+        let typed = content
+            .borrow()
+            .as_ref()
+            .and_then(|held| held.lines_of(&text.0));
+        typed.unwrap_or_else(|| line_count(text))
+    });
     let layers = Layers {
         lines,
         area: area.clone(),
@@ -73,10 +83,6 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         columns: columns.clone(),
         window_start: window_start.clone(),
     };
-    // What the element holds, as far as this editor knows: what it was given or what
-    // was typed. Only a text that differs is written to it, so the text a keystroke
-    // sent up and gets back is not written into the page again.
-    let content = use_mut_ref(|| None::<Content>);
     let written = use_mut_ref(|| false);
     {
         let area = area.clone();
