@@ -32,7 +32,7 @@ pub enum Difference<'a> {
         last_applied: Option<Arc<Value>>,
         /// The object an update writes, once a plan worked it out: the same
         /// pair of objects compared again finds it here.
-        written: Rc<OnceCell<Value>>,
+        written: Rc<OnceCell<Arc<Value>>>,
     },
     /// In the actual state but not desired.
     Extra { key: &'a str, actual: &'a Value },
@@ -90,7 +90,7 @@ type Condition = (Mode, Vec<IgnoreRule>);
 struct Found {
     changes: Vec<Change>,
     last_applied: Option<Arc<Value>>,
-    written: Rc<OnceCell<Value>>,
+    written: Rc<OnceCell<Arc<Value>>>,
 }
 
 fn merge<'a>(

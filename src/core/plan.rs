@@ -13,6 +13,7 @@ use super::state::State;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// One step of a plan, in its sync wave. `object` is what the key will hold
 /// afterwards.
@@ -22,14 +23,14 @@ pub enum Operation {
     Create {
         key: String,
         wave: i64,
-        object: Value,
+        object: Arc<Value>,
     },
     Update {
         key: String,
         wave: i64,
         /// Each field that differs, live value to desired value.
         changes: Vec<Change>,
-        object: Value,
+        object: Arc<Value>,
     },
     Delete {
         key: String,
@@ -139,8 +140,8 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Extra { .. } => None,
         })
         .collect();
-    ordered.sort_by(|(a_wave, a), (b_wave, b)| {
-        sort_key(*a_wave, desired_of(a), a.key()).cmp(&sort_key(*b_wave, desired_of(b), b.key()))
+    ordered.sort_by_cached_key(|&(wave, difference)| {
+        sort_key(wave, desired_of(difference), difference.key())
     });
     ordered
         .into_iter()
@@ -148,7 +149,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Missing { key, desired } => Operation::Create {
                 key: key.to_string(),
                 wave,
-                object: created(desired, mode),
+                object: Arc::new(created(desired, mode)),
             },
             Difference::Changed {
                 key,
@@ -161,7 +162,13 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 let object = written
                     .get_or_init(|| {
                         let ignored = patterns_for(&options.ignore, key, desired);
-                        updated(desired, actual, last_applied.as_deref(), mode, &ignored)
+                        Arc::new(updated(
+                            desired,
+                            actual,
+                            last_applied.as_deref(),
+                            mode,
+                            &ignored,
+                        ))
                     })
                     .clone();
                 Operation::Update {

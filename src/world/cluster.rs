@@ -135,7 +135,7 @@ impl Cluster {
         for operation in plan {
             match operation {
                 Operation::Create { key, object, .. } | Operation::Update { key, object, .. } => {
-                    self.write(key, object.clone())
+                    self.write(key, Value::clone(object))
                 }
                 Operation::Delete { key, .. } => {
                     self.remove(key);
