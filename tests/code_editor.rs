@@ -677,6 +677,39 @@ async fn typing_in_a_large_text_changes_one_block_and_reads_right() {
     assert_same_text(&last_typed(), &lines.join("\n"), "undone");
 }
 
+/// Sets the text of a block's first text node, as the browser's editing does.
+fn set_block_text(area: &HtmlElement, block: usize, from: &str, to: &str) {
+    let text = blocks(area)[block].first_child().expect("a text node");
+    let value = text.node_value().unwrap_or_default();
+    text.set_node_value(Some(&value.replacen(from, to, 1)));
+}
+
+#[wasm_bindgen_test]
+async fn changes_seen_before_the_input_event_are_read_too() {
+    // Another listener that runs before the editor's input handler lets the browser
+    // deliver the mutations seen so far: the editor must still know every block that
+    // changed, or it would read the last one alone and lose the others.
+    let mut lines = numbered_lines(1_000);
+    let root = mount_keeper(&lines.join("\n"));
+    rendered().await;
+    let area = area(&root);
+    set_block_text(&area, 1, "line 201", "line 201 early");
+    gloo::timers::future::TimeoutFuture::new(0).await;
+    set_block_text(&area, 3, "line 601", "line 601 late");
+    dispatch(&area, "input");
+    rendered().await;
+    lines[200] = "line 201 early".to_string();
+    lines[600] = "line 601 late".to_string();
+    assert_same_text(&last_typed(), &lines.join("\n"), "both blocks read");
+    // One block changed and delivered before the input event: that block is read.
+    set_block_text(&area, 4, "line 999", "line 999 alone");
+    gloo::timers::future::TimeoutFuture::new(0).await;
+    dispatch(&area, "input");
+    rendered().await;
+    lines[998] = "line 999 alone".to_string();
+    assert_same_text(&last_typed(), &lines.join("\n"), "the one block read");
+}
+
 #[wasm_bindgen_test]
 async fn the_gutter_counts_the_lines_of_each_edit_in_blocks() {
     let root = mount_keeper(&numbered_lines(300).join("\n"));

@@ -16,6 +16,7 @@
 //! type) is written out in blocks again, with the caret where it was.
 
 use super::lines::line_count;
+use std::cell::RefCell;
 use std::ops::Range;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -32,7 +33,11 @@ const BLOCK_CLASS: &str = "code-editor-block";
 pub struct Content {
     root: HtmlElement,
     observer: MutationObserver,
-    _on_mutation: Closure<dyn FnMut()>,
+    /// The nodes the browser changed since the text was last read or written, as
+    /// the observer delivered them (it delivers at each microtask checkpoint, and
+    /// any listener that runs before the editor's input handler makes one).
+    delivered: Rc<RefCell<Vec<Node>>>,
+    _on_mutation: Closure<dyn FnMut(js_sys::Array)>,
     text: Rc<str>,
     /// The lines of `text`, kept as it changes: counting them in a large text on each
     /// keystroke took milliseconds.
@@ -49,8 +54,13 @@ struct Block {
 
 impl Content {
     pub fn new(root: HtmlElement) -> Self {
-        // The records are taken when the input event comes, never in the callback.
-        let on_mutation = Closure::<dyn FnMut()>::new(|| {});
+        let delivered = Rc::new(RefCell::new(Vec::new()));
+        let on_mutation = {
+            let delivered = delivered.clone();
+            Closure::<dyn FnMut(js_sys::Array)>::new(move |records: js_sys::Array| {
+                delivered.borrow_mut().extend(changed_nodes(&records));
+            })
+        };
         let observer = MutationObserver::new(on_mutation.as_ref().unchecked_ref())
             .expect("MutationObserver is in every browser the playground runs in");
         let options = MutationObserverInit::new();
@@ -61,6 +71,7 @@ impl Content {
         Content {
             root,
             observer,
+            delivered,
             _on_mutation: on_mutation,
             text: Rc::from(""),
             lines: 1,
@@ -103,6 +114,7 @@ impl Content {
         }
         self.root.replace_children_with_node(&js_blocks);
         self.observer.take_records();
+        self.delivered.borrow_mut().clear();
         self.lines = line_count(&normalized);
         self.text = match normalized {
             std::borrow::Cow::Borrowed(_) => text,
@@ -127,11 +139,11 @@ impl Content {
 
     /// The one block the browser changed, if it changed one block and nothing else.
     fn changed_block(&self) -> Option<usize> {
-        let records = self.observer.take_records();
+        let mut nodes = std::mem::take(&mut *self.delivered.borrow_mut());
+        nodes.extend(changed_nodes(&self.observer.take_records()));
         let mut changed: Option<Node> = None;
-        for record in records.iter() {
-            let record: web_sys::MutationRecord = record.unchecked_into();
-            let block = self.child_of_root(&record.target()?)?;
+        for node in &nodes {
+            let block = self.child_of_root(node)?;
             match &changed {
                 Some(known) if known != &block => return None,
                 Some(_) => {}
@@ -295,6 +307,14 @@ pub struct Read {
     pub text: String,
     pub caret: Option<usize>,
     pub shows_lines: bool,
+}
+
+/// The nodes that mutation records say changed.
+fn changed_nodes(records: &js_sys::Array) -> impl Iterator<Item = Node> + '_ {
+    records.iter().filter_map(|record| {
+        let record: web_sys::MutationRecord = record.unchecked_into();
+        record.target()
+    })
 }
 
 /// Reads the text `node` shows as the editor's root or one of its blocks; `caret`
