@@ -8,7 +8,7 @@
 //! (`reread`).
 
 use super::error::InputError;
-use super::reread::{reread, same_text, Spans};
+use super::reread::{common_prefix, reread, same_text, Spans};
 use super::state::State;
 use std::cell::{OnceCell, RefCell};
 use std::collections::VecDeque;
@@ -47,8 +47,19 @@ pub fn remembered(
         return read();
     }
     let found = RECENT.with_borrow_mut(|recent| {
+        // Only a kept text of the same length can be the same text. Where the first
+        // of them differs from `text`, a text that is `text` has `text`'s byte: one
+        // byte rules out each of the others, instead of a compare of megabytes.
+        let differs_at = recent
+            .iter()
+            .find(|kept| kept.text.len() == text.len())
+            .map(|first| common_prefix(first.text.as_bytes(), text.as_bytes()));
         let at = recent.iter().position(|kept| {
-            same_text(&kept.text, text) && (kept.result.is_ok() || kept.source == source)
+            let quickly_differs = differs_at
+                .is_some_and(|at| kept.text.as_bytes().get(at) != text.as_bytes().get(at));
+            !quickly_differs
+                && same_text(&kept.text, text)
+                && (kept.result.is_ok() || kept.source == source)
         })?;
         let kept = recent.remove(at)?;
         let result = kept.result.clone();

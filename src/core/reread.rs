@@ -147,43 +147,62 @@ fn common_ends(before: &[u8], after: &[u8]) -> (usize, usize) {
     (start, end)
 }
 
-/// Whether two texts are the same, eight bytes at a time (wasm has no fast
+/// Whether two texts are the same, many bytes at a time (wasm has no fast
 /// `memcmp`, and the texts compared are megabytes long).
 pub fn same_text(a: &str, b: &str) -> bool {
     a.len() == b.len() && common_prefix(a.as_bytes(), b.as_bytes()) == a.len()
 }
 
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+/// How many bytes `a` and `b` share from their starts: 32 bytes at a time,
+/// then one (plain loops: the release build optimizes for size and would call
+/// an iterator's closure for every block).
+pub fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let shortest = a.len().min(b.len());
-    let (a_words, _) = a[..shortest].as_chunks::<8>();
-    let (b_words, _) = b[..shortest].as_chunks::<8>();
-    let words = a_words
-        .iter()
-        .zip(b_words)
-        .position(|(x, y)| u64::from_ne_bytes(*x) != u64::from_ne_bytes(*y))
-        .unwrap_or(a_words.len());
-    let mut same = words * 8;
+    let (a_blocks, _) = a[..shortest].as_chunks::<32>();
+    let (b_blocks, _) = b[..shortest].as_chunks::<32>();
+    let mut blocks = 0;
+    while blocks < a_blocks.len() && same_block(&a_blocks[blocks], &b_blocks[blocks]) {
+        blocks += 1;
+    }
+    let mut same = blocks * 32;
     while same < shortest && a[same] == b[same] {
         same += 1;
     }
     same
 }
 
+/// How many bytes `a` and `b` share at their ends, as `common_prefix` counts.
 fn common_suffix(a: &[u8], b: &[u8]) -> usize {
     let shortest = a.len().min(b.len());
-    let (_, a_words) = a[a.len() - shortest..].as_rchunks::<8>();
-    let (_, b_words) = b[b.len() - shortest..].as_rchunks::<8>();
-    let words = a_words
-        .iter()
-        .rev()
-        .zip(b_words.iter().rev())
-        .position(|(x, y)| u64::from_ne_bytes(*x) != u64::from_ne_bytes(*y))
-        .unwrap_or(a_words.len());
-    let mut same = words * 8;
+    let (_, a_blocks) = a[a.len() - shortest..].as_rchunks::<32>();
+    let (_, b_blocks) = b[b.len() - shortest..].as_rchunks::<32>();
+    let mut blocks = 0;
+    while blocks < a_blocks.len()
+        && same_block(
+            &a_blocks[a_blocks.len() - 1 - blocks],
+            &b_blocks[b_blocks.len() - 1 - blocks],
+        )
+    {
+        blocks += 1;
+    }
+    let mut same = blocks * 32;
     while same < shortest && a[a.len() - 1 - same] == b[b.len() - 1 - same] {
         same += 1;
     }
     same
+}
+
+/// Whether two 32-byte blocks are the same, as four words compared at once.
+#[inline(always)]
+fn same_block(x: &[u8; 32], y: &[u8; 32]) -> bool {
+    let word = |block: &[u8; 32], at: usize| {
+        u64::from_ne_bytes(<[u8; 8]>::try_from(&block[at..at + 8]).unwrap_or_default())
+    };
+    let differing = (word(x, 0) ^ word(y, 0))
+        | (word(x, 8) ^ word(y, 8))
+        | (word(x, 16) ^ word(y, 16))
+        | (word(x, 24) ^ word(y, 24));
+    differing == 0
 }
 
 /// How deeply a value nests: 0 for a scalar, 1 for `{}` or `[]`.
