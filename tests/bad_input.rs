@@ -106,7 +106,7 @@ everywhere! {
 
     fn a_yaml_stream_is_a_list_of_kubernetes_objects() {
         let state = State::parse("desired", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: shop\n").unwrap();
-        let keys: Vec<&String> = state.objects().keys().collect();
+        let keys: Vec<&str> = state.objects().keys().map(|key| &**key).collect();
         assert_eq!(keys, ["Namespace/shop", "Service/shop/web"]);
     }
 

@@ -30,8 +30,8 @@ everywhere! {
         assert_eq!(synced, desired);
 
         let mut tampered = synced.clone();
-        tampered.insert("web".into(), json!({"image": "registry.example/web:2.0.1", "replicas": 10}));
-        tampered.insert("debug".into(), json!({"image": "busybox"}));
+        tampered.insert("web", json!({"image": "registry.example/web:2.0.1", "replicas": 10}));
+        tampered.insert("debug", json!({"image": "busybox"}));
         let found = drift(&desired, &tampered, &NO_PRUNE);
         assert!(found.missing.is_empty());
         assert_eq!(found.changed, ["web"]);
@@ -63,7 +63,7 @@ everywhere! {
     fn a_manual_change_to_a_managed_object_is_reverted() {
         let desired = two_services();
         let mut actual = desired.clone();
-        actual.insert("api".into(), json!({"image": "registry.example/api:hotfix", "replicas": 2}));
+        actual.insert("api", json!({"image": "registry.example/api:hotfix", "replicas": 2}));
         let plan = diff(&desired, &actual, &NO_PRUNE);
         assert_eq!(steps(&plan), ["update api"]);
         assert_eq!(apply(&plan, &actual).get("api"), desired.get("api"));
@@ -72,7 +72,7 @@ everywhere! {
     fn an_extra_object_is_deleted_only_with_prune() {
         let desired = two_services();
         let mut actual = desired.clone();
-        actual.insert("debug".into(), json!({"image": "busybox"}));
+        actual.insert("debug", json!({"image": "busybox"}));
 
         let kept = diff(&desired, &actual, &NO_PRUNE);
         assert!(kept.is_empty(), "without prune nothing is deleted");
@@ -105,7 +105,7 @@ everywhere! {
             {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}},
             {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"}},
         ]));
-        let keys: Vec<_> = desired.objects().keys().cloned().collect();
+        let keys: Vec<&str> = desired.objects().keys().map(|key| &**key).collect();
         assert_eq!(keys, ["Deployment/shop/web", "Namespace/shop"]);
         let plan = diff(&desired, &state(json!([])), &NO_PRUNE);
         assert_eq!(steps(&plan), ["create Namespace/shop", "create Deployment/shop/web"]);

@@ -31,7 +31,7 @@ fn protected(state: &State) -> BTreeSet<&str> {
         .objects()
         .iter()
         .filter(|(_, object)| prune_protection(object).is_some())
-        .map(|(key, _)| key.as_str())
+        .map(|(key, _)| &**key)
         .collect()
 }
 
@@ -100,7 +100,7 @@ laws! {
         prop_assert!(!has_work(&diff(&desired, &after, &options)), "a second pass has nothing to do");
         let left = drift(&desired, &after, &options);
         prop_assert!(left.missing.is_empty() && left.changed.is_empty(), "{:?}", left);
-        let extras: BTreeSet<&str> = actual.objects().keys().map(String::as_str).filter(|key| desired.get(key).is_none()).collect();
+        let extras: BTreeSet<&str> = actual.objects().keys().map(|key| &**key).filter(|key| desired.get(key).is_none()).collect();
         let kept = if options.prune { extras.intersection(&protected(&actual)).copied().collect() } else { extras };
         prop_assert_eq!(set(&left.extra), kept);
         if *desired.form() == Form::Named && options.ignore.is_empty() {
@@ -172,7 +172,7 @@ laws! {
             prop_assert_eq!(restored.get(key), Some(&**object));
         }
         for key in restored.objects().keys().filter(|key| running.get(key).is_none()) {
-            prop_assert!(protected(&bad).contains(key.as_str()), "{} is left over but was not protected", key);
+            prop_assert!(protected(&bad).contains(&**key), "{} is left over but was not protected", key);
         }
     }
 

@@ -66,7 +66,7 @@ everywhere! {
         let original = State::parse("desired", &large_text(2_000)).unwrap();
         let mut copy = original.clone();
         assert!(copy.same_objects(&original));
-        copy.insert("added".into(), json!({"image": "added:1"}));
+        copy.insert("added", json!({"image": "added:1"}));
         copy.remove("service-0000");
         assert_eq!(original.len(), 2_000);
         assert!(original.get("added").is_none());

@@ -352,7 +352,7 @@ fn autoscaler_targets<'a>(
             targets
                 .entry((target_kind, target_name, namespace(hpa)))
                 .or_default()
-                .insert(hpa_key.as_str());
+                .insert(&**hpa_key);
         }
     }
     targets

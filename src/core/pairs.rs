@@ -1,7 +1,7 @@
 //! The objects of two states side by side, by key: both states keep their
 //! objects sorted by key, so one walk over both pairs them, in key order.
 
-use super::state::State;
+use super::state::{Key, State};
 use serde_json::Value;
 use std::cmp::Ordering;
 use std::collections::btree_map;
@@ -10,13 +10,13 @@ use std::sync::Arc;
 
 /// The objects at one key: only desired, only in the actual state, or both.
 pub enum Pair<'a> {
-    Desired(&'a str, &'a Arc<Value>),
-    Actual(&'a str, &'a Arc<Value>),
-    Both(&'a str, &'a Arc<Value>, &'a Arc<Value>),
+    Desired(&'a Key, &'a Arc<Value>),
+    Actual(&'a Key, &'a Arc<Value>),
+    Both(&'a Key, &'a Arc<Value>, &'a Arc<Value>),
 }
 
 impl<'a> Pair<'a> {
-    pub fn key(&self) -> &'a str {
+    pub fn key(&self) -> &'a Key {
         match self {
             Pair::Desired(key, _) | Pair::Actual(key, _) | Pair::Both(key, _, _) => key,
         }
@@ -39,8 +39,8 @@ pub fn pairs<'a>(desired: &'a State, actual: &'a State) -> Pairs<'a> {
 }
 
 pub struct Pairs<'a> {
-    wanted: Peekable<btree_map::Iter<'a, String, Arc<Value>>>,
-    present: Peekable<btree_map::Iter<'a, String, Arc<Value>>>,
+    wanted: Peekable<btree_map::Iter<'a, Key, Arc<Value>>>,
+    present: Peekable<btree_map::Iter<'a, Key, Arc<Value>>>,
 }
 
 impl<'a> Iterator for Pairs<'a> {
@@ -84,7 +84,7 @@ mod tests {
         let walked: Vec<(&str, bool, bool)> = pairs(&desired, &actual)
             .map(|pair| {
                 let desired = !matches!(pair, Pair::Actual(..));
-                (pair.key(), desired, pair.actual().is_some())
+                (&**pair.key(), desired, pair.actual().is_some())
             })
             .collect();
         assert_eq!(

@@ -10,7 +10,7 @@ use super::memo::Memo;
 use super::options::Options;
 use super::pairs::pairs;
 use super::plan::{diff, has_work, plan_for, Plan};
-use super::state::State;
+use super::state::{Key, State};
 use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -36,7 +36,7 @@ pub struct Status {
 /// One object of either state, with its own sync status and health.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ObjectStatus {
-    pub key: String,
+    pub key: Key,
     pub sync: SyncStatus,
     /// Missing when desired but absent; absent when the kind has no health rule.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -86,8 +86,8 @@ fn object_statuses(
                 .map(|pair| {
                     let key = pair.key();
                     ObjectStatus {
-                        key: key.to_string(),
-                        sync: if out_of_sync.contains(key) {
+                        key: key.clone(),
+                        sync: if out_of_sync.contains(&**key) {
                             SyncStatus::OutOfSync
                         } else {
                             SyncStatus::Synced

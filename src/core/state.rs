@@ -28,8 +28,12 @@ pub enum Form {
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     form: Form,
-    objects: Arc<BTreeMap<String, Arc<Value>>>,
+    objects: Arc<BTreeMap<Key, Arc<Value>>>,
 }
+
+/// An object's key, shared: a changed copy of a state and a report about it
+/// hold the keys without copying them.
+pub type Key = Arc<str>;
 
 impl State {
     pub fn empty(form: Form) -> Self {
@@ -45,7 +49,7 @@ impl State {
             objects: Arc::new(
                 objects
                     .into_iter()
-                    .map(|(key, object)| (key, Arc::new(object)))
+                    .map(|(key, object)| (Key::from(key), Arc::new(object)))
                     .collect(),
             ),
         }
@@ -158,7 +162,7 @@ impl State {
         &self.form
     }
 
-    pub fn objects(&self) -> &BTreeMap<String, Arc<Value>> {
+    pub fn objects(&self) -> &BTreeMap<Key, Arc<Value>> {
         &self.objects
     }
 
@@ -180,8 +184,8 @@ impl State {
         self.objects.is_empty()
     }
 
-    pub fn insert(&mut self, key: String, object: impl Into<Arc<Value>>) {
-        Arc::make_mut(&mut self.objects).insert(key, object.into());
+    pub fn insert(&mut self, key: impl Into<Key>, object: impl Into<Arc<Value>>) {
+        Arc::make_mut(&mut self.objects).insert(key.into(), object.into());
     }
 
     pub fn remove(&mut self, key: &str) -> Option<Value> {
@@ -205,7 +209,7 @@ impl State {
     pub(crate) fn replace(&mut self, old_key: &str, key: String, object: Value) {
         let objects = Arc::make_mut(&mut self.objects);
         objects.remove(old_key);
-        objects.insert(key, Arc::new(object));
+        objects.insert(key.into(), Arc::new(object));
     }
 
     /// The state as JSON, in the form it was read from, objects in key order.
@@ -214,7 +218,7 @@ impl State {
             Form::Named => Value::Object(
                 self.objects
                     .iter()
-                    .map(|(key, object)| (key.clone(), Value::clone(object)))
+                    .map(|(key, object)| (key.to_string(), Value::clone(object)))
                     .collect(),
             ),
             Form::List => Value::Array(self.values()),

@@ -7,7 +7,7 @@ use super::event::Event;
 use super::registry::{short, shorten_digests, Registry};
 use crate::core::image::image_fields;
 use crate::core::plan::Operation;
-use crate::core::state::State;
+use crate::core::state::{Key, State};
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -116,7 +116,7 @@ impl Cluster {
         for key in gone {
             self.rollouts.remove(&key);
         }
-        let keys: Vec<String> = next.objects().keys().cloned().collect();
+        let keys: Vec<Key> = next.objects().keys().cloned().collect();
         self.actual = State::empty(next.form().clone());
         for key in keys {
             if let Some(object) = next.get(&key) {
@@ -183,7 +183,7 @@ impl Cluster {
     /// and writes their status. Objects of the lesson's form have no pods.
     pub fn kubelet(&mut self, registry: &Registry, step: u32) -> Vec<Event> {
         let mut events = Vec::new();
-        let keys: Vec<String> = self.actual.objects().keys().cloned().collect();
+        let keys: Vec<Key> = self.actual.objects().keys().cloned().collect();
         for key in keys {
             let Some(object) = self.actual.get(&key).cloned() else {
                 continue;
@@ -199,24 +199,24 @@ impl Cluster {
                 continue;
             }
             let template = pod_template(&object);
-            let restarting = self.restarts.remove(&key);
+            let restarting = self.restarts.remove(&*key);
             let changed = self
                 .rollouts
-                .get(&key)
+                .get(&*key)
                 .is_none_or(|rollout| rollout.template != template);
             if changed || restarting {
                 let running: Vec<Running> = images
                     .iter()
                     .map(|(_, reference)| resolve(registry, reference))
                     .collect();
-                let why = match (self.rollouts.contains_key(&key), changed) {
+                let why = match (self.rollouts.contains_key(&*key), changed) {
                     (false, _) => "it is new",
                     (true, true) => "its pod template changed",
                     (true, false) => "its pods restarted and pulled their images again",
                 };
                 events.push(rollout_event(&self.environment, &key, &running, step, why));
                 self.rollouts.insert(
-                    key.clone(),
+                    key.to_string(),
                     Rollout {
                         started: step,
                         template,
@@ -228,7 +228,7 @@ impl Cluster {
             if let Some(event) = self.wait_for_needs(&key, &object, step) {
                 events.push(event);
             }
-            let rollout = &self.rollouts[&key];
+            let rollout = &self.rollouts[&*key];
             if let Some(status) = workload_status(&object, rollout, step) {
                 let failing_now = status.pointer("/conditions/0/reason")
                     == Some(&json!("ProgressDeadlineExceeded"));

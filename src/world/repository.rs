@@ -6,7 +6,7 @@ use super::scenario::{Files, Layout};
 use crate::core::changes::{changes, Change, Rules};
 use crate::core::error::InputError;
 use crate::core::normalize::Mode;
-use crate::core::state::State;
+use crate::core::state::{Key, State};
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -672,7 +672,7 @@ pub fn desired_state(files: &Files, environment: &str) -> Result<State, InputErr
             let origins = state
                 .objects()
                 .keys()
-                .map(|key| (key.clone(), path.clone()))
+                .map(|key| (key.to_string(), path.clone()))
                 .collect();
             merged = Some((state, origins));
             continue;
@@ -688,7 +688,7 @@ pub fn desired_state(files: &Files, environment: &str) -> Result<State, InputErr
             ));
         }
         for (key, object) in state.objects() {
-            if let Some(first) = origins.insert(key.clone(), path.clone()) {
+            if let Some(first) = origins.insert(key.to_string(), path.clone()) {
                 return Err(InputError::duplicate_key(
                     path,
                     key,
@@ -748,7 +748,7 @@ pub struct ObjectDiff {
 /// Every difference from `before` to `after`, field by field, exactly (as
 /// `git diff` shows it, but by object).
 pub fn diff_states(before: &State, after: &State) -> Vec<ObjectDiff> {
-    let keys: BTreeSet<&String> = before
+    let keys: BTreeSet<&Key> = before
         .objects()
         .keys()
         .chain(after.objects().keys())
@@ -776,7 +776,7 @@ pub fn diff_states(before: &State, after: &State) -> Vec<ObjectDiff> {
                 (None, None) => return None,
             };
             Some(ObjectDiff {
-                key: key.clone(),
+                key: key.to_string(),
                 change,
                 changes,
             })
@@ -1001,7 +1001,7 @@ mod tests {
             .unwrap()
             .objects()
             .keys()
-            .cloned()
+            .map(|key| key.to_string())
             .collect();
         assert_eq!(keys, ["Service/a", "Service/b"]);
         assert_eq!(

@@ -80,10 +80,10 @@ fn blocking(target: &State, cluster: &Cluster, wave_now: i64) -> Option<(String,
         .iter()
         .filter(|(_, object)| wave(object) < wave_now)
         .find_map(|(key, _)| match cluster.actual().get(key) {
-            None => Some((key.clone(), "missing".to_string())),
+            None => Some((key.to_string(), "missing".to_string())),
             Some(live) => match health(live) {
                 None | Some(Health::Healthy) => None,
-                Some(other) => Some((key.clone(), other.to_string())),
+                Some(other) => Some((key.to_string(), other.to_string())),
             },
         })
 }
