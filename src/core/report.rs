@@ -13,7 +13,6 @@ use super::plan::{diff, has_work, plan_for, Plan};
 use super::state::{Key, State};
 use serde::Serialize;
 use std::cell::RefCell;
-use std::collections::BTreeSet;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum SyncStatus {
@@ -79,15 +78,17 @@ fn object_statuses(
     actual: &State,
     differences: &[Difference],
 ) -> Vec<ObjectStatus> {
-    let out_of_sync: BTreeSet<&str> = differences.iter().map(Difference::key).collect();
+    // The differences are in key order, as the pairs are: one walk along them.
+    let mut out_of_sync = differences.iter().map(Difference::key).peekable();
     HEALTH.with_borrow_mut(|memo| {
         memo.pass((), actual.len(), |healths| {
             pairs(desired, actual)
                 .map(|pair| {
                     let key = pair.key();
+                    let differs = out_of_sync.next_if_eq(&&**key).is_some();
                     ObjectStatus {
                         key: key.clone(),
-                        sync: if out_of_sync.contains(&**key) {
+                        sync: if differs {
                             SyncStatus::OutOfSync
                         } else {
                             SyncStatus::Synced
