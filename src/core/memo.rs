@@ -7,8 +7,8 @@
 //! An object is known by its `Arc`'s address. The memo holds a weak reference
 //! to it: the object itself is freed with its state as usual, but its
 //! allocation stays reserved while the finding is kept, so that address names
-//! that object and no other. A pass keeps what it found or looked up, so the
-//! memo holds one state's findings.
+//! that object and no other. A pass keeps what it found or looked up, and
+//! the memo holds what the last few passes found.
 
 use rustc_hash::FxHashMap;
 use serde_json::Value;
@@ -30,9 +30,14 @@ pub struct Memo<C, T> {
     condition: Option<C>,
     findings: Option<FxHashMap<Addresses, Finding<T>>>,
     /// The number of the pass under way: a finding not looked up or found in
-    /// it is forgotten when it ends.
+    /// the last `PASSES_KEPT` passes is forgotten when it ends.
     pass: u64,
 }
+
+/// The page's look at what was typed and the world's looks at its own states
+/// (after a commit, say) take turns: what each found stays for a few passes, so
+/// that the keystroke after them finds its objects still known.
+const PASSES_KEPT: u64 = 4;
 
 struct Finding<T> {
     key: Box<str>,
@@ -71,7 +76,7 @@ impl<C: PartialEq, T: Clone> Memo<C, T> {
         let result = look(&mut Pass(Some(self)));
         let pass = self.pass;
         if let Some(findings) = &mut self.findings {
-            findings.retain(|_, finding| finding.pass == pass);
+            findings.retain(|_, finding| finding.pass + PASSES_KEPT > pass);
         }
         result
     }
