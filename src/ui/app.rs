@@ -215,13 +215,33 @@ fn embedded_page(props: &PageProps) -> Html {
         let dispatch = dispatch.clone();
         Callback::from(move |(pane, text)| dispatch.dispatch(Action::Edit(pane, text)))
     };
-    let open_full = format!("./#{}", crate::share::encode(&model.session));
+    // The link carries the session, encoded when it is about to be followed (pointed
+    // at, focused or clicked) rather than on every render: encoding a large session
+    // takes as long as a keystroke may.
+    let open_full = {
+        let session = model.session.clone();
+        Callback::from(move |event: Event| {
+            if let Some(link) = event.target_dyn_into::<web_sys::Element>() {
+                let href = format!("./#{}", crate::share::encode(&session));
+                let _ = link.set_attribute("href", &href);
+            }
+        })
+    };
     let playing = model.playing;
     html! {
         <main class="embedded">
             <div class="embed-head">
                 <h1>{ &model.preset.title }</h1>
-                <a href={open_full} target="_blank" rel="noopener">{ "Open in the playground" }</a>
+                <a
+                    href="./"
+                    target="_blank"
+                    rel="noopener"
+                    onpointerenter={open_full.reform(|event: PointerEvent| event.into())}
+                    onfocus={open_full.reform(|event: FocusEvent| event.into())}
+                    onclick={open_full.reform(|event: MouseEvent| event.into())}
+                >
+                    { "Open in the playground" }
+                </a>
             </div>
             <div class="controls">
                 <div class="group" role="group" aria-label="Sync">
