@@ -20,6 +20,11 @@ pub const MAX_LINK_CHARS: usize = 512 * 1024;
 /// inflate a huge document.
 pub const MAX_EXPANDED_BYTES: usize = 4 * 1024 * 1024;
 
+/// The most a session of saved work may expand to, in bytes: the page wrote
+/// it, and it holds what was typed, up to two panes of the largest document
+/// the playground reads (`core::json::MAX_DOCUMENT_BYTES`).
+pub const MAX_SAVED_EXPANDED_BYTES: usize = 2 * crate::core::json::MAX_DOCUMENT_BYTES + 1024 * 1024;
+
 /// A scenario and what a person did with it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Session {
@@ -130,23 +135,33 @@ pub fn decode(fragment: &str) -> Result<Session, LinkError> {
     if fragment.len() > MAX_LINK_CHARS {
         return Err(LinkError::TooLong(fragment.len()));
     }
+    decode_within(fragment, MAX_EXPANDED_BYTES)
+}
+
+/// A session of saved work, which may be larger than a link may: the panes'
+/// texts are in it, however large they were.
+pub fn decode_saved(fragment: &str) -> Result<Session, LinkError> {
+    decode_within(fragment, MAX_SAVED_EXPANDED_BYTES)
+}
+
+fn decode_within(fragment: &str, max_expanded: usize) -> Result<Session, LinkError> {
     let (version, payload) = fragment
         .strip_prefix('v')
         .and_then(|rest| rest.split_once('.'))
         .and_then(|(version, payload)| Some((version.parse::<u32>().ok()?, payload)))
         .ok_or(LinkError::NotALink)?;
     match version {
-        1 => decode_v1(payload),
+        1 => decode_v1(payload, max_expanded),
         newer if newer > LINK_VERSION => Err(LinkError::NewerVersion(newer)),
         _ => Err(LinkError::NotALink),
     }
 }
 
-fn decode_v1(payload: &str) -> Result<Session, LinkError> {
+fn decode_v1(payload: &str, max_expanded: usize) -> Result<Session, LinkError> {
     let deflated = URL_SAFE_NO_PAD
         .decode(payload.trim_end_matches('='))
         .map_err(|error| LinkError::Damaged(error.to_string()))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_EXPANDED_BYTES)
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, max_expanded)
         .map_err(|error| match error.status {
             TINFLStatus::HasMoreOutput => LinkError::TooLarge,
             _ => LinkError::Damaged(error.to_string().to_lowercase()),
@@ -223,5 +238,16 @@ mod tests {
         );
         assert!(link.len() < 20_000, "deflate makes it small");
         assert_eq!(decode(&link), Err(LinkError::TooLarge));
+    }
+
+    #[test]
+    fn saved_work_opens_where_a_link_of_it_would_be_too_large() {
+        let mut session = Session::of_preset("worked-example.json");
+        let pane = "{\"name\": \"web\", \"replicas\": 2},\n".repeat(200_000);
+        assert!(pane.len() > MAX_EXPANDED_BYTES);
+        session.record(Interaction::Desired(pane.as_str().into()), true);
+        let saved = encode(&session);
+        assert_eq!(decode(&saved), Err(LinkError::TooLarge));
+        assert_eq!(decode_saved(&saved), Ok(session));
     }
 }

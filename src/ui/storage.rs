@@ -1,7 +1,7 @@
 //! Local storage, used carefully: a browser may block it (private modes,
 //! sandboxed frames), and then the page keeps working in memory.
 
-use crate::share::{decode, encode, Session};
+use crate::share::{decode_saved, encode, Session};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -52,7 +52,7 @@ pub fn load_work() -> Option<(BTreeMap<String, Session>, String)> {
     let sessions = work
         .sessions
         .into_iter()
-        .filter_map(|(key, link)| Some((key, decode(&link).ok()?)))
+        .filter_map(|(key, link)| Some((key, decode_saved(&link).ok()?)))
         .collect();
     Some((sessions, work.last))
 }
