@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { launchBrowser, menuEntries, openPage, screenshot, serveDist, until, editorText } from './harness.mjs';
+import { launchBrowser, menuEntries, openPage, pasteOver, screenshot, serveDist, until, editorText } from './harness.mjs';
 
 let server;
 let other;
@@ -94,6 +94,24 @@ test('a damaged or oversized link says so and opens the lesson example', async (
     assert.deepEqual(record.consoleErrors, [], 'no crash');
     await close();
   }
+});
+
+test('work larger than a link may carry comes back after a reload too', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  // 120,000 lines, 5 MB of JSON in the session: a link is refused past 4 MB.
+  const notes = Array.from({ length: 120_000 }, (_, line) => `note ${line} of the on-call runbook`);
+  const large = JSON.stringify({ web: { image: 'registry.example/web:2.0.1', replicas: 4, notes } }, null, 2);
+  await pasteOver(actualPane(page), large);
+  await until(() => cards(page), ['CREATE api', 'UPDATE web'], 30_000);
+  const before = await seen(page);
+  await page.waitForTimeout(1_500);
+  await page.reload();
+  await until(() => cards(page), before.cards, 30_000);
+  assert.equal((await editorText(actualPane(page))).length, large.length);
+  assert.deepEqual(await seen(page), before);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
 });
 
 test('work comes back after a reload; Reset forgets it', async () => {
