@@ -6,6 +6,10 @@
 pub use crate::world::person::Interaction;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
+use miniz_oxide::deflate::compress_to_vec;
+use miniz_oxide::deflate::core::{
+    compress, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
+};
 use miniz_oxide::inflate::TINFLStatus;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -124,9 +128,75 @@ impl std::error::Error for LinkError {}
 
 /// The link fragment of a session, without the `#`.
 pub fn encode(session: &Session) -> String {
-    let json = serde_json::to_vec(session).unwrap_or_default();
-    let deflated = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!("v{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(deflated))
+    Encoder::new(session).finish()
+}
+
+/// A session's link fragment, deflated a slice at a time, so that the page can
+/// save a large session (panes of thousands of objects) between keystrokes.
+pub struct Encoder {
+    json: Vec<u8>,
+    deflated_up_to: usize,
+    compressor: Box<CompressorOxide>,
+    deflated: Vec<u8>,
+    /// Where the compressor writes before its output joins `deflated`.
+    scratch: Vec<u8>,
+}
+
+const DEFLATE_LEVEL: i32 = 9;
+
+impl Encoder {
+    /// Starts on `session`: its JSON is written now, and deflated by `advance`.
+    pub fn new(session: &Session) -> Self {
+        let flags = create_comp_flags_from_zip_params(DEFLATE_LEVEL, 0, 0);
+        Encoder {
+            json: serde_json::to_vec(session).unwrap_or_default(),
+            deflated_up_to: 0,
+            compressor: Box::new(CompressorOxide::new(flags)),
+            deflated: Vec::new(),
+            scratch: vec![0; 64 * 1024],
+        }
+    }
+
+    /// Deflates about `bytes` more of the session's JSON; whether it is all done.
+    pub fn advance(&mut self, bytes: usize) -> bool {
+        let end = self
+            .deflated_up_to
+            .saturating_add(bytes)
+            .min(self.json.len());
+        let last = end == self.json.len();
+        let flush = if last {
+            TDEFLFlush::Finish
+        } else {
+            TDEFLFlush::None
+        };
+        let mut input = &self.json[self.deflated_up_to..end];
+        loop {
+            let (status, read, written) =
+                compress(&mut self.compressor, input, &mut self.scratch, flush);
+            self.deflated.extend_from_slice(&self.scratch[..written]);
+            input = &input[read..];
+            match status {
+                TDEFLStatus::Done => break,
+                TDEFLStatus::Okay if input.is_empty() && !last => break,
+                TDEFLStatus::Okay => {}
+                // The compressor refused its input, which does not happen: deflate it
+                // all at once instead.
+                _ => {
+                    self.deflated = compress_to_vec(&self.json, DEFLATE_LEVEL as u8);
+                    self.deflated_up_to = self.json.len();
+                    return true;
+                }
+            }
+        }
+        self.deflated_up_to = end;
+        last
+    }
+
+    /// The fragment, deflating what is left at once.
+    pub fn finish(mut self) -> String {
+        while !self.advance(usize::MAX) {}
+        format!("v{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(&self.deflated))
+    }
 }
 
 /// The session of a link fragment (with or without its `#`).
@@ -238,6 +308,31 @@ mod tests {
         );
         assert!(link.len() < 20_000, "deflate makes it small");
         assert_eq!(decode(&link), Err(LinkError::TooLarge));
+    }
+
+    #[test]
+    fn a_session_deflated_in_slices_is_the_session_deflated_at_once() {
+        let mut session = Session::of_preset("worked-example.json");
+        let pane: String = (0..5_000)
+            .map(|index| {
+                format!(
+                    "{{\"name\": \"service-{index}\", \"replicas\": {}}},\n",
+                    index % 7
+                )
+            })
+            .collect();
+        session.record(Interaction::Desired(pane.as_str().into()), true);
+        let at_once = encode(&session);
+        for slice in [7, 1_000, 65_536, 1 << 20] {
+            let mut encoder = Encoder::new(&session);
+            let mut slices = 1;
+            while !encoder.advance(slice) {
+                slices += 1;
+            }
+            assert!(slice > pane.len() || slices > 1, "{slice}");
+            assert_eq!(encoder.finish(), at_once, "in slices of {slice} bytes");
+        }
+        assert_eq!(decode_saved(&at_once), Ok(session));
     }
 
     #[test]

@@ -9,7 +9,9 @@ use crate::ui::storage::{self, SaveError};
 use gloo::events::EventListener;
 use gloo::net::http::Request;
 use gloo::timers::callback::{Interval, Timeout};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -81,6 +83,9 @@ fn last_saved() -> Option<crate::share::Session> {
 }
 
 /// Saves the work whenever it changes; says once if the browser does not allow it.
+/// Saving starts when typing pauses and goes a slice at a time, so that a keystroke
+/// waits for one slice at most; a change meanwhile starts it again, and leaving the
+/// page finishes it at once.
 #[hook]
 pub fn use_save_work(
     saved: std::rc::Rc<BTreeMap<String, crate::share::Session>>,
@@ -94,38 +99,86 @@ pub fn use_save_work(
     use_effect_with((Same(saved), last), move |(saved, last)| {
         let mut pending = None;
         if !std::mem::take(&mut *first.borrow_mut()) {
-            let save = {
+            let progress = Rc::new(RefCell::new(SaveProgress::Waiting));
+            let start = {
                 let (saved, last) = (saved.0.clone(), last.clone());
-                let done = std::rc::Rc::new(std::cell::Cell::new(false));
+                let progress = progress.clone();
+                let (warned, dispatch) = (warned.clone(), dispatch.clone());
                 move || {
-                    if !done.replace(true) {
-                        save_now(&saved, &last, &warned, &dispatch);
-                    }
+                    *progress.borrow_mut() =
+                        SaveProgress::Saving(storage::Saving::new(&saved, &last));
+                    yew::platform::spawn_local(async move {
+                        loop {
+                            let done = match &mut *progress.borrow_mut() {
+                                SaveProgress::Saving(saving) => saving.advance(SAVE_SLICE_BYTES),
+                                _ => return,
+                            };
+                            if done {
+                                break;
+                            }
+                            gloo::timers::future::TimeoutFuture::new(0).await;
+                        }
+                        let finished = progress.replace(SaveProgress::Saved);
+                        if let SaveProgress::Saving(saving) = finished {
+                            report_save(saving.finish(), &warned, &dispatch);
+                        }
+                    });
                 }
             };
-            let on_leave = save.clone();
+            let on_leave = {
+                let (saved, last) = (saved.0.clone(), last.clone());
+                let progress = progress.clone();
+                move || match progress.replace(SaveProgress::Saved) {
+                    SaveProgress::Waiting => report_save(
+                        storage::Saving::new(&saved, &last).finish(),
+                        &warned,
+                        &dispatch,
+                    ),
+                    SaveProgress::Saving(saving) => {
+                        report_save(saving.finish(), &warned, &dispatch)
+                    }
+                    SaveProgress::Saved | SaveProgress::Superseded => {}
+                }
+            };
             pending = Some((
-                Timeout::new(SAVE_AFTER_MS, save),
-                gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
-                    on_leave()
-                }),
+                Timeout::new(SAVE_AFTER_MS, start),
+                EventListener::new(&gloo::utils::window(), "pagehide", move |_| on_leave()),
+                progress,
             ));
         }
-        move || drop(pending)
+        move || {
+            // A newer change saves the work from now on: this saving stops.
+            if let Some((_, _, progress)) = &pending {
+                progress.replace(SaveProgress::Superseded);
+            }
+            drop(pending)
+        }
     });
+}
+
+/// Where saving one change of the work is.
+enum SaveProgress {
+    /// Typing has not paused yet.
+    Waiting,
+    Saving(storage::Saving),
+    Saved,
+    /// The work changed again before this change was saved.
+    Superseded,
 }
 
 /// Saving waits until typing pauses this long (and happens at once when the page is left),
 /// so that a keystroke never pays for encoding every saved session.
 const SAVE_AFTER_MS: u32 = 400;
 
-fn save_now(
-    saved: &BTreeMap<String, crate::share::Session>,
-    last: &str,
+/// How much of a session's JSON a slice of saving deflates: a few milliseconds.
+const SAVE_SLICE_BYTES: usize = 256 * 1024;
+
+fn report_save(
+    saved: Result<(), SaveError>,
     warned: &std::rc::Rc<std::cell::RefCell<bool>>,
     dispatch: &UseReducerDispatcher<Model>,
 ) {
-    let problem = match storage::save_work(saved, last) {
+    let problem = match saved {
         Ok(()) => None,
         Err(SaveError::Blocked) => Some("This browser does not let the page keep your work: it stays in memory until you leave.".to_string()),
         Err(SaveError::TooLarge(size)) => Some(format!("Your work is too large to keep ({size} characters); it stays in memory until you leave.")),

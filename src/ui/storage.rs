@@ -1,8 +1,9 @@
 //! Local storage, used carefully: a browser may block it (private modes,
 //! sandboxed frames), and then the page keeps working in memory.
 
-use crate::share::{decode_saved, encode, Session};
+use crate::share::{decode_saved, Encoder, Session};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 const THEME_KEY: &str = "gitops-playground.theme";
@@ -63,23 +64,80 @@ pub enum SaveError {
     TooLarge(usize),
 }
 
-pub fn save_work(sessions: &BTreeMap<String, Session>, last: &str) -> Result<(), SaveError> {
-    let sessions: BTreeMap<String, String> = sessions
-        .iter()
-        .map(|(key, session)| (key.clone(), encode(session)))
-        .collect();
-    let size: usize = sessions.values().map(String::len).sum();
-    if size > MAX_SAVED_CHARS {
-        return Err(SaveError::TooLarge(size));
+/// Saving the work, a slice at a time: each session is encoded (deflated in
+/// slices), then the whole is written at once. A session encoded by an earlier
+/// save and not changed since is not encoded again.
+pub struct Saving {
+    last: String,
+    encoded: BTreeMap<String, String>,
+    /// The sessions still to encode, the one under way first.
+    to_encode: Vec<(String, Session)>,
+    encoder: Option<Encoder>,
+}
+
+thread_local! {
+    /// What the last save wrote of each session, and the session it was.
+    static WRITTEN: RefCell<BTreeMap<String, (Session, String)>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+impl Saving {
+    pub fn new(sessions: &BTreeMap<String, Session>, last: &str) -> Self {
+        let mut encoded = BTreeMap::new();
+        let mut to_encode = Vec::new();
+        WRITTEN.with_borrow(|written| {
+            for (key, session) in sessions {
+                match written.get(key) {
+                    Some((same, fragment)) if same == session => {
+                        encoded.insert(key.clone(), fragment.clone());
+                    }
+                    _ => to_encode.push((key.clone(), session.clone())),
+                }
+            }
+        });
+        Saving {
+            last: last.to_string(),
+            encoded,
+            to_encode,
+            encoder: None,
+        }
     }
-    let work = Work {
-        version: WORK_VERSION,
-        last: last.to_string(),
-        sessions,
-    };
-    match serde_json::to_string(&work) {
-        Ok(text) if set(WORK_KEY, &text) => Ok(()),
-        _ => Err(SaveError::Blocked),
+
+    /// Encodes about `bytes` more; whether every session is encoded.
+    pub fn advance(&mut self, bytes: usize) -> bool {
+        let Some((key, session)) = self.to_encode.last() else {
+            return true;
+        };
+        let encoder = self.encoder.get_or_insert_with(|| Encoder::new(session));
+        if encoder.advance(bytes) {
+            let key = key.clone();
+            if let (Some(encoder), Some((_, session))) = (self.encoder.take(), self.to_encode.pop())
+            {
+                let fragment = encoder.finish();
+                WRITTEN.with_borrow_mut(|written| {
+                    written.insert(key.clone(), (session, fragment.clone()))
+                });
+                self.encoded.insert(key, fragment);
+            }
+        }
+        self.to_encode.is_empty()
+    }
+
+    /// Encodes what is left at once and writes the work to local storage.
+    pub fn finish(mut self) -> Result<(), SaveError> {
+        while !self.advance(usize::MAX) {}
+        let size: usize = self.encoded.values().map(String::len).sum();
+        if size > MAX_SAVED_CHARS {
+            return Err(SaveError::TooLarge(size));
+        }
+        let work = Work {
+            version: WORK_VERSION,
+            last: self.last,
+            sessions: self.encoded,
+        };
+        match serde_json::to_string(&work) {
+            Ok(text) if set(WORK_KEY, &text) => Ok(()),
+            _ => Err(SaveError::Blocked),
+        }
     }
 }
 
