@@ -35,8 +35,13 @@ export async function measureKeystroke(browser, server, { objects = OBJECTS, key
 
     const digits = [...'3456789'].filter((digit) => digit !== String(target.spec.replicas));
     const runs = { toInput: [], toPlan: [], toFrame: [] };
-    for (let stroke = 0; stroke < WARM_UP + keystrokes; stroke += 1) {
+    const pauses = [];
+    await watchLongTasks(page);
+    for (let stroke = 0; stroke <= WARM_UP + keystrokes; stroke += 1) {
       await page.waitForTimeout(QUIET_MS);
+      const longest = await longestTaskSince(page);
+      if (stroke > WARM_UP) pauses.push(longest);
+      if (stroke === WARM_UP + keystrokes) break;
       const timing = await typeReplicaDigit(page, target.metadata.name, digits[stroke % digits.length]);
       if (stroke >= WARM_UP) for (const [name, values] of Object.entries(runs)) values.push(timing[name]);
     }
@@ -46,10 +51,26 @@ export async function measureKeystroke(browser, server, { objects = OBJECTS, key
     const coreAlone = await timeCoreAlone(page, desiredText, actualText);
     const medians = Object.fromEntries(Object.entries(runs).map(([name, values]) => [name, median(values)]));
     const bare = await measureBareTextarea(browser, JSON.stringify(work.desired, null, 2), target, keystrokes);
-    return { objects, lines, keystrokes, ...medians, coreAlone, bare, runs };
+    const pause = median(pauses);
+    return { objects, lines, keystrokes, ...medians, pause, coreAlone, bare, runs, pauses };
   } finally {
     await close();
   }
+}
+
+/** Keeps the page's long tasks (50 ms or more), as the browser reports them. */
+function watchLongTasks(page) {
+  return page.evaluate(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+    }).observe({ type: 'longtask' });
+  });
+}
+
+/** The longest task since the last look, 0 if none took 50 ms. */
+function longestTaskSince(page) {
+  return page.evaluate(() => Math.max(0, ...window.__longTasks.splice(0)));
 }
 
 /**

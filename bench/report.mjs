@@ -79,6 +79,10 @@ function keystrokeSection(keystroke) {
           ['(the core alone: diff of the two pane texts)', ms(keystroke.coreAlone), ''],
         ],
       ),
+      table(
+        ['when typing pauses (the commit, then saving the work)', 'playground'],
+        [['the longest task, median over the pauses', keystroke.pause > 0 ? ms(keystroke.pause) : 'none of 50 ms']],
+      ),
     ],
     targets: [target(`under one ${FRAME_MS} ms frame`, keystroke.toPlan < FRAME_MS, `${ms(keystroke.toPlan)} to the plan`)],
   };
