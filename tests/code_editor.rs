@@ -231,10 +231,8 @@ thread_local! {
 
 #[wasm_bindgen_test]
 async fn typing_sends_the_whole_text_and_the_gutter_follows() {
-    let root = mount_keeper("first");
-    rendered().await;
+    let (root, area) = mount_keeper("first").await;
     assert_eq!(numbers(&root), one_to(1));
-    let area = area(&root);
     place_caret(&area, 0, 5).await;
     edit("insertLineBreak", "");
     edit("insertText", "\tsecond  ");
@@ -596,7 +594,8 @@ fn keeper(props: &KeeperProps) -> Html {
     html! { <CodeEditor id="kept" labelled_by="kept-label" text={Same((*text).clone())} {on_input} /> }
 }
 
-fn mount_keeper(text: &str) -> Element {
+/// A keeper of `text`, rendered: its root and its editable element.
+async fn mount_keeper(text: &str) -> (Element, HtmlElement) {
     let root = container();
     yew::Renderer::<Keeper>::with_root_and_props(
         root.clone(),
@@ -605,7 +604,9 @@ fn mount_keeper(text: &str) -> Element {
         },
     )
     .render();
-    root
+    rendered().await;
+    let area = area(&root);
+    (root, area)
 }
 
 /// Asserts that two long texts are equal, showing where they part.
@@ -641,9 +642,7 @@ fn numbered_lines(count: usize) -> Vec<String> {
 #[wasm_bindgen_test]
 async fn typing_in_a_large_text_changes_one_block_and_reads_right() {
     let mut lines = numbered_lines(1_000);
-    let root = mount_keeper(&lines.join("\n"));
-    rendered().await;
-    let area = area(&root);
+    let (_, area) = mount_keeper(&lines.join("\n")).await;
     let before = blocks(&area);
     assert_eq!(before.len(), 5);
     // Line 401 starts block 2 (from 0); "line 401" is 8 units.
@@ -690,9 +689,7 @@ async fn changes_seen_before_the_input_event_are_read_too() {
     // deliver the mutations seen so far: the editor must still know every block that
     // changed, or it would read the last one alone and lose the others.
     let mut lines = numbered_lines(1_000);
-    let root = mount_keeper(&lines.join("\n"));
-    rendered().await;
-    let area = area(&root);
+    let (_, area) = mount_keeper(&lines.join("\n")).await;
     set_block_text(&area, 1, "line 201", "line 201 early");
     gloo::timers::future::TimeoutFuture::new(0).await;
     set_block_text(&area, 3, "line 601", "line 601 late");
@@ -712,9 +709,7 @@ async fn changes_seen_before_the_input_event_are_read_too() {
 
 #[wasm_bindgen_test]
 async fn the_gutter_counts_the_lines_of_each_edit_in_blocks() {
-    let root = mount_keeper(&numbered_lines(300).join("\n"));
-    rendered().await;
-    let area = area(&root);
+    let (root, area) = mount_keeper(&numbered_lines(300).join("\n")).await;
     assert_eq!(blocks(&area).len(), 2);
     assert_eq!(numbers(&root), one_to(300));
     // A line break in the second block: that block alone is read again.
@@ -736,9 +731,7 @@ async fn the_gutter_counts_the_lines_of_each_edit_in_blocks() {
 
 #[wasm_bindgen_test]
 async fn a_large_paste_is_written_in_blocks_again_with_the_caret_after_it() {
-    let root = mount_keeper("start\nend");
-    rendered().await;
-    let area = area(&root);
+    let (_, area) = mount_keeper("start\nend").await;
     place_caret(&area, 0, 6).await;
     let pasted = numbered_lines(1_000).join("\n") + "\r\n";
     paste(&area, &pasted);
@@ -792,9 +785,7 @@ async fn undo_stops_at_a_text_the_parent_wrote() {
 
 #[wasm_bindgen_test]
 async fn a_paste_without_text_changes_nothing() {
-    let root = mount_keeper("kept");
-    rendered().await;
-    let area = area(&root);
+    let (_, area) = mount_keeper("kept").await;
     place_caret(&area, 0, 0).await;
     let selection = gloo::utils::window().get_selection().unwrap().unwrap();
     selection.select_all_children(&area).unwrap();
