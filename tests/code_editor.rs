@@ -274,12 +274,23 @@ fn rewriter() -> Html {
     }
 }
 
-#[wasm_bindgen_test]
-async fn the_editor_shows_the_parent_s_text_and_keeps_the_caret_in_what_was_typed() {
+/// A component rendered by `render` into a fresh container: the container and the
+/// editor's editable element.
+async fn mounted(render: impl FnOnce(Element)) -> (Element, HtmlElement) {
     let root = container();
-    yew::Renderer::<Rewriter>::with_root(root.clone()).render();
+    render(root.clone());
     rendered().await;
     let area = area(&root);
+    (root, area)
+}
+
+async fn mount_rewriter() -> (Element, HtmlElement) {
+    mounted(|root| drop(yew::Renderer::<Rewriter>::with_root(root).render())).await
+}
+
+#[wasm_bindgen_test]
+async fn the_editor_shows_the_parent_s_text_and_keeps_the_caret_in_what_was_typed() {
+    let (root, area) = mount_rewriter().await;
     assert_eq!(value(&area), "first");
     let typed_into = blocks(&area)[0].first_child().unwrap();
 
@@ -594,19 +605,11 @@ fn keeper(props: &KeeperProps) -> Html {
     html! { <CodeEditor id="kept" labelled_by="kept-label" text={Same((*text).clone())} {on_input} /> }
 }
 
-/// A keeper of `text`, rendered: its root and its editable element.
 async fn mount_keeper(text: &str) -> (Element, HtmlElement) {
-    let root = container();
-    yew::Renderer::<Keeper>::with_root_and_props(
-        root.clone(),
-        KeeperProps {
-            text: text.to_string().into(),
-        },
-    )
-    .render();
-    rendered().await;
-    let area = area(&root);
-    (root, area)
+    let props = KeeperProps {
+        text: text.to_string().into(),
+    };
+    mounted(|root| drop(yew::Renderer::<Keeper>::with_root_and_props(root, props).render())).await
 }
 
 /// Asserts that two long texts are equal, showing where they part.
@@ -755,10 +758,7 @@ async fn a_large_paste_is_written_in_blocks_again_with_the_caret_after_it() {
 
 #[wasm_bindgen_test]
 async fn undo_stops_at_a_text_the_parent_wrote() {
-    let root = container();
-    yew::Renderer::<Rewriter>::with_root(root.clone()).render();
-    rendered().await;
-    let area = area(&root);
+    let (root, area) = mount_rewriter().await;
     place_caret(&area, 0, 5).await;
     edit("insertText", "!");
     edit("insertParagraph", "");
