@@ -47,20 +47,7 @@ pub fn remembered(
         return read();
     }
     let found = RECENT.with_borrow_mut(|recent| {
-        // Only a kept text of the same length can be the same text. Where the first
-        // of them differs from `text`, a text that is `text` has `text`'s byte: one
-        // byte rules out each of the others, instead of a compare of megabytes.
-        let differs_at = recent
-            .iter()
-            .find(|kept| kept.text.len() == text.len())
-            .map(|first| common_prefix(first.text.as_bytes(), text.as_bytes()));
-        let at = recent.iter().position(|kept| {
-            let quickly_differs = differs_at
-                .is_some_and(|at| kept.text.as_bytes().get(at) != text.as_bytes().get(at));
-            !quickly_differs
-                && same_text(&kept.text, text)
-                && (kept.result.is_ok() || kept.source == source)
-        })?;
+        let at = kept_at(recent, source, text)?;
         let kept = recent.remove(at)?;
         let result = kept.result.clone();
         recent.push_front(kept);
@@ -87,6 +74,32 @@ pub fn remembered(
         }
     });
     result
+}
+
+/// Where `text` is among the kept reads (a read that failed counts for its own
+/// source only). Only a kept text of the same length can be `text`; the first of
+/// them is compared whole, and where it parts from `text`, any other that is `text`
+/// has `text`'s byte: one byte rules out each of the others, instead of a compare
+/// of megabytes.
+fn kept_at(recent: &VecDeque<Read>, source: &str, text: &str) -> Option<usize> {
+    let usable = |kept: &Read| kept.result.is_ok() || kept.source == source;
+    let mut same_length = recent
+        .iter()
+        .enumerate()
+        .filter(|(_, kept)| kept.text.len() == text.len());
+    let (first_at, first) = same_length.next()?;
+    let parts_at = common_prefix(first.text.as_bytes(), text.as_bytes());
+    if parts_at == text.len() && usable(first) {
+        return Some(first_at);
+    }
+    let byte = text.as_bytes().get(parts_at);
+    same_length
+        .find(|(_, kept)| {
+            kept.text.as_bytes().get(parts_at) == byte
+                && same_text(&kept.text, text)
+                && usable(kept)
+        })
+        .map(|(at, _)| at)
 }
 
 /// `text` read again from a kept text it is a small edit of, if any.
