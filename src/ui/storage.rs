@@ -70,9 +70,10 @@ pub enum SaveError {
 pub struct Saving {
     last: String,
     encoded: BTreeMap<String, String>,
-    /// The sessions still to encode, the one under way first.
+    /// The sessions still to encode.
     to_encode: Vec<(String, Session)>,
-    encoder: Option<Encoder>,
+    /// The session being encoded, with its encoder.
+    encoding: Option<(String, Session, Encoder)>,
 }
 
 thread_local! {
@@ -98,20 +99,23 @@ impl Saving {
             last: last.to_string(),
             encoded,
             to_encode,
-            encoder: None,
+            encoding: None,
         }
     }
 
     /// Encodes about `bytes` more; whether every session is encoded.
     pub fn advance(&mut self, bytes: usize) -> bool {
-        let Some((key, session)) = self.to_encode.last() else {
+        if self.encoding.is_none() {
+            self.encoding = self.to_encode.pop().map(|(key, session)| {
+                let encoder = Encoder::new(&session);
+                (key, session, encoder)
+            });
+        }
+        let Some((_, _, encoder)) = &mut self.encoding else {
             return true;
         };
-        let encoder = self.encoder.get_or_insert_with(|| Encoder::new(session));
         if encoder.advance(bytes) {
-            let key = key.clone();
-            if let (Some(encoder), Some((_, session))) = (self.encoder.take(), self.to_encode.pop())
-            {
+            if let Some((key, session, encoder)) = self.encoding.take() {
                 let fragment = encoder.finish();
                 WRITTEN.with_borrow_mut(|written| {
                     written.insert(key.clone(), (session, fragment.clone()))
@@ -119,7 +123,7 @@ impl Saving {
                 self.encoded.insert(key, fragment);
             }
         }
-        self.to_encode.is_empty()
+        self.encoding.is_none() && self.to_encode.is_empty()
     }
 
     /// Encodes what is left at once and writes the work to local storage.
