@@ -96,6 +96,8 @@ impl Content {
         let normalized = normalize_line_breaks(&text);
         let js_blocks = js_sys::Array::new();
         self.blocks.clear();
+        // The blocks split the text at line breaks, so their lines are its lines.
+        self.lines = 0;
         for span in block_spans(&normalized, BLOCK_LINES) {
             let block: Node = document
                 .create_element("div")
@@ -104,6 +106,7 @@ impl Content {
             let element: &Element = block.unchecked_ref();
             element.set_class_name(BLOCK_CLASS);
             let lines = line_count(&normalized[span.clone()]);
+            self.lines += lines;
             let _ = element.set_attribute("style", &format!("--lines: {lines}"));
             block.set_text_content(Some(&written_form(&normalized[span.clone()])));
             js_blocks.push(&block);
@@ -115,7 +118,6 @@ impl Content {
         self.root.replace_children_with_node(&js_blocks);
         self.observer.take_records();
         self.delivered.borrow_mut().clear();
-        self.lines = line_count(&normalized);
         self.text = match normalized {
             std::borrow::Cow::Borrowed(_) => text,
             std::borrow::Cow::Owned(changed) => changed.into(),
