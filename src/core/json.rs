@@ -4,7 +4,8 @@
 //! `serde_json` itself (128 levels), so hostile input cannot overflow the stack.
 
 use super::error::InputError;
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::error::Category;
 use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 use std::fmt;
@@ -33,10 +34,31 @@ pub fn parse(source: &str, text: &str) -> Result<Value, InputError> {
     if text.trim().is_empty() {
         return Err(InputError::syntax(source, 1, 1, "the document is empty"));
     }
+    read(text, Twice::Unlocated)
+        .or_else(|error| match error.classify() {
+            // A field written twice, found as its object ended: read again to say where.
+            Category::Data => read(text, Twice::Located),
+            _ => Err(error),
+        })
+        .map_err(|error| syntax_error(source, &error))
+}
+
+/// Reads `text` as one JSON value, as quickly as it can: each object and
+/// array is built at its final size. A field written twice is an error, but
+/// not where it is (`parse` reads again to say where).
+pub fn read_fast(text: &str) -> Result<Value, serde_json::Error> {
+    read(text, Twice::Unlocated)
+}
+
+fn read(text: &str, twice: Twice) -> Result<Value, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    let value = StrictValue::deserialize(&mut deserializer)
-        .and_then(|value| deserializer.end().map(|()| value.0))
-        .map_err(|error| syntax_error(source, &error))?;
+    let mut scratch = Scratch::default();
+    let reader = Reader {
+        scratch: &mut scratch,
+        twice,
+    };
+    let value = reader.deserialize(&mut deserializer)?;
+    deserializer.end()?;
     Ok(value)
 }
 
@@ -55,17 +77,50 @@ fn syntax_error(source: &str, error: &serde_json::Error) -> InputError {
     InputError::syntax(source, error.line(), error.column(), message)
 }
 
-struct StrictValue(Value);
+/// How a field written twice is found.
+#[derive(Clone, Copy)]
+enum Twice {
+    /// When the object is built: quick, but the error is at the object's end.
+    Unlocated,
+    /// As the second one is read: the error is where it is.
+    Located,
+}
 
-impl<'de> Deserialize<'de> for StrictValue {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(StrictVisitor).map(StrictValue)
+/// The fields and items of the objects and arrays being read, inner ones
+/// above outer ones: each is built once its size is known.
+#[derive(Default)]
+struct Scratch {
+    fields: Vec<(String, Value)>,
+    items: Vec<Value>,
+}
+
+struct Reader<'s> {
+    scratch: &'s mut Scratch,
+    twice: Twice,
+}
+
+impl Reader<'_> {
+    fn inner(&mut self) -> Reader<'_> {
+        Reader {
+            scratch: self.scratch,
+            twice: self.twice,
+        }
     }
 }
 
-struct StrictVisitor;
+fn twice_error<E: de::Error>(name: &str) -> E {
+    E::custom(format!("the field `{name}` appears twice in one object"))
+}
 
-impl<'de> Visitor<'de> for StrictVisitor {
+impl<'de> DeserializeSeed<'de> for Reader<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Reader<'_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -102,27 +157,42 @@ impl<'de> Visitor<'de> for StrictVisitor {
         Ok(Value::Null)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-        while let Some(StrictValue(item)) = seq.next_element()? {
-            items.push(item);
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
+        let start = self.scratch.items.len();
+        while let Some(item) = seq.next_element_seed(self.inner())? {
+            self.scratch.items.push(item);
         }
-        Ok(Value::Array(items))
+        Ok(Value::Array(self.scratch.items.drain(start..).collect()))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
+        if let Twice::Located = self.twice {
+            return self.visit_map_located(map);
+        }
+        let start = self.scratch.fields.len();
+        while let Some(name) = map.next_key::<String>()? {
+            let value = map.next_value_seed(self.inner())?;
+            self.scratch.fields.push((name, value));
+        }
+        let mut fields = Map::with_capacity(self.scratch.fields.len() - start);
+        for (name, value) in self.scratch.fields.drain(start..) {
+            match fields.entry(name) {
+                Entry::Occupied(field) => return Err(twice_error(field.key())),
+                Entry::Vacant(field) => field.insert(value),
+            };
+        }
+        Ok(Value::Object(fields))
+    }
+}
+
+impl Reader<'_> {
+    fn visit_map_located<'de, A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
         let mut fields = Map::new();
         while let Some(name) = map.next_key::<String>()? {
             match fields.entry(name) {
-                Entry::Occupied(field) => {
-                    return Err(de::Error::custom(format!(
-                        "the field `{}` appears twice in one object",
-                        field.key()
-                    )))
-                }
+                Entry::Occupied(field) => return Err(twice_error(field.key())),
                 Entry::Vacant(field) => {
-                    let StrictValue(value) = map.next_value()?;
-                    field.insert(value);
+                    field.insert(map.next_value_seed(self.inner())?);
                 }
             }
         }
@@ -134,6 +204,7 @@ impl<'de> Visitor<'de> for StrictVisitor {
 mod tests {
     use super::*;
     use crate::core::error::ErrorKind;
+    use proptest::prelude::*;
     use serde_json::json;
 
     #[test]
@@ -157,6 +228,47 @@ mod tests {
         let error = parse("actual", "{\"web\": {}, \"web\": {}}").unwrap_err();
         assert!(error.message.contains("`web` appears twice"), "{error}");
         assert_eq!(error.line, Some(1));
+    }
+
+    #[test]
+    fn says_where_a_field_is_written_twice_deep_inside() {
+        let text = "[\n  {\"spec\": {\"a\": 1},\n   \"metadata\": {\"name\": \"x\",\n     \"name\": \"y\"}}\n]";
+        let error = parse("desired", text).unwrap_err();
+        assert!(error.message.contains("`name` appears twice"), "{error}");
+        assert_eq!((error.line, error.column), (Some(4), Some(11)));
+    }
+
+    #[test]
+    fn a_record_read_quickly_still_rejects_a_field_written_twice() {
+        assert!(read_fast(r#"{"a": {"b": 1, "b": 2}}"#).is_err());
+        assert!(read_fast(r#"{"a": {"b": 1}, "c": {"b": 2}}"#).is_ok());
+    }
+
+    fn any_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            (-1e12f64..1e12).prop_map(Value::from),
+            "[a-z\"\\\\\u{e9}\n]{0,8}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 64, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                proptest::collection::vec(("[a-z]{0,3}", inner), 0..6)
+                    .prop_map(|fields| Value::Object(fields.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn reads_what_serde_json_reads_in_the_same_order(value in any_json()) {
+            let text = serde_json::to_string(&value).unwrap();
+            let read = parse("d", &text).unwrap();
+            let expected: Value = serde_json::from_str(&text).unwrap();
+            prop_assert_eq!(serde_json::to_string(&read).unwrap(), serde_json::to_string(&expected).unwrap());
+        }
     }
 
     #[test]

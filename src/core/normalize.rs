@@ -2,6 +2,7 @@
 //! the cluster returns it: fields the cluster writes itself, the record of
 //! what was last applied, and Secret `stringData`.
 
+use super::json;
 use super::pointer::Step;
 use base64::Engine;
 use serde_json::{Map, Value};
@@ -51,7 +52,10 @@ pub fn last_applied(live: &Value) -> Option<Value> {
         .pointer("/metadata/annotations")?
         .get(LAST_APPLIED)?
         .as_str()?;
-    serde_json::from_str(text).ok()
+    // A record with a field written twice is read as `kubectl` reads it: the last one counts.
+    json::read_fast(text)
+        .or_else(|_| serde_json::from_str(text))
+        .ok()
 }
 
 /// `object` with the annotation that records it as the last applied one.
