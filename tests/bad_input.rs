@@ -61,6 +61,15 @@ everywhere! {
         assert_eq!(error.to_string(), "desired: two objects have the key Service/shop/web (items 0 and 2)");
     }
 
+    fn of_several_repeated_keys_the_one_repeated_first_in_the_text_is_named() {
+        let error = state_error(
+            r#"[{"kind": "B", "metadata": {"name": "x"}}, {"kind": "A", "metadata": {"name": "y"}},
+                {"kind": "B", "metadata": {"name": "x"}}, {"kind": "A", "metadata": {"name": "y"}},
+                {"kind": "A", "metadata": {"name": "y"}}]"#,
+        );
+        assert_eq!(error.to_string(), "desired: two objects have the key B/x (items 0 and 2)");
+    }
+
     fn a_name_written_twice_in_the_lesson_form_is_caught() {
         let error = state_error("{\"web\": {},\n \"web\": {}}");
         assert_eq!(error.line, Some(2));
