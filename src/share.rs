@@ -12,7 +12,10 @@ use miniz_oxide::deflate::core::{
 };
 use miniz_oxide::inflate::TINFLStatus;
 use serde::{Deserialize, Serialize};
+use sliced_json::SlicedJson;
 use std::fmt;
+
+mod sliced_json;
 
 /// The version this playground writes; every earlier one keeps opening.
 pub const LINK_VERSION: u32 = 1;
@@ -134,6 +137,8 @@ pub fn encode(session: &Session) -> String {
 /// A session's link fragment, deflated a slice at a time, so that the page can
 /// save a large session (panes of thousands of objects) between keystrokes.
 pub struct Encoder {
+    /// The session's JSON still to write, a slice at a time, onto `json`.
+    writing: Option<SlicedJson>,
     json: Vec<u8>,
     deflated_up_to: usize,
     compressor: Box<CompressorOxide>,
@@ -145,11 +150,12 @@ pub struct Encoder {
 const DEFLATE_LEVEL: i32 = 9;
 
 impl Encoder {
-    /// Starts on `session`: its JSON is written now, and deflated by `advance`.
+    /// Starts on `session`: its JSON is written, then deflated, by `advance`.
     pub fn new(session: &Session) -> Self {
         let flags = create_comp_flags_from_zip_params(DEFLATE_LEVEL, 0, 0);
         Encoder {
-            json: serde_json::to_vec(session).unwrap_or_default(),
+            writing: Some(SlicedJson::new(session)),
+            json: Vec::new(),
             deflated_up_to: 0,
             compressor: Box::new(CompressorOxide::new(flags)),
             deflated: Vec::new(),
@@ -157,8 +163,15 @@ impl Encoder {
         }
     }
 
-    /// Deflates about `bytes` more of the session's JSON; whether it is all done.
+    /// Writes or deflates about `bytes` more of the session's JSON; whether it
+    /// is all done.
     pub fn advance(&mut self, bytes: usize) -> bool {
+        if let Some(writing) = &mut self.writing {
+            if writing.write(bytes, &mut self.json) {
+                self.writing = None;
+            }
+            return false;
+        }
         let end = self
             .deflated_up_to
             .saturating_add(bytes)
