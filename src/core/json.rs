@@ -2,6 +2,11 @@
 //! error (plain `serde_json` keeps the last one silently), every error has a
 //! line and column, and documents are capped in size. Nesting is capped by
 //! `serde_json` itself (128 levels), so hostile input cannot overflow the stack.
+//!
+//! Each object and array is built once its size is known (its fields are
+//! gathered first), instead of grown a field at a time: growing them was most
+//! of what reading cost. A field written twice is then found as its object
+//! ends, and the text is read again field by field to say where.
 
 use super::error::InputError;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
