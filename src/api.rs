@@ -17,6 +17,7 @@ use crate::world::event::Event;
 use crate::world::scenario::Scenario;
 use crate::world::summary::Summary;
 use crate::world::World;
+use crate::js_text::text_of;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess};
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
@@ -97,7 +98,7 @@ pub fn report(
 /// the document `scenario`. Throws a `GitopsInputError` when it does not read.
 #[wasm_bindgen]
 pub fn run(scenario: JsValue) -> Result<JsValue, js_sys::Error> {
-    let text = match scenario.as_string() {
+    let text = match text_of(&scenario) {
         Some(text) => text,
         None if scenario.is_null() || scenario.is_undefined() => {
             let error = InputError::shape(
@@ -150,7 +151,7 @@ fn inputs(
 
 /// A state from a JavaScript value, or from JSON or YAML text.
 fn read_state(source: &str, value: JsValue) -> Result<State, js_sys::Error> {
-    let state = match value.as_string() {
+    let state = match text_of(&value) {
         Some(text) => State::parse(source, &text),
         None if value.is_undefined() => Err(InputError::shape(
             source,

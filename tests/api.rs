@@ -150,6 +150,25 @@ fn states_may_be_json_or_yaml_text() {
 }
 
 #[wasm_bindgen_test]
+fn texts_keep_every_character() {
+    let desired = r#"{"café": {"image": "a:1"}, "𝄞-web": {"image": "b:1"}, "名前": {"image": "c:1"}}"#;
+    let plan = back(&api::diff(JsValue::from_str(desired), JsValue::from_str("{}"), None).unwrap());
+    assert_eq!(steps(&plan), ["create café", "create 名前", "create 𝄞-web"]);
+    let ascii = back(&api::diff(js(json!({})), JsValue::from_str(r#"{"web": {}}"#), prune()).unwrap());
+    assert_eq!(steps(&ascii), ["delete web"]);
+}
+
+#[wasm_bindgen_test]
+fn a_lone_surrogate_in_a_text_reads_as_the_replacement_character() {
+    let lone = js_sys::JsString::from_char_code1(0xD800);
+    let desired = js_sys::JsString::from(r#"{""#)
+        .concat(&lone)
+        .concat(&JsValue::from_str(r#"x": {"image": "a:1"}}"#));
+    let plan = back(&api::diff(desired.into(), JsValue::from_str("{}"), None).unwrap());
+    assert_eq!(steps(&plan), ["create \u{FFFD}x"]);
+}
+
+#[wasm_bindgen_test]
 fn undefined_or_null_options_are_the_defaults() {
     for options in [
         None,
