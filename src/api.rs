@@ -13,11 +13,12 @@ use crate::core::options::Options;
 use crate::core::plan::Operation;
 use crate::core::pointer;
 use crate::core::state::{describe, State};
+use crate::free_later::free_retired_reads_when_idle;
+use crate::js_text::text_of;
 use crate::world::event::Event;
 use crate::world::scenario::Scenario;
 use crate::world::summary::Summary;
 use crate::world::World;
-use crate::js_text::text_of;
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess};
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
@@ -118,6 +119,7 @@ pub fn run(scenario: JsValue) -> Result<JsValue, js_sys::Error> {
     };
     let scenario = Scenario::parse("scenario", &text).map_err(|error| thrown(&error))?;
     let world = World::run(&scenario);
+    free_retired_reads_when_idle();
     output(&RunOutput {
         events: &world.events,
         end: world.summary(),
@@ -160,6 +162,7 @@ fn read_state(source: &str, value: JsValue) -> Result<State, js_sys::Error> {
         )),
         None => read_value(source, value).and_then(|value| State::from_value(source, value)),
     };
+    free_retired_reads_when_idle();
     state.map_err(|error| thrown(&error))
 }
 

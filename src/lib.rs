@@ -17,6 +17,8 @@ pub mod world;
 #[cfg(target_arch = "wasm32")]
 pub mod api;
 #[cfg(target_arch = "wasm32")]
+mod free_later;
+#[cfg(target_arch = "wasm32")]
 mod js_text;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

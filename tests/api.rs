@@ -3,7 +3,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use gitops_playground::api;
+use gitops_playground::{api, core};
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -151,10 +151,12 @@ fn states_may_be_json_or_yaml_text() {
 
 #[wasm_bindgen_test]
 fn texts_keep_every_character() {
-    let desired = r#"{"café": {"image": "a:1"}, "𝄞-web": {"image": "b:1"}, "名前": {"image": "c:1"}}"#;
+    let desired =
+        r#"{"café": {"image": "a:1"}, "𝄞-web": {"image": "b:1"}, "名前": {"image": "c:1"}}"#;
     let plan = back(&api::diff(JsValue::from_str(desired), JsValue::from_str("{}"), None).unwrap());
     assert_eq!(steps(&plan), ["create café", "create 名前", "create 𝄞-web"]);
-    let ascii = back(&api::diff(js(json!({})), JsValue::from_str(r#"{"web": {}}"#), prune()).unwrap());
+    let ascii =
+        back(&api::diff(js(json!({})), JsValue::from_str(r#"{"web": {}}"#), prune()).unwrap());
     assert_eq!(steps(&ascii), ["delete web"]);
 }
 
@@ -516,4 +518,28 @@ fn the_error_is_thrown_as_an_error_object() {
         String::from(error.to_string()),
         format!("GitopsInputError: {}", message(&error))
     );
+}
+
+#[wasm_bindgen_test]
+async fn the_states_the_core_no_longer_keeps_are_freed_after_the_call() {
+    let large = |index: usize| {
+        let objects: Vec<String> = (0..2_000)
+            .map(|object| format!(r#""o{object}": {{"v": {index}}}"#))
+            .collect();
+        format!("{{{}}}", objects.join(", "))
+    };
+    for index in 0..10 {
+        api::diff(
+            JsValue::from_str(&large(index)),
+            JsValue::from_str("{}"),
+            None,
+        )
+        .unwrap();
+    }
+    assert!(
+        core::retired_reads_waiting(),
+        "the last call pushed a read out"
+    );
+    gloo::timers::future::TimeoutFuture::new(0).await;
+    assert!(!core::retired_reads_waiting());
 }

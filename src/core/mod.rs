@@ -39,5 +39,6 @@ pub use health::{health, overall, Health};
 pub use ignore::IgnoreRule;
 pub use options::Options;
 pub use plan::{diff, has_work, Operation, Plan};
+pub use recent_reads::{free_retired_reads, retired_reads_waiting};
 pub use report::{report, sync, Report, SyncRun, SyncStatus};
 pub use state::{Form, State};

@@ -35,6 +35,20 @@ struct Read {
 
 thread_local! {
     static RECENT: RefCell<VecDeque<Read>> = const { RefCell::new(VecDeque::new()) };
+    /// Reads pushed out of `RECENT`, freed by `free_retired_reads` when the
+    /// caller is idle (a large state takes milliseconds to free, which an
+    /// answer need not wait for), else once `KEPT` more wait.
+    static RETIRED: RefCell<Vec<Read>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whether reads the core no longer keeps wait to be freed.
+pub fn retired_reads_waiting() -> bool {
+    RETIRED.with_borrow(|retired| !retired.is_empty())
+}
+
+/// Frees the reads the core no longer keeps.
+pub fn free_retired_reads() {
+    drop(RETIRED.take());
 }
 
 /// What `text` read as when it was last read from `source`, else `read()`.
@@ -60,19 +74,29 @@ pub fn remembered(
         Some((state, spans)) => (Ok(state), OnceCell::from(Some(spans))),
         None => (read(), OnceCell::new()),
     };
-    RECENT.with_borrow_mut(|recent| {
+    let pushed_out = RECENT.with_borrow_mut(|recent| {
         recent.push_front(Read {
             source: source.to_string(),
             text: text.to_string(),
             result: result.clone(),
             spans,
         });
+        let mut pushed_out = Vec::new();
         while recent.len() > KEPT
             || recent.iter().map(|kept| kept.text.len()).sum::<usize>() > KEPT_BYTES
         {
-            recent.pop_back();
+            pushed_out.extend(recent.pop_back());
         }
+        pushed_out
     });
+    if !pushed_out.is_empty() {
+        let freed_now = RETIRED.with_borrow_mut(|retired| {
+            retired.extend(pushed_out);
+            let over = retired.len().saturating_sub(KEPT);
+            retired.drain(..over).collect::<Vec<_>>()
+        });
+        drop(freed_now);
+    }
     result
 }
 
@@ -108,4 +132,52 @@ fn edited_from(recent: &VecDeque<Read>, source: &str, text: &str) -> Option<(Sta
         let state = kept.result.as_ref().ok()?;
         reread(source, &kept.text, state, &kept.spans, text)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn large_text(index: usize) -> String {
+        let objects: Vec<String> = (0..2_000)
+            .map(|object| format!("\"o{object}\": {{\"v\": {index}}}"))
+            .collect();
+        format!("{{{}}}", objects.join(", "))
+    }
+
+    fn read(text: &str) -> State {
+        remembered("desired", text, || State::read_afresh("desired", text)).unwrap()
+    }
+
+    #[test]
+    fn reads_pushed_out_wait_to_be_freed_until_freed_or_too_many_wait() {
+        let texts: Vec<String> = (0..2 * KEPT + 1).map(large_text).collect();
+        assert!(texts[0].len() >= SHORTEST_KEPT);
+        free_retired_reads();
+        let first = read(&texts[0]);
+        let objects = first.objects().values().next().unwrap().clone();
+        drop(first);
+        for text in &texts[1..KEPT] {
+            read(text);
+        }
+        assert!(!retired_reads_waiting(), "{KEPT} reads are kept");
+        read(&texts[KEPT]);
+        assert!(retired_reads_waiting());
+        for text in &texts[KEPT + 1..2 * KEPT] {
+            read(text);
+        }
+        assert_eq!(
+            std::sync::Arc::strong_count(&objects),
+            2,
+            "the first read waits, unfreed"
+        );
+        read(&texts[2 * KEPT]);
+        assert_eq!(
+            std::sync::Arc::strong_count(&objects),
+            1,
+            "{KEPT} more wait: it is freed"
+        );
+        free_retired_reads();
+        assert!(!retired_reads_waiting());
+    }
 }

@@ -33,6 +33,7 @@ pub fn app() -> Html {
     use_play_timer(model.playing, model.speed, dispatch.clone());
     use_settle_after_typing(model.typing(), dispatch.clone());
     use_keyboard_shortcuts(dispatch.clone());
+    use_effect(crate::free_later::free_retired_reads_when_idle);
     // Only an embedded page tells its host its state (with a link, which costs an encoding).
     let state = embedding
         .as_ref()
