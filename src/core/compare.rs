@@ -4,7 +4,7 @@
 use super::changes::{changes, Change, Rules};
 use super::ignore::{patterns_for, IgnoreRule};
 use super::memo::{Memo, Pass};
-use super::normalize::{desired_as_stored, last_applied, Mode};
+use super::normalize::{desired_as_stored, last_applied_beside, Mode};
 use super::options::Options;
 use super::pairs::{pairs, Pair};
 use super::state::{Form, State};
@@ -145,11 +145,11 @@ fn find(
     options: &Options,
     mode: Mode,
 ) -> Option<Found> {
-    let desired = stored(desired, mode);
     let last_applied = match mode {
         Mode::Exact => None,
-        Mode::Kubernetes => last_applied(actual).map(Arc::new),
+        Mode::Kubernetes => last_applied_beside(actual, desired),
     };
+    let desired = stored(desired, mode);
     let ignored = patterns_for(&options.ignore, key, &desired);
     let rules = Rules {
         mode,
@@ -158,7 +158,7 @@ fn find(
     let changes = changes(&desired, actual, last_applied.as_deref(), rules);
     (!changes.is_empty()).then(|| Found {
         changes,
-        last_applied,
+        last_applied: last_applied.map(|record| Arc::new(record.into_owned())),
         written: Rc::default(),
     })
 }

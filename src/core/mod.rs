@@ -23,6 +23,7 @@ mod pairs;
 pub mod plan;
 pub mod pointer;
 pub mod protection;
+mod reads_as;
 mod recent_reads;
 pub mod render;
 pub mod report;

@@ -4,6 +4,7 @@
 
 use super::json;
 use super::pointer::Step;
+use super::reads_as::reads_as;
 use base64::Engine;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -48,13 +49,30 @@ pub fn is_server_written(path: &[Step]) -> bool {
 
 /// The object Git last applied, from the live object's annotation.
 pub fn last_applied(live: &Value) -> Option<Value> {
-    let text = live
-        .pointer("/metadata/annotations")?
+    read_record(record_of(live)?)
+}
+
+/// The object Git last applied, as `last_applied` reads it; `declared`
+/// itself, not a copy, when the record reads as that object (Git declares
+/// what it applied last, as it most often does).
+pub fn last_applied_beside<'v>(live: &Value, declared: &'v Value) -> Option<Cow<'v, Value>> {
+    let record = record_of(live)?;
+    if reads_as(record, declared) {
+        return Some(Cow::Borrowed(declared));
+    }
+    read_record(record).map(Cow::Owned)
+}
+
+fn record_of(live: &Value) -> Option<&str> {
+    live.pointer("/metadata/annotations")?
         .get(LAST_APPLIED)?
-        .as_str()?;
+        .as_str()
+}
+
+fn read_record(record: &str) -> Option<Value> {
     // A record with a field written twice is read as `kubectl` reads it: the last one counts.
-    json::read_fast(text)
-        .or_else(|_| serde_json::from_str(text))
+    json::read_fast(record)
+        .or_else(|_| serde_json::from_str(record))
         .ok()
 }
 
