@@ -140,34 +140,22 @@ impl State {
         items: Vec<Value>,
         form: Form,
     ) -> Result<Self, InputError> {
-        let mut keyed = Vec::with_capacity(items.len());
+        let mut objects = BTreeMap::new();
+        let mut positions = BTreeMap::new();
         for (index, item) in items.into_iter().enumerate() {
             let key = kubernetes_key(&item)
                 .map_err(|problem| within.shape_error(source, index, problem))?;
-            keyed.push((Key::from(key), index, Arc::new(item)));
+            if let Some(first) = positions.insert(key.clone(), index) {
+                let (first, second) = within.numbers(first, index);
+                return Err(InputError::duplicate_key(
+                    source,
+                    &key,
+                    format!("two objects have the key {key} ({first} and {second})"),
+                ));
+            }
+            objects.insert(key, item);
         }
-        keyed.sort_unstable_by(|(a, first, _), (b, second, _)| a.cmp(b).then(first.cmp(second)));
-        // The object that repeats a key earliest in the text, and the one before it.
-        let repeated = keyed
-            .windows(2)
-            .filter(|pair| pair[0].0 == pair[1].0)
-            .min_by_key(|pair| pair[1].1);
-        if let Some([(key, first, _), (_, second, _)]) = repeated {
-            let (first, second) = within.numbers(*first, *second);
-            return Err(InputError::duplicate_key(
-                source,
-                key,
-                format!("two objects have the key {key} ({first} and {second})"),
-            ));
-        }
-        let objects = keyed
-            .into_iter()
-            .map(|(key, _, object)| (key, object))
-            .collect();
-        Ok(State {
-            form,
-            objects: Arc::new(objects),
-        })
+        Ok(State::new(form, objects))
     }
 
     pub fn form(&self) -> &Form {
