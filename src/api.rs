@@ -14,7 +14,6 @@ use crate::core::plan::Operation;
 use crate::core::pointer;
 use crate::core::state::{describe, State};
 use crate::free_later::free_retired_reads_when_idle;
-use crate::js_text::text_of;
 use crate::world::event::Event;
 use crate::world::scenario::Scenario;
 use crate::world::summary::Summary;
@@ -99,7 +98,7 @@ pub fn report(
 /// the document `scenario`. Throws a `GitopsInputError` when it does not read.
 #[wasm_bindgen]
 pub fn run(scenario: JsValue) -> Result<JsValue, js_sys::Error> {
-    let text = match text_of(&scenario) {
+    let text = match scenario.as_string() {
         Some(text) => text,
         None if scenario.is_null() || scenario.is_undefined() => {
             let error = InputError::shape(
@@ -153,7 +152,7 @@ fn inputs(
 
 /// A state from a JavaScript value, or from JSON or YAML text.
 fn read_state(source: &str, value: JsValue) -> Result<State, js_sys::Error> {
-    let state = match text_of(&value) {
+    let state = match value.as_string() {
         Some(text) => State::parse(source, &text),
         None if value.is_undefined() => Err(InputError::shape(
             source,

@@ -19,8 +19,6 @@ pub mod api;
 #[cfg(target_arch = "wasm32")]
 mod free_later;
 #[cfg(target_arch = "wasm32")]
-mod js_text;
-#[cfg(target_arch = "wasm32")]
 pub mod ui;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
