@@ -206,7 +206,7 @@ impl Reader<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::core::error::ErrorKind;
     use proptest::prelude::*;
@@ -249,21 +249,34 @@ mod tests {
         assert!(read_fast(r#"{"a": {"b": 1}, "c": {"b": 2}}"#).is_ok());
     }
 
-    fn any_json() -> impl Strategy<Value = Value> {
+    /// JSON values of numbers from `numbers`, strings and field names as
+    /// the patterns `texts` and `names` say (small ones make equal values likely).
+    pub(crate) fn json_values(
+        numbers: impl Strategy<Value = Value> + 'static,
+        texts: &'static str,
+        names: &'static str,
+    ) -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(Value::from),
-            (-1e12f64..1e12).prop_map(Value::from),
-            "[a-z\"\\\\\u{e9}\n]{0,8}".prop_map(Value::from),
+            numbers,
+            texts.prop_map(Value::from),
         ];
-        leaf.prop_recursive(4, 64, 6, |inner| {
+        leaf.prop_recursive(4, 48, 5, move |inner| {
             prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-                proptest::collection::vec(("[a-z]{0,3}", inner), 0..6)
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                proptest::collection::vec((names, inner), 0..5)
                     .prop_map(|fields| Value::Object(fields.into_iter().collect())),
             ]
         })
+    }
+
+    fn any_json() -> impl Strategy<Value = Value> {
+        let numbers = prop_oneof![
+            any::<i64>().prop_map(Value::from),
+            (-1e12f64..1e12).prop_map(Value::from),
+        ];
+        json_values(numbers, "[a-z\"\\\\\u{e9}\n]{0,8}", "[a-z]{0,3}")
     }
 
     proptest! {

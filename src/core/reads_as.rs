@@ -164,6 +164,7 @@ impl<'de> de::Deserialize<'de> for Name<'de> {
 mod tests {
     use super::*;
     use crate::core::json::read_fast;
+    use crate::core::json::tests::json_values;
     use proptest::prelude::*;
     use serde_json::json;
 
@@ -224,20 +225,11 @@ mod tests {
     }
 
     fn any_json() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
+        let numbers = prop_oneof![
             (-3i64..3).prop_map(Value::from),
             prop_oneof![Just(0.5f64), Just(1.0)].prop_map(Value::from),
-            "[ab\"é]{0,2}".prop_map(Value::from),
         ];
-        leaf.prop_recursive(3, 24, 4, |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                proptest::collection::vec(("[ab]{0,1}", inner), 0..4)
-                    .prop_map(|fields| Value::Object(fields.into_iter().collect())),
-            ]
-        })
+        json_values(numbers, "[ab\"é]{0,2}", "[ab]{0,1}")
     }
 
     proptest! {
