@@ -51,7 +51,9 @@ export async function measureKeystroke(browser, server, { objects = OBJECTS, key
     const coreAlone = await timeCoreAlone(page, desiredText, actualText);
     const medians = Object.fromEntries(Object.entries(runs).map(([name, values]) => [name, median(values)]));
     const bare = await measureBareTextarea(browser, JSON.stringify(work.desired, null, 2), target, keystrokes);
-    const pause = median(pauses);
+    // Long tasks are those of 50 ms or more; a pause may have none.
+    const long = pauses.filter((duration) => duration > 0);
+    const pause = { long: long.length, of: pauses.length, median: long.length ? median(long) : 0, longest: Math.max(0, ...long) };
     return { objects, lines, keystrokes, ...medians, pause, coreAlone, bare, runs, pauses };
   } finally {
     await close();
