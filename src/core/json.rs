@@ -39,7 +39,7 @@ pub fn parse(source: &str, text: &str) -> Result<Value, InputError> {
     if text.trim().is_empty() {
         return Err(InputError::syntax(source, 1, 1, "the document is empty"));
     }
-    read(text, Twice::Unlocated)
+    read_fast(text)
         .or_else(|error| match error.classify() {
             // A field written twice, found as its object ended: read again to say where.
             Category::Data => read(text, Twice::Located),
@@ -102,15 +102,6 @@ struct Scratch {
 struct Reader<'s> {
     scratch: &'s mut Scratch,
     twice: Twice,
-}
-
-impl Reader<'_> {
-    fn inner(&mut self) -> Reader<'_> {
-        Reader {
-            scratch: self.scratch,
-            twice: self.twice,
-        }
-    }
 }
 
 fn twice_error<E: de::Error>(name: &str) -> E {
@@ -191,6 +182,13 @@ impl<'de> Visitor<'de> for Reader<'_> {
 }
 
 impl Reader<'_> {
+    fn inner(&mut self) -> Reader<'_> {
+        Reader {
+            scratch: self.scratch,
+            twice: self.twice,
+        }
+    }
+
     fn visit_map_located<'de, A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
         let mut fields = Map::new();
         while let Some(name) = map.next_key::<String>()? {

@@ -89,15 +89,18 @@ pub fn remembered(
         }
         pushed_out
     });
-    if !pushed_out.is_empty() {
-        let freed_now = RETIRED.with_borrow_mut(|retired| {
-            retired.extend(pushed_out);
-            let over = retired.len().saturating_sub(KEPT);
-            retired.drain(..over).collect::<Vec<_>>()
-        });
-        drop(freed_now);
-    }
+    retire(pushed_out);
     result
+}
+
+/// Keeps `reads` to be freed when the caller is idle; past `KEPT` waiting, the
+/// oldest are freed now.
+fn retire(reads: Vec<Read>) {
+    RETIRED.with_borrow_mut(|retired| {
+        retired.extend(reads);
+        let over = retired.len().saturating_sub(KEPT);
+        retired.drain(..over);
+    });
 }
 
 /// Where `text` is among the kept reads (a read that failed counts for its own
