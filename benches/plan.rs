@@ -2,11 +2,19 @@
 //! objects with 1% drift, natively (`cargo bench --bench plan`) and in
 //! headless Chromium (`cargo bench --bench plan --target wasm32-unknown-unknown`).
 //! It prints figures; it asserts nothing about time.
+//!
+//! Then where a first read's time goes at 1,000 objects: the least any
+//! reader of the two texts does (check that they are JSON, building nothing),
+//! building `serde_json` values of them, and the core's own read of them as
+//! states; in the browser, also copying the texts from JavaScript into wasm.
 
 mod common;
 
 use common::{clock, median_ms, median_ms_prepared, workload, Workload};
 use gitops_playground::core::{report, Options, State};
+use serde::de::IgnoredAny;
+use serde_json::Value;
+use std::cell::RefCell;
 
 const SIZES: [usize; 3] = [1_000, 5_000, 10_000];
 
@@ -76,6 +84,61 @@ async fn measure(print: impl Fn(String)) {
         large_plan / small_plan,
         large_total / small_total
     ));
+    reading_floor(SIZES[0], &workload(SIZES[0]), &print).await;
+}
+
+/// What reading the texts costs at the least, against what the core's read costs.
+async fn reading_floor(objects: usize, work: &Workload, print: &impl Fn(String)) {
+    const RUNS: usize = 11;
+    let texts = [&work.desired_text, &work.actual_text];
+    let check = median_ms(RUNS, || {
+        for text in texts {
+            let _: IgnoredAny = serde_json::from_str(text).expect("valid");
+        }
+    })
+    .await;
+    // What is built is freed after the clock stops, as the core frees its reads later.
+    let built = RefCell::new(Vec::new());
+    let values = median_ms_prepared(
+        RUNS,
+        || built.borrow_mut().clear(),
+        |()| {
+            for text in texts {
+                let value: Value = serde_json::from_str(text).expect("valid");
+                built.borrow_mut().push(value);
+            }
+        },
+    )
+    .await;
+    let copies = unseen_copies(work);
+    let mut copy = 0;
+    let states = median_ms(RUNS, || {
+        copy = (copy + 1) % copies.len();
+        let (desired, actual) = &copies[copy];
+        drop((
+            State::parse("desired", desired).expect("valid"),
+            State::parse("actual", actual).expect("valid"),
+        ));
+    })
+    .await;
+    print(format!(
+        "reading both texts of {} objects: checking they are JSON, building nothing, {check:.1} ms; \
+         building serde_json values {values:.1} ms; reading them as states {states:.1} ms",
+        objects
+    ));
+    #[cfg(target_arch = "wasm32")]
+    {
+        let in_javascript = texts.map(|text| js_sys::JsString::from(text.as_str()));
+        let copying = median_ms(RUNS, || {
+            for text in &in_javascript {
+                drop(String::from(text));
+            }
+        })
+        .await;
+        print(format!(
+            "copying both texts from JavaScript into wasm: {copying:.1} ms"
+        ));
+    }
 }
 
 benchmark!(measure);
