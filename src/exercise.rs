@@ -5,10 +5,12 @@
 
 use crate::core::health::Health;
 use crate::core::report::SyncStatus;
+use crate::core::{apply, diff, State};
 use crate::world::event::Event;
 use crate::world::person::Interaction;
 use crate::world::repository::{diff_trees, PullRequestStatus};
 use crate::world::scenario::Scenario;
+use crate::world::summary::EnvironmentStatus;
 use crate::world::World;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -50,6 +52,9 @@ pub enum Goal {
     NoWarning(String),
     /// A field of a live object has this value.
     Field(FieldGoal),
+    /// Git still decides this field: a change of it in Git reaches the
+    /// cluster (no ignore rule leaves it to the cluster).
+    GitDecides(GitDecides),
     /// What a workload runs is (or is not) malicious.
     Running(RunningGoal),
     /// Two environments run the same images for this key.
@@ -86,6 +91,15 @@ pub struct FieldGoal {
     pub key: String,
     pub path: String,
     pub equals: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GitDecides {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<String>,
+    pub key: String,
+    pub path: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -353,6 +367,12 @@ impl Goal {
                 field.equals,
                 place(&field.environment)
             ),
+            Goal::GitDecides(field) => format!(
+                "Git still decides {} of {}{}",
+                field.path,
+                field.key,
+                place(&field.environment)
+            ),
             Goal::Running(running) => format!(
                 "{} runs {}{}",
                 running.key,
@@ -402,24 +422,17 @@ impl Goal {
         match self {
             Goal::Stable(steps) => stable(at, *steps),
             Goal::Synced(place) => {
-                let status = summary()
-                    .status
-                    .get(&environment(&place.environment))
-                    .map(|status| status.sync);
+                let name = environment(&place.environment);
+                let sync = status_of(world, &name)?.sync;
                 expect(
-                    status == Some(SyncStatus::Synced),
-                    format!("the sync status is {status:?}"),
+                    sync == SyncStatus::Synced,
+                    format!("the sync status is {sync}"),
                 )
             }
             Goal::Healthy(place) => {
-                let status = summary()
-                    .status
-                    .get(&environment(&place.environment))
-                    .map(|status| status.health);
-                expect(
-                    status == Some(Health::Healthy),
-                    format!("the health is {status:?}"),
-                )
+                let name = environment(&place.environment);
+                let health = status_of(world, &name)?.health;
+                expect(health == Health::Healthy, format!("the health is {health}"))
             }
             Goal::Exists(target) | Goal::Absent(target) => {
                 let present = world
@@ -476,6 +489,7 @@ impl Goal {
                     ),
                 )
             }
+            Goal::GitDecides(field) => git_decides(world, &environment(&field.environment), field),
             Goal::Running(running) => {
                 let cluster = world.clusters.get(&environment(&running.environment));
                 let images = cluster
@@ -520,7 +534,14 @@ impl Goal {
                 );
                 expect(
                     !a.is_empty() && a == b,
-                    format!("{} runs {:?} and {:?}", same.key, short(&a), short(&b)),
+                    format!(
+                        "{} runs {} in {} and {} in {}",
+                        same.key,
+                        short(&a),
+                        same.environments[0],
+                        short(&b),
+                        same.environments[1]
+                    ),
                 )
             }
             Goal::PullRequest(wanted) => pull_request(world, wanted),
@@ -566,15 +587,78 @@ fn expect(holds: bool, found: String) -> Result<String, String> {
     }
 }
 
-fn short(digests: &[Option<String>]) -> Vec<String> {
+/// Digests as people read them: `sha256:9b3e5d7, sha256:4a1c7f0`; an image
+/// without a known digest is "an image of unknown digest".
+fn short(digests: &[Option<String>]) -> String {
+    if digests.is_empty() {
+        return "nothing".into();
+    }
     digests
         .iter()
         .map(|digest| {
-            digest
-                .as_deref()
-                .map_or("nothing".into(), crate::world::registry::short)
+            digest.as_deref().map_or(
+                "an image of unknown digest".into(),
+                crate::world::registry::short,
+            )
         })
-        .collect()
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn status_of(world: &World, environment: &str) -> Result<EnvironmentStatus, String> {
+    world
+        .summary()
+        .status
+        .remove(environment)
+        .ok_or_else(|| format!("there is no environment {environment}"))
+}
+
+/// Whether a change of the field in Git reaches the cluster: the plan for
+/// Git with the field changed, applied to the cluster, writes it.
+fn git_decides(world: &World, environment: &str, field: &GitDecides) -> Result<String, String> {
+    let cluster = world
+        .clusters
+        .get(environment)
+        .ok_or_else(|| format!("there is no environment {environment}"))?;
+    let desired = world
+        .desired_state(environment)
+        .map_err(|error| format!("Git's desired state does not read: {error}"))?;
+    let (desired, changed) = with_field_changed(desired, field)?;
+    let actual = cluster.actual();
+    let plan = diff(&desired, actual, &world.options.reconcile());
+    let written = apply(&plan, actual)
+        .get(&field.key)
+        .and_then(|object| object.pointer(&field.path))
+        == Some(&changed);
+    expect(
+        written,
+        if written {
+            format!(
+                "a change of {} in Git plans an update of {} that writes it",
+                field.path, field.key
+            )
+        } else {
+            format!(
+                "a change of {} in Git does not reach the cluster: the comparison ignores it",
+                field.path
+            )
+        },
+    )
+}
+
+/// Git's desired state with the field set to a value it did not have, and that value.
+fn with_field_changed(mut desired: State, field: &GitDecides) -> Result<(State, Value), String> {
+    let mut object = desired
+        .get(&field.key)
+        .cloned()
+        .ok_or_else(|| format!("Git does not declare {}", field.key))?;
+    let Some(value) = object.pointer_mut(&field.path) else {
+        return Err(format!("Git does not set {} of {}", field.path, field.key));
+    };
+    let changed = Value::String(format!("{value} (changed in Git)"));
+    *value = changed.clone();
+    desired.insert(field.key.as_str(), object);
+    Ok((desired, changed))
 }
 
 fn matches(event: &Event, wanted: &EventGoal) -> bool {
@@ -619,7 +703,7 @@ fn stable(at: &Checkpoint, steps: u32) -> Result<String, String> {
         .status
         .into_iter()
         .filter(|(_, status)| status.sync != SyncStatus::Synced)
-        .map(|(name, status)| format!("{name} is {:?}", status.sync))
+        .map(|(name, status)| format!("{name} is {}", status.sync))
         .collect();
     if !out_of_sync.is_empty() {
         return Err(out_of_sync.join(", "));

@@ -2,7 +2,8 @@
 
 mod common;
 
-use gitops_playground::core::{ErrorKind, InputError, State};
+use gitops_playground::core::{ErrorKind, InputError, Options, State};
+use gitops_playground::world::person::ignore_rules;
 use gitops_playground::world::scenario::Scenario;
 use gitops_playground::world::World;
 use serde_json::json;
@@ -150,6 +151,72 @@ everywhere! {
             let event = world.events.iter().find(|event| event.what == refused).expect(refused);
             assert!(event.why.ends_with("a path goes through at most 128"), "{event}");
         }
+    }
+
+    fn a_wrong_ignore_rule_in_options_is_named_by_its_number_and_line() {
+        assert_eq!(
+            ignore_rules("- {kind: Deployment}\n").unwrap_err(),
+            "ignore rules, rule 1 (line 1): a rule needs `jsonPointers` (a list of JSON pointers)"
+        );
+        assert_eq!(
+            ignore_rules("- /status\n- kind: X\n  jsonPointers: [/a]\n  bogus: 1\n").unwrap_err(),
+            "ignore rules, rule 2 (line 2): unknown field `bogus`; a rule has `kind`, `name`, `namespace` and `jsonPointers`"
+        );
+        assert_eq!(
+            ignore_rules("[\"/status\",\n {\"kind\": \"X\", \"jsonPointers\": \"/a\"}]").unwrap_err(),
+            "ignore rules, rule 2 (line 2): `jsonPointers` is a list of JSON pointers; found a string"
+        );
+        assert_eq!(
+            ignore_rules("- spec/replicas\n").unwrap_err(),
+            "ignore rules, rule 1 (line 1): `spec/replicas` is not a JSON pointer: it should start with `/`"
+        );
+        assert_eq!(
+            ignore_rules("- {group: apps, kind: Deployment, jsonPointers: [/spec/replicas]}\n").unwrap_err(),
+            "ignore rules, rule 1 (line 1): `group` is Argo CD's, and the playground does not read it; a rule has `kind`, `name`, `namespace` and `jsonPointers`"
+        );
+        assert_eq!(
+            ignore_rules("- 3\n").unwrap_err(),
+            "ignore rules, rule 1 (line 1): a rule is a JSON pointer such as `/status`, or an object with `kind`, `name`, `namespace` and `jsonPointers`; found a number"
+        );
+    }
+
+    fn ignore_rules_that_are_not_a_list_say_what_they_are() {
+        assert_eq!(
+            ignore_rules("{\"a\": 1}").unwrap_err(),
+            "ignore rules are a list of rules (JSON pointers, or objects with `jsonPointers`); found an object"
+        );
+        assert!(ignore_rules("/status").unwrap_err().ends_with("found a string"));
+    }
+
+    fn broken_ignore_rules_keep_their_line_and_column() {
+        let error = ignore_rules("- /status\n- [/a\n").unwrap_err();
+        assert!(error.starts_with("ignore rules, line 3, column 1: "), "{error}");
+    }
+
+    fn a_wrong_ignore_rule_in_a_scenario_is_located() {
+        let error = scenario_error("desired: {web: {}}\noptions:\n  ignore:\n    - /status\n    - {kind: X, jsonPointers: [/a], bogus: 1}\n");
+        assert_eq!(error.to_string(), "lesson.json at /options/ignore/1: unknown field `bogus`; a rule has `kind`, `name`, `namespace` and `jsonPointers`");
+        let error = scenario_error("desired: {web: {}}\noptions:\n  ignore: {a: 1}\n");
+        assert_eq!(error.to_string(), "lesson.json at /options/ignore: ignore rules are a list of rules (JSON pointers, or objects with `jsonPointers`); found an object");
+        let error = scenario_error("desired: {web: {}}\noptions:\n  ignore: [{kind: Deployment}]\n");
+        assert_eq!(error.to_string(), "lesson.json at /options/ignore/0: a rule needs `jsonPointers` (a list of JSON pointers)");
+    }
+
+    fn a_wrong_ignore_rule_in_the_core_options_is_located() {
+        let options = json!({"ignore": [{"kind": "X", "jsonPointers": [7]}]});
+        let error = serde_path_to_error::deserialize::<_, Options>(options).unwrap_err();
+        assert_eq!(error.path().to_string(), "ignore[0]");
+        assert_eq!(error.inner().to_string(), "`jsonPointers` item 1 is a JSON pointer (text); found a number");
+        let error = serde_path_to_error::deserialize::<_, Options>(json!({"ignore": 1})).unwrap_err();
+        assert!(error.inner().to_string().ends_with("found a number"), "{error}");
+    }
+
+    fn ignore_rules_still_read_both_shapes() {
+        let rules = ignore_rules("- /status\n- {kind: Deployment, name: web, namespace: ~, jsonPointers: [/spec/replicas]}\n").unwrap();
+        assert_eq!(rules.len(), 2);
+        assert_eq!(rules[1].kind.as_deref(), Some("Deployment"));
+        assert_eq!(rules[1].namespace, None);
+        assert!(ignore_rules("  \n").unwrap().is_empty());
     }
 
     fn a_scenario_can_be_yaml() {

@@ -9,7 +9,10 @@ pub struct Options {
     /// Off by default, as in Argo CD and Flux.
     pub prune: bool,
     /// Fields that another controller owns: not drift, and kept live by apply.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "super::ignore::deserialize_rules"
+    )]
     pub ignore: Vec<IgnoreRule>,
 }
 

@@ -24,6 +24,16 @@ pub enum SyncStatus {
     Unknown,
 }
 
+impl std::fmt::Display for SyncStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SyncStatus::Synced => "Synced",
+            SyncStatus::OutOfSync => "OutOfSync",
+            SyncStatus::Unknown => "Unknown",
+        })
+    }
+}
+
 /// Sync and health side by side: a Synced application can be Degraded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Status {

@@ -153,6 +153,39 @@ pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputErro
     Ok(documents)
 }
 
+/// The line each item of the first document's top-level list starts on,
+/// for messages about an item; fewer (or none) where the text stops reading
+/// as YAML. JSON reads as YAML here, so this serves JSON text too.
+pub fn item_lines(text: &str) -> Vec<usize> {
+    let mut lines = Vec::new();
+    let mut depth = 0usize;
+    for event in Parser::new_from_str(text) {
+        let Ok((event, span)) = event else {
+            break;
+        };
+        let starts_item = depth == 1;
+        match event {
+            Event::SequenceStart(..) if depth == 0 => depth = 1,
+            Event::MappingStart(..) if depth == 0 => break,
+            Event::SequenceStart(..) | Event::MappingStart(..) => {
+                if starts_item {
+                    lines.push(span.start.line());
+                }
+                depth += 1;
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            Event::Scalar(..) | Event::Alias(_) if starts_item => lines.push(span.start.line()),
+            _ => {}
+        }
+    }
+    lines
+}
+
 /// Values are at most `MAX_DEPTH` deep, so this recursion is bounded.
 fn depth(value: &Value) -> usize {
     match value {
@@ -229,6 +262,25 @@ mod tests {
         assert_eq!(
             read(text).unwrap()[0],
             json!({"a": 3, "b": 1.5, "c": true, "d": "yes", "e": null, "f": 31, "g": "007", "h": 1.2, "i": "web:1.4", "j": 18446744073709551615u64, "k": -2})
+        );
+    }
+
+    #[test]
+    fn item_lines_are_where_each_item_of_the_top_list_starts() {
+        assert_eq!(
+            item_lines("- /status\n- kind: Deployment\n  name: web\n-\n  [/a]\n"),
+            [1, 2, 5]
+        );
+        assert_eq!(item_lines("[\"/a\",\n {\"kind\": \"X\"}]"), [1, 2]);
+        assert_eq!(
+            item_lines("a: [1, 2]\n"),
+            Vec::<usize>::new(),
+            "a mapping has no items"
+        );
+        assert_eq!(
+            item_lines("- /a\n- [\n"),
+            [1, 2],
+            "items before a syntax error still count"
         );
     }
 

@@ -123,7 +123,10 @@ pub struct WorldOptions {
     pub mode: Mode,
     /// Delete what Git no longer declares (off by default, as in Argo CD and Flux).
     pub prune: bool,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::core::ignore::deserialize_rules"
+    )]
     pub ignore: Vec<IgnoreRule>,
     /// Sync when Git moves to a new revision.
     pub auto_sync: bool,
