@@ -8,18 +8,106 @@ use wasm_bindgen_test::*;
 
 mod common;
 
-use common::dom::{dispatch, rendered, texts};
+use common::dom::{dispatch, find, rendered, texts};
 use gitops_playground::ui::components::code_editor::read_node;
-use web_sys::{Element, HtmlDocument, HtmlElement, HtmlInputElement};
+use std::ops::Deref;
+use web_sys::{
+    Element, HtmlDocument, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit,
+};
+use yew::AppHandle;
 
-/// A fresh page: no work saved by an earlier test is restored.
-fn mount() -> Element {
-    if let Ok(Some(storage)) = gloo::utils::window().local_storage() {
+/// A page mounted for one test and taken down when the test ends, so that its
+/// shortcuts (which listen on the window) and its focus stay out of the next test.
+struct Page {
+    root: Element,
+    app: Option<AppHandle<App>>,
+}
+
+impl Deref for Page {
+    type Target = Element;
+
+    fn deref(&self) -> &Element {
+        &self.root
+    }
+}
+
+impl Drop for Page {
+    fn drop(&mut self) {
+        if let Some(app) = self.app.take() {
+            app.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+/// A fresh page: no work saved nor link shared by an earlier test is restored.
+fn mount() -> Page {
+    let window = gloo::utils::window();
+    if let Ok(Some(storage)) = window.local_storage() {
         storage.clear().unwrap();
     }
+    let location = window.location();
+    let unshared = format!(
+        "{}{}",
+        location.pathname().unwrap(),
+        location.search().unwrap()
+    );
+    window
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&unshared))
+        .unwrap();
     let root = common::dom::container();
-    yew::Renderer::<App>::with_root(root.clone()).render();
-    root
+    let app = yew::Renderer::<App>::with_root(root.clone()).render();
+    Page {
+        root,
+        app: Some(app),
+    }
+}
+
+/// Waits until the start is over: the test page serves no presets, so it ends by
+/// saying so. A link shared before would be opened then, closing the Share panel.
+async fn started(root: &Element) {
+    for _ in 0..250 {
+        rendered().await;
+        if !texts(root, ".notice").is_empty() {
+            return;
+        }
+        gloo::timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("the start did not end");
+}
+
+/// Presses `key` with focus on `target` (Ctrl held with `ctrl`), as the browser
+/// sends it: bubbling and cancelable. The event says whether a listener cancelled it.
+fn press(target: &Element, key: &str, ctrl: bool) -> KeyboardEvent {
+    let init = KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_ctrl_key(ctrl);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    target.dispatch_event(&event).unwrap();
+    event
+}
+
+fn focused() -> Element {
+    gloo::utils::document()
+        .active_element()
+        .expect("a focused element")
+}
+
+fn focus(element: &Element) -> HtmlElement {
+    let element: HtmlElement = element.clone().unchecked_into();
+    element.focus().unwrap();
+    element
+}
+
+/// The dialog named by the heading `title`, if it is open.
+fn dialog(root: &Element, title: &str) -> Option<Element> {
+    common::dom::all(root, "[role=dialog]")
+        .into_iter()
+        .find(|dialog| texts(dialog, "h2") == [title])
 }
 
 /// Each plan card as `verb key`, with ` (done)` once applied.
@@ -211,4 +299,118 @@ async fn time_runs_the_world_and_the_timeline_shows_it() {
         "{events:?}"
     );
     assert!(texts(&root, ".controls .position")[0].starts_with("Step 9 of 9"));
+}
+
+#[wasm_bindgen_test]
+async fn ctrl_enter_steps_and_keeps_the_browser_from_acting_on_it() {
+    let root = mount();
+    rendered().await;
+    let body = gloo::utils::document().body().unwrap();
+    let event = press(&body, "Enter", true);
+    assert!(event.default_prevented(), "the listener may cancel the key");
+    rendered().await;
+    assert_eq!(cards(&root), ["update web (done)", "delete debug"]);
+}
+
+#[wasm_bindgen_test]
+async fn question_mark_on_a_checkbox_opens_the_help_with_focus_in_it_and_esc_closes_it() {
+    let root = mount();
+    rendered().await;
+    let prune = focus(&find(&root, "section.options input[type=checkbox]"));
+    press(&prune, "?", false);
+    rendered().await;
+    let help = dialog(&root, "Keyboard shortcuts").expect("the help opens");
+    assert!(help.contains(Some(&focused())), "focus moves into the help");
+    press(&focused(), "Escape", false);
+    rendered().await;
+    assert!(
+        dialog(&root, "Keyboard shortcuts").is_none(),
+        "Esc closes it"
+    );
+    assert!(
+        focused().is_same_node(Some(&prune)),
+        "focus returns to the checkbox"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn question_mark_in_a_text_field_is_a_character() {
+    let root = mount();
+    rendered().await;
+    let ignore = focus(&find(&root, "#ignore-rules"));
+    press(&ignore, "?", false);
+    rendered().await;
+    assert!(dialog(&root, "Keyboard shortcuts").is_none());
+    assert!(focused().is_same_node(Some(&ignore)));
+}
+
+#[wasm_bindgen_test]
+async fn closing_the_help_gives_focus_back_to_the_help_button() {
+    let root = mount();
+    rendered().await;
+    let help_button = focus(&button(&root, "Help"));
+    help_button.click();
+    rendered().await;
+    let help = dialog(&root, "Keyboard shortcuts").expect("the help opens");
+    assert!(help.contains(Some(&focused())), "focus moves into the help");
+    let close = focus(&button(&root, "Close help"));
+    press(&close, "Escape", false);
+    rendered().await;
+    assert!(
+        dialog(&root, "Keyboard shortcuts").is_none(),
+        "Esc on Close help closes it"
+    );
+    assert!(focused().is_same_node(Some(&help_button)));
+    help_button.click();
+    rendered().await;
+    focus(&button(&root, "Close help")).click();
+    rendered().await;
+    assert!(dialog(&root, "Keyboard shortcuts").is_none());
+    assert!(
+        focused().is_same_node(Some(&help_button)),
+        "Close help gives focus back too"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_help_opens_in_view_of_a_page_scrolled_down() {
+    let root = mount();
+    rendered().await;
+    let spacer = gloo::utils::document().create_element("div").unwrap();
+    spacer.set_attribute("style", "height: 10000px").unwrap();
+    root.append_child(&spacer).unwrap();
+    let window = gloo::utils::window();
+    window.scroll_to_with_x_and_y(0.0, 8000.0);
+    let body = gloo::utils::document().body().unwrap();
+    press(&body, "?", false);
+    rendered().await;
+    let help = dialog(&root, "Keyboard shortcuts").expect("the help opens");
+    let place = help.get_bounding_client_rect();
+    let height = window.inner_height().unwrap().as_f64().unwrap();
+    assert!(
+        place.top() >= 0.0 && place.bottom() <= height,
+        "the help is in view: from {} to {} of {height}",
+        place.top(),
+        place.bottom()
+    );
+    window.scroll_to_with_x_and_y(0.0, 0.0);
+}
+
+#[wasm_bindgen_test]
+async fn the_share_panel_takes_focus_and_esc_closes_it_and_gives_focus_back() {
+    let root = mount();
+    started(&root).await;
+    let share = focus(&button(&root, "Share"));
+    share.click();
+    rendered().await;
+    let panel = dialog(&root, "Share").expect("the share panel opens");
+    assert!(
+        panel.contains(Some(&focused())),
+        "focus moves into the panel"
+    );
+    let link = focus(&find(&panel, "#share-link"));
+    press(&link, "Escape", false);
+    rendered().await;
+    assert!(dialog(&root, "Share").is_none(), "Esc closes it");
+    assert!(focused().is_same_node(Some(&share)));
 }

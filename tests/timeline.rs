@@ -131,6 +131,26 @@ async fn every_part_is_a_named_region() {
 }
 
 #[wasm_bindgen_test]
+async fn what_takes_focus_has_a_name() {
+    let root = mount_world(&world(ROLLBACK));
+    rendered().await;
+    let unnamed: Vec<String> = all(&root, "[tabindex]")
+        .iter()
+        .filter(|element| element.get_attribute("tabindex").as_deref() != Some("-1"))
+        .filter(|element| {
+            !element.has_attribute("aria-label") && !element.has_attribute("aria-labelledby")
+        })
+        .map(|element| element.tag_name())
+        .collect();
+    assert!(unnamed.is_empty(), "unnamed: {unnamed:?}");
+    let events = all(&root, ".timeline-steps").remove(0);
+    assert_eq!(
+        events.get_attribute("aria-label").as_deref(),
+        Some("Events")
+    );
+}
+
+#[wasm_bindgen_test]
 async fn events_are_grouped_by_step_with_their_actors() {
     let world = world(ROLLBACK);
     let root = mount_world(&world);

@@ -1,3 +1,4 @@
+use super::dialog::use_dialog;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -10,18 +11,33 @@ pub const SHORTCUTS: [(&str, &str); 5] = [
         "Ctrl+Enter (⌘+Enter)",
         "Step: apply the next operation of the plan",
     ),
-    ("Esc", "Leave the editor (then Tab moves on)"),
+    (
+        "Esc",
+        "Leave the editor (then Tab moves on), or close this help",
+    ),
     ("Tab, Shift+Tab", "Move between controls"),
-    ("?", "Show or hide this help (outside an editor)"),
+    (
+        "?",
+        "Show or hide this help (outside an editor or a text field)",
+    ),
     ("Space or Enter", "Press the focused button"),
 ];
 
 /// The keyboard shortcuts.
 #[function_component(Help)]
 pub fn help(props: &HelpProps) -> Html {
+    let dialog = use_dialog(props.on_close.clone());
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {
-        <section class="help" role="dialog" aria-modal="false" aria-labelledby="help-title">
+        <section
+            class="help"
+            role="dialog"
+            aria-modal="false"
+            aria-labelledby="help-title"
+            tabindex="-1"
+            ref={dialog.node}
+            onkeydown={dialog.onkeydown}
+        >
             <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
             <dl>
                 { for SHORTCUTS.iter().map(|(keys, what)| html! {

@@ -1,5 +1,6 @@
 pub mod code_editor;
 pub mod controls;
+pub mod dialog;
 pub mod exercise_panel;
 pub mod header;
 pub mod help;

@@ -1,3 +1,4 @@
+use super::dialog::use_dialog;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -50,9 +51,18 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
     let base = base_url();
     let link = format!("{base}#{}", props.fragment);
     let embed = embed_code(&base, &props.fragment, &props.title);
+    let dialog = use_dialog(props.on_close.clone());
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {
-        <section class="share" aria-labelledby="share-title">
+        <section
+            class="share"
+            role="dialog"
+            aria-modal="false"
+            aria-labelledby="share-title"
+            tabindex="-1"
+            ref={dialog.node}
+            onkeydown={dialog.onkeydown}
+        >
             <h2 id="share-title">{ "Share" }</h2>
             <label for="share-link" class="block">{ "Link to this scenario, with what you did" }</label>
             <div class="copy-row">

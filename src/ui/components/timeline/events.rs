@@ -33,7 +33,7 @@ pub fn event_list(props: &EventListProps) -> Html {
     } else {
         html! {
             // Focusable so that keyboard users can scroll it.
-            <ol class="timeline-steps" ref={list} tabindex="0">
+            <ol class="timeline-steps" ref={list} tabindex="0" aria-label="Events">
                 { for by_step(&props.events).into_iter().map(step_group) }
             </ol>
         }
