@@ -78,6 +78,7 @@ fn full_page(props: &PageProps) -> Html {
     let panel_class = |panel: Panel| classes!("panel", (model.panel == panel).then_some("active"));
     let report = model.report.clone();
     let environments = model.environments();
+    let (desired_title, desired_hint) = model.desired_heading();
     html! {
         <>
             <Header
@@ -94,6 +95,15 @@ fn full_page(props: &PageProps) -> Html {
                     <div class="notice" role="alert">
                         <p>{ notice }</p>
                         <button onclick={let d = send_with(&dispatch); move |_| d.dispatch(Action::DismissNotice)}>{ "Dismiss" }</button>
+                    </div>
+                }
+                if let Some(error) = &model.head_error {
+                    <div class="notice" role="alert"><p>{ error }</p></div>
+                }
+                if let Some(preset) = model.own_work_kept().cloned() {
+                    <div class="notice" role="status">
+                        <p>{ format!("This is a shared link. Your own work on “{}” is kept in this browser.", preset.title) }</p>
+                        <button onclick={let d = send_with(&dispatch); move |_| d.dispatch(Action::Load(preset.clone()))}>{ "Back to my work" }</button>
                     </div>
                 }
                 <PresetMenu
@@ -149,8 +159,8 @@ fn full_page(props: &PageProps) -> Html {
                     <div class={panel_class(Panel::Desired)}>
                         <StatePane
                             pane={Pane::Desired}
-                            title={format!("Desired (Git: {})", model.world.source_of(&model.environment))}
-                            hint="JSON or YAML; editing commits"
+                            title={desired_title}
+                            hint={desired_hint}
                             text={Same(model.desired.text.clone())}
                             error={model.desired.error.clone()}
                             on_edit={on_edit.clone()}

@@ -6,7 +6,7 @@ use crate::share::decode;
 use crate::ui::model::{Action, Model, Preset, Theme, FIRST_PRESET};
 use crate::ui::same::Same;
 use crate::ui::storage::{self, SaveError};
-use gloo::events::EventListener;
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::net::http::Request;
 use gloo::timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
@@ -63,8 +63,8 @@ pub fn use_start(dispatch: UseReducerDispatcher<Model>) {
                         "The link does not open: {error}. Here is the lesson's example."
                     ))),
                 }
-            } else if let Some(session) = last_saved() {
-                dispatch.dispatch(Action::Resume(session));
+            } else if let Some((key, session)) = last_saved() {
+                dispatch.dispatch(Action::Resume(key, session));
             }
         });
     });
@@ -77,9 +77,10 @@ pub fn saved_work() -> BTreeMap<String, crate::share::Session> {
         .unwrap_or_default()
 }
 
-fn last_saved() -> Option<crate::share::Session> {
+fn last_saved() -> Option<(String, crate::share::Session)> {
     let (mut sessions, last) = storage::load_work()?;
-    sessions.remove(&last)
+    let session = sessions.remove(&last)?;
+    Some((last, session))
 }
 
 /// Saves the work whenever it changes; says once if the browser does not allow it.
@@ -276,33 +277,60 @@ pub fn use_play_timer(playing: bool, speed: u32, dispatch: UseReducerDispatcher<
     });
 }
 
-/// Ctrl/Cmd+Enter steps; `?` outside an editor shows the help.
+/// Ctrl/Cmd+Enter steps; `?` outside a text field or an editor shows the help.
 #[hook]
 pub fn use_keyboard_shortcuts(dispatch: UseReducerDispatcher<Model>) {
     use_effect_with((), move |()| {
-        let listener = EventListener::new(&gloo::utils::window(), "keydown", move |event| {
-            let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
-                return;
-            };
-            if (event.ctrl_key() || event.meta_key()) && event.key() == "Enter" {
-                event.prevent_default();
-                dispatch.dispatch(Action::Step);
-            } else if event.key() == "?" && !typing(event) {
-                dispatch.dispatch(Action::ToggleHelp);
-            }
-        });
+        // Not passive: Ctrl+Enter keeps the browser from acting on it too.
+        let listener = EventListener::new_with_options(
+            &gloo::utils::window(),
+            "keydown",
+            EventListenerOptions::enable_prevent_default(),
+            move |event| {
+                let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
+                    return;
+                };
+                if (event.ctrl_key() || event.meta_key()) && event.key() == "Enter" {
+                    event.prevent_default();
+                    dispatch.dispatch(Action::Step);
+                } else if event.key() == "?" && !typing(event) {
+                    dispatch.dispatch(Action::ToggleHelp);
+                }
+            },
+        );
         move || drop(listener)
     });
 }
 
-/// Whether the key goes into a field or an editor (a `contenteditable` text), where `?`
-/// is a character, not a shortcut.
+/// Whether the key goes into a text (an editor, a text area or a text field), where
+/// `?` is a character, not a shortcut. On a checkbox, a button or a menu it is not.
 fn typing(event: &web_sys::KeyboardEvent) -> bool {
     event
         .target()
         .and_then(|target| target.dyn_into::<web_sys::HtmlElement>().ok())
         .is_some_and(|element| {
             element.is_content_editable()
-                || matches!(element.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
+                || element.tag_name() == "TEXTAREA"
+                || element.get_attribute("role").as_deref() == Some("textbox")
+                || element
+                    .dyn_ref::<web_sys::HtmlInputElement>()
+                    .is_some_and(|input| takes_text(&input.type_()))
         })
+}
+
+/// Whether an `<input>` of this type is typed into.
+fn takes_text(input_type: &str) -> bool {
+    !matches!(
+        input_type,
+        "checkbox"
+            | "radio"
+            | "button"
+            | "submit"
+            | "reset"
+            | "image"
+            | "file"
+            | "color"
+            | "range"
+            | "hidden"
+    )
 }

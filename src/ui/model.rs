@@ -159,11 +159,15 @@ pub struct Model {
     pub help_open: bool,
     pub panel: Panel,
     pub notice: Option<String>,
+    /// Why the head of Git does not read, while it does not.
+    pub head_error: Option<String>,
     /// The scenario and what the person did with it, for links and saved work.
     pub session: Session,
     /// Saved sessions by scenario (a preset's file, or `shared`), mirrored
     /// to local storage when the browser allows it.
     pub saved: Rc<BTreeMap<String, Session>>,
+    /// The key the current session is saved under.
+    pub(super) saved_as: String,
     /// The link fragment and embed code, once the person asked to share.
     pub shared: Option<Shared>,
     /// The answers to the exercise's questions, by question.
@@ -198,8 +202,9 @@ pub enum Action {
     PresetsLoaded(Vec<Preset>),
     /// Opens a session: a shared link, or saved work.
     Open(Session),
-    /// Opens the work saved last, unless the person has started something.
-    Resume(Session),
+    /// Opens the work saved last (under its key), unless the person has
+    /// started something.
+    Resume(String, Session),
     Share,
     CloseShare,
     /// Forgets all saved work and returns to the first preset.
@@ -289,8 +294,10 @@ impl Model {
             help_open: false,
             panel: Panel::Desired,
             notice: None,
+            head_error: None,
             session: Session::default(),
             saved: Rc::new(saved),
+            saved_as: String::new(),
             shared: None,
             answers: Vec::new(),
             checked: None,
@@ -330,7 +337,27 @@ impl Model {
         self.answers = Vec::new();
         self.checked = None;
         self.session = self.fresh_session();
+        self.saved_as = self.natural_key();
         self.changed();
+    }
+
+    /// The Desired pane's title and hint: Git's head, or the person's pull
+    /// request when their edits wait in one.
+    pub fn desired_heading(&self) -> (String, &'static str) {
+        let source = self.world.source_of(&self.environment);
+        match self.world.open_proposal(&self.environment) {
+            Some(pull) => (
+                format!(
+                    "Desired (your pull request #{} to {source}, not merged)",
+                    pull.number
+                ),
+                "Git is unchanged until it is merged; editing updates the pull request",
+            ),
+            None => (
+                format!("Desired (Git: {source})"),
+                "JSON or YAML; editing commits",
+            ),
+        }
     }
 
     pub fn environments(&self) -> Vec<String> {
@@ -397,6 +424,7 @@ impl Model {
         }
         match self.world.desired_state(&environment) {
             Ok(desired) => {
+                self.head_error = None;
                 if proposal.is_none() {
                     self.desired.show(&desired);
                 }
@@ -407,7 +435,7 @@ impl Model {
                 )));
             }
             Err(error) => {
-                self.notice = Some(format!(
+                self.head_error = Some(format!(
                     "The head of Git does not read, so the plan is the last one that did: {error}"
                 ));
             }
@@ -425,9 +453,9 @@ impl Reducible for Model {
         }
         match action {
             Action::PresetsLoaded(presets) => next.presets = Rc::new(presets),
-            Action::Resume(session) => {
+            Action::Resume(key, session) => {
                 if next.session.interactions.is_empty() {
-                    next.open(session);
+                    next.open_saved_as(key, session);
                 }
             }
             Action::Open(session) => next.open(session),

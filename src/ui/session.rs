@@ -10,6 +10,12 @@ use std::rc::Rc;
 pub const SHARED_KEY: &str = "shared";
 
 impl Model {
+    /// The key a session's work is saved under when nothing says otherwise:
+    /// its preset's, or the one for scenarios that are not presets.
+    pub(super) fn natural_key(&self) -> String {
+        key_of(&self.session)
+    }
+
     /// The session of the scenario just loaded, before anything was done.
     pub(super) fn fresh_session(&self) -> Session {
         if self
@@ -25,10 +31,17 @@ impl Model {
 
     /// The key under which the current scenario's work is saved.
     pub fn saved_key(&self) -> String {
-        self.session
-            .preset
-            .clone()
-            .unwrap_or_else(|| SHARED_KEY.to_string())
+        self.saved_as.clone()
+    }
+
+    /// A link's preset on which this browser holds work of the person's own,
+    /// kept aside while the link's session is open.
+    pub fn own_work_kept(&self) -> Option<&Preset> {
+        let file = self.session.preset.as_ref()?;
+        if self.saved_as == *file || !has_work(self.saved.get(file)) {
+            return None;
+        }
+        self.presets.iter().find(|preset| preset.file == *file)
     }
 
     /// Keeps the current session among the saved ones.
@@ -37,8 +50,25 @@ impl Model {
         Rc::make_mut(&mut self.saved).insert(key, self.session.clone());
     }
 
-    /// Opens a session: loads its scenario and replays what was done.
+    /// Opens a session from a link or a host page. It is saved under its
+    /// preset, unless the person has other work of their own on that preset:
+    /// then it is saved apart, and their work is kept.
     pub fn open(&mut self, session: Session) {
+        let own_work = session
+            .preset
+            .as_ref()
+            .and_then(|file| self.saved.get(file))
+            .filter(|saved| has_work(Some(saved)) && **saved != session);
+        let key = match own_work {
+            Some(_) => SHARED_KEY.to_string(),
+            None => key_of(&session),
+        };
+        self.open_saved_as(key, session);
+    }
+
+    /// Opens a session saved under `key`: loads its scenario and replays
+    /// what was done.
+    pub fn open_saved_as(&mut self, key: String, session: Session) {
         let preset = match (&session.preset, &session.scenario) {
             (Some(file), _) => match self.presets.iter().find(|preset| preset.file == *file) {
                 Some(preset) => preset.clone(),
@@ -60,6 +90,7 @@ impl Model {
             return;
         };
         self.load(preset, scenario);
+        self.saved_as = key;
         for interaction in session.interactions {
             self.interact(interaction);
         }
@@ -69,7 +100,9 @@ impl Model {
     /// Loads a preset, with the work saved for it if there is some.
     pub fn load_remembered(&mut self, preset: Preset) {
         match self.saved.get(&preset.file).cloned() {
-            Some(session) if !session.interactions.is_empty() => self.open(session),
+            Some(session) if has_work(Some(&session)) => {
+                self.open_saved_as(preset.file.clone(), session)
+            }
             _ => self.load_fresh(preset),
         }
     }
@@ -86,6 +119,7 @@ impl Model {
         let key = self.saved_key();
         Rc::make_mut(&mut self.saved).remove(&key);
         self.load_fresh(self.preset.clone());
+        self.saved_as = key;
     }
 
     /// Back to the first preset; all saved work is forgotten.
@@ -108,4 +142,15 @@ impl Model {
             title: self.preset.title.clone(),
         });
     }
+}
+
+fn key_of(session: &Session) -> String {
+    session
+        .preset
+        .clone()
+        .unwrap_or_else(|| SHARED_KEY.to_string())
+}
+
+fn has_work(session: Option<&Session>) -> bool {
+    session.is_some_and(|session| !session.interactions.is_empty())
 }

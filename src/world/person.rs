@@ -4,11 +4,10 @@
 //! solutions) and replays to the same world.
 
 use super::edits::edit_message;
-use super::repository::{environment_of, FileChanges};
+use super::repository::{environment_of, FileChanges, PullRequest};
 use super::scenario::{Files, Layout, Mode};
 use super::script::Action;
 use super::World;
-use crate::core::document::parse_one;
 use crate::core::{IgnoreRule, State};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -131,17 +130,23 @@ impl World {
     /// The desired state the person proposes for `environment` in their
     /// open pull request, when edits there need one.
     pub fn proposal(&self, environment: &str) -> Option<State> {
-        let title = edit_message(environment);
-        let pull =
-            self.repository.pull_requests().iter().rev().find(|pull| {
-                pull.author == YOU && pull.title == title && pull.merged_as.is_none()
-            })?;
+        let pull = self.open_proposal(environment)?;
         let mut files = self.repository.head().files.clone();
         for path in &pull.changes.remove {
             files.remove(path);
         }
         files.extend(pull.changes.write.clone());
         super::repository::desired_state(&files, environment).ok()
+    }
+
+    /// The person's open pull request of edits to `environment`, if any.
+    pub fn open_proposal(&self, environment: &str) -> Option<&PullRequest> {
+        let title = edit_message(environment);
+        self.repository
+            .pull_requests()
+            .iter()
+            .rev()
+            .find(|pull| pull.author == YOU && pull.title == title && pull.merged_as.is_none())
     }
 
     /// Whether the script has steps left to run.
@@ -243,9 +248,5 @@ pub(super) fn environment_changes(head: &Files, environment: &str, text: &str) -
 
 /// Ignore rules written as YAML or JSON text.
 pub fn ignore_rules(text: &str) -> Result<Vec<IgnoreRule>, String> {
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    let value = parse_one("ignore rules", text).map_err(|error| error.to_string())?;
-    serde_json::from_value(value).map_err(|error| format!("ignore rules: {error}"))
+    crate::core::ignore::rules_from_text(text)
 }

@@ -41,8 +41,14 @@ test('exercise 1: an ignore rule stops the flapping', async () => {
   await rules.fill('- /replicas');
   const wrong = await check(page);
   assert.match(wrong.verdict, /^Not yet/);
-  assert.equal(wrong.failing.length, 1);
+  assert.equal(wrong.failing.length, 2);
   assert.match(wrong.failing[0], /The loop converges and stays converged for 5 steps: .*drifted at \/status/);
+  assert.match(wrong.failing[1], /Git still decides \/replicas of web: .*the comparison ignores it/);
+
+  await rules.fill('- /*');
+  const everything = await check(page);
+  assert.match(everything.verdict, /^Not yet/);
+  assert.match(everything.failing.join('\n'), /Git still decides \/image of web/);
 
   await rules.fill('- /status');
   const right = await check(page);
@@ -66,7 +72,10 @@ test('exercise 2: promotion is a reviewed pull request pinning the digest', asyn
     assert.notEqual(edited, text);
     await desiredPane(page).fill(edited);
     await page.getByRole('button', { name: 'Approve #1 as riley' }).click();
+    const pending = page.getByRole('heading', { name: 'Desired (your pull request #1 to envs/prod, not merged)' });
+    assert.equal(await pending.count(), 1, 'the Desired pane says its text waits in a pull request');
     await page.getByRole('button', { name: 'Merge #1' }).click();
+    await until(async () => page.getByRole('heading', { name: 'Desired (Git: envs/prod)' }).count(), 1);
   };
   await promote('registry.example/web:2.1.0', 3);
   const wrong = await check(page);

@@ -116,5 +116,10 @@ test('midway, the agent shows the error that keeps production on the old revisio
   const [head, synced] = agent.match(/prod\s+([0-9a-f]{7})\s+([0-9a-f]{7})/).slice(1);
   assert.notEqual(head, synced, 'Git moved on; production did not');
   await screenshot(page, 'lesson-monitoring-degraded');
+  const unreadable = page.getByRole('alert').filter({ hasText: 'The head of Git does not read' });
+  assert.equal(await unreadable.count(), 1, 'the page says the head of Git does not read');
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  await until(async () => /Health: Healthy/.test(await region(page, 'Agent')), true);
+  assert.equal(await unreadable.count(), 0, 'once the fix is in Git, the page no longer says it does not read');
   await close();
 });

@@ -130,6 +130,57 @@ test('work comes back after a reload; Reset forgets it', async () => {
   await close();
 });
 
+test('a link to a preset keeps the work of one\'s own on it; Reset everything asks first', async () => {
+  const sharer = await openPage(browser, server.url);
+  await until(() => cards(sharer.page), ['UPDATE web', 'DELETE debug']);
+  await sharer.page.getByRole('button', { name: 'Next step' }).click();
+  await sharer.page.getByRole('button', { name: 'Share' }).click();
+  const link = await sharer.page.getByLabel('Link to this scenario, with what you did').inputValue();
+  const shared = await seen(sharer.page);
+  await sharer.close();
+
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  const edited = '{\n  "web": {"image": "registry.example/web:2.0.1", "replicas": 4}\n}';
+  await actualPane(page).fill(edited);
+  await until(() => cards(page), ['CREATE api', 'UPDATE web']);
+  await page.waitForTimeout(1_500);
+  const own = await seen(page);
+
+  await page.goto('about:blank');
+  await page.goto(link);
+  await until(() => seen(page), shared);
+  const kept = page.getByRole('status').filter({ hasText: 'Your own work on' });
+  await kept.waitFor();
+  await screenshot(page, 'link-keeps-own-work');
+  await page.waitForTimeout(1_500);
+
+  await page.goto('about:blank');
+  await page.goto(server.url);
+  await until(() => seen(page), shared, 10_000);
+  await page.getByRole('button', { name: 'Back to my work' }).click();
+  await until(() => seen(page), own);
+  assert.equal(await kept.count(), 0, 'no notice on one\'s own work');
+  await page.waitForTimeout(1_500);
+  await page.reload();
+  await until(() => seen(page), own, 10_000);
+
+  const questions = [];
+  page.once('dialog', (dialog) => {
+    questions.push(dialog.message());
+    dialog.dismiss();
+  });
+  await page.getByRole('button', { name: 'Reset everything' }).click();
+  await until(() => questions.length, 1);
+  assert.match(questions[0], /Forget the work saved in this browser for every scenario\?/);
+  assert.deepEqual(await seen(page), own, 'declined: nothing forgotten');
+  page.once('dialog', (dialog) => dialog.accept());
+  await page.getByRole('button', { name: 'Reset everything' }).click();
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
 test('without local storage the page works in memory and says so', async () => {
   const { page, context, record, close } = await openPage(browser, 'about:blank');
   await context.addInitScript(() => {

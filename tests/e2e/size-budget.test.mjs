@@ -15,8 +15,11 @@ const KB = 1024;
  * branch layout, waves, the edge-triggered agent and the external-secrets stand-in),
  * rounded up to the next 25 KB, plus 25 KB: 525 KB. Raised by 5 KB for the code editor
  * that lays out only the lines on screen (5.6 KB), which took the first visit to 525.8 KB.
+ * Raised by 10 KB when the first visit reached 534.5 KB: ignore rules read field by field
+ * so that a wrong one is named with its line, exercise goals that no shortcut satisfies,
+ * dialogs that take and give back focus, and saved work that a link never replaces.
  */
-const BUDGET = 530 * KB;
+const BUDGET = 540 * KB;
 
 /** The one file in dist/ whose name matches, however Trunk hashed it. */
 function one(pattern) {

@@ -18,6 +18,10 @@ pub struct ControlsProps {
     pub on_reset_all: Callback<()>,
 }
 
+const FORGET_EVERYTHING: &str = "Forget the work saved in this browser for every scenario";
+const FORGET_EVERYTHING_QUESTION: &str =
+    "Forget the work saved in this browser for every scenario? This cannot be undone.";
+
 const SPEEDS: [(u32, &str); 3] = [(1200, "Slow"), (700, "Normal"), (250, "Fast")];
 
 /// Step through the plan, play it, reset; and move the world's time.
@@ -37,7 +41,14 @@ pub fn controls(props: &ControlsProps) -> Html {
     let on_advance = props.on_advance.reform(|_: MouseEvent| ());
     let on_run = props.on_run_to_end.reform(|_: MouseEvent| ());
     let on_share = props.on_share.reform(|_: MouseEvent| ());
-    let on_reset_all = props.on_reset_all.reform(|_: MouseEvent| ());
+    let on_reset_all = {
+        let on_reset_all = props.on_reset_all.clone();
+        Callback::from(move |_: MouseEvent| {
+            if gloo::dialogs::confirm(FORGET_EVERYTHING_QUESTION) {
+                on_reset_all.emit(());
+            }
+        })
+    };
     html! {
         <div class="controls">
             <div class="group" role="group" aria-label="Sync">
@@ -62,7 +73,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             </div>
             <div class="group" role="group" aria-label="Your work">
                 <button onclick={on_share}>{ "Share" }</button>
-                <button onclick={on_reset_all} title="Forget the work saved in this browser for every scenario">{ "Reset everything" }</button>
+                <button onclick={on_reset_all} title={FORGET_EVERYTHING}>{ "Reset everything" }</button>
             </div>
         </div>
     }
