@@ -111,6 +111,16 @@ everywhere! {
         assert_eq!(world.clusters["prod"].actual().get("web").unwrap()["replicas"], 9);
     }
 
+    fn an_edit_by_hand_that_changes_nothing_says_so_and_one_of_a_whole_object_names_no_path() {
+        let script = json!([
+            {"at": 1, "do": "edit-cluster", "by": "bob", "key": "web", "path": "/replicas", "value": 2},
+            {"at": 2, "do": "edit-cluster", "by": "bob", "key": "debug", "path": "", "value": {"image": "busybox"}},
+        ]);
+        let world = world(json!({"pollEvery": 1, "selfHeal": false, "prune": false}), script);
+        assert!(has(&world, "1 bob: set web in prod at /replicas to 2, as it already was"), "{:#?}", lines(&world));
+        assert!(has(&world, "2 bob: changed debug in prod (absent → "), "{:#?}", lines(&world));
+    }
+
     fn without_auto_sync_a_person_syncs() {
         let change = commit(1, json!({"web": {"image": "web:2", "replicas": 2}}));
         let sync = json!({"at": 4, "do": "sync", "by": "carol"});

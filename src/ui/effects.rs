@@ -48,6 +48,8 @@ pub fn use_theme(theme: Theme) {
 #[hook]
 pub fn use_start(dispatch: UseReducerDispatcher<Model>) {
     use_effect_with((), move |()| {
+        // The link the page was opened with, before Share may write another one.
+        let fragment = gloo::utils::window().location().hash().unwrap_or_default();
         yew::platform::spawn_local(async move {
             match load_presets().await {
                 Ok(presets) => dispatch.dispatch(Action::PresetsLoaded(presets)),
@@ -55,7 +57,6 @@ pub fn use_start(dispatch: UseReducerDispatcher<Model>) {
                     "The presets could not be loaded ({error}); the lesson's example is here."
                 ))),
             }
-            let fragment = gloo::utils::window().location().hash().unwrap_or_default();
             if fragment.len() > 1 {
                 match decode(&fragment) {
                     Ok(session) => dispatch.dispatch(Action::Open(session)),

@@ -326,16 +326,22 @@ impl World {
                     environment: environment.into(),
                     key: key.into(),
                 });
-                let old = old.map_or("absent".into(), |old| show(&old));
-                Event::new(
-                    step,
-                    by,
-                    format!(
-                        "changed {key} in {environment} at {path} ({old} → {})",
+                let place = match path {
+                    "" => String::new(),
+                    path => format!(" at {path}"),
+                };
+                let what = match old {
+                    Some(old) if old == *value => format!(
+                        "set {key} in {environment}{place} to {}, as it already was",
                         show(value)
                     ),
-                )
-                .because("a change made to the cluster, outside Git")
+                    old => format!(
+                        "changed {key} in {environment}{place} ({} → {})",
+                        old.map_or("absent".into(), |old| show(&old)),
+                        show(value)
+                    ),
+                };
+                Event::new(step, by, what).because("a change made to the cluster, outside Git")
             }
             Err(error) => Event::new(step, by, format!("could not edit {key} in {environment}"))
                 .because(error),
