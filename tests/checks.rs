@@ -204,6 +204,26 @@ everywhere! {
         only(&found, "unprotected-prune", "db", &["database", "`tier`", "Prune=false"]);
     }
 
+    fn pruning_a_namespace_warns_of_what_it_takes_along_that_was_meant_to_stay() {
+        let namespace = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}});
+        let protected = claim("data", json!({"argocd.argoproj.io/sync-options": "Prune=false"}));
+        let web = deployment("shop", "web", json!({"replicas": 2}));
+        let debug = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "debug", "namespace": "shop"}});
+        let actual = state(json!([namespace.clone(), protected, web.clone(), debug]));
+        let desired = state(json!([web]));
+        let found = warnings(&desired, &actual, &Options::pruning(true));
+        let warning = only(&found, "pruned-namespace", "Namespace/shop", &[
+            "not in Git and prune is on", "deletes everything in it",
+            "`PersistentVolumeClaim/shop/data` (protected from a prune, not from this)",
+            "`Deployment/shop/web` (in Git: the next sync creates it again, empty)",
+            "Put the Namespace back in Git",
+        ]);
+        assert!(!warning.message.contains("Pod/shop/debug"), "what is meant to go is not listed: {}", warning.message);
+        assert!(warnings(&desired, &actual, &NO_PRUNE).iter().all(|warning| warning.rule != "pruned-namespace"));
+        let kept = state(json!([namespace, deployment("shop", "web", json!({"replicas": 2}))]));
+        assert!(warnings(&kept, &actual, &Options::pruning(true)).iter().all(|warning| warning.rule != "pruned-namespace"), "a namespace in Git is not pruned");
+    }
+
     fn a_protected_claim_or_prune_off_does_not_warn() {
         let argo = state(json!([claim("data", json!({"argocd.argoproj.io/sync-options": "ServerSideApply=true, Prune=false"}))]));
         assert_eq!(warnings(&argo, &argo, &PRUNE), []);

@@ -93,6 +93,32 @@ everywhere! {
         assert_eq!(after.status.sync, SyncStatus::OutOfSync);
     }
 
+    fn null_in_git_deletes_a_live_value_and_matches_an_absent_one() {
+        let config = |data: Value| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": data});
+        let desired = state(json!([config(json!({"a": null, "b": "1", "c": null}))]));
+        let actual = state(json!([config(json!({"a": "x", "b": "1"}))]));
+        let plan = diff(&desired, &actual, &Options::default());
+        let Operation::Update { changes, object, .. } = &plan[0] else { panic!("an update") };
+        assert_eq!(changes.iter().map(|change| change.path.as_str()).collect::<Vec<_>>(), ["/data/a"]);
+        assert_eq!(object["data"], json!({"b": "1"}), "the apply deletes the field and writes no null");
+        let run = sync(&desired, &actual, &Options::default());
+        assert!(run.converged);
+        assert_eq!(run.passes.len(), 2, "one pass, then one with nothing to do");
+    }
+
+    fn deleting_a_namespace_deletes_what_is_in_it_even_what_a_prune_skips() {
+        let namespace = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}});
+        let database = object("StatefulSet", "db", Some("shop"), json!({"argocd.argoproj.io/sync-options": "Prune=false"}));
+        let elsewhere = object("StatefulSet", "db", Some("billing"), json!({"argocd.argoproj.io/sync-options": "Prune=false"}));
+        let actual = state(json!([namespace, database, elsewhere]));
+        let desired = state(json!([]));
+        let prune = Options::pruning(true);
+        let plan = diff(&desired, &actual, &prune);
+        assert_eq!(steps(&plan), ["skip StatefulSet/shop/db", "skip StatefulSet/billing/db", "delete Namespace/shop"]);
+        let after = apply(&plan, &actual);
+        assert_eq!(after.objects().keys().map(|key| &**key).collect::<Vec<_>>(), ["StatefulSet/billing/db"], "Kubernetes deletes a namespace's contents with it");
+    }
+
     fn an_ignore_rule_stops_the_autoscaler_fight() {
         let deployment = |replicas: u32, image: &str| {
             json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"},

@@ -4,7 +4,8 @@
 //! In the lesson's form every field counts. For Kubernetes objects, as in
 //! Argo CD: fields the cluster writes itself are not drift; a field only the
 //! live object has is not drift unless Git set it earlier (it is in the
-//! last-applied record); null or empty in Git equals absent; and lists that
+//! last-applied record); null or empty in Git where the live object has
+//! nothing is no difference (a null where it has a value deletes it); and lists that
 //! Kubernetes merges by key (containers and env by `name`, ports by
 //! `containerPort`, ...) are compared item by item by that key, so an item the
 //! cluster injected is not drift.

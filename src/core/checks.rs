@@ -4,6 +4,7 @@
 //! One function per rule. Objects are read loosely: a field of an unexpected
 //! type counts as absent, and nothing here panics, whatever the input.
 
+use super::apply::{is_in, namespace_at};
 use super::ignore::patterns_for;
 use super::image::{image_fields, ImageReference};
 use super::memo::Memo;
@@ -28,6 +29,7 @@ pub struct Warning {
 pub const MUTABLE_IMAGE_TAG: &str = "mutable-image-tag";
 pub const PLAINTEXT_SECRET: &str = "plaintext-secret";
 pub const UNPROTECTED_PRUNE: &str = "unprotected-prune";
+pub const PRUNED_NAMESPACE: &str = "pruned-namespace";
 pub const FIELD_OWNED_BY_CONTROLLER: &str = "field-owned-by-controller";
 
 const REPLICAS: [Step<'static>; 2] = [Step::Field("spec"), Step::Field("replicas")];
@@ -38,6 +40,7 @@ pub fn warnings(desired: &State, actual: &State, options: &Options) -> Vec<Warni
     mutable_image_tags(desired, &mut found);
     plaintext_secrets(desired, &mut found);
     unprotected_prunes(desired, actual, options, &mut found);
+    pruned_namespaces(desired, actual, options, &mut found);
     fields_owned_by_controllers(desired, actual, options, &mut found);
     // A stable sort: several findings of one rule about one object keep the
     // order in which they were found (the object's field order).
@@ -194,6 +197,9 @@ fn encrypted_with_sops(object: &Value) -> bool {
 
 // --- unprotected-prune ------------------------------------------------------
 
+const PROTECT: &str = "`argocd.argoproj.io/sync-options: Prune=false` (Argo CD) or \
+                       `kustomize.toolkit.fluxcd.io/prune: disabled` (Flux)";
+
 fn unprotected_prunes(
     desired: &State,
     actual: &State,
@@ -203,8 +209,6 @@ fn unprotected_prunes(
     if !options.prune {
         return;
     }
-    const PROTECT: &str = "`argocd.argoproj.io/sync-options: Prune=false` (Argo CD) or \
-                           `kustomize.toolkit.fluxcd.io/prune: disabled` (Flux)";
     let unprotected_desired = UNPROTECTED.with_borrow_mut(|memo| {
         memo.pass((), desired.len(), |remembered| {
             let objects = desired.objects().iter();
@@ -240,6 +244,50 @@ fn unprotected_prunes(
                  will delete it, and its data with it. If it left Git by mistake, put its \
                  manifest back; to keep it anyway, annotate the live object with {PROTECT}, \
                  or turn prune off."
+            ),
+        ));
+    }
+}
+
+// --- pruned-namespace -------------------------------------------------------
+
+/// A Namespace that a prune deletes, with objects in it that were meant to
+/// stay: protected from a prune, or in Git.
+fn pruned_namespaces(desired: &State, actual: &State, options: &Options, found: &mut Vec<Warning>) {
+    if !options.prune {
+        return;
+    }
+    let pruned = actual
+        .objects()
+        .iter()
+        .filter(|(key, object)| desired.get(key).is_none() && !prune_protected(object));
+    for (key, namespace) in pruned.filter_map(|(key, _)| Some((key, namespace_at(actual, key)?))) {
+        let protected = actual
+            .objects()
+            .iter()
+            .filter(|(inside, object)| {
+                is_in(object, namespace) && prune_protected(object) && desired.get(inside).is_none()
+            })
+            .map(|(inside, _)| format!("`{inside}` (protected from a prune, not from this)"));
+        let declared = desired
+            .objects()
+            .iter()
+            .filter(|(_, object)| is_in(object, namespace))
+            .map(|(inside, _)| {
+                format!("`{inside}` (in Git: the next sync creates it again, empty)")
+            });
+        let kept: Vec<String> = protected.chain(declared).collect();
+        if kept.is_empty() {
+            continue;
+        }
+        found.push(warning(
+            key,
+            PRUNED_NAMESPACE,
+            format!(
+                "`{key}` is not in Git and prune is on: this sync deletes it, and Kubernetes \
+                 deletes everything in it along with it: {}. Put the Namespace back in Git, \
+                 or annotate it with {PROTECT}.",
+                kept.join(", ")
             ),
         ));
     }

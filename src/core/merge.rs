@@ -58,11 +58,13 @@ fn merge(desired: &Value, live: &Value, last: Option<&Value>, field: &str) -> Va
                         .and_then(Value::as_object)
                         .is_some_and(|before| before.contains_key(name))
             };
+            // Null in Git deletes the field, as `kubectl apply` reads it.
+            let deleted = |name: &String| want.get(name).is_some_and(Value::is_null);
             // The live fields in their order, merged where Git sets them, then the
             // fields Git sets that the cluster does not have.
             let mut result: Map<String, Value> = have
                 .iter()
-                .filter(|(name, _)| !removed(name))
+                .filter(|(name, _)| !removed(name) && !deleted(name))
                 .map(|(name, current)| {
                     let merged = match want.get(name) {
                         Some(value) => merge(value, current, last.and_then(|l| l.get(name)), name),
@@ -71,7 +73,10 @@ fn merge(desired: &Value, live: &Value, last: Option<&Value>, field: &str) -> Va
                     (name.clone(), merged)
                 })
                 .collect();
-            for (name, value) in want.iter().filter(|(name, _)| !have.contains_key(*name)) {
+            let added = want
+                .iter()
+                .filter(|(name, value)| !have.contains_key(*name) && !value.is_null());
+            for (name, value) in added {
                 result.insert(name.clone(), value.clone());
             }
             Value::Object(result)
@@ -191,6 +196,18 @@ mod tests {
     use super::*;
     use crate::core::normalize::last_applied;
     use serde_json::json;
+
+    #[test]
+    fn null_in_git_deletes_the_field_and_is_never_written() {
+        let result = updated(
+            &json!({"kind": "ConfigMap", "data": {"a": null, "b": "1", "c": null}}),
+            &json!({"kind": "ConfigMap", "data": {"a": "x", "b": "0"}}),
+            None,
+            Mode::Kubernetes,
+            &[],
+        );
+        assert_eq!(result["data"], json!({"b": "1"}));
+    }
 
     #[test]
     fn the_lesson_form_writes_desired_but_keeps_ignored_fields() {

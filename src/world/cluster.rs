@@ -5,6 +5,7 @@
 
 use super::event::Event;
 use super::registry::{short, shorten_digests, Registry};
+use crate::core::apply::deleted_with;
 use crate::core::image::image_fields;
 use crate::core::plan::Operation;
 use crate::core::state::{Key, State};
@@ -138,6 +139,9 @@ impl Cluster {
                     self.write(key, Value::clone(object))
                 }
                 Operation::Delete { key, .. } => {
+                    for contained in deleted_with(&self.actual, key) {
+                        self.remove(&contained);
+                    }
                     self.remove(key);
                 }
                 Operation::Skip { .. } => {}

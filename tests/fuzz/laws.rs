@@ -2,14 +2,17 @@
 //! states that meets its premises: one pass converges, whatever the ignore
 //! rules.
 
+use gitops_playground::core::apply::{is_in, namespace_at};
 use gitops_playground::core::normalize::{last_applied, merge_key};
 use gitops_playground::core::{apply, diff, has_work, Form, Operation, Options, State};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// After the plan is applied, a second pass has nothing to do. Checked for
-/// pairs like the law's own: one form, and every key of a list merged by key
-/// written once.
+/// pairs like the law's own: one form, every key of a list merged by key
+/// written once, and no Namespace the plan deletes holding an object Git
+/// still declares (Kubernetes deletes it with its Namespace, and the next
+/// pass creates it again).
 pub fn one_pass_converges(
     desired: &State,
     actual: &State,
@@ -18,11 +21,28 @@ pub fn one_pass_converges(
 ) -> Result<(), String> {
     let premises = one_form(desired, actual)
         && merge_keys_are_unique(desired)
-        && merge_keys_are_unique(actual);
+        && merge_keys_are_unique(actual)
+        && no_declared_object_goes_with_its_namespace(desired, actual, plan);
     if premises && has_work(&diff(desired, &apply(plan, actual), options)) {
         return Err("one pass converges whatever the ignore rules".into());
     }
     Ok(())
+}
+
+fn no_declared_object_goes_with_its_namespace(
+    desired: &State,
+    actual: &State,
+    plan: &[Operation],
+) -> bool {
+    plan.iter()
+        .filter(|operation| matches!(operation, Operation::Delete { .. }))
+        .filter_map(|operation| namespace_at(actual, operation.key()))
+        .all(|namespace| {
+            !desired
+                .objects()
+                .values()
+                .any(|object| is_in(object, namespace))
+        })
 }
 
 /// Both in the lesson's form, or both Kubernetes objects.

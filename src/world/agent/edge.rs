@@ -76,9 +76,10 @@ impl Agent {
                     operation,
                     "it replays the event it was sent",
                     git_moved,
+                    cluster.actual(),
                 ));
+                cluster.apply(std::slice::from_ref(operation));
             }
-            cluster.apply(&plan);
             application.synced_revision = application.target_revision.clone();
         }
     }

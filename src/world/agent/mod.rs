@@ -7,6 +7,7 @@ use super::cluster::Cluster;
 use super::event::Event;
 use super::repository::{desired_state, Repository};
 use super::scenario::{Layout, Trigger, WorldOptions};
+use crate::core::apply::deleted_with;
 use crate::core::changes::Change;
 use crate::core::plan::{has_work, Operation};
 use crate::core::report::report;
@@ -363,6 +364,7 @@ pub(super) fn operation_event(
     operation: &Operation,
     why: &str,
     following_git: bool,
+    actual: &State,
 ) -> Event {
     let what = match operation {
         Operation::Create { key, .. } => format!("created {key} in {environment}"),
@@ -374,7 +376,13 @@ pub(super) fn operation_event(
             "{key} in {environment} drifted at {}; reverting",
             describe_changes(changes)
         ),
-        Operation::Delete { key, .. } => format!("deleted {key} from {environment}"),
+        Operation::Delete { key, .. } => match deleted_with(actual, key).as_slice() {
+            [] => format!("deleted {key} from {environment}"),
+            contents => format!(
+                "deleted {key} from {environment}, and with it everything in it: {}",
+                contents.join(", ")
+            ),
+        },
         Operation::Skip { key, reason, .. } => {
             return Event::new(
                 step,

@@ -60,9 +60,10 @@ pub(super) fn sync_wave(
             operation,
             why,
             following_git,
+            cluster.actual(),
         ));
+        cluster.apply(std::slice::from_ref(operation));
     }
-    cluster.apply(&batch);
     application.waiting = None;
     application.reported = None;
     let finished = batch.len() == plan.len();
