@@ -224,4 +224,24 @@ everywhere! {
         assert!(scenario.options.prune);
         assert_eq!(scenario.initial().0.get("web"), Some(&serde_json::json!({"replicas": 2})));
     }
+
+    fn desired_and_actual_in_two_forms_are_refused_naming_both() {
+        let error = scenario_error("desired:\n  a: {image: x}\nactual:\n  - {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n");
+        assert_eq!(error.pointer.as_deref(), Some("/actual"));
+        assert_eq!(error.to_string(), "lesson.json at /actual: `desired` holds named objects (the lesson's form) and `actual` holds Kubernetes objects; a sync writes the desired objects into the actual state, so write both in one form: both as named objects, or both as Kubernetes objects (with apiVersion, kind and metadata)");
+        let error = scenario_error(r#"{"repository": {"files": {"envs/prod/web.json": [{"kind": "A", "metadata": {"name": "x"}}]}}, "clusters": {"prod": {"x": {}}}}"#);
+        assert_eq!(error.to_string(), "lesson.json at /clusters/prod: Git's `envs/prod/` holds Kubernetes objects and the prod cluster holds named objects (the lesson's form); a sync writes the desired objects into the actual state, so write both in one form: both as named objects, or both as Kubernetes objects (with apiVersion, kind and metadata)");
+    }
+
+    fn an_empty_actual_takes_the_form_of_desired() {
+        for empty in ["[]", "{}", r#"{"apiVersion": "v1", "kind": "List", "items": []}"#] {
+            let text = format!(r#"{{"desired": {{"a": {{"image": "x"}}}}, "actual": {empty}}}"#);
+            let (desired, actual) = Scenario::parse("lesson.json", &text).unwrap().initial();
+            assert_eq!(actual.form(), desired.form(), "{empty}");
+            let run = gitops_playground::core::sync(&desired, &actual, &Options::default());
+            assert_eq!(run.actual.to_value(), json!({"a": {"image": "x"}}), "{empty}");
+        }
+        let kubernetes = r#"{"desired": [{"kind": "A", "metadata": {"name": "x"}}], "actual": {"apiVersion": "v1", "kind": "List", "items": [{"kind": "A", "metadata": {"name": "x"}}]}}"#;
+        assert!(Scenario::parse("lesson.json", kubernetes).is_ok(), "a list and a List are one form");
+    }
 }

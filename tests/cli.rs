@@ -283,3 +283,222 @@ fn check_refuses_a_file_that_is_not_an_exercise() {
     assert!(fails(&["check", WORKED_EXAMPLE], "")
         .ends_with("worked-example.json: it has no `exercise` block"));
 }
+
+/// A scenario with `count` objects of pseudo-random text, which deflate
+/// cannot make much smaller.
+fn noisy_scenario(count: usize) -> String {
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let objects: serde_json::Map<String, Value> = (0..count)
+        .map(|index| {
+            let noise: String = (0..64)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    char::from(b'a' + (seed % 26) as u8)
+                })
+                .collect();
+            (format!("object-{index}"), json!({ "note": noise }))
+        })
+        .collect();
+    json!({ "desired": objects }).to_string()
+}
+
+#[test]
+fn link_refuses_a_scenario_whose_link_the_page_would_refuse() {
+    let message = fails(&["link", "-"], &noisy_scenario(10_000));
+    assert!(
+        message.starts_with("gitops-sim: <stdin>: its link would be ")
+            && message.contains("the playground opens links up to 524288 characters"),
+        "{message}"
+    );
+    let output = gitops_sim(&["link", "-"], &noisy_scenario(100));
+    assert!(output.status.success(), "a smaller one links");
+}
+
+#[test]
+fn link_refuses_a_preset_the_playground_does_not_have() {
+    for name in [
+        "nosuch.yaml",
+        "../../etc/passwd",
+        "presets/mutable-tag.yaml",
+    ] {
+        let message = fails(&["link", "--preset", name], "");
+        assert!(
+            message.starts_with(&format!(
+                "gitops-sim: --preset {name}: the playground has no such preset; name one of its presets: worked-example.json, "
+            )) && message.contains("mutable-tag.yaml"),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn run_refuses_an_action_after_the_last_step_with_its_place() {
+    let scenario = r#"{"desired": {"web": {}}, "steps": 6, "script": [{"at": 20, "do": "restart", "key": "web"}]}"#;
+    assert!(fails(&["run", "-"], scenario)
+        .starts_with("gitops-sim: <stdin> at /script/0/at: this action is at step 20, after the last step the scenario runs (`steps: 6`)"));
+    let scenario = r#"{"desired": {"web": {}}, "script": [{"at": 100000000, "do": "stop-agent"}]}"#;
+    assert_eq!(
+        fails(&["run", "-"], scenario),
+        "gitops-sim: <stdin> at /script/0/at: this action is at step 100000000, but a scenario runs at most 10000 steps"
+    );
+    let scenario = r#"{"desired": {"web": {}}, "script": [{"at": 1, "do": "restart", "environment": "staging", "key": "web"}]}"#;
+    assert!(fails(&["run", "-"], scenario)
+        .starts_with("gitops-sim: <stdin> at /script/0/environment: there is no environment `staging` in this scenario; it has prod."));
+}
+
+#[test]
+fn plan_refuses_desired_and_actual_in_two_forms() {
+    let scenario = "desired:\n  a: {image: x}\nactual:\n  - {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n";
+    for command in ["plan", "sync", "run", "link"] {
+        assert!(fails(&[command, "-"], scenario).starts_with(
+            "gitops-sim: <stdin> at /actual: `desired` holds named objects (the lesson's form) and `actual` holds Kubernetes objects;"
+        ));
+    }
+    let output = succeeds(&["sync", "-"], "desired:\n  a: {image: x}\nactual: []\n");
+    assert_eq!(
+        output["actual"],
+        json!({"a": {"image": "x"}}),
+        "an empty actual state takes the form of desired, so the output reads back"
+    );
+}
+
+/// A directory with `exercises/<name>` holding `exercise` and `presets/`
+/// holding the two compromised-CI presets and an index of them.
+fn exercise_dir(name: &str, exercise: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
+    let _ = std::fs::remove_dir_all(&root);
+    std::fs::create_dir_all(root.join("exercises")).unwrap();
+    std::fs::create_dir_all(root.join("presets")).unwrap();
+    for preset in ["compromise-push.yaml", "compromise-pull.yaml"] {
+        let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("static/presets")
+            .join(preset);
+        std::fs::copy(from, root.join("presets").join(preset)).unwrap();
+    }
+    std::fs::write(
+        root.join("presets/index.json"),
+        r#"["compromise-push.yaml", "compromise-pull.yaml"]"#,
+    )
+    .unwrap();
+    let file = root.join("exercises").join(name);
+    std::fs::write(&file, exercise).unwrap();
+    file.to_string_lossy().into_owned()
+}
+
+const COMPROMISED_CI: &str = include_str!("../static/exercises/compromised-ci.yaml");
+
+#[test]
+fn check_refuses_a_question_whose_preset_is_missing_saying_where_it_looked() {
+    let file = exercise_dir(
+        "typo.yaml",
+        &COMPROMISED_CI.replacen("run: compromise-push.yaml", "run: compromise-pushh.yaml", 1),
+    );
+    let message = fails(&["check", &file], "");
+    let presets = std::path::Path::new(&file)
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("presets");
+    assert!(
+        message.starts_with(&format!(
+            "gitops-sim: {file} at /exercise/questions/0/run: {} does not list the preset compromise-pushh.yaml, so the page would not find it; a question's preset is read from presets/ beside the exercise's directory",
+            presets.join("index.json").display()
+        )),
+        "{message}"
+    );
+    std::fs::remove_file(presets.join("index.json")).unwrap();
+    let message = fails(&["check", &file], "");
+    assert!(
+        message.contains(&format!(
+            "the preset compromise-pushh.yaml is not there: cannot read {} (there is no such file)",
+            presets.join("compromise-pushh.yaml").display()
+        )),
+        "{message}"
+    );
+}
+
+#[test]
+fn check_refuses_a_question_of_whose_choices_none_holds() {
+    let file = exercise_dir(
+        "nothing-holds.yaml",
+        &COMPROMISED_CI.replacen(
+            "{running: {key: Deployment/shop/web, malicious: true}}",
+            "{running: {key: Deployment/shop/webb, malicious: true}}",
+            1,
+        ),
+    );
+    let message = fails(&["check", &file], "");
+    assert!(
+        message.contains("at /exercise/questions/0/choices: after running compromise-push.yaml, no choice holds, so no answer can be right (choice 0 (\"The attacker's image\"): Deployment/shop/webb runs nothing; "),
+        "{message}"
+    );
+}
+
+#[test]
+fn check_refuses_an_exercise_goal_about_an_environment_it_does_not_have() {
+    let exercise = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/exercises/flapping.yaml"
+    );
+    let text = std::fs::read_to_string(exercise)
+        .unwrap()
+        .replace("- stable: 5", "- synced: {environment: qa}");
+    assert_eq!(
+        fails(&["check", "-"], &text),
+        "gitops-sim: <stdin> at /exercise/goals/0/synced/environment: there is no environment `qa` in this exercise; it has prod"
+    );
+}
+
+#[test]
+fn check_refuses_a_solution_that_does_not_fit_the_exercise() {
+    let exercise = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/static/exercises/compromised-ci.yaml"
+    );
+    let check = |solution: &str| fails(&["check", exercise, "--solution", "-"], solution);
+    assert_eq!(
+        check("answers: [9, 1, 0, 1, 0]\n"),
+        "gitops-sim: <stdin> at /answers/0: answer 1 is 9; question 1 has 2 choices (0 to 1)"
+    );
+    assert!(check("answers: [0, 1, 0, 1, 0, 1]\n")
+        .starts_with("gitops-sim: <stdin> at /answers/5: there are 6 answers for 5 questions"));
+    assert!(check("interactions: [{environment: qa}]\n").starts_with(
+        "gitops-sim: <stdin> at /interactions/0/environment: there is no environment `qa`"
+    ));
+    let unknown = check("interactions: [{ignor: \"- /status\"}]\n");
+    assert!(
+        unknown.ends_with("unknown interaction `ignor`; the interactions are desired, actual, step, advance, revert, prune, selfHeal, autoSync, mode, ignore, environment, approve, merge, answer"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn every_exercise_and_preset_shipped_checks_and_links() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let exercises: Vec<String> =
+        serde_json::from_str(include_str!("../static/exercises/index.json")).unwrap();
+    for exercise in exercises {
+        let file = format!("{root}/static/exercises/{exercise}");
+        let output = gitops_sim(&["check", &file], "");
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{exercise} reads, and is not solved at its start: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let name = exercise.trim_end_matches(".yaml");
+        let right = format!("{root}/tests/exercises/{name}.right.yaml");
+        succeeds(&["check", &file, "--solution", &right], "");
+    }
+    let presets: Vec<String> =
+        serde_json::from_str(include_str!("../static/presets/index.json")).unwrap();
+    for preset in presets {
+        let file = format!("{root}/static/presets/{preset}");
+        succeeds(&["run", &file], "");
+        let output = gitops_sim(&["link", "--preset", &preset], "");
+        assert!(output.status.success(), "{preset}");
+    }
+}

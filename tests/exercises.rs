@@ -5,7 +5,9 @@
 mod common;
 
 use gitops_playground::core::document::parse_one;
-use gitops_playground::exercise::{check, replay, Attempt, Checked, Goal, Outcome, Place};
+use gitops_playground::exercise::{
+    check, replay, validate_questions, Attempt, Checked, Goal, Outcome, Place,
+};
 use gitops_playground::world::person::Interaction;
 use gitops_playground::world::scenario::Scenario;
 use gitops_playground::world::World;
@@ -57,6 +59,35 @@ fn run(name: &str, solution: Option<&str>) -> Checked {
         _ => Attempt::default(),
     };
     check(&scenario, &exercise, &attempt, &preset)
+}
+
+/// The error of an exercise with these goals and questions (YAML lines).
+fn exercise_error(goals: &str, questions: &str) -> String {
+    let text = format!("desired: {{web: {{image: web:1, replicas: 2}}}}\nexercise:\n  task: t\n  settle: 6\n  goals:\n{goals}  questions:\n{questions}");
+    Scenario::parse("lesson.yaml", &text)
+        .expect_err("the exercise is refused")
+        .to_string()
+}
+
+/// The error of a solution file of an exercise.
+fn solution_error(name: &str, solution: &str) -> String {
+    let (_, text, ..) = EXERCISES
+        .iter()
+        .find(|(exercise, ..)| *exercise == name)
+        .unwrap();
+    let scenario = Scenario::parse(name, text).unwrap();
+    let value = parse_one("solution.yaml", solution).unwrap();
+    let error = match Attempt::from_value("solution.yaml", value) {
+        Ok(attempt) => attempt
+            .validate(
+                "solution.yaml",
+                &scenario,
+                scenario.exercise.as_ref().unwrap(),
+            )
+            .expect_err("the solution is refused"),
+        Err(error) => error,
+    };
+    error.to_string()
 }
 
 fn interactions(done: &[Interaction]) -> Attempt {
@@ -221,5 +252,71 @@ everywhere! {
         assert_eq!(failed(&checked), ["Pod/shop/debug is gone"]);
         let start = run("protect-database", None);
         assert_eq!(failed(&start), ["StatefulSet/shop/db exists", "Not: someone reports \"deleted StatefulSet/shop/db\""]);
+    }
+
+    fn an_authors_mistake_in_the_goals_is_refused_with_its_place() {
+        let goal = |goal: &str| exercise_error(&format!("    - {goal}\n"), "    []\n");
+        assert_eq!(goal("synced: {environment: qa}"), "lesson.yaml at /exercise/goals/0/synced/environment: there is no environment `qa` in this exercise; it has prod");
+        assert_eq!(goal("field: {key: web, path: replicas, equals: 3}"), "lesson.yaml at /exercise/goals/0/field/path: `replicas` is not a JSON pointer to a field: it should start with `/` (`/replicas`)");
+        assert_eq!(goal("not: {gitDecides: {key: web, path: image}}"), "lesson.yaml at /exercise/goals/0/not/gitDecides/path: `image` is not a JSON pointer to a field: it should start with `/` (`/image`)");
+        assert_eq!(goal("stable: 50"), "lesson.yaml at /exercise/goals/0/stable: `stable: 50` asks for 50 quiet steps, but the check runs `settle: 6` steps after the student's work; lower `stable` to 6 or less, or raise `settle`");
+        assert_eq!(goal("sameImages: {key: web, environments: [prod, qa]}"), "lesson.yaml at /exercise/goals/0/sameImages/environments/1: there is no environment `qa` in this exercise; it has prod");
+        assert!(goal("noWarning: mutable-tag").starts_with("lesson.yaml at /exercise/goals/0/noWarning: there is no warning rule `mutable-tag`; the rules are mutable-image-tag, "));
+        assert!(Scenario::parse("lesson.yaml", "desired: {web: {}}\nexercise: {task: t, goals: [{stable: 6}, {synced: {environment: prod}}]}\n").is_ok());
+    }
+
+    fn an_authors_mistake_in_the_questions_is_refused_with_its_place() {
+        let one = "    - {ask: a, run: compromise-push.yaml, choices: [{text: x, when: {gitMentions: y}}]}\n";
+        assert_eq!(exercise_error("    []\n", one), "lesson.yaml at /exercise/questions/0/choices: a question offers two choices or more; this one has 1");
+        let outside = "    - {ask: a, run: ../../etc/passwd, choices: [{text: x, when: {gitMentions: y}}, {text: z, when: {gitMentions: w}}]}\n";
+        assert!(exercise_error("    []\n", outside).starts_with("lesson.yaml at /exercise/questions/0/run: `../../etc/passwd` is not a preset's file name"));
+        let path = "    - {ask: a, run: p.yaml, choices: [{text: x, when: {field: {key: web, path: image, equals: 1}}}, {text: z, when: {gitMentions: w}}]}\n";
+        assert!(exercise_error("    []\n", path).starts_with("lesson.yaml at /exercise/questions/0/choices/0/when/field/path: "));
+    }
+
+    fn a_question_is_checked_against_its_preset_before_anyone_answers() {
+        let (_, text, ..) = EXERCISES[2];
+        let exercise = Scenario::parse("compromised-ci", text).unwrap().exercise.unwrap();
+        let found = |file: &str| preset(file).ok_or_else(|| format!("there is no file presets/{file}"));
+        assert_eq!(validate_questions("ex.yaml", &exercise, &found), Ok(()));
+        let mut missing = exercise.clone();
+        missing.questions[1].run = "compromise-pushh.yaml".into();
+        assert_eq!(validate_questions("ex.yaml", &missing, &found).unwrap_err().to_string(), "ex.yaml at /exercise/questions/1/run: there is no file presets/compromise-pushh.yaml");
+        let mut none_holds = exercise.clone();
+        none_holds.questions[0].choices[0].when = Goal::GitMentions("nowhere".into());
+        let error = validate_questions("ex.yaml", &none_holds, &found).unwrap_err().to_string();
+        assert!(error.starts_with("ex.yaml at /exercise/questions/0/choices: after running compromise-push.yaml, no choice holds, so no answer can be right (choice 0 (\"The attacker's image\"): the head commit"), "{error}");
+        let mut elsewhere = exercise;
+        elsewhere.questions[4].choices[1].when = Goal::Synced(Place { environment: Some("qa".into()) });
+        assert_eq!(validate_questions("ex.yaml", &elsewhere, &found).unwrap_err().to_string(), "ex.yaml at /exercise/questions/4/choices/1/when/synced/environment: there is no environment `qa` in the preset compromise-pull.yaml; it has prod");
+    }
+
+    fn a_solution_that_does_not_fit_the_exercise_is_refused_with_its_place() {
+        assert_eq!(solution_error("compromised-ci", "answers: [9, 1, 0, 1, 0]\n"), "solution.yaml at /answers/0: answer 1 is 9; question 1 has 2 choices (0 to 1)");
+        assert_eq!(solution_error("compromised-ci", "answers: [0, 1, 0, 1, 0, 1, 1, 1, 1]\n"), "solution.yaml at /answers/5: there are 9 answers for 5 questions; answer 6 has no question, so remove it");
+        assert_eq!(solution_error("flapping", "answers: [0]\n"), "solution.yaml at /answers: this exercise has no questions, so there is nothing to answer; leave the answers out");
+        assert_eq!(solution_error("compromised-ci", "interactions: [{answer: [2, 5]}]\n"), "solution.yaml at /interactions/0/answer: answer 3 is 5; question 3 has 2 choices (0 to 1)");
+        assert_eq!(solution_error("flapping", "answers: [b]\n"), "solution.yaml at /answers/0: an answer is a choice's index (0, 1, ...) or null for none; found a string");
+        assert_eq!(solution_error("flapping", "interactions: [{environment: qa}]\n"), "solution.yaml at /interactions/0/environment: there is no environment `qa` in this exercise; it has prod");
+        assert_eq!(solution_error("flapping", "interactions: [{desired: \"{bad\"}]\n"), "solution.yaml at /interactions/0/desired: the text does not read (line 1, column 2 of the text: key must be a string); the page would leave the Desired pane broken and change nothing, so correct it");
+        assert_eq!(solution_error("flapping", "interactions: [{ignore: \"- status\"}]\n"), "solution.yaml at /interactions/0/ignore: ignore rules, rule 1 (line 1): `status` is not a JSON pointer: it should start with `/`; the page would keep the rules it had, so correct them");
+        assert_eq!(solution_error("flapping", "interactions: [{step: 999}]\n"), "solution.yaml at /interactions/0/step: `step` takes no value: write `- step`, once for each time it was done");
+        assert_eq!(solution_error("flapping", "interactions: [revert]\n"), "solution.yaml at /interactions/0: `revert` needs a value, a commit: HEAD, HEAD~n or an id, as text: write `- revert: <value>`");
+        assert_eq!(solution_error("flapping", "interactions: [{revert: 42}]\n"), "solution.yaml at /interactions/0/revert: `revert` takes a commit: HEAD, HEAD~n or an id, as text; found 42");
+        assert_eq!(solution_error("flapping", "interactions: [{mode: teleport}]\n"), "solution.yaml at /interactions/0/mode: `mode` takes pull or push; found a string");
+        let unknown = solution_error("flapping", "interactions: [{ignor: \"- /status\"}]\n");
+        assert_eq!(unknown, "solution.yaml at /interactions/0: unknown interaction `ignor`; the interactions are desired, actual, step, advance, revert, prune, selfHeal, autoSync, mode, ignore, environment, approve, merge, answer");
+        assert_eq!(solution_error("flapping", "interaction: []\n"), "solution.yaml at /interaction: unknown field `interaction`; a solution has `interactions` and `answers`");
+    }
+
+    fn a_solution_reads_long_and_short_names_and_answers_given_as_interactions() {
+        let value = parse_one("s", "interactions: [advance, n, {e: prod}, {environment: prod}, {answer: [1, 0]}]\nanswers: [1, null]\n").unwrap();
+        let attempt = Attempt::from_value("s", value).unwrap();
+        assert_eq!(attempt.interactions[..4], [Interaction::Advance, Interaction::Advance, Interaction::Environment("prod".into()), Interaction::Environment("prod".into())]);
+        assert_eq!(attempt.answers_given(), [Some(1), Some(0)]);
+        let answered = Attempt::from_value("s", parse_one("s", "interactions: [{answer: [0, 0]}, {answer: [1, 1]}, {answer: [2, 0]}, {answer: [3, 1]}, {answer: [4, 0]}]\n").unwrap()).unwrap();
+        let (_, text, ..) = EXERCISES[2];
+        let scenario = Scenario::parse("compromised-ci", text).unwrap();
+        assert!(check(&scenario, scenario.exercise.as_ref().unwrap(), &answered, &preset).solved, "answers given as interactions count");
     }
 }

@@ -121,6 +121,24 @@ everywhere! {
         assert!(has(&world, "2 bob: changed debug in prod (absent → "), "{:#?}", lines(&world));
     }
 
+    fn a_pruned_namespace_takes_what_is_in_it_and_the_agent_says_so() {
+        let scenario = json!({
+            "desired": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "kept", "namespace": "billing"}}],
+            "actual": [
+                {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "kept", "namespace": "billing"}},
+                {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}},
+                {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "shop",
+                    "annotations": {"argocd.argoproj.io/sync-options": "Prune=false"}}},
+            ],
+            "options": {"prune": true, "pollEvery": 1},
+            "steps": 2,
+        });
+        let world = World::run(&Scenario::parse("test.json", &scenario.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        assert!(has(&world, "deleted Namespace/shop from prod, and with it everything in it: StatefulSet/shop/db"), "{:#?}", lines(&world));
+        let left: Vec<&str> = world.clusters["prod"].actual().objects().keys().map(|key| &**key).collect();
+        assert_eq!(left, ["ConfigMap/billing/kept"]);
+    }
+
     fn without_auto_sync_a_person_syncs() {
         let change = commit(1, json!({"web": {"image": "web:2", "replicas": 2}}));
         let sync = json!({"at": 4, "do": "sync", "by": "carol"});
@@ -143,13 +161,15 @@ everywhere! {
             {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},
             {"at": 1, "do": "merge", "by": "alice", "pullRequest": 7},
             {"at": 1, "do": "edit-cluster", "by": "bob", "key": "nope", "path": "/replicas", "value": 1},
-            {"at": 1, "do": "promote", "author": "alice", "key": "web", "from": "staging", "to": "prod"},
+            {"at": 1, "do": "promote", "author": "alice", "key": "nope", "from": "prod", "to": "prod"},
+            {"at": 1, "do": "restart", "key": "nope"},
         ]);
         let world = world(json!({}), script);
         assert!(has(&world, "could not revert HEAD; "));
         assert!(has(&world, "refused to merge pull request #7; there is no pull request #7"));
         assert!(has(&world, "could not edit nope in prod; nope is not in the prod cluster"));
-        assert!(has(&world, "could not promote web from staging to prod"));
+        assert!(has(&world, "could not promote nope from prod to prod; nope is not in envs/prod"));
+        assert!(has(&world, "kubelet: nothing to restart: nope is not in prod; the prod cluster has no object nope at this step"), "{:#?}", lines(&world));
     }
 
     fn a_bad_script_is_located() {
@@ -268,5 +288,56 @@ everywhere! {
     fn a_scenario_cannot_run_forever() {
         assert_eq!(scenario_error(r#"{"desired": {}, "steps": 4000000000}"#), "lesson.json at /steps: a scenario runs at most 10000 steps");
         assert!(scenario_error(r#"{"desired": {}, "script": [{"at": 4294967295, "do": "stop-agent"}]}"#).contains("at most 10000 steps"));
+    }
+
+    fn what_a_script_cannot_do_is_refused_before_it_runs() {
+        let web = r#""desired": {"web": {"image": "web:1"}}"#;
+        let error = |rest: &str| scenario_error(&format!("{{{web}, {rest}}}"));
+        assert_eq!(
+            error(r#""steps": 6, "script": [{"at": 20, "do": "restart", "key": "web"}]"#),
+            "lesson.json at /script/0/at: this action is at step 20, after the last step the scenario runs (`steps: 6`), so it would never happen; move it to step 6 or earlier, or raise `steps`"
+        );
+        assert_eq!(
+            error(r#""script": [{"at": 1, "do": "stop-agent"}, {"at": 100000000, "do": "start-agent"}]"#),
+            "lesson.json at /script/1/at: this action is at step 100000000, but a scenario runs at most 10000 steps"
+        );
+        let nowhere = "there is no environment `staging` in this scenario; it has prod. Name one of those, or declare `staging` with files under `envs/staging/` (or a cluster under `clusters`)";
+        for (action, field) in [
+            (r#"{"at": 1, "do": "restart", "environment": "staging", "key": "web"}"#, "environment"),
+            (r#"{"at": 1, "do": "sync", "by": "bob", "environment": "staging"}"#, "environment"),
+            (r#"{"at": 1, "do": "lose-cluster", "environment": "staging"}"#, "environment"),
+            (r#"{"at": 1, "do": "edit-cluster", "by": "bob", "environment": "staging", "key": "web", "path": "/image", "value": 1}"#, "environment"),
+            (r#"{"at": 1, "do": "promote", "author": "a", "key": "web", "from": "staging", "to": "prod"}"#, "from"),
+        ] {
+            assert_eq!(error(&format!(r#""script": [{action}]"#)), format!("lesson.json at /script/0/{field}: {nowhere}"));
+        }
+        assert_eq!(
+            error(r#""controllers": [{"name": "hpa", "environment": "staging", "key": "web", "path": "/replicas", "value": 5}]"#),
+            format!("lesson.json at /controllers/0/environment: {nowhere}")
+        );
+        assert_eq!(
+            error(r#""controllers": [{"name": "hpa", "key": "web", "path": "replicas", "value": 5}]"#),
+            "lesson.json at /controllers/0/path: `replicas` is not a JSON pointer: it should start with `/` (write `/replicas`)"
+        );
+        assert_eq!(
+            error(r#""script": [{"at": 1, "do": "set-controller", "name": "hpa", "value": 3}]"#),
+            "lesson.json at /script/0/name: there is no controller `hpa`; this scenario has none (declare it under `controllers`)"
+        );
+        assert_eq!(
+            error(r#""script": [{"at": 1, "do": "commit", "author": "a", "message": "m", "set": [{"file": "envs/prod/manifests.json", "path": "web/image", "value": 2}]}]"#),
+            "lesson.json at /script/0/set/0/path: `web/image` is not a JSON pointer: it should start with `/` (write `/web/image`)"
+        );
+    }
+
+    fn an_environment_the_script_itself_creates_in_git_may_be_promoted_to() {
+        let scenario = json!({
+            "desired": {"web": {"image": "web:1"}},
+            "script": [
+                {"at": 1, "do": "commit", "author": "a", "message": "Add qa", "write": {"envs/qa/web.json": {"web": {"image": "web:0"}}}},
+                {"at": 2, "do": "promote", "author": "a", "key": "web", "from": "prod", "to": "qa"},
+            ],
+        });
+        let world = World::run(&Scenario::parse("lesson.json", &scenario.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        assert!(has(&world, "opened pull request #1: Promote web to qa"), "{:#?}", lines(&world));
     }
 }

@@ -4,7 +4,9 @@ use clap::{Parser, Subcommand};
 use gitops_playground::core::document::parse_one;
 use gitops_playground::core::{report, sync, InputError, Plan};
 use gitops_playground::exercise::{self, Attempt};
-use gitops_playground::share::{encode, Session};
+use gitops_playground::share::{
+    decode, encode, LinkError, Session, MAX_EXPANDED_BYTES, MAX_LINK_CHARS,
+};
 use gitops_playground::world::event::Event;
 use gitops_playground::world::scenario::Scenario;
 use gitops_playground::world::summary::Summary;
@@ -55,7 +57,7 @@ enum Command {
         /// A scenario file (`-` reads standard input); the link carries it whole.
         #[arg(required_unless_present = "preset", conflicts_with = "preset")]
         file: Option<String>,
-        /// Link to a preset by its file name in presets/ instead (short links).
+        /// Link to one of the playground's presets by its file name instead (short links).
         #[arg(long)]
         preset: Option<String>,
     },
@@ -92,26 +94,35 @@ fn print(output: &str) -> ExitCode {
 }
 
 /// Prints each goal and answer, checked; exit 0 when all hold, 1 when one
-/// does not, 2 on bad input.
+/// does not, 2 on bad input (the exercise's or the solution's).
 fn check(file: &str, solution: Option<&str>) -> ExitCode {
     let result = load(file).and_then(|scenario| {
+        let source = source_name(file);
         let exercise = scenario
             .exercise
             .clone()
-            .ok_or_else(|| format!("{file}: it has no `exercise` block"))?;
+            .ok_or_else(|| format!("{source}: it has no `exercise` block"))?;
+        let presets = presets_near(file);
+        let find_preset = |name: &str| preset_beside(&presets, name);
+        exercise::validate_questions(source, &exercise, &find_preset)
+            .map_err(|error| error.to_string())?;
         let attempt = match solution {
             None => Attempt::default(),
             Some(path) => {
+                let source = source_name(path);
                 let text =
-                    read(path).map_err(|error| format!("{path}: cannot read it: {error}"))?;
-                let value = parse_one(path, &text).map_err(|error| error.to_string())?;
-                serde_path_to_error::deserialize(value)
-                    .map_err(|error| format!("{path} at {}: {}", error.path(), error.inner()))?
+                    read(path).map_err(|error| format!("{source}: cannot read it: {error}"))?;
+                let value = parse_one(source, &text).map_err(|error| error.to_string())?;
+                let attempt =
+                    Attempt::from_value(source, value).map_err(|error| error.to_string())?;
+                attempt
+                    .validate(source, &scenario, &exercise)
+                    .map_err(|error| error.to_string())?;
+                attempt
             }
         };
-        let presets = presets_near(file);
         Ok(exercise::check(&scenario, &exercise, &attempt, &|name| {
-            std::fs::read_to_string(presets.join(name)).ok()
+            find_preset(name).ok()
         }))
     });
     match result {
@@ -141,29 +152,114 @@ fn check(file: &str, solution: Option<&str>) -> ExitCode {
 /// Where the presets of an exercise's questions are: `presets/` beside
 /// the exercise's directory (`static/exercises/x.yaml` → `static/presets/`).
 fn presets_near(file: &str) -> std::path::PathBuf {
-    let directory = std::path::Path::new(file)
+    use std::path::Path;
+    let nonempty = |path: &&Path| !path.as_os_str().is_empty();
+    let directory = Path::new(file)
         .parent()
-        .unwrap_or(std::path::Path::new("."));
-    directory.join("..").join("presets")
+        .filter(nonempty)
+        .unwrap_or(Path::new("."));
+    match directory.file_name() {
+        Some(_) => directory
+            .parent()
+            .filter(nonempty)
+            .unwrap_or(Path::new("."))
+            .join("presets"),
+        None if directory == Path::new(".") => Path::new("..").join("presets"),
+        None => directory.join("..").join("presets"),
+    }
 }
 
-/// A session for a preset, or for a scenario file's text once it reads.
+/// A question's preset, read from `presets`, or where it was looked for.
+/// When `presets/index.json` is there, the preset must be in it, as the
+/// page offers only the presets it lists.
+fn preset_beside(presets: &std::path::Path, name: &str) -> Result<String, String> {
+    let rule = "a question's preset is read from presets/ beside the exercise's directory \
+                (static/exercises/x.yaml reads static/presets/)";
+    let path = presets.join(name);
+    let index = presets.join("index.json");
+    if let Ok(listed) = std::fs::read_to_string(&index) {
+        let names: Vec<String> = serde_json::from_str(&listed)
+            .map_err(|error| format!("{} does not read: {error}", index.display()))?;
+        if !names.iter().any(|listed| listed == name) {
+            return Err(format!(
+                "{} does not list the preset {name}, so the page would not find it; {rule}. \
+                 Its presets are {}",
+                index.display(),
+                names.join(", ")
+            ));
+        }
+    }
+    std::fs::read_to_string(&path).map_err(|error| {
+        let why = match error.kind() {
+            ErrorKind::NotFound => "there is no such file".to_string(),
+            _ => error.to_string(),
+        };
+        format!(
+            "the preset {name} is not there: cannot read {} ({why}); {rule}",
+            path.display()
+        )
+    })
+}
+
+/// The presets the playground ships, by file name, in its menu's order.
+fn built_in_presets() -> Vec<String> {
+    serde_json::from_str(include_str!("../../static/presets/index.json"))
+        .expect("static/presets/index.json lists the presets' file names")
+}
+
+/// A session for a preset, or for a scenario file's text once it reads;
+/// refused when the page would not open it.
 fn link(file: Option<&str>, preset: Option<&str>) -> Result<String, String> {
-    let session = match (file, preset) {
-        (_, Some(preset)) => Session::of_preset(preset),
+    let (session, source) = match (file, preset) {
+        (_, Some(preset)) => {
+            let presets = built_in_presets();
+            if !presets.iter().any(|name| name == preset) {
+                return Err(format!(
+                    "--preset {preset}: the playground has no such preset; name one of its presets: {}",
+                    presets.join(", ")
+                ));
+            }
+            (Session::of_preset(preset), preset.to_string())
+        }
         (Some(file), None) => {
-            let source = if file == "-" { "<stdin>" } else { file };
+            let source = source_name(file);
             let text = read(file).map_err(|error| format!("{source}: cannot read it: {error}"))?;
             Scenario::parse(source, &text).map_err(|error| error.to_string())?;
-            Session::of_scenario(&text)
+            (Session::of_scenario(&text), source.to_string())
         }
         (None, None) => return Err("name a scenario file or --preset".into()),
     };
-    Ok(format!("#{}", encode(&session)))
+    let fragment = encode(&session);
+    match decode(&fragment) {
+        Ok(_) => Ok(format!("#{fragment}")),
+        Err(LinkError::TooLong(length)) => Err(format!(
+            "{source}: its link would be {length} characters long, and the playground opens links \
+             up to {MAX_LINK_CHARS} characters; make the scenario smaller, or add it to the \
+             playground's presets and link with --preset"
+        )),
+        Err(LinkError::TooLarge) => Err(format!(
+            "{source}: its link would expand to more than {} MB, which the playground refuses \
+             to open; make the scenario smaller, or add it to the playground's presets and link \
+             with --preset",
+            MAX_EXPANDED_BYTES / (1024 * 1024)
+        )),
+        Err(error) => Err(format!(
+            "{source}: the playground would not open its link: {error}"
+        )),
+    }
+}
+
+/// How errors name a file: `<stdin>` for `-`.
+fn source_name(file: &str) -> &str {
+    if file == "-" {
+        "<stdin>"
+    } else {
+        file
+    }
 }
 
 fn load(file: &str) -> Result<Scenario, String> {
-    let source = if file == "-" { "<stdin>" } else { file };
+    let source = source_name(file);
     let text = read(file).map_err(|error| format!("{source}: cannot read it: {error}"))?;
     Scenario::parse(source, &text).map_err(|error: InputError| error.to_string())
 }

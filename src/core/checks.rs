@@ -32,6 +32,15 @@ pub const UNPROTECTED_PRUNE: &str = "unprotected-prune";
 pub const PRUNED_NAMESPACE: &str = "pruned-namespace";
 pub const FIELD_OWNED_BY_CONTROLLER: &str = "field-owned-by-controller";
 
+/// Every rule of the checklist.
+pub const RULES: [&str; 5] = [
+    MUTABLE_IMAGE_TAG,
+    PLAINTEXT_SECRET,
+    UNPROTECTED_PRUNE,
+    PRUNED_NAMESPACE,
+    FIELD_OWNED_BY_CONTROLLER,
+];
+
 const REPLICAS: [Step<'static>; 2] = [Step::Field("spec"), Step::Field("replicas")];
 
 /// Every finding about `desired` (and about `actual` objects a prune would delete), ordered by key, then rule.

@@ -89,6 +89,7 @@ impl World {
                     Event::new(step, "kubelet", format!("the pods of {key} in {environment} restart")).because("a node was drained")
                 } else {
                     Event::new(step, "kubelet", format!("nothing to restart: {key} is not in {environment}"))
+                        .because(format!("the {environment} cluster has no object {key} at this step; check the key (Kind/namespace/name, or the name in the lesson's form)"))
                 }
             }
             Action::Sync { by, environment } => match self.agent.as_mut() {

@@ -9,10 +9,10 @@ use crate::core::error::{ErrorKind, InputError};
 use crate::core::ignore::IgnoreRule;
 use crate::core::options::Options;
 use crate::core::pointer;
-use crate::core::state::State;
+use crate::core::state::{Form, State};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub const SCENARIO_VERSION: u64 = 1;
 
@@ -246,6 +246,7 @@ impl Scenario {
 
     fn from_raw(source: &str, raw: RawScenario) -> Result<Self, InputError> {
         check_version(source, raw.version.as_ref())?;
+        let lesson_form = raw.desired.is_some();
         let (repository, mut clusters) = match (raw.desired, raw.repository) {
             (Some(desired), None) => {
                 let state = State::from_value("desired", desired.clone())
@@ -295,10 +296,15 @@ impl Scenario {
                 ))
             }
         };
+        let mut written_at: BTreeMap<String, String> = clusters
+            .keys()
+            .map(|environment| (environment.clone(), "/actual".to_string()))
+            .collect();
         for (environment, value) in raw.clusters {
-            let pointer = format!("/clusters/{environment}");
+            let pointer = format!("/clusters/{}", crate::core::pointer::escape(&environment));
             let state = State::from_value(&environment, value)
                 .map_err(|e| e.nested_in(source, &pointer))?;
+            written_at.insert(environment.clone(), pointer);
             clusters.insert(environment, state);
         }
         check_layout(source, &repository, raw.options.layout)?;
@@ -313,9 +319,27 @@ impl Scenario {
         for (environment, files) in &declared {
             let desired = super::repository::desired_state(files, environment)
                 .map_err(|error| locate_file_error(source, error))?;
-            clusters
-                .entry(environment.clone())
-                .or_insert_with(|| State::empty(desired.form().clone()));
+            let Some(actual) = clusters.remove(environment) else {
+                clusters.insert(environment.clone(), State::empty(desired.form().clone()));
+                continue;
+            };
+            let places = match written_at.get(environment) {
+                Some(pointer) if lesson_form && pointer == "/actual" => Places {
+                    pointer: pointer.clone(),
+                    desired: "`desired`".into(),
+                    actual: "`actual`".into(),
+                },
+                pointer => Places {
+                    pointer: pointer.cloned().unwrap_or_default(),
+                    desired: match raw.options.layout {
+                        Layout::Directories => format!("Git's `envs/{environment}/`"),
+                        Layout::Branches => format!("Git's branch {environment}"),
+                    },
+                    actual: format!("the {environment} cluster"),
+                },
+            };
+            let actual = in_form_of(source, &places, &desired, actual)?;
+            clusters.insert(environment.clone(), actual);
         }
         if raw.options.poll_every == 0 {
             return Err(InputError::shape(
@@ -324,16 +348,29 @@ impl Scenario {
                 "the agent polls every 1 step or more",
             ));
         }
-        let last_action = raw.script.iter().map(|step| step.at).max().unwrap_or(0);
-        let steps = raw
-            .steps
-            .unwrap_or(last_action.saturating_add(SETTLE_STEPS));
-        if steps > MAX_STEPS || last_action > MAX_STEPS {
+        if raw.steps.is_some_and(|steps| steps > MAX_STEPS) {
             return Err(InputError::shape(
                 source,
                 "/steps",
                 format!("a scenario runs at most {MAX_STEPS} steps"),
             ));
+        }
+        let environments: BTreeSet<String> = clusters.keys().cloned().collect();
+        check_controllers(source, &raw.controllers, &environments)?;
+        check_script(
+            source,
+            &raw.script,
+            raw.steps,
+            &environments,
+            &raw.controllers,
+        )?;
+        let last_action = raw.script.iter().map(|step| step.at).max().unwrap_or(0);
+        let steps = raw
+            .steps
+            .unwrap_or(last_action.saturating_add(SETTLE_STEPS).min(MAX_STEPS));
+        if let Some(exercise) = &raw.exercise {
+            let environments: Vec<String> = environments.iter().cloned().collect();
+            exercise.validate(source, &environments)?;
         }
         Ok(Scenario {
             title: raw.title,
@@ -458,4 +495,218 @@ fn locate_file_error(source: &str, error: InputError) -> InputError {
         }
         _ => error.nested_in(source, &prefix),
     }
+}
+
+/// Where a state and its desired state are written, for errors.
+struct Places {
+    /// The pointer of the actual state in the scenario file.
+    pointer: String,
+    desired: String,
+    actual: String,
+}
+
+/// Whether a state is in the lesson's form or holds Kubernetes objects.
+fn form_name(form: &Form) -> &'static str {
+    match form {
+        Form::Named => "named objects (the lesson's form)",
+        Form::List | Form::KubernetesList { .. } => "Kubernetes objects",
+    }
+}
+
+/// An actual state in the form its desired state is written in, since a
+/// sync writes desired objects into it: an empty one takes that form, and
+/// one that holds objects of the other form is an error.
+fn in_form_of(
+    source: &str,
+    places: &Places,
+    desired: &State,
+    actual: State,
+) -> Result<State, InputError> {
+    let named = |state: &State| matches!(state.form(), Form::Named);
+    if desired.is_empty() || named(desired) == named(&actual) {
+        return Ok(actual);
+    }
+    if actual.is_empty() {
+        return Ok(State::empty(desired.form().clone()));
+    }
+    Err(InputError::shape(
+        source,
+        places.pointer.clone(),
+        format!(
+            "{} holds {} and {} holds {}; a sync writes the desired objects into the actual state, \
+             so write both in one form: both as named objects, or both as Kubernetes objects \
+             (with apiVersion, kind and metadata)",
+            places.desired,
+            form_name(desired.form()),
+            places.actual,
+            form_name(actual.form())
+        ),
+    ))
+}
+
+/// Names the environments a scenario has, for errors.
+fn list_environments(environments: &BTreeSet<String>) -> String {
+    environments.iter().cloned().collect::<Vec<_>>().join(", ")
+}
+
+fn no_environment(environment: &str, environments: &BTreeSet<String>) -> String {
+    format!(
+        "there is no environment `{environment}` in this scenario; it has {}. Name one of those, \
+         or declare `{environment}` with files under `envs/{environment}/` (or a cluster under `clusters`)",
+        list_environments(environments)
+    )
+}
+
+/// What is wrong with a field's JSON pointer, if anything (`""` is the whole object).
+fn pointer_problem(path: &str) -> Option<String> {
+    crate::core::pointer::Pattern::parse(path)
+        .err()
+        .map(|error| match path.starts_with('/') {
+            true => error,
+            false => format!("{error} (write `/{path}`)"),
+        })
+}
+
+/// Each controller owns a field of an environment the scenario has.
+fn check_controllers(
+    source: &str,
+    controllers: &[ControllerSpec],
+    environments: &BTreeSet<String>,
+) -> Result<(), InputError> {
+    for (index, controller) in controllers.iter().enumerate() {
+        if !environments.contains(&controller.environment) {
+            return Err(InputError::shape(
+                source,
+                format!("/controllers/{index}/environment"),
+                no_environment(&controller.environment, environments),
+            ));
+        }
+        if let Some(problem) = pointer_problem(&controller.path) {
+            return Err(InputError::shape(
+                source,
+                format!("/controllers/{index}/path"),
+                problem,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Fields of an action, by name, that name an environment.
+type Fields<'a> = Vec<(&'static str, &'a String)>;
+
+/// What can be known wrong with the script before it runs: an action after
+/// the last step, an environment or a controller the scenario does not
+/// have, a path that is not a JSON pointer.
+fn check_script(
+    source: &str,
+    script: &[ScriptStep],
+    steps: Option<u32>,
+    environments: &BTreeSet<String>,
+    controllers: &[ControllerSpec],
+) -> Result<(), InputError> {
+    use super::script::Action;
+    // Environments in Git may also come from the script's own commits.
+    let mut in_git = environments.clone();
+    for scripted in script {
+        match &scripted.action {
+            Action::Commit { branch, write, .. } => {
+                in_git.extend(branch.iter().cloned());
+                in_git.extend(
+                    write
+                        .keys()
+                        .filter_map(|path| super::repository::environment_of(path))
+                        .map(str::to_string),
+                );
+            }
+            Action::OpenPullRequest { write, .. } => in_git.extend(
+                write
+                    .keys()
+                    .filter_map(|path| super::repository::environment_of(path))
+                    .map(str::to_string),
+            ),
+            _ => {}
+        }
+    }
+    for (index, scripted) in script.iter().enumerate() {
+        let at = format!("/script/{index}");
+        let refuse = |field: &str, message: String| {
+            Err(InputError::shape(source, format!("{at}/{field}"), message))
+        };
+        if scripted.at > MAX_STEPS {
+            return refuse(
+                "at",
+                format!(
+                    "this action is at step {}, but a scenario runs at most {MAX_STEPS} steps",
+                    scripted.at
+                ),
+            );
+        }
+        if let Some(steps) = steps.filter(|steps| scripted.at > *steps) {
+            return refuse(
+                "at",
+                format!(
+                    "this action is at step {}, after the last step the scenario runs (`steps: {steps}`), \
+                     so it would never happen; move it to step {steps} or earlier, or raise `steps`",
+                    scripted.at
+                ),
+            );
+        }
+        // The fields that name a cluster, and those that name a directory or branch in Git.
+        let (clusters, gits): (Fields, Fields) = match &scripted.action {
+            Action::EditCluster { environment, .. }
+            | Action::CiApply { environment, .. }
+            | Action::Restart { environment, .. }
+            | Action::Sync { environment, .. }
+            | Action::SetCluster { environment, .. }
+            | Action::ApplyNext { environment, .. }
+            | Action::LoseCluster { environment } => (vec![("environment", environment)], vec![]),
+            Action::UpdateImage { environment, .. } => (vec![], vec![("environment", environment)]),
+            Action::Promote { from, to, .. } | Action::MergeBranch { from, to, .. } => {
+                (vec![], vec![("from", from), ("to", to)])
+            }
+            _ => (vec![], vec![]),
+        };
+        for (field, environment) in clusters {
+            if !environments.contains(environment) {
+                return refuse(field, no_environment(environment, environments));
+            }
+        }
+        for (field, environment) in gits {
+            if !in_git.contains(environment) {
+                return refuse(field, no_environment(environment, environments));
+            }
+        }
+        match &scripted.action {
+            Action::SetController { name, .. }
+                if !controllers
+                    .iter()
+                    .any(|controller| controller.name == *name) =>
+            {
+                let names: Vec<&str> = controllers
+                    .iter()
+                    .map(|controller| controller.name.as_str())
+                    .collect();
+                let known = match names.as_slice() {
+                    [] => "this scenario has none (declare it under `controllers`)".to_string(),
+                    names => format!("its controllers are {}", names.join(", ")),
+                };
+                return refuse("name", format!("there is no controller `{name}`; {known}"));
+            }
+            Action::Commit { set, .. } | Action::OpenPullRequest { set, .. } => {
+                for (number, edit) in set.iter().enumerate() {
+                    if let Some(problem) = pointer_problem(&edit.path) {
+                        return refuse(&format!("set/{number}/path"), problem);
+                    }
+                }
+            }
+            Action::EditCluster { path, .. } | Action::CiApply { path, .. } => {
+                if let Some(problem) = pointer_problem(path) {
+                    return refuse("path", problem);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
