@@ -2,6 +2,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
+use gitops_playground::share::{encode, Interaction, Session};
 use gitops_playground::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -23,6 +24,15 @@ struct Page {
     app: Option<AppHandle<App>>,
 }
 
+thread_local! {
+    /// The test page's own address, before any test changed it: each page is mounted
+    /// there (or at a query of its own) and gives it back when taken down.
+    static OWN_ADDRESS: String = {
+        let location = gloo::utils::window().location();
+        format!("{}{}", location.pathname().unwrap(), location.search().unwrap())
+    };
+}
+
 impl Deref for Page {
     type Target = Element;
 
@@ -37,32 +47,90 @@ impl Drop for Page {
             app.destroy();
         }
         self.root.remove();
+        OWN_ADDRESS.with(|own| set_address(own));
     }
+}
+
+/// Changes the page's address without loading it again (and without a `hashchange`).
+fn set_address(address: &str) {
+    gloo::utils::window()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(address))
+        .unwrap();
 }
 
 /// A fresh page: no work saved nor link shared by an earlier test is restored.
 fn mount() -> Page {
+    mount_with(None)
+}
+
+/// A fresh page whose address has the query `search` (such as `?embed=1`) instead of
+/// the test page's own, until it is taken down.
+fn mount_with(search: Option<&str>) -> Page {
     let window = gloo::utils::window();
     if let Ok(Some(storage)) = window.local_storage() {
         storage.clear().unwrap();
     }
-    let location = window.location();
-    let unshared = format!(
-        "{}{}",
-        location.pathname().unwrap(),
-        location.search().unwrap()
-    );
-    window
-        .history()
-        .unwrap()
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&unshared))
-        .unwrap();
+    let own = OWN_ADDRESS.with(String::clone);
+    set_address(&match search {
+        Some(search) => format!("{}{search}", window.location().pathname().unwrap()),
+        None => own,
+    });
     let root = common::dom::container();
     let app = yew::Renderer::<App>::with_root(root.clone()).render();
     Page {
         root,
         app: Some(app),
     }
+}
+
+/// An embedded page (`?embed=1`) that obeys the origins `origins` (as written in
+/// its address).
+fn mount_embedded(origins: &[&str]) -> Page {
+    let search: String = origins
+        .iter()
+        .map(|origin| format!("&origin={}", js_sys::encode_uri_component(origin)))
+        .collect();
+    mount_with(Some(&format!("?embed=1{search}")))
+}
+
+/// Waits until `read` gives `expected`: a `hashchange` or a message comes in a task
+/// of its own.
+async fn until<T, U>(read: impl Fn() -> T, expected: U)
+where
+    T: PartialEq<U> + std::fmt::Debug,
+    U: std::fmt::Debug,
+{
+    let mut last = read();
+    for _ in 0..250 {
+        rendered().await;
+        last = read();
+        if last == expected {
+            return;
+        }
+        gloo::timers::future::TimeoutFuture::new(20).await;
+    }
+    panic!("expected {expected:?}, still {last:?}");
+}
+
+/// Posts `message` (JSON) to the page's own window, as a host page posts to its
+/// iframe: it comes from the test page's origin.
+fn post(message: &str) {
+    gloo::utils::window()
+        .post_message(&js_sys::JSON::parse(message).unwrap(), "*")
+        .unwrap();
+}
+
+/// The texts of the notices on screen.
+fn notices(root: &Element) -> Vec<String> {
+    texts(root, ".notice p")
+}
+
+/// Changes only the fragment of the page's address, as pasting a link into the
+/// address bar of an open tab does: the browser fires `hashchange`.
+fn follow(fragment: &str) {
+    gloo::utils::window().location().set_hash(fragment).unwrap();
 }
 
 /// Waits until the start is over: the test page serves no presets, so it ends by
@@ -413,4 +481,173 @@ async fn the_share_panel_takes_focus_and_esc_closes_it_and_gives_focus_back() {
     rendered().await;
     assert!(dialog(&root, "Share").is_none(), "Esc closes it");
     assert!(focused().is_same_node(Some(&share)));
+}
+
+/// A scenario that is not a preset, planned as `create api`.
+const ANOTHER_SCENARIO: &str = r#"{"version": 1, "title": "Another scenario",
+    "desired": {"api": {"image": "registry.example/api:1.4.2", "replicas": 2}}, "actual": {}}"#;
+
+#[wasm_bindgen_test]
+async fn a_link_pasted_into_the_open_page_opens_and_share_does_not_open_it_again() {
+    let root = mount();
+    started(&root).await;
+    follow(&encode(&Session::of_scenario(ANOTHER_SCENARIO)));
+    until(|| cards(&root), ["create api"]).await;
+    button(&root, "Step").click();
+    rendered().await;
+    assert_eq!(cards(&root), ["create api (done)"]);
+    // Share writes its link into the address bar without a `hashchange`: opening it
+    // again would close the panel.
+    button(&root, "Share").click();
+    rendered().await;
+    let shared = find(&root, "#share-link")
+        .unchecked_into::<HtmlInputElement>()
+        .value();
+    let fragment = gloo::utils::window().location().hash().unwrap();
+    assert!(shared.ends_with(&fragment), "{shared} carries {fragment}");
+    gloo::timers::future::TimeoutFuture::new(100).await;
+    rendered().await;
+    assert!(dialog(&root, "Share").is_some(), "the panel stays open");
+    assert_eq!(cards(&root), ["create api (done)"]);
+}
+
+#[wasm_bindgen_test]
+async fn a_broken_link_pasted_into_the_open_page_says_so_and_keeps_the_scenario() {
+    let root = mount();
+    started(&root).await;
+    button(&root, "Step").click();
+    rendered().await;
+    follow("v1.AAAA%%%");
+    until(
+        || {
+            notices(&root)
+                .iter()
+                .any(|notice| notice.contains("damaged or cut short"))
+        },
+        true,
+    )
+    .await;
+    let notice = notices(&root).concat();
+    assert!(notice.starts_with("The link does not open: "), "{notice}");
+    assert!(
+        notice.ends_with("The scenario on screen stays."),
+        "{notice}"
+    );
+    assert_eq!(cards(&root), ["update web (done)", "delete debug"]);
+    // A fragment that names an element of the page is a place in it, not a link.
+    let place = gloo::utils::document().create_element("div").unwrap();
+    place.set_id("further-down");
+    root.append_child(&place).unwrap();
+    button(&root, "Dismiss").click();
+    rendered().await;
+    follow("further-down");
+    gloo::timers::future::TimeoutFuture::new(50).await;
+    rendered().await;
+    assert_eq!(notices(&root), Vec::<String>::new());
+    assert_eq!(cards(&root), ["update web (done)", "delete debug"]);
+}
+
+#[wasm_bindgen_test]
+async fn a_link_pasted_into_the_open_page_keeps_ones_own_work_on_its_preset() {
+    let root = mount();
+    started(&root).await;
+    type_into(&root, "actual-state", "{}");
+    gloo::timers::future::TimeoutFuture::new(400).await;
+    rendered().await;
+    assert_eq!(cards(&root), ["create api", "create web"]);
+    let mut shared = Session::of_preset("worked-example.json");
+    shared.record(Interaction::Step, true);
+    follow(&encode(&shared));
+    until(|| cards(&root), ["update web (done)", "delete debug"]).await;
+    let kept = texts(&root, ".notice[role=status] p");
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(kept[0].contains("Your own work on"), "{kept:?}");
+    button(&root, "Back to my work").click();
+    until(|| cards(&root), ["create api", "create web"]).await;
+}
+
+#[wasm_bindgen_test]
+async fn an_embedded_load_that_does_not_open_says_why_and_keeps_the_scenario() {
+    let origin = gloo::utils::window().location().origin().unwrap();
+    let root = mount_embedded(&[&origin]);
+    started(&root).await;
+    let stays = |words: &'static str| {
+        let root = root.clone();
+        move || {
+            let notice = notices(&root).concat();
+            notice.starts_with("The scenario the lesson page sent does not open: ")
+                && notice.contains(words)
+                && notice.ends_with("The scenario on screen stays.")
+        }
+    };
+    for (message, words) in [
+        (
+            r#"{"type": "gitops:load", "preset": "nosuch.yaml"}"#,
+            r#"this playground has no preset named "nosuch.yaml""#,
+        ),
+        (
+            r#"{"type": "gitops:load", "scenario": {"version": 1, "desierd": {}}}"#,
+            "unknown field `desierd`",
+        ),
+        (
+            r#"{"type": "gitops:load", "scenario": "{bad"}"#,
+            "line 1, column 2",
+        ),
+        (
+            r#"{"type": "gitops:load"}"#,
+            "the message names neither a preset nor a scenario",
+        ),
+        (
+            r#"{"type": "gitops:load", "preset": 7}"#,
+            "its preset is not a preset's file name",
+        ),
+    ] {
+        button(&root, "Dismiss").click();
+        until(|| notices(&root), Vec::<String>::new()).await;
+        post(message);
+        until(stays(words), true).await;
+        assert_eq!(cards(&root), ["update web", "delete debug"], "{message}");
+        assert_eq!(texts(&root, "h1"), ["The lesson's worked example"]);
+    }
+    post(&format!(
+        r#"{{"type": "gitops:load", "scenario": {}}}"#,
+        ANOTHER_SCENARIO
+    ));
+    until(|| cards(&root), ["create api"]).await;
+    assert_eq!(notices(&root), Vec::<String>::new(), "the notice goes");
+}
+
+#[wasm_bindgen_test]
+async fn an_embedded_view_without_an_allowed_origin_warns_once_of_what_it_ignores() {
+    let origin = gloo::utils::window().location().origin().unwrap();
+    let root = mount_embedded(&["*"]);
+    started(&root).await;
+    let console = js_sys::Reflect::get(&gloo::utils::window(), &"console".into()).unwrap();
+    let warn = js_sys::Reflect::get(&console, &"warn".into()).unwrap();
+    let warnings = js_sys::Array::new();
+    let record =
+        js_sys::Function::new_with_args("message", "this.push(String(message))").bind0(&warnings);
+    js_sys::Reflect::set(&console, &"warn".into(), &record).unwrap();
+    post(r#"{"type": "another-library"}"#);
+    post(r#"{"type": "gitops:step"}"#);
+    post(r#"{"type": "gitops:step"}"#);
+    gloo::timers::future::TimeoutFuture::new(100).await;
+    rendered().await;
+    js_sys::Reflect::set(&console, &"warn".into(), &warn).unwrap();
+    let warnings: Vec<String> = warnings.iter().filter_map(|w| w.as_string()).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    let allow = format!(
+        "&origin={}",
+        String::from(js_sys::encode_uri_component(&origin))
+    );
+    assert!(
+        warnings[0].contains(&format!("gitops:step message from {origin}")),
+        "{warnings:?}"
+    );
+    assert!(warnings[0].contains(&allow), "{warnings:?}");
+    assert_eq!(
+        cards(&root),
+        ["update web", "delete debug"],
+        "nothing obeyed"
+    );
 }

@@ -3,7 +3,7 @@ use crate::ui::components::{
     StatePane, StatusView, Tabs, Timeline, WarningsView,
 };
 use crate::ui::effects::{
-    use_keyboard_shortcuts, use_play_timer, use_save_progress, use_save_work,
+    use_followed_links, use_keyboard_shortcuts, use_play_timer, use_save_progress, use_save_work,
     use_settle_after_typing, use_share_link, use_start, use_theme,
 };
 use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
@@ -26,6 +26,7 @@ pub fn app() -> Html {
     let embedding = use_memo((), |()| Embedding::from_location());
     let dispatch = model.dispatcher();
     use_start(dispatch.clone());
+    use_followed_links(dispatch.clone());
     use_save_work(model.saved.clone(), model.saved_key(), dispatch.clone());
     use_share_link(model.shared.as_ref().map(|shared| shared.fragment.clone()));
     use_theme(model.theme);
@@ -34,12 +35,16 @@ pub fn app() -> Html {
     use_settle_after_typing(model.typing(), dispatch.clone());
     use_keyboard_shortcuts(dispatch.clone());
     use_effect(crate::free_later::free_retired_reads_when_idle);
-    // Only an embedded page tells its host its state (with a link, which costs an encoding).
+    // Only an embedded page tells its host its state (with a link, which costs an encoding),
+    // from the end of the start on: a host that answers the first state with a
+    // `gitops:load` finds the presets loaded, and the iframe's own link does not replace it.
     let state = embedding
         .as_ref()
         .as_ref()
+        .filter(|_| model.start_is_over())
         .and_then(|_| EmbedState::of(&model));
-    use_embed_messages((*embedding).clone(), state, dispatch);
+    let failure = embedding.as_ref().as_ref().and(model.failure.clone());
+    use_embed_messages((*embedding).clone(), state, failure, dispatch);
     match *embedding {
         Some(_) => html! { <EmbeddedPage {model} /> },
         None => html! { <FullPage {model} /> },
@@ -254,6 +259,12 @@ fn embedded_page(props: &PageProps) -> Html {
                     { "Open in the playground" }
                 </a>
             </div>
+            if let Some(notice) = &model.notice {
+                <div class="notice" role="alert">
+                    <p>{ notice }</p>
+                    <button onclick={send(|| Action::DismissNotice)}>{ "Dismiss" }</button>
+                </div>
+            }
             <div class="controls">
                 <div class="group" role="group" aria-label="Sync">
                     <button class="primary" onclick={send(|| Action::Step)} disabled={!model.can_step()}>{ "Step" }</button>

@@ -1,9 +1,9 @@
 //! The page's side effects, each in a hook: the start (presets, a shared
-//! link, saved work), saving work, the theme, the play timer and the
-//! keyboard shortcuts.
+//! link, saved work), links opened later in the same page, saving work, the
+//! theme, the play timer and the keyboard shortcuts.
 
 use crate::share::decode;
-use crate::ui::model::{Action, Model, Preset, Theme, FIRST_PRESET};
+use crate::ui::model::{Action, Model, Preset, Source, Theme, FIRST_PRESET};
 use crate::ui::same::Same;
 use crate::ui::storage::{self, SaveError};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -44,7 +44,8 @@ pub fn use_theme(theme: Theme) {
 
 /// The start: loads the presets listed in `presets/index.json`, next to
 /// the page, then opens what the page's link shares, else the work saved
-/// last, else stays on the lesson's example.
+/// last, else stays on the lesson's example; then what links and a host page
+/// asked for meanwhile.
 #[hook]
 pub fn use_start(dispatch: UseReducerDispatcher<Model>) {
     use_effect_with((), move |()| {
@@ -58,16 +59,43 @@ pub fn use_start(dispatch: UseReducerDispatcher<Model>) {
                 ))),
             }
             if fragment.len() > 1 {
-                match decode(&fragment) {
-                    Ok(session) => dispatch.dispatch(Action::Open(session)),
-                    Err(error) => dispatch.dispatch(Action::Notice(format!(
-                        "The link does not open: {error}. Here is the lesson's example."
-                    ))),
-                }
+                open_link(&fragment, Source::Start, &dispatch);
             } else if let Some((key, session)) = last_saved() {
                 dispatch.dispatch(Action::Resume(key, session));
             }
+            dispatch.dispatch(Action::Started);
         });
+    });
+}
+
+/// Opens the session a link's fragment (`#v1.…`) carries, or says why it does not open.
+fn open_link(fragment: &str, source: Source, dispatch: &UseReducerDispatcher<Model>) {
+    match decode(fragment) {
+        Ok(session) => dispatch.dispatch(Action::Open(session, source)),
+        Err(error) => dispatch.dispatch(Action::CannotOpen(source, error.to_string())),
+    }
+}
+
+/// Opens a link pasted into the address bar of the page already open (or set by a
+/// script, or by a host page on its iframe): only the fragment changed, so the
+/// browser does not load the page again. Share writes its link with
+/// `history.replaceState`, which fires no `hashchange`, so the page never opens
+/// its own link again. A fragment that names an element of the page is a place in
+/// it, and one taken away leaves the scenario on screen.
+#[hook]
+pub fn use_followed_links(dispatch: UseReducerDispatcher<Model>) {
+    use_effect_with((), move |()| {
+        let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+            let fragment = gloo::utils::window().location().hash().unwrap_or_default();
+            let place = fragment
+                .strip_prefix('#')
+                .filter(|id| !id.is_empty())
+                .and_then(|id| gloo::utils::document().get_element_by_id(id));
+            if fragment.len() > 1 && place.is_none() {
+                open_link(&fragment, Source::Link, &dispatch);
+            }
+        });
+        move || drop(listener)
     });
 }
 

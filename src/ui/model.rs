@@ -159,6 +159,11 @@ pub struct Model {
     pub help_open: bool,
     pub panel: Panel,
     pub notice: Option<String>,
+    /// The last link or host's message that did not open.
+    pub failure: Option<Failure>,
+    /// Until the start is over (the presets loaded and the page's own link or
+    /// saved work opened), the links and host's messages that came meanwhile.
+    pub(super) early: Option<Vec<Request>>,
     /// Why the head of Git does not read, while it does not.
     pub head_error: Option<String>,
     /// The scenario and what the person did with it, for links and saved work.
@@ -191,6 +196,69 @@ pub struct Progress {
     pub hints: usize,
 }
 
+/// Where a session to open comes from: what the page says when it does not open
+/// depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The link the page was opened with.
+    Start,
+    /// The work saved in this browser.
+    Saved,
+    /// A link opened in the page already open: only the address's fragment changed.
+    Link,
+    /// A `gitops:load` message from the page that embeds this one.
+    Host,
+}
+
+impl Source {
+    /// The notice that what this source asked for does not open, and why.
+    pub fn notice(self, problem: &str) -> String {
+        match self {
+            Source::Start => {
+                format!("The link does not open: {problem}. Here is the lesson's example.")
+            }
+            Source::Saved => format!("Your saved work does not open: {problem}."),
+            Source::Link => {
+                format!("The link does not open: {problem}. The scenario on screen stays.")
+            }
+            Source::Host => format!(
+                "The scenario the lesson page sent does not open: {problem}. The scenario on screen stays."
+            ),
+        }
+    }
+
+    /// What failed, as the host page of an embedded playground is told: the
+    /// message it sent, or the link in the iframe's address. Saved work is
+    /// the person's own, not the host's.
+    pub fn request(self) -> Option<&'static str> {
+        match self {
+            Source::Start | Source::Link => Some("link"),
+            Source::Host => Some("gitops:load"),
+            Source::Saved => None,
+        }
+    }
+}
+
+/// A link or a host's message that did not open, told to the host page of an
+/// embedded playground.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// Counts the failures, so that the same one twice is told twice.
+    pub number: u64,
+    /// `gitops:load`, or `link` for the iframe's address.
+    pub request: String,
+    /// What is wrong, and what is on screen instead (the scenario that was there).
+    pub message: String,
+}
+
+/// A link opened or a host's message that came before the start was over,
+/// kept until it is, so that the start's own link does not replace it.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Request {
+    Open(Session, Source),
+    CannotOpen(Source, String),
+}
+
 /// What Share shows: the link fragment of the current session.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shared {
@@ -200,8 +268,12 @@ pub struct Shared {
 
 pub enum Action {
     PresetsLoaded(Vec<Preset>),
-    /// Opens a session: a shared link, or saved work.
-    Open(Session),
+    /// Opens a session: a link, or a host page's `gitops:load`.
+    Open(Session, Source),
+    /// A link or a host's message that does not open, and why.
+    CannotOpen(Source, String),
+    /// The start is over: what came meanwhile opens now.
+    Started,
     /// Opens the work saved last (under its key), unless the person has
     /// started something.
     Resume(String, Session),
@@ -256,6 +328,8 @@ impl Action {
             Action::Edit(..)
                 | Action::PresetsLoaded(_)
                 | Action::Notice(_)
+                | Action::CannotOpen(..)
+                | Action::Started
                 | Action::DismissNotice
                 | Action::SetTheme(_)
                 | Action::ToggleHelp
@@ -294,6 +368,8 @@ impl Model {
             help_open: false,
             panel: Panel::Desired,
             notice: None,
+            failure: None,
+            early: Some(Vec::new()),
             head_error: None,
             session: Session::default(),
             saved: Rc::new(saved),
@@ -369,6 +445,12 @@ impl Model {
             Pane::Desired => &self.desired,
             Pane::Actual => &self.actual,
         }
+    }
+
+    /// Whether the start is over: the presets loaded, and the page's link or
+    /// saved work opened.
+    pub fn start_is_over(&self) -> bool {
+        self.early.is_none()
     }
 
     /// Whether a pane is broken, so the report on screen is older than the texts.
@@ -455,10 +537,14 @@ impl Reducible for Model {
             Action::PresetsLoaded(presets) => next.presets = Rc::new(presets),
             Action::Resume(key, session) => {
                 if next.session.interactions.is_empty() {
-                    next.open_saved_as(key, session);
+                    if let Err(problem) = next.open_saved_as(key, session) {
+                        next.cannot_open(Source::Saved, problem);
+                    }
                 }
             }
-            Action::Open(session) => next.open(session),
+            Action::Open(session, source) => next.open(session, source),
+            Action::CannotOpen(source, problem) => next.cannot_open(source, problem),
+            Action::Started => next.start_over(),
             Action::Notice(text) => next.notice = Some(text),
             Action::DismissNotice => next.notice = None,
             Action::Load(preset) => next.load_remembered(preset),

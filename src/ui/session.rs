@@ -2,7 +2,7 @@
 //! person did with it.
 
 use crate::share::{encode, Session};
-use crate::ui::model::{Model, Preset, Shared, FIRST_PRESET};
+use crate::ui::model::{Failure, Model, Preset, Request, Shared, Source, FIRST_PRESET};
 use crate::world::scenario::Scenario;
 use std::rc::Rc;
 
@@ -52,8 +52,13 @@ impl Model {
 
     /// Opens a session from a link or a host page. It is saved under its
     /// preset, unless the person has other work of their own on that preset:
-    /// then it is saved apart, and their work is kept.
-    pub fn open(&mut self, session: Session) {
+    /// then it is saved apart, and their work is kept. What does not open
+    /// leaves the scenario on screen, says why, and is told to a host page.
+    pub fn open(&mut self, session: Session, source: Source) {
+        if let Some(early) = self.early.as_mut().filter(|_| source != Source::Start) {
+            early.push(Request::Open(session, source));
+            return;
+        }
         let own_work = session
             .preset
             .as_ref()
@@ -63,45 +68,78 @@ impl Model {
             Some(_) => SHARED_KEY.to_string(),
             None => key_of(&session),
         };
-        self.open_saved_as(key, session);
+        if let Err(problem) = self.open_saved_as(key, session) {
+            self.cannot_open(source, problem);
+        }
+    }
+
+    /// Says that what `source` asked for does not open, and why (`problem`), and
+    /// keeps it for the host page of an embedded playground.
+    pub fn cannot_open(&mut self, source: Source, problem: String) {
+        if let Some(early) = self.early.as_mut().filter(|_| source != Source::Start) {
+            early.push(Request::CannotOpen(source, problem));
+            return;
+        }
+        let message = source.notice(&problem);
+        self.notice = Some(message.clone());
+        if let Some(request) = source.request() {
+            let number = self.failure.as_ref().map_or(0, |failure| failure.number) + 1;
+            self.failure = Some(Failure {
+                number,
+                request: request.to_string(),
+                message,
+            });
+        }
+    }
+
+    /// The start is over: opens the links followed and the host's messages that
+    /// came meanwhile, in their order.
+    pub(super) fn start_over(&mut self) {
+        let early = self.early.take().unwrap_or_default();
+        if !early.is_empty() {
+            self.settle();
+        }
+        for request in early {
+            match request {
+                Request::Open(session, source) => self.open(session, source),
+                Request::CannotOpen(source, problem) => self.cannot_open(source, problem),
+            }
+        }
     }
 
     /// Opens a session saved under `key`: loads its scenario and replays
-    /// what was done.
-    pub fn open_saved_as(&mut self, key: String, session: Session) {
+    /// what was done. If it does not open, nothing changes, and the error
+    /// says why.
+    pub fn open_saved_as(&mut self, key: String, session: Session) -> Result<(), String> {
         let preset = match (&session.preset, &session.scenario) {
             (Some(file), _) => match self.presets.iter().find(|preset| preset.file == *file) {
                 Some(preset) => preset.clone(),
-                None => {
-                    self.notice = Some(format!("This link names the preset {file}, which this playground does not have; here is the lesson's example."));
-                    return;
-                }
+                None => return Err(format!("this playground has no preset named {file:?}")),
             },
             (None, Some(text)) => match Preset::read("Shared scenario", text) {
                 Ok((preset, _)) => preset,
-                Err(error) => {
-                    self.notice = Some(format!("The shared scenario does not read ({error}); here is the lesson's example."));
-                    return;
-                }
+                Err(error) => return Err(format!("the scenario does not read: {error}")),
             },
-            (None, None) => return,
+            (None, None) => return Err("it names neither a preset nor a scenario".to_string()),
         };
-        let Ok(scenario) = Scenario::parse(&preset.file, &preset.text) else {
-            return;
-        };
+        let scenario = Scenario::parse(&preset.file, &preset.text)
+            .map_err(|error| format!("the scenario does not read: {error}"))?;
         self.load(preset, scenario);
         self.saved_as = key;
         for interaction in session.interactions {
             self.interact(interaction);
         }
         self.remember();
+        Ok(())
     }
 
     /// Loads a preset, with the work saved for it if there is some.
     pub fn load_remembered(&mut self, preset: Preset) {
         match self.saved.get(&preset.file).cloned() {
             Some(session) if has_work(Some(&session)) => {
-                self.open_saved_as(preset.file.clone(), session)
+                if let Err(problem) = self.open_saved_as(preset.file.clone(), session) {
+                    self.cannot_open(Source::Saved, problem);
+                }
             }
             _ => self.load_fresh(preset),
         }

@@ -1,6 +1,7 @@
 // An example lesson page: it imports the playground's core (../api.js) to
 // compute a plan itself, and embeds the playground, stepping it with
-// postMessage. `?playground=<address>` points the iframe at a playground
+// postMessage, and shows what it reports (its state, or what it did not do).
+// `?playground=<address>` points the iframe at a playground
 // hosted elsewhere (the default is the one next to this page).
 
 import init, { report } from '../api.js';
@@ -38,7 +39,12 @@ const reported = document.getElementById('reported');
 let loaded = false;
 
 window.addEventListener('message', (event) => {
-  if (event.origin !== playground.origin || event.data?.type !== 'gitops:state') return;
+  if (event.origin !== playground.origin) return;
+  if (event.data?.type === 'gitops:error') {
+    reported.textContent = `The playground did not do it: ${event.data.message}`;
+    return;
+  }
+  if (event.data?.type !== 'gitops:state') return;
   if (!loaded) {
     loaded = true;
     frame.contentWindow.postMessage({ type: 'gitops:load', preset: 'worked-example.json' }, playground.origin);

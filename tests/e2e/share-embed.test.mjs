@@ -249,3 +249,142 @@ test('an embedded playground on another origin obeys only the origins it names',
     await close();
   }
 });
+
+/** A link's fragment for a session (`p`: a preset's file, `i`: what was done), as the page writes it. */
+const linkTo = (session) => `#v1.${deflateRawSync(JSON.stringify(session)).toString('base64url')}`;
+
+test('a link pasted into an open tab opens there as in a new tab; Share does not open its own link again', async () => {
+  const mutable = linkTo({ p: 'mutable-tag.yaml', i: ['n'] });
+  const fresh = await openPage(browser, `${server.url}${mutable}`);
+  await presetsLoaded(fresh.page);
+  await until(() => fresh.page.getByLabel('Preset').inputValue(), 'mutable-tag.yaml');
+  const expected = await seen(fresh.page);
+  await fresh.close();
+
+  const { page, record, close } = await openPage(browser, server.url);
+  await presetsLoaded(page);
+  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await page.evaluate(() => {
+    window.sameDocument = true;
+  });
+  await page.evaluate((fragment) => {
+    location.hash = fragment;
+  }, mutable);
+  await until(() => seen(page), expected);
+
+  // Pasting another link into the address bar changes only the fragment too.
+  await page.goto(`${server.url}${linkTo({ p: 'digest-pinned.yaml' })}`);
+  await until(() => page.getByLabel('Preset').inputValue(), 'digest-pinned.yaml');
+  assert.equal(await page.evaluate(() => window.sameDocument), true, 'the page was not loaded again');
+
+  await page.getByRole('button', { name: 'Share' }).click();
+  const linkField = page.getByLabel('Link to this scenario, with what you did');
+  const link = await linkField.inputValue();
+  assert.equal(new URL(page.url()).hash, new URL(link).hash, 'the address bar carries the link');
+  const shown = await seen(page);
+  await page.waitForTimeout(500);
+  assert.equal(await linkField.count(), 1, 'the Share panel stays open: the page does not open its own link again');
+  assert.deepEqual(await seen(page), shown);
+
+  await page.evaluate(() => {
+    location.hash = '#v1.AAAA%%%';
+  });
+  const notice = page.locator('.notice[role=alert] p');
+  await notice.waitFor();
+  assert.match(await notice.innerText(), /^The link does not open: this link is damaged or cut short .*The scenario on screen stays\.$/);
+  assert.deepEqual(await seen(page), shown, 'the scenario on screen stays');
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('an embedded playground shows why a gitops:load or its link does not open, and tells its host', async () => {
+  const { page, close } = await openPage(browser, `${other.url}examples/lesson.css`);
+  await page.setContent('<title>A lesson</title>');
+  const address = `${server.url}?embed=1&origin=${encodeURIComponent(other.origin)}`;
+  await page.evaluate((src) => {
+    window.received = [];
+    window.addEventListener('message', (event) => window.received.push({ origin: event.origin, data: event.data }));
+    const frame = document.createElement('iframe');
+    Object.assign(frame, { id: 'playground', title: 'playground', width: 900, height: 600, src });
+    document.body.append(frame);
+  }, address);
+  const received = (type) => page.evaluate((type) => window.received.filter((message) => message.data?.type === type), type);
+  const lastState = async () => (await received('gitops:state')).at(-1)?.data;
+  await until(async () => (await received('gitops:state')).length > 0, true, 10_000);
+  const frame = page.frameLocator('#playground');
+  const notice = frame.locator('.notice[role=alert] p');
+  const post = (message) =>
+    page.evaluate(([message, target]) => document.getElementById('playground').contentWindow.postMessage(message, target), [message, server.origin]);
+  const failed = async (request, words) => {
+    const [error] = (await received('gitops:error')).slice(-1);
+    assert.equal(error.origin, server.origin);
+    assert.equal(error.data.request, request);
+    assert.match(error.data.message, words);
+    assert.match(error.data.message, /The scenario on screen stays\.$/);
+    assert.equal(await notice.innerText(), error.data.message, 'the iframe shows what its host is told');
+  };
+
+  for (const [message, words] of [
+    [{ type: 'gitops:load', preset: 'nosuch.yaml' }, /has no preset named "nosuch\.yaml"/],
+    [{ type: 'gitops:load', scenario: { version: 1, desierd: {} } }, /unknown field `desierd`/],
+    [{ type: 'gitops:load', scenario: '{bad' }, /line 1, column 2/],
+    [{ type: 'gitops:load' }, /names neither a preset nor a scenario/],
+  ]) {
+    const errors = (await received('gitops:error')).length;
+    await post(message);
+    await until(async () => (await received('gitops:error')).length, errors + 1);
+    await failed('gitops:load', words);
+    assert.deepEqual(await cards(frame), ['UPDATE web', 'DELETE debug'], JSON.stringify(message));
+    assert.equal((await lastState()).preset, 'worked-example.json');
+  }
+
+  // A gitops: type it does not know is answered too, without a notice for the reader.
+  const before = (await received('gitops:error')).length;
+  await post({ type: 'gitops:stpe' });
+  await until(async () => (await received('gitops:error')).length, before + 1);
+  const [unknown] = (await received('gitops:error')).slice(-1);
+  assert.equal(unknown.data.request, 'gitops:stpe');
+  assert.match(unknown.data.message, /does not know the message gitops:stpe: it takes gitops:step/);
+
+  await post({ type: 'gitops:load', preset: 'mutable-tag.yaml' });
+  await until(async () => (await lastState()).preset, 'mutable-tag.yaml');
+  assert.equal(await notice.count(), 0, 'the notice goes with the scenario that opens');
+
+  // Changing only the fragment of the iframe's address opens that link in the same page.
+  const errors = (await received('gitops:error')).length;
+  await page.evaluate((src) => {
+    document.getElementById('playground').src = src;
+  }, `${address}${linkTo({ p: 'digest-pinned.yaml' })}`);
+  await until(async () => (await lastState()).preset, 'digest-pinned.yaml');
+  await page.evaluate((src) => {
+    document.getElementById('playground').src = src;
+  }, `${address}#v1.AAAA%%%`);
+  await until(async () => (await received('gitops:error')).length, errors + 1);
+  await failed('link', /^The link does not open: this link is damaged or cut short/);
+  assert.equal((await lastState()).preset, 'digest-pinned.yaml');
+  await close();
+});
+
+test('an embedded playground that allows no origin warns once, in the console, of a message it ignores', async () => {
+  for (const origins of ['', '&origin=*']) {
+    const { page, record, close } = await openPage(browser, `${other.url}examples/lesson.css`);
+    const warnings = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' && message.text().includes('GitOps playground ignored')) warnings.push(message.text());
+    });
+    await page.setContent(`<iframe id="playground" title="playground" width="900" height="600" src="${server.url}?embed=1${origins}"></iframe>`);
+    const frame = page.frameLocator('#playground');
+    await until(() => cards(frame), ['UPDATE web', 'DELETE debug']);
+    for (const message of [{ type: 'another-library' }, { type: 'gitops:step' }, { type: 'gitops:step' }, { type: 'gitops:load', preset: 'mutable-tag.yaml' }]) {
+      await page.evaluate(([message, target]) => document.getElementById('playground').contentWindow.postMessage(message, target), [message, server.origin]);
+    }
+    await until(() => warnings.length, 1);
+    await new Promise((wait) => setTimeout(wait, 500));
+    assert.equal(warnings.length, 1, 'once');
+    assert.ok(warnings[0].includes(`ignored a gitops:step message from ${other.origin}`), warnings[0]);
+    assert.ok(warnings[0].includes(`add &origin=${encodeURIComponent(other.origin)} to the iframe's address`), warnings[0]);
+    assert.deepEqual(record.consoleErrors.filter((error) => error.includes('GitOps playground')), [], 'a warning, not an error');
+    assert.deepEqual(await cards(frame), ['UPDATE web', 'DELETE debug'], 'nothing obeyed');
+    await close();
+  }
+});

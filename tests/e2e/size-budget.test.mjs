@@ -18,8 +18,11 @@ const KB = 1024;
  * Raised by 10 KB when the first visit reached 534.5 KB: ignore rules read field by field
  * so that a wrong one is named with its line, exercise goals that no shortcut satisfies,
  * dialogs that take and give back focus, and saved work that a link never replaces.
+ * Raised by 10 KB again when it reached 545.4 KB: scenarios are checked when read (an
+ * action past the last step or in an environment the scenario lacks, mixed forms), in
+ * the page as by the CLI, and an embedded page tells its host why a load failed.
  */
-const BUDGET = 540 * KB;
+const BUDGET = 550 * KB;
 
 /** The one file in dist/ whose name matches, however Trunk hashed it. */
 function one(pattern) {
