@@ -275,7 +275,10 @@ fn answer(
         return Outcome {
             what,
             passed: false,
-            why: format!("the preset {} is not here", question.run),
+            why: format!(
+                "the preset {} is not among this playground's presets (presets/index.json)",
+                question.run
+            ),
         };
     };
     let Ok(scenario) = Scenario::parse(&question.run, &text) else {
