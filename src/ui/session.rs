@@ -38,7 +38,7 @@ impl Model {
     /// kept aside while the link's session is open.
     pub fn own_work_kept(&self) -> Option<&Preset> {
         let file = self.session.preset.as_ref()?;
-        if self.saved_as == *file || !has_work(self.saved.get(file)) {
+        if self.saved_as == *file || !self.saved.get(file).is_some_and(has_work) {
             return None;
         }
         self.presets.iter().find(|preset| preset.file == *file)
@@ -59,14 +59,14 @@ impl Model {
             early.push(Request::Open(session, source));
             return;
         }
-        let own_work = session
+        let other_work_of_their_own = session
             .preset
             .as_ref()
             .and_then(|file| self.saved.get(file))
-            .filter(|saved| has_work(Some(saved)) && **saved != session);
-        let key = match own_work {
-            Some(_) => SHARED_KEY.to_string(),
-            None => key_of(&session),
+            .is_some_and(|saved| has_work(saved) && *saved != session);
+        let key = match other_work_of_their_own {
+            true => SHARED_KEY.to_string(),
+            false => key_of(&session),
         };
         if let Err(problem) = self.open_saved_as(key, session) {
             self.cannot_open(source, problem);
@@ -136,7 +136,7 @@ impl Model {
     /// Loads a preset, with the work saved for it if there is some.
     pub fn load_remembered(&mut self, preset: Preset) {
         match self.saved.get(&preset.file).cloned() {
-            Some(session) if has_work(Some(&session)) => {
+            Some(session) if has_work(&session) => {
                 if let Err(problem) = self.open_saved_as(preset.file.clone(), session) {
                     self.cannot_open(Source::Saved, problem);
                 }
@@ -189,6 +189,6 @@ fn key_of(session: &Session) -> String {
         .unwrap_or_else(|| SHARED_KEY.to_string())
 }
 
-fn has_work(session: Option<&Session>) -> bool {
-    session.is_some_and(|session| !session.interactions.is_empty())
+fn has_work(session: &Session) -> bool {
+    !session.interactions.is_empty()
 }
