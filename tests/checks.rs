@@ -240,6 +240,18 @@ everywhere! {
         assert_eq!(warnings(&empty(), &unprotected, &NO_PRUNE), [], "without prune an extra object stays");
     }
 
+    fn a_sync_option_in_the_wrong_case_protects_nothing_and_the_warning_says_why() {
+        let misspelt = state(json!([claim("data", json!({"argocd.argoproj.io/sync-options": "prune=false"}))]));
+        let found = warnings(&misspelt, &misspelt, &PRUNE);
+        only(&found, "unprotected-prune", "PersistentVolumeClaim/shop/data", &[
+            "nothing protects it", "`prune=false` does not protect it", "reads `Prune=false` exactly",
+        ]);
+        let found = warnings(&empty(), &misspelt, &PRUNE);
+        only(&found, "unprotected-prune", "PersistentVolumeClaim/shop/data", &["this sync will delete it", "`prune=false`"]);
+        let flux = state(json!([claim("data", json!({"kustomize.toolkit.fluxcd.io/prune": "Disabled"}))]));
+        assert_eq!(warnings(&flux, &flux, &PRUNE), [], "Flux reads `disabled` in any case");
+    }
+
     fn an_extra_stateful_object_is_about_to_be_deleted() {
         let desired = state(json!({"web": {"image": "web@sha256:00ff"}}));
         let actual = state(json!({

@@ -11,7 +11,7 @@ use super::memo::Memo;
 use super::meta::metadata_map;
 use super::options::Options;
 use super::pointer::Step;
-use super::protection::prune_protection;
+use super::protection::{misspelt_sync_option, prune_protection};
 use super::state::{Form, State};
 use serde::Serialize;
 use serde_json::Value;
@@ -307,12 +307,20 @@ thread_local! {
     static UNPROTECTED: RefCell<Memo<(), Option<String>>> = const { RefCell::new(Memo::new()) };
 }
 
-/// What makes the object stateful, when no annotation protects it from a prune.
+/// What makes the object stateful, when no annotation protects it from a
+/// prune, followed by why an annotation meant to protect it does not.
 fn unprotected(object: &Value) -> Option<String> {
     if prune_protected(object) {
         return None;
     }
-    stateful(object)
+    let what = stateful(object)?;
+    Some(match misspelt_sync_option(object) {
+        Some((written, meant)) => format!(
+            "{what} (its sync option `{written}` does not protect it: Argo CD reads \
+             `{meant}` exactly, letter case included)"
+        ),
+        None => what,
+    })
 }
 
 /// What makes the object stateful, in words; None when it is not.
