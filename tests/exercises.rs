@@ -249,7 +249,20 @@ everywhere! {
 
     fn the_database_needs_protection_not_prune_off() {
         let checked = run("protect-database", Some("wrong"));
-        assert_eq!(failed(&checked), ["Pod/shop/debug is gone"]);
+        assert_eq!(failed(&checked), ["Pod/shop/debug is gone", "agent reports \"deleted Pod/shop/debug\""]);
+
+        let (_, text, ..) = EXERCISES[3];
+        let scenario = Scenario::parse("protect-database", text).unwrap();
+        let prune_off = [Interaction::Prune(false), Interaction::Advance, Interaction::Advance, Interaction::Advance, Interaction::Advance];
+        let mut world = World::new(&scenario);
+        for interaction in &prune_off {
+            world.interact("prod", interaction);
+        }
+        let mut cluster = world.clusters["prod"].actual().clone();
+        assert!(cluster.remove("Pod/shop/debug").is_some(), "the debug pod is there to delete");
+        let by_hand = [&prune_off[..], &[Interaction::Actual(cluster.to_value().to_string().into())]].concat();
+        let checked = run_attempt("protect-database", &interactions(&by_hand));
+        assert_eq!(failed(&checked), ["agent reports \"deleted Pod/shop/debug\""], "a person deleting the pod is not prune removing it");
         let start = run("protect-database", None);
         assert_eq!(failed(&start), ["StatefulSet/shop/db exists", "Not: someone reports \"deleted StatefulSet/shop/db\""]);
     }
