@@ -156,6 +156,65 @@ everywhere! {
         assert_eq!(world.clusters["prod"].actual().get("web").unwrap()["replicas"], 9, "nothing reverts an out-of-band change");
     }
 
+    fn ci_says_what_each_deploy_changed() {
+        let change = commit(1, json!({"web": {"image": "web:2", "replicas": 2}, "api": {"image": "api:1"}}));
+        let changed = world(json!({"mode": "push"}), json!([change]));
+        assert!(has(&changed, "1 ci: applied revision") && has(&changed, "to prod: created api, updated web"), "{:#?}", lines(&changed));
+        let unchanged = world(json!({"mode": "push"}), json!([]));
+        assert!(has(&unchanged, "0 ci: applied revision") && has(&unchanged, "to prod (no changes)"), "{:#?}", lines(&unchanged));
+    }
+
+    fn choosing_who_deploys_takes_effect_at_once() {
+        use gitops_playground::world::person::Interaction;
+        use gitops_playground::world::scenario::Mode;
+        let scenario = |mode: &str| {
+            let text = json!({
+                "desired": {"web": {"image": "web:1", "replicas": 2}},
+                "actual": {"web": {"image": "web:1", "replicas": 2}},
+                "options": {"mode": mode, "pollEvery": 1, "selfHeal": true},
+                "steps": 4,
+            });
+            Scenario::parse("test.json", &text.to_string()).unwrap()
+        };
+        let mut pushed = World::new(&scenario("pull"));
+        pushed.next_step();
+        assert!(pushed.agent.is_some());
+        pushed.interact("prod", &Interaction::Mode(Mode::Push));
+        assert!(pushed.agent.is_none(), "push mode has no agent");
+        pushed.interact("prod", &Interaction::Actual(r#"{"web": {"image": "web:1", "replicas": 9}}"#.into()));
+        pushed.next_step();
+        pushed.next_step();
+        assert_eq!(pushed.clusters["prod"].actual().get("web").unwrap()["replicas"], 9, "no agent heals in push mode");
+        pushed.interact("prod", &Interaction::Desired(r#"{"web": {"image": "web:2", "replicas": 2}}"#.into()));
+        assert!(has(&pushed, "ci: applied revision"), "CI deploys the commit: {:#?}", lines(&pushed));
+
+        let mut pulled = World::new(&scenario("push"));
+        pulled.next_step();
+        pulled.interact("prod", &Interaction::Mode(Mode::Pull));
+        let before = pulled.events.len();
+        pulled.interact("prod", &Interaction::Desired(r#"{"web": {"image": "web:2", "replicas": 2}}"#.into()));
+        assert!(pulled.events[before..].iter().all(|event| event.actor != "ci"), "in pull mode CI only commits: {:#?}", lines(&pulled));
+        pulled.next_step();
+        assert!(has(&pulled, "1 agent: updated web in prod at /image (web:1 → web:2)"), "the new agent syncs: {:#?}", lines(&pulled));
+    }
+
+    fn an_automatic_sync_does_not_prune_everything_unless_allowed() {
+        let emptied = commit(1, json!({}));
+        let sync = json!({"at": 3, "do": "sync", "by": "carol"});
+        let refused = world(json!({"prune": true, "pollEvery": 1}), json!([emptied]));
+        assert!(has(&refused, "2 agent: prod: skipped the automatic sync to"), "{:#?}", lines(&refused));
+        assert!(has(&refused, "it would delete every object; Git declares nothing for it, prune is on and allowEmpty is off"));
+        assert_eq!(lines(&refused).iter().filter(|line| line.contains("skipped the automatic sync")).count(), 1, "said once");
+        assert!(refused.clusters["prod"].actual().get("web").is_some(), "web stays");
+
+        let by_hand = world(json!({"prune": true, "pollEvery": 1}), json!([emptied, sync]));
+        assert!(has(&by_hand, "4 agent: deleted web from prod"), "a person's sync is not refused: {:#?}", lines(&by_hand));
+        let allowed = world(json!({"prune": true, "pollEvery": 1, "allowEmpty": true}), json!([emptied]));
+        assert!(has(&allowed, "2 agent: deleted web from prod"), "{:#?}", lines(&allowed));
+        let kept = world(json!({"prune": false, "pollEvery": 1}), json!([emptied]));
+        assert!(!has(&kept, "skipped the automatic sync"), "without prune nothing would be deleted: {:#?}", lines(&kept));
+    }
+
     fn a_refused_action_says_why() {
         let script = json!([
             {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},

@@ -243,18 +243,12 @@ impl World {
                 Ok(desired) => {
                     let plan =
                         crate::core::diff(&desired, cluster.actual(), &self.options.reconcile());
-                    let count = plan
-                        .iter()
-                        .filter(|operation| operation.changes_cluster())
-                        .count();
+                    let done = ci_changes(&plan, cluster.actual());
                     cluster.apply(&plan);
                     Event::new(
                         step,
                         "ci",
-                        format!(
-                            "applied revision {} to {environment} ({count} changes)",
-                            head.id
-                        ),
+                        format!("applied revision {} to {environment}{done}", head.id),
                     )
                     .because("in push mode CI holds cluster credentials and deploys every commit")
                 }
@@ -267,5 +261,33 @@ impl World {
             };
             self.events.push(event);
         }
+    }
+}
+
+/// What a CI deploy changed, as its event says it: ` (no changes)`, or
+/// `: created Deployment/shop/web, deleted StatefulSet/shop/db`.
+fn ci_changes(plan: &[crate::core::Operation], actual: &State) -> String {
+    use crate::core::Operation;
+    let done: Vec<String> = plan
+        .iter()
+        .filter_map(|operation| match operation {
+            Operation::Create { key, .. } => Some(format!("created {key}")),
+            Operation::Update { key, .. } => Some(format!("updated {key}")),
+            Operation::Delete { key, .. } => Some(
+                match crate::core::apply::deleted_with(actual, key).as_slice() {
+                    [] => format!("deleted {key}"),
+                    contents => format!(
+                        "deleted {key} and everything in it ({})",
+                        contents.join(", ")
+                    ),
+                },
+            ),
+            Operation::Skip { .. } => None,
+        })
+        .collect();
+    if done.is_empty() {
+        " (no changes)".to_string()
+    } else {
+        format!(": {}", done.join(", "))
     }
 }

@@ -103,7 +103,10 @@ impl World {
             Interaction::Prune(on) => self.set_option(|options| options.prune = *on),
             Interaction::SelfHeal(on) => self.set_option(|options| options.self_heal = *on),
             Interaction::AutoSync(on) => self.set_option(|options| options.auto_sync = *on),
-            Interaction::Mode(mode) => self.set_option(|options| options.mode = *mode),
+            Interaction::Mode(mode) => {
+                self.set_mode(*mode);
+                Some(true)
+            }
             Interaction::Ignore(text) => match ignore_rules(text) {
                 Ok(rules) => self.set_option(|options| options.ignore = rules),
                 Err(_) => Some(false),
@@ -167,6 +170,20 @@ impl World {
             cluster.actual(),
             &self.options.reconcile(),
         ))
+    }
+
+    /// Who deploys from now on: in pull mode an agent in each cluster (a new
+    /// one fetches Git at its next poll), in push mode CI and no agent.
+    fn set_mode(&mut self, mode: Mode) {
+        self.options.mode = mode;
+        match mode {
+            Mode::Pull if self.agent.is_none() => {
+                let environments: Vec<String> = self.clusters.keys().cloned().collect();
+                self.agent = Some(super::agent::Agent::new(&environments));
+            }
+            Mode::Push => self.agent = None,
+            Mode::Pull => {}
+        }
     }
 
     fn set_option(

@@ -123,6 +123,10 @@ pub struct WorldOptions {
     pub mode: Mode,
     /// Delete what Git no longer declares (off by default, as in Argo CD and Flux).
     pub prune: bool,
+    /// Let an automatic sync with prune delete every object when Git
+    /// declares none (off by default, as Argo CD's `automated.allowEmpty`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub allow_empty: bool,
     #[serde(
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "crate::core::ignore::deserialize_rules"
@@ -152,6 +156,7 @@ impl Default for WorldOptions {
         WorldOptions {
             mode: Mode::Pull,
             prune: false,
+            allow_empty: false,
             ignore: Vec::new(),
             auto_sync: true,
             self_heal: true,

@@ -269,6 +269,21 @@ impl Agent {
             || application.syncing
             || (options.auto_sync && new_revision)
             || (heal && has_work(&found.plan));
+        let automatic = !manual && !application.syncing;
+        if sync && automatic && wipes_out_everything(&target, &found.plan, options) {
+            let refusal = format!(
+                "{environment}: skipped the automatic sync to {revision}: it would delete every object"
+            );
+            if application.reported.as_ref() != Some(&refusal) {
+                events.push(Event::new(step, "agent", refusal.clone()).because(
+                    "Git declares nothing for it, prune is on and allowEmpty is off: an empty \
+                     revision is more likely a mistake than a wish to delete everything \
+                     (Argo CD's automated.allowEmpty); a person can still sync by hand",
+                ));
+                application.reported = Some(refusal);
+            }
+            return;
+        }
         if sync {
             sync_wave(
                 application,
@@ -357,6 +372,12 @@ mod edge;
 mod waves;
 
 use waves::sync_wave;
+
+/// Whether an automatic sync would prune every object of the environment
+/// because Git declares none, which Argo CD refuses unless `allowEmpty`.
+fn wipes_out_everything(target: &State, plan: &[Operation], options: &WorldOptions) -> bool {
+    options.prune && !options.allow_empty && target.is_empty() && !plan.is_empty()
+}
 
 pub(super) fn operation_event(
     step: u32,
