@@ -12,7 +12,7 @@ use crate::core::json::MAX_DOCUMENT_BYTES;
 use crate::core::options::Options;
 use crate::core::plan::Operation;
 use crate::core::pointer;
-use crate::core::state::{describe, State};
+use crate::core::state::{describe, forms_agree, State};
 use crate::free_later::free_retired_reads_when_idle;
 use crate::world::event::Event;
 use crate::world::scenario::Scenario;
@@ -143,11 +143,11 @@ fn inputs(
     actual: JsValue,
     options: Option<JsValue>,
 ) -> Result<(State, State, Options), js_sys::Error> {
-    Ok((
-        read_state("desired", desired)?,
-        read_state("actual", actual)?,
-        read_options(options)?,
-    ))
+    let desired = read_state("desired", desired)?;
+    let actual = read_state("actual", actual)?;
+    forms_agree(&desired, "`desired`", &actual, "`actual`")
+        .map_err(|message| thrown(&InputError::shape("actual", "", message)))?;
+    Ok((desired, actual, read_options(options)?))
 }
 
 /// A state from a JavaScript value, or from JSON or YAML text.

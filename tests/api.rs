@@ -237,6 +237,18 @@ fn a_desired_of_the_wrong_shape_throws_a_shape_error() {
 }
 
 #[wasm_bindgen_test]
+fn states_of_two_forms_throw() {
+    let service = json!([{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}}]);
+    let error = input_error(api::report(js(desired()), js(service), prune()), "shape", "actual");
+    assert!(
+        message(&error).contains("`desired` holds named objects (the lesson's form) and `actual` holds Kubernetes objects"),
+        "{}",
+        message(&error)
+    );
+    assert!(api::diff(js(desired()), js(json!([])), None).is_ok(), "an empty state goes with either form");
+}
+
+#[wasm_bindgen_test]
 fn a_named_object_that_is_not_an_object_is_located() {
     let error = input_error(
         api::drift(js(json!({"web": 3})), js(actual()), None),

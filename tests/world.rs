@@ -215,6 +215,32 @@ everywhere! {
         assert!(!has(&kept, "skipped the automatic sync"), "without prune nothing would be deleted: {:#?}", lines(&kept));
     }
 
+    fn time_goes_on_after_the_script_for_a_while() {
+        use gitops_playground::world::person::Interaction;
+        use gitops_playground::world::scenario::MAX_STEPS_AFTER_SCRIPT;
+        let text = json!({"desired": {"web": {"image": "web:1"}}, "actual": {"web": {"image": "web:1"}}, "options": {"pollEvery": 1}, "steps": 2});
+        let mut world = World::run(&Scenario::parse("test.json", &text.to_string()).unwrap());
+        assert!(!world.script_left());
+        world.interact("prod", &Interaction::Desired(r#"{"web": {"image": "web:2"}}"#.into()));
+        assert_eq!(world.interact("prod", &Interaction::Advance), Some(true));
+        assert!(has(&world, "3 agent: updated web in prod at /image (web:1 → web:2)"), "a commit after the script is synced: {:#?}", lines(&world));
+        while world.can_advance() {
+            world.interact("prod", &Interaction::Advance);
+        }
+        assert_eq!(world.step, 2 + MAX_STEPS_AFTER_SCRIPT);
+        assert_eq!(world.interact("prod", &Interaction::Advance), None, "time stops somewhere");
+    }
+
+    fn a_text_of_the_other_form_is_refused() {
+        use gitops_playground::world::person::Interaction;
+        let mut world = world(json!({}), json!([]));
+        let service = r#"[{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}}]"#;
+        assert_eq!(world.interact("prod", &Interaction::Actual(service.into())), Some(false));
+        assert_eq!(world.interact("prod", &Interaction::Desired(service.into())), Some(false));
+        assert!(world.clusters["prod"].actual().get("web").is_some(), "nothing changed");
+        assert_eq!(world.interact("prod", &Interaction::Actual("[]".into())), Some(true), "an empty state goes with either");
+    }
+
     fn a_refused_action_says_why() {
         let script = json!([
             {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},

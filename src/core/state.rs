@@ -9,6 +9,36 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// Whether a desired and an actual state can be compared, since a sync
+/// writes desired objects into the actual state: both in the lesson's form,
+/// or both of Kubernetes objects (an empty state goes with either). Else
+/// why not, naming each state as `desired_name` and `actual_name` do.
+pub fn forms_agree(
+    desired: &State,
+    desired_name: &str,
+    actual: &State,
+    actual_name: &str,
+) -> Result<(), String> {
+    let named = |state: &State| matches!(state.form(), Form::Named);
+    if desired.is_empty() || actual.is_empty() || named(desired) == named(actual) {
+        return Ok(());
+    }
+    let form_name = |state: &State| {
+        if named(state) {
+            "named objects (the lesson's form)"
+        } else {
+            "Kubernetes objects"
+        }
+    };
+    Err(format!(
+        "{desired_name} holds {} and {actual_name} holds {}; a sync writes the desired objects \
+         into the actual state, so write both in one form: both as named objects, or both as \
+         Kubernetes objects (with apiVersion, kind and metadata)",
+        form_name(desired),
+        form_name(actual)
+    ))
+}
+
 /// How a state was written, so that it can be written back the same way.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Form {

@@ -73,7 +73,12 @@ fn full_page(props: &PageProps) -> Html {
         Callback::from(move |(pane, text)| dispatch.dispatch(Action::Edit(pane, text)))
     };
     let world = &model.world;
-    let position = if world.started {
+    let position = if world.started && world.step > model.scenario.steps {
+        format!(
+            "Step {}, after the script's {}",
+            world.step, model.scenario.steps
+        )
+    } else if world.started {
         format!("Step {} of {}", world.step, model.scenario.steps)
     } else {
         format!("Before step 0 (of {})", model.scenario.steps)
@@ -132,6 +137,7 @@ fn full_page(props: &PageProps) -> Html {
                     playing={model.playing}
                     speed={model.speed}
                     can_advance={model.can_advance()}
+                    can_run_to_end={model.can_run_to_end()}
                     world_position={position}
                     on_step={send(|()| Action::Step)}
                     on_play={let d = send_with(&dispatch); Callback::from(move |play| d.dispatch(if play { Action::Play } else { Action::Pause }))}

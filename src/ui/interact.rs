@@ -4,10 +4,11 @@
 //! replays it exactly.
 
 use crate::core::render::Format;
+use crate::core::InputError;
 use crate::core::{report, State};
 use crate::share::Interaction;
 use crate::ui::model::{Model, Pane};
-use crate::world::person::ignore_rules;
+use crate::world::person::{ignore_rules, Side};
 use std::rc::Rc;
 
 impl Model {
@@ -163,6 +164,18 @@ impl Model {
         editor.format = Format::of(text);
         editor.lines.clear();
         editor.text = text.clone();
+        let side = if desired { Side::Desired } else { Side::Actual };
+        let parsed = parsed.and_then(|state| {
+            self.world
+                .fits(&self.environment, side, &state)
+                .map(|()| state)
+                .map_err(|message| InputError::shape(name, "", message))
+        });
+        let editor = if desired {
+            &mut self.desired
+        } else {
+            &mut self.actual
+        };
         match parsed {
             Ok(state) => {
                 editor.error = None;

@@ -472,9 +472,14 @@ impl Model {
                 .is_some_and(|report| has_work(&report.plan))
     }
 
-    /// Whether the world's script has steps left to run.
+    /// Whether time can move on a step.
     pub fn can_advance(&self) -> bool {
         !self.is_stale() && self.world.can_advance()
+    }
+
+    /// Whether the world's script has steps left to run.
+    pub fn can_run_to_end(&self) -> bool {
+        !self.is_stale() && self.world.script_left()
     }
 
     /// The line ranges to highlight in the actual pane.
@@ -576,7 +581,7 @@ impl Reducible for Model {
             Action::SetSpeed(speed) => next.speed = speed,
             Action::Advance => next.interact(Interaction::Advance),
             Action::RunToEnd => {
-                while next.can_advance() {
+                while next.can_run_to_end() {
                     next.interact(Interaction::Advance);
                 }
             }

@@ -8,10 +8,18 @@ use super::repository::{environment_of, FileChanges, PullRequest};
 use super::scenario::{Files, Layout, Mode};
 use super::script::Action;
 use super::World;
+use crate::core::state::forms_agree;
 use crate::core::{IgnoreRule, State};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::rc::Rc;
+
+/// Which side of an environment a text is typed into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Desired,
+    Actual,
+}
 
 /// The person at the keyboard, as events name them.
 pub const YOU: &str = "you";
@@ -70,13 +78,18 @@ impl World {
         let known = self.clusters.contains_key(environment);
         match interaction {
             Interaction::Desired(text) => Some(
-                known && State::parse("desired", text).is_ok() && {
-                    self.propose_desired(environment, text);
-                    true
-                },
+                known
+                    && State::parse("desired", text)
+                        .is_ok_and(|state| self.fits(environment, Side::Desired, &state).is_ok())
+                    && {
+                        self.propose_desired(environment, text);
+                        true
+                    },
             ),
             Interaction::Actual(text) => {
-                let state = State::parse("actual", text).ok().filter(|_| known);
+                let state = State::parse("actual", text)
+                    .ok()
+                    .filter(|state| known && self.fits(environment, Side::Actual, state).is_ok());
                 if let Some(state) = &state {
                     self.edit_actual(YOU, environment, state);
                 }
@@ -152,9 +165,38 @@ impl World {
             .find(|pull| pull.author == YOU && pull.title == title && pull.merged_as.is_none())
     }
 
+    /// Whether `state`, typed as one side of `environment`, can be compared
+    /// with the other side: both in the lesson's form or both of Kubernetes
+    /// objects. Else why not.
+    pub fn fits(&self, environment: &str, side: Side, state: &State) -> Result<(), String> {
+        let git = "Git";
+        let cluster = "the cluster";
+        match side {
+            Side::Desired => match self.clusters.get(environment) {
+                Some(actual) => forms_agree(state, git, actual.actual(), cluster),
+                None => Ok(()),
+            },
+            Side::Actual => match self.desired_state(environment) {
+                Ok(desired) => forms_agree(&desired, git, state, cluster),
+                Err(_) => Ok(()),
+            },
+        }
+    }
+
     /// Whether the script has steps left to run.
-    pub fn can_advance(&self) -> bool {
+    pub fn script_left(&self) -> bool {
         !self.started || self.step < self.steps
+    }
+
+    /// Whether time can move on: through the script, and then for a while
+    /// after it (the agent polls, controllers and the kubelet run), so that
+    /// what a person does after the last scripted step still plays out.
+    pub fn can_advance(&self) -> bool {
+        self.script_left()
+            || self.step
+                < self
+                    .steps
+                    .saturating_add(super::scenario::MAX_STEPS_AFTER_SCRIPT)
     }
 
     /// Whether the plan of `environment` has an operation to apply.

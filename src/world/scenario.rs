@@ -9,7 +9,7 @@ use crate::core::error::{ErrorKind, InputError};
 use crate::core::ignore::IgnoreRule;
 use crate::core::options::Options;
 use crate::core::pointer;
-use crate::core::state::{Form, State};
+use crate::core::state::{forms_agree, Form, State};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -227,6 +227,9 @@ const SETTLE_STEPS: u32 = 6;
 
 /// The most steps a scenario may run, so that no file can hang a page.
 pub const MAX_STEPS: u32 = 10_000;
+
+/// How many steps time may run on after a scenario's last step.
+pub const MAX_STEPS_AFTER_SCRIPT: u32 = 100;
 
 impl Scenario {
     /// Reads a scenario from JSON or YAML text; `source` (a file name) names it in errors.
@@ -510,14 +513,6 @@ struct Places {
     actual: String,
 }
 
-/// Whether a state is in the lesson's form or holds Kubernetes objects.
-fn form_name(form: &Form) -> &'static str {
-    match form {
-        Form::Named => "named objects (the lesson's form)",
-        Form::List | Form::KubernetesList { .. } => "Kubernetes objects",
-    }
-}
-
 /// An actual state in the form its desired state is written in, since a
 /// sync writes desired objects into it: an empty one takes that form, and
 /// one that holds objects of the other form is an error.
@@ -527,26 +522,13 @@ fn in_form_of(
     desired: &State,
     actual: State,
 ) -> Result<State, InputError> {
+    forms_agree(desired, &places.desired, &actual, &places.actual)
+        .map_err(|message| InputError::shape(source, places.pointer.clone(), message))?;
     let named = |state: &State| matches!(state.form(), Form::Named);
-    if desired.is_empty() || named(desired) == named(&actual) {
-        return Ok(actual);
-    }
-    if actual.is_empty() {
+    if actual.is_empty() && !desired.is_empty() && named(desired) != named(&actual) {
         return Ok(State::empty(desired.form().clone()));
     }
-    Err(InputError::shape(
-        source,
-        places.pointer.clone(),
-        format!(
-            "{} holds {} and {} holds {}; a sync writes the desired objects into the actual state, \
-             so write both in one form: both as named objects, or both as Kubernetes objects \
-             (with apiVersion, kind and metadata)",
-            places.desired,
-            form_name(desired.form()),
-            places.actual,
-            form_name(actual.form())
-        ),
-    ))
+    Ok(actual)
 }
 
 /// Names the environments a scenario has, for errors.

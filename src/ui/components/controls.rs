@@ -6,6 +6,7 @@ pub struct ControlsProps {
     pub playing: bool,
     pub speed: u32,
     pub can_advance: bool,
+    pub can_run_to_end: bool,
     /// `Step 3 of 8`, or that the world has not started.
     pub world_position: AttrValue,
     pub on_step: Callback<()>,
@@ -68,7 +69,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             </div>
             <div class="group" role="group" aria-label="Time">
                 <button onclick={on_advance} disabled={!props.can_advance}>{ "Next step" }</button>
-                <button onclick={on_run} disabled={!props.can_advance}>{ "Run to end" }</button>
+                <button onclick={on_run} disabled={!props.can_run_to_end}>{ "Run to end" }</button>
                 <span class="position" aria-live="polite">{ &props.world_position }</span>
             </div>
             <div class="group" role="group" aria-label="Your work">

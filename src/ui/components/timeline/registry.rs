@@ -82,7 +82,7 @@ pub fn running_view(props: &HistoryProps) -> Html {
     html! {
         <Region title="Running" name="running">
             if rows.is_empty() {
-                <p class="empty">{ "Nothing runs yet." }</p>
+                <p class="empty">{ "Nothing runs yet. The kubelet runs the images of Kubernetes workloads (Deployments, StatefulSets, Pods…), not objects in the lesson's short form." }</p>
             } else {
                 <table class="timeline-table">
                     <thead>
