@@ -5,6 +5,10 @@
 //! at a million nodes. A key written twice in one mapping is an error, and
 //! every error has a line and column.
 //!
+//! A merge key (`<<: *defaults`, or a list of aliases) brings in the fields
+//! of the mappings it names that the mapping does not set itself, as
+//! `kubectl` reads it (the first mapping named wins over later ones).
+//!
 //! Plain scalars follow the YAML 1.2 core schema for numbers and null, and
 //! Kubernetes' YAML 1.1 for booleans: `yes`, `no`, `on` and `off` are
 //! booleans, as `kubectl` reads them. Quote them to keep a string.
@@ -19,9 +23,19 @@ const MAX_NODES: usize = 1_000_000;
 
 enum Open {
     Sequence(Vec<Value>),
-    /// A mapping and the key waiting for its value.
-    Mapping(Map<String, Value>, Option<String>),
+    /// A mapping, the key waiting for its value, and what merge keys bring in.
+    Mapping(Map<String, Value>, Option<Key>, Option<Map<String, Value>>),
 }
+
+/// A mapping's key waiting for its value.
+enum Key {
+    Field(String),
+    /// `<<`, a plain (unquoted) merge key.
+    Merge,
+}
+
+/// A plain scalar `<<` where a key is wanted.
+const MERGE_KEY: &str = "<<";
 
 struct Frame {
     open: Open,
@@ -58,7 +72,7 @@ pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputErro
         let wants_key = matches!(
             stack.last(),
             Some(Frame {
-                open: Open::Mapping(_, None),
+                open: Open::Mapping(_, None, _),
                 ..
             })
         );
@@ -77,7 +91,7 @@ pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputErro
                     ));
                 }
                 let open = match event {
-                    Event::MappingStart(..) => Open::Mapping(Map::new(), None),
+                    Event::MappingStart(..) => Open::Mapping(Map::new(), None, None),
                     _ => Open::Sequence(Vec::new()),
                 };
                 stack.push(Frame {
@@ -94,9 +108,28 @@ pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputErro
                 };
                 let value = match frame.open {
                     Open::Sequence(items) => Value::Array(items),
-                    Open::Mapping(fields, _) => Value::Object(fields),
+                    Open::Mapping(mut fields, _, merged) => {
+                        for (key, value) in merged.unwrap_or_default() {
+                            fields.entry(key).or_insert(value);
+                        }
+                        Value::Object(fields)
+                    }
                 };
                 (value, frame.anchor, nodes - frame.first_node)
+            }
+            Event::Scalar(text, ScalarStyle::Plain, _, None) if wants_key && text == MERGE_KEY => {
+                nodes += 1;
+                if let Some(Frame {
+                    open: Open::Mapping(_, pending, merged),
+                    ..
+                }) = stack.last_mut()
+                {
+                    if merged.is_some() {
+                        return fail(format!("the merge key `{MERGE_KEY}` appears twice in one mapping; list what it merges instead: `<<: [*a, *b]`"));
+                    }
+                    *pending = Some(Key::Merge);
+                }
+                continue;
             }
             Event::Scalar(text, style, anchor, tag) => {
                 nodes += 1;
@@ -136,21 +169,55 @@ pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputErro
                 ..
             }) => items.push(value),
             Some(Frame {
-                open: Open::Mapping(fields, pending),
+                open: Open::Mapping(fields, pending, merged),
                 ..
             }) => match (pending.take(), value) {
-                (Some(key), value) => {
+                (Some(Key::Field(key)), value) => {
                     fields.insert(key, value);
                 }
+                (Some(Key::Merge), value) => match merged_fields(value) {
+                    Ok(fields) => *merged = Some(fields),
+                    Err(message) => return fail(message),
+                },
                 (None, Value::String(key)) if fields.contains_key(&key) => {
                     return fail(format!("the field `{key}` appears twice in one mapping"));
                 }
-                (None, Value::String(key)) => *pending = Some(key),
+                (None, Value::String(key)) => *pending = Some(Key::Field(key)),
                 (None, _) => return fail("a mapping key must be text".into()),
             },
         }
     }
     Ok(documents)
+}
+
+/// The fields a merge key brings in: those of one mapping, or of each
+/// mapping of a list, the first one's winning.
+fn merged_fields(value: Value) -> Result<Map<String, Value>, String> {
+    let mappings = match value {
+        Value::Object(fields) => vec![fields],
+        Value::Array(items) => items
+            .into_iter()
+            .map(|item| match item {
+                Value::Object(fields) => Ok(fields),
+                _ => Err(()),
+            })
+            .collect::<Result<_, _>>()
+            .map_err(|()| {
+                format!("a merge key (`{MERGE_KEY}`) takes a mapping or a list of mappings")
+            })?,
+        _ => {
+            return Err(format!(
+                "a merge key (`{MERGE_KEY}`) takes a mapping or a list of mappings"
+            ))
+        }
+    };
+    let mut merged = Map::new();
+    for fields in mappings {
+        for (key, value) in fields {
+            merged.entry(key).or_insert(value);
+        }
+    }
+    Ok(merged)
 }
 
 /// The line each item of the first document's top-level list starts on,
@@ -290,6 +357,31 @@ mod tests {
             read("base: &b {x: 1}\ncopy: *b\n").unwrap()[0],
             json!({"base": {"x": 1}, "copy": {"x": 1}})
         );
+    }
+
+    #[test]
+    fn merge_keys_bring_in_what_the_mapping_does_not_set() {
+        let text = "base: &base {LOG_LEVEL: info, REGION: eu}\n\
+                    extra: &extra {REGION: us, ZONE: a}\n\
+                    web: {<<: *base, LOG_LEVEL: debug}\n\
+                    api: {LOG_LEVEL: warn, <<: [*base, *extra]}\n\
+                    quoted: {\"<<\": 1}\n";
+        let value = &read(text).unwrap()[0];
+        assert_eq!(value["web"], json!({"LOG_LEVEL": "debug", "REGION": "eu"}));
+        assert_eq!(
+            value["api"],
+            json!({"LOG_LEVEL": "warn", "REGION": "eu", "ZONE": "a"})
+        );
+        assert_eq!(value["quoted"], json!({"<<": 1}), "a quoted << is a field");
+        let error = read("a: {<<: 1}\n").unwrap_err();
+        assert!(
+            error
+                .message
+                .contains("takes a mapping or a list of mappings"),
+            "{error}"
+        );
+        let error = read("b: &b {x: 1}\na: {<<: *b, <<: *b}\n").unwrap_err();
+        assert!(error.message.contains("appears twice"), "{error}");
     }
 
     #[test]
