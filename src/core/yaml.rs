@@ -54,11 +54,18 @@ pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputErro
     let mut nodes = 0usize;
     for event in Parser::new_from_str(text) {
         let (event, span) = event.map_err(|error| {
+            let message = match error.info() {
+                // The scanner's own cap on flow nesting ([[[...), met before ours.
+                "recursion limit exceeded" => {
+                    format!("the document is nested too deeply (more than {MAX_DEPTH} levels)")
+                }
+                other => other.to_string(),
+            };
             InputError::syntax(
                 source,
                 error.marker().line(),
                 error.marker().col() + 1,
-                error.info(),
+                message,
             )
         })?;
         let fail = |message: String| {
@@ -382,6 +389,18 @@ mod tests {
         );
         let error = read("b: &b {x: 1}\na: {<<: *b, <<: *b}\n").unwrap_err();
         assert!(error.message.contains("appears twice"), "{error}");
+    }
+
+    #[test]
+    fn deep_flow_lists_say_how_deep_is_too_deep() {
+        let text = format!("web: {}1{}\n", "[".repeat(100_000), "]".repeat(100_000));
+        let error = read(&text).unwrap_err();
+        assert!(
+            error
+                .message
+                .contains("nested too deeply (more than 128 levels)"),
+            "{error}"
+        );
     }
 
     #[test]
