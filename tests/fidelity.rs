@@ -171,6 +171,16 @@ everywhere! {
         assert_eq!(found.status.health, Health::Missing);
     }
 
+    fn a_missing_object_without_a_health_rule_leaves_the_application_healthy() {
+        let service = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}, "spec": {"type": "ClusterIP"}});
+        let config = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}});
+        let found = report(&state(json!([service, config])), &state(json!([service])), &Options::default());
+        assert_eq!(found.status.sync, SyncStatus::OutOfSync);
+        assert_eq!(found.status.health, Health::Healthy, "Argo CD's setApplicationHealth skips it");
+        let settings = found.objects.iter().find(|object| &*object.key == "ConfigMap/settings").unwrap();
+        assert_eq!(settings.health, Some(Health::Missing), "the object itself is Missing");
+    }
+
     fn kinds_without_a_health_rule_have_none() {
         let config = json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}}]);
         let found = report(&state(config.clone()), &state(config), &Options::default());

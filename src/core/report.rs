@@ -3,9 +3,9 @@
 
 use super::apply::apply;
 use super::checks::{warnings, Warning};
-use super::compare::{compare, mode_of, Difference};
+use super::compare::{compare, Difference};
 use super::drift::{drift_for, Drift};
-use super::health::{health, overall, Health};
+use super::health::{has_health_check, health, overall, Health};
 use super::memo::Memo;
 use super::options::Options;
 use super::pairs::pairs;
@@ -39,6 +39,7 @@ impl std::fmt::Display for SyncStatus {
 pub struct Status {
     pub sync: SyncStatus,
     /// The worst health of the objects; Healthy when none has a health rule.
+    /// A missing object of a kind without one does not count (Argo CD).
     pub health: Health,
 }
 
@@ -72,10 +73,13 @@ pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
     } else {
         SyncStatus::OutOfSync
     };
-    let health =
-        overall(objects.iter().filter_map(|object| object.health)).unwrap_or(Health::Healthy);
+    let counted = objects.iter().filter_map(|object| match object.health {
+        Some(Health::Missing) if !desired.get(&object.key).is_some_and(has_health_check) => None,
+        health => health,
+    });
+    let health = overall(counted).unwrap_or(Health::Healthy);
     Report {
-        plan: plan_for(&differences, mode_of(desired), options),
+        plan: plan_for(&differences, desired, options),
         drift,
         status: Status { sync, health },
         objects,

@@ -54,6 +54,26 @@ pub fn health(object: &Value) -> Option<Health> {
     if pending_deletion(object) {
         return Some(Health::Progressing);
     }
+    let (versions, assess, version) = health_check(object)?;
+    // A kind Argo CD knows in a version it does not: its check fails, so Unknown.
+    if !versions.is_empty() && !versions.contains(&version) {
+        return Some(Health::Unknown);
+    }
+    Some(assess(object))
+}
+
+/// Whether Argo CD has a health check for the object's kind. A missing
+/// object without one does not make its application Missing (Argo CD's
+/// `setApplicationHealth`): a ConfigMap not created yet leaves the
+/// application's health as it is.
+pub fn has_health_check(object: &Value) -> bool {
+    health_check(object).is_some()
+}
+
+/// The versions a kind's check knows, the check, and the object's version.
+type Check<'o> = (&'static [&'static str], fn(&Value) -> Health, &'o str);
+
+fn health_check(object: &Value) -> Option<Check<'_>> {
     // An apiVersion with two slashes does not parse: no group, version or kind.
     let (group, version) = group_version(text(object, &["apiVersion"]))?;
     let kind = text(object, &["kind"]);
@@ -75,11 +95,7 @@ pub fn health(object: &Value) -> Option<Health> {
         }
         _ => return None,
     };
-    // A kind Argo CD knows in a version it does not: its check fails, so Unknown.
-    if !versions.is_empty() && !versions.contains(&version) {
-        return Some(Health::Unknown);
-    }
-    Some(assess(object))
+    Some((versions, assess, version))
 }
 
 /// The worst of several healths (None when there is none).
