@@ -156,11 +156,11 @@ everywhere! {
     fn a_wrong_ignore_rule_in_options_is_named_by_its_number_and_line() {
         assert_eq!(
             ignore_rules("- {kind: Deployment}\n").unwrap_err(),
-            "ignore rules, rule 1 (line 1): a rule needs `jsonPointers` (a list of JSON pointers)"
+            "ignore rules, rule 1 (line 1): a rule needs `jsonPointers` (a list of JSON pointers) or `jqPathExpressions` (a list of jq paths)"
         );
         assert_eq!(
             ignore_rules("- /status\n- kind: X\n  jsonPointers: [/a]\n  bogus: 1\n").unwrap_err(),
-            "ignore rules, rule 2 (line 2): unknown field `bogus`; a rule has `kind`, `name`, `namespace` and `jsonPointers`"
+            "ignore rules, rule 2 (line 2): unknown field `bogus`; a rule has `kind`, `name`, `namespace`, `jsonPointers` and `jqPathExpressions`"
         );
         assert_eq!(
             ignore_rules("[\"/status\",\n {\"kind\": \"X\", \"jsonPointers\": \"/a\"}]").unwrap_err(),
@@ -172,11 +172,41 @@ everywhere! {
         );
         assert_eq!(
             ignore_rules("- {group: apps, kind: Deployment, jsonPointers: [/spec/replicas]}\n").unwrap_err(),
-            "ignore rules, rule 1 (line 1): `group` is Argo CD's, and the playground does not read it; a rule has `kind`, `name`, `namespace` and `jsonPointers`"
+            "ignore rules, rule 1 (line 1): `group` is Argo CD's, and the playground does not read it; a rule has `kind`, `name`, `namespace`, `jsonPointers` and `jqPathExpressions`"
         );
         assert_eq!(
             ignore_rules("- 3\n").unwrap_err(),
-            "ignore rules, rule 1 (line 1): a rule is a JSON pointer such as `/status`, or an object with `kind`, `name`, `namespace` and `jsonPointers`; found a number"
+            "ignore rules, rule 1 (line 1): a rule is a JSON pointer such as `/status`, or an object with `kind`, `name`, `namespace`, and `jsonPointers` or `jqPathExpressions`; found a number"
+        );
+    }
+
+    fn an_argo_cd_json_pointer_with_a_star_is_refused_with_the_jq_path_to_write() {
+        assert_eq!(
+            ignore_rules("- /status\n- kind: Deployment\n  jsonPointers:\n    - /spec/template/spec/containers/*/image\n").unwrap_err(),
+            "ignore rules, rule 2 (line 2): `jsonPointers` item 1 `/spec/template/spec/containers/*/image`: Argo CD reads a JSON pointer literally, \
+             so `*` names only a field called `*` and the difference still shows; \
+             to match every item write `jqPathExpressions: [\".spec.template.spec.containers[].image\"]`"
+        );
+        let suggested = "- kind: Deployment\n  jqPathExpressions: [\".spec.template.spec.containers[].image\"]\n";
+        assert_eq!(ignore_rules(suggested).unwrap()[0].jq_path_expressions, [".spec.template.spec.containers[].image"]);
+        assert_eq!(ignore_rules("- /spec/template/spec/containers/*/image\n").unwrap().len(), 1, "the shorthand keeps its `*`");
+    }
+
+    fn a_jq_path_the_playground_does_not_read_is_refused_by_name() {
+        let error = ignore_rules("- kind: Deployment\n  jqPathExpressions:\n    - .spec.template.spec.initContainers[] | select(.name == \"istio-init\")\n").unwrap_err();
+        assert!(
+            error.starts_with("ignore rules, rule 1 (line 1): `jqPathExpressions` item 1 `.spec.template.spec.initContainers[] | select(.name == \"istio-init\")`: the playground reads jq paths only: "),
+            "{error}"
+        );
+        assert!(error.ends_with("not pipes, `select()`, functions or `..` (`| select(.name == \"istio…` is not read)"), "{error}");
+    }
+
+    fn managed_fields_managers_are_refused_because_the_playground_has_no_managed_fields() {
+        let error = scenario_error("desired: {web: {}}\noptions:\n  ignore:\n    - {kind: Deployment, managedFieldsManagers: [kube-controller-manager]}\n");
+        assert_eq!(
+            error.to_string(),
+            "lesson.json at /options/ignore/0: `managedFieldsManagers` is Argo CD's (it ignores the fields those managers own), \
+             and the playground does not model managed fields; name the fields with `jsonPointers` or `jqPathExpressions`"
         );
     }
 
@@ -195,11 +225,11 @@ everywhere! {
 
     fn a_wrong_ignore_rule_in_a_scenario_is_located() {
         let error = scenario_error("desired: {web: {}}\noptions:\n  ignore:\n    - /status\n    - {kind: X, jsonPointers: [/a], bogus: 1}\n");
-        assert_eq!(error.to_string(), "lesson.json at /options/ignore/1: unknown field `bogus`; a rule has `kind`, `name`, `namespace` and `jsonPointers`");
+        assert_eq!(error.to_string(), "lesson.json at /options/ignore/1: unknown field `bogus`; a rule has `kind`, `name`, `namespace`, `jsonPointers` and `jqPathExpressions`");
         let error = scenario_error("desired: {web: {}}\noptions:\n  ignore: {a: 1}\n");
         assert_eq!(error.to_string(), "lesson.json at /options/ignore: ignore rules are a list of rules (JSON pointers, or objects with `jsonPointers`); found an object");
         let error = scenario_error("desired: {web: {}}\noptions:\n  ignore: [{kind: Deployment}]\n");
-        assert_eq!(error.to_string(), "lesson.json at /options/ignore/0: a rule needs `jsonPointers` (a list of JSON pointers)");
+        assert_eq!(error.to_string(), "lesson.json at /options/ignore/0: a rule needs `jsonPointers` (a list of JSON pointers) or `jqPathExpressions` (a list of jq paths)");
     }
 
     fn a_wrong_ignore_rule_in_the_core_options_is_located() {

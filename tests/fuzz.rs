@@ -136,7 +136,8 @@ fn ignore_seeds() -> Vec<String> {
     [
         "- /status\n",
         "- /spec/replicas\n- /metadata/annotations/*\n",
-        r#"[{"kind": "Deployment", "name": "web", "jsonPointers": ["/spec/replicas", "/spec/template/spec/containers/*/image"]}]"#,
+        r#"[{"kind": "Deployment", "name": "web", "jsonPointers": ["/spec/replicas"], "jqPathExpressions": [".spec.template.spec.containers[].image"]}]"#,
+        "- jqPathExpressions: [\".metadata.labels[]\", '.metadata.annotations[\"example.com/owner\"]']\n",
         "- kind: HorizontalPodAutoscaler\n  namespace: shop\n  jsonPointers: [/status, /replicas]\n",
     ]
     .map(String::from)

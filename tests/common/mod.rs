@@ -170,16 +170,22 @@ pub mod generate {
     /// Options with prune on or off and a few ignore rules, some for every
     /// object and some for one name.
     pub fn options() -> impl Strategy<Value = Options> {
-        let pointer = prop::sample::select(vec![
-            "/replicas",
-            "/labels/*",
-            "/spec/replicas",
-            "/spec/labels",
-            "/spec/*",
-            "/image",
+        // Each path as the shorthand's pointer and as Argo CD's jq path: a
+        // `*` is the shorthand's, and Argo CD's rules write it `[]`.
+        let path = prop::sample::select(vec![
+            ("/replicas", ".replicas"),
+            ("/labels/*", ".labels[]"),
+            ("/spec/replicas", ".spec.replicas"),
+            ("/spec/labels", ".spec.labels"),
+            ("/spec/*", ".spec[]"),
+            ("/image", ".image"),
         ]);
-        let rule = (pointer, prop::option::of(name())).prop_map(|(pointer, name)| match name {
+        let rule = (path, prop::option::of(name())).prop_map(|((pointer, jq), name)| match name {
             None => IgnoreRule::everywhere(pointer).expect("a valid pointer"),
+            Some(name) if pointer.contains('*') => {
+                serde_json::from_value(json!({"name": name, "jqPathExpressions": [jq]}))
+                    .expect("a valid rule")
+            }
             Some(name) => serde_json::from_value(json!({"name": name, "jsonPointers": [pointer]}))
                 .expect("a valid rule"),
         });
