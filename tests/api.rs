@@ -89,17 +89,21 @@ fn diff_plans_the_worked_example() {
     let plan = api::diff(js(desired()), js(actual()), prune()).unwrap();
     assert!(js_sys::Array::is_array(&plan));
     let plan = back(&plan);
-    assert_eq!(steps(&plan), ["update web", "delete debug"]);
-    assert_eq!(plan[0]["object"], desired()["web"]);
-    assert_eq!(plan[0]["changes"][0]["path"], "/replicas");
+    assert_eq!(
+        steps(&plan),
+        ["delete debug", "update web"],
+        "prunes run first in their wave"
+    );
+    assert_eq!(plan[1]["object"], desired()["web"]);
+    assert_eq!(plan[1]["changes"][0]["path"], "/replicas");
 }
 
 #[wasm_bindgen_test]
 fn results_are_plain_objects_not_maps() {
     let plan = api::diff(js(desired()), js(actual()), prune()).unwrap();
-    let first = js_sys::Reflect::get(&plan, &JsValue::from_f64(0.0)).unwrap();
-    assert!(!first.is_instance_of::<js_sys::Map>());
-    let object = js_sys::Reflect::get(&first, &JsValue::from_str("object")).unwrap();
+    let update = js_sys::Reflect::get(&plan, &JsValue::from_f64(1.0)).unwrap();
+    assert!(!update.is_instance_of::<js_sys::Map>());
+    let object = js_sys::Reflect::get(&update, &JsValue::from_str("object")).unwrap();
     assert!(!object.is_instance_of::<js_sys::Map>());
     let replicas = js_sys::Reflect::get(&object, &JsValue::from_str("replicas")).unwrap();
     assert_eq!(replicas.as_f64(), Some(3.0));
@@ -134,7 +138,7 @@ fn drift_lists_the_changed_and_the_extra() {
 fn report_has_plan_drift_status_objects_and_warnings() {
     let report = back(&api::report(js(desired()), js(actual()), prune()).unwrap());
     assert_eq!(report["status"]["sync"], "OutOfSync");
-    assert_eq!(steps(&report["plan"]), ["update web", "delete debug"]);
+    assert_eq!(steps(&report["plan"]), ["delete debug", "update web"]);
     assert_eq!(report["drift"]["extra"], json!(["debug"]));
     assert!(report["objects"].is_array());
     assert!(report["warnings"].is_array());
@@ -239,13 +243,20 @@ fn a_desired_of_the_wrong_shape_throws_a_shape_error() {
 #[wasm_bindgen_test]
 fn states_of_two_forms_throw() {
     let service = json!([{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}}]);
-    let error = input_error(api::report(js(desired()), js(service), prune()), "shape", "actual");
+    let error = input_error(
+        api::report(js(desired()), js(service), prune()),
+        "shape",
+        "actual",
+    );
     assert!(
         message(&error).contains("`desired` holds named objects (the lesson's form) and `actual` holds Kubernetes objects"),
         "{}",
         message(&error)
     );
-    assert!(api::diff(js(desired()), js(json!([])), None).is_ok(), "an empty state goes with either form");
+    assert!(
+        api::diff(js(desired()), js(json!([])), None).is_ok(),
+        "an empty state goes with either form"
+    );
 }
 
 #[wasm_bindgen_test]

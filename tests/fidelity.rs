@@ -26,6 +26,20 @@ fn wave(kind: &str, name: &str, wave: i64) -> Value {
     )
 }
 
+/// `verb key @wave` for each operation of a plan, in order.
+fn in_waves(plan: &[Operation]) -> Vec<String> {
+    plan.iter()
+        .map(|operation| {
+            format!(
+                "{} {} @{}",
+                operation.verb(),
+                operation.key(),
+                operation.wave()
+            )
+        })
+        .collect()
+}
+
 fn options(prune: bool, ignore: Value) -> Options {
     Options {
         prune,
@@ -59,18 +73,85 @@ everywhere! {
         assert_eq!(waves, [-1, -1, 0, 0, 0, 1], "the Namespace moves to the wave of its first content");
     }
 
-    fn deletions_run_in_reverse_order_and_prune_last_ones_after_all() {
+    fn renaming_an_object_deletes_the_old_one_before_the_new_one_exists() {
+        // gitops-engine's runTasks, for the tasks of one wave: "prune first",
+        // then "finally create resources".
+        let service = |name: &str, annotations: Value| object("Service", name, Some("shop"), annotations);
+        let desired = state(json!([service("web-v2", json!({}))]));
+        let plan = diff(&desired, &state(json!([service("web-v1", json!({}))])), &Options::pruning(true));
+        assert_eq!(in_waves(&plan), ["delete Service/shop/web-v1 @0", "create Service/shop/web-v2 @0"]);
+
+        let last = json!({"argocd.argoproj.io/sync-options": "PruneLast=true"});
+        let plan = diff(&desired, &state(json!([service("web-v1", last)])), &Options::pruning(true));
+        assert_eq!(
+            in_waves(&plan),
+            ["create Service/shop/web-v2 @0", "delete Service/shop/web-v1 @1"],
+            "PruneLast: the old one goes in a wave after the last"
+        );
+    }
+
+    fn the_waves_of_deletions_are_mirrored_so_objects_go_in_reverse() {
+        // Version 1 made its settings in wave -5 and its workload in wave 0;
+        // version 2 makes new ones in waves 0 and 5. The prune waves -5 and 0
+        // swap: the old workload goes first, in wave -5, and the old settings
+        // in wave 0, before that wave's create.
+        let desired = state(json!([wave("ConfigMap", "settings-v2", 0), wave("Deployment", "web-v2", 5)]));
+        let actual = state(json!([wave("ConfigMap", "settings-v1", -5), wave("Deployment", "web-v1", 0)]));
+        let plan = diff(&desired, &actual, &Options::pruning(true));
+        assert_eq!(
+            in_waves(&plan),
+            [
+                "delete Deployment/shop/web-v1 @-5",
+                "delete ConfigMap/shop/settings-v1 @0",
+                "create ConfigMap/shop/settings-v2 @0",
+                "create Deployment/shop/web-v2 @5",
+            ]
+        );
+        assert!(diff(&desired, &apply(&plan, &actual), &Options::pruning(true)).is_empty(), "one pass converges");
+    }
+
+    fn mirrored_waves_keep_a_middle_wave_and_a_wave_sorts_its_deletions_by_kind_then_name() {
         let actual = state(json!([
             wave("StatefulSet", "db", -1),
-            wave("Deployment", "web", 1),
+            wave("Deployment", "web", 2),
             wave("Service", "web", 0),
-            object("ConfigMap", "audit", Some("shop"), json!({"argocd.argoproj.io/sync-options": "PruneLast=true"})),
+            wave("ConfigMap", "settings", 0),
+            wave("Job", "migrate", 3),
         ]));
         let plan = diff(&state(json!([])), &actual, &Options::pruning(true));
         assert_eq!(
-            steps(&plan),
-            ["delete Deployment/shop/web", "delete Service/shop/web", "delete StatefulSet/shop/db", "delete ConfigMap/shop/audit"]
+            in_waves(&plan),
+            [
+                "delete Job/shop/migrate @-1",
+                "delete Deployment/shop/web @0",
+                "delete ConfigMap/shop/settings @2",
+                "delete Service/shop/web @2",
+                "delete StatefulSet/shop/db @3",
+            ],
+            "waves -1, 0, 2, 3 swap as 3, 2, 0, -1; within a wave, Argo CD's kind order"
         );
+    }
+
+    fn prune_last_runs_after_the_last_wave_of_the_whole_sync() {
+        let last = json!({"argocd.argoproj.io/sync-options": "PruneLast=true", "argocd.argoproj.io/sync-wave": "-3"});
+        let audit = object("ConfigMap", "audit", Some("shop"), last);
+        // The last wave counts every object of the sync: the Job in wave 4 is
+        // already in the cluster as Git has it, and still counts. The waves
+        // are mirrored before PruneLast moves its object, so the audit's own
+        // wave -3 still swaps with the database's 2.
+        let job = wave("Job", "migrate", 4);
+        let desired = state(json!([wave("Deployment", "web", 1), job]));
+        let actual = state(json!([audit, job, wave("StatefulSet", "db", 2)]));
+        let plan = diff(&desired, &actual, &Options::pruning(true));
+        assert_eq!(
+            in_waves(&plan),
+            ["delete StatefulSet/shop/db @-3", "create Deployment/shop/web @1", "delete ConfigMap/shop/audit @5"]
+        );
+        // With every wave below zero, the last wave is 0, so PruneLast runs in wave 1.
+        let early = state(json!([wave("Deployment", "web", -2)]));
+        let actual = state(json!([object("ConfigMap", "audit", Some("shop"), json!({"argocd.argoproj.io/sync-options": "PruneLast=true"}))]));
+        let plan = diff(&early, &actual, &Options::pruning(true));
+        assert_eq!(in_waves(&plan), ["create Deployment/shop/web @-2", "delete ConfigMap/shop/audit @1"]);
     }
 
     fn a_protected_object_is_skipped_with_its_reason_and_stays_extra() {
@@ -81,8 +162,8 @@ everywhere! {
         let desired = state(json!([]));
         let prune = Options::pruning(true);
         let plan = diff(&desired, &actual, &prune);
-        assert_eq!(steps(&plan), ["skip StatefulSet/shop/db", "skip Deployment/shop/cache", "delete Pod/shop/debug"]);
-        let Operation::Skip { reason, .. } = &plan[0] else { panic!("a skip") };
+        assert_eq!(steps(&plan), ["delete Pod/shop/debug", "skip Deployment/shop/cache", "skip StatefulSet/shop/db"]);
+        let Operation::Skip { reason, .. } = &plan[2] else { panic!("a skip") };
         assert!(reason.contains("Prune=false"), "{reason}");
 
         let run = sync(&desired, &actual, &prune);
@@ -114,7 +195,11 @@ everywhere! {
         let desired = state(json!([]));
         let prune = Options::pruning(true);
         let plan = diff(&desired, &actual, &prune);
-        assert_eq!(steps(&plan), ["skip StatefulSet/shop/db", "skip StatefulSet/billing/db", "delete Namespace/shop"]);
+        assert_eq!(
+            steps(&plan),
+            ["delete Namespace/shop", "skip StatefulSet/billing/db", "skip StatefulSet/shop/db"],
+            "one wave's deletions run together, listed in kind order"
+        );
         let after = apply(&plan, &actual);
         assert_eq!(after.objects().keys().map(|key| &**key).collect::<Vec<_>>(), ["StatefulSet/billing/db"], "Kubernetes deletes a namespace's contents with it");
     }
@@ -139,6 +224,31 @@ everywhere! {
         assert_eq!(object["spec"]["replicas"], 5, "the autoscaler's value is kept");
         let after = apply(&plan, &scaled);
         assert!(diff(&desired, &after, &rule).is_empty(), "converged, and stays converged");
+    }
+
+    fn a_jq_path_ignores_every_containers_image_as_argo_cd_does() {
+        let deployment = |images: [&str; 2]| {
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"},
+                   "spec": {"replicas": 2, "template": {"spec": {"containers": [
+                       {"name": "web", "image": images[0]}, {"name": "proxy", "image": images[1]}]}}}})
+        };
+        let desired = state(json!([deployment(["web:2", "proxy:2"])]));
+        let updated = state(json!([deployment(["web:3", "proxy:3"])]));
+        let rule = options(false, json!([{"kind": "Deployment", "jqPathExpressions": [".spec.template.spec.containers[].image"]}]));
+        assert!(diff(&desired, &updated, &rule).is_empty(), "no container's image is a difference");
+        let first = options(false, json!([{"kind": "Deployment", "jqPathExpressions": [".spec.template.spec.containers[0].image"]}]));
+        let plan = diff(&desired, &updated, &first);
+        let Operation::Update { changes, object, .. } = &plan[0] else { panic!("an update") };
+        let paths: Vec<&str> = changes.iter().map(|change| change.path.as_str()).collect();
+        assert_eq!(paths, ["/spec/template/spec/containers/1/image"], "only the first container's image is ignored");
+        assert_eq!(object["spec"]["template"]["spec"]["containers"][0]["image"], "web:3", "its live value is kept");
+    }
+
+    fn an_argo_cd_json_pointer_with_a_star_is_not_a_wildcard() {
+        let rule = json!([{"kind": "Deployment", "jsonPointers": ["/spec/template/spec/containers/*/image"]}]);
+        let error = serde_json::from_value::<Vec<IgnoreRule>>(rule).unwrap_err().to_string();
+        assert!(error.contains("Argo CD reads a JSON pointer literally"), "{error}");
+        assert!(error.contains(r#"jqPathExpressions: [".spec.template.spec.containers[].image"]"#), "{error}");
     }
 
     fn a_status_the_cluster_writes_flaps_in_the_lesson_form_until_ignored() {

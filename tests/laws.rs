@@ -38,7 +38,7 @@ everywhere! {
         assert_eq!(found.extra, ["debug"]);
 
         let reconcile = diff(&desired, &tampered, &PRUNE);
-        assert_eq!(steps(&reconcile), ["update web", "delete debug"]);
+        assert_eq!(steps(&reconcile), ["delete debug", "update web"], "prunes run first in their wave");
         let healed = apply(&reconcile, &tampered);
         assert_eq!(healed, desired);
 

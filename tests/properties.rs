@@ -4,8 +4,9 @@
 mod common;
 
 use common::generate::{desired_and_actual, options};
+use gitops_playground::core::order::wave;
 use gitops_playground::core::pointer::Pattern;
-use gitops_playground::core::protection::prune_protection;
+use gitops_playground::core::protection::{prune_protection, prunes_last};
 use gitops_playground::core::render::{render, Format};
 use gitops_playground::core::{
     apply, diff, drift, has_work, report, sync, Form, IgnoreRule, Operation, Options, State,
@@ -179,17 +180,30 @@ laws! {
     fn the_plan_is_deterministic_and_ordered((desired, actual) in desired_and_actual(), options in options()) {
         let plan = diff(&desired, &actual, &options);
         prop_assert_eq!(&plan, &diff(&desired.clone(), &actual.clone(), &options.clone()));
-        let first_deletion = plan.iter().position(is_deletion);
-        let (writes, deletions) = plan.split_at(first_deletion.unwrap_or(plan.len()));
-        prop_assert!(deletions.iter().all(is_deletion), "deletions come after every write");
-        prop_assert!(writes.windows(2).all(|pair| pair[0].wave() <= pair[1].wave()), "writes run wave by wave");
-        let prune_last = |op: &Operation| {
-            actual.get(op.key()).and_then(|o| o.pointer("/metadata/annotations").or_else(|| o.get("annotations")))
-                .and_then(|a| a.get("argocd.argoproj.io/sync-options")).and_then(Value::as_str) == Some("PruneLast=true")
-        };
-        let split = deletions.iter().position(prune_last).unwrap_or(deletions.len());
-        prop_assert!(deletions[split..].iter().all(prune_last), "PruneLast deletions come last");
-        prop_assert!(deletions[..split].windows(2).all(|pair| pair[0].wave() >= pair[1].wave()), "deletions run in reverse");
+        // gitops-engine: tasks sorted by wave (syncTasks.Less); runTasks prunes
+        // a wave's tasks first, then creates and updates.
+        prop_assert!(
+            plan.windows(2).all(|pair| (pair[0].wave(), !is_deletion(&pair[0])) <= (pair[1].wave(), !is_deletion(&pair[1]))),
+            "wave by wave, a wave's deletions before its writes"
+        );
+        let own = |operation: &Operation| wave(actual.get(operation.key()).unwrap());
+        let last = |operation: &Operation| prunes_last(actual.get(operation.key()).unwrap());
+        let deletions: Vec<&Operation> = plan.iter().filter(|operation| is_deletion(operation)).collect();
+        let waves: BTreeSet<i64> = deletions.iter().map(|operation| own(operation)).collect();
+        let mirrored: Vec<&&Operation> = deletions.iter().filter(|operation| !last(operation)).collect();
+        for one in &mirrored {
+            prop_assert!(waves.contains(&one.wave()), "a deletion runs in one of the waves deletions have");
+            for other in &mirrored {
+                if own(one) < own(other) {
+                    prop_assert!(one.wave() > other.wave(), "deletion waves are mirrored: {} after {}", one.key(), other.key());
+                }
+            }
+        }
+        let highest = desired.objects().values().map(|object| wave(object)).chain(waves.iter().copied()).fold(0, i64::max);
+        for operation in deletions.iter().filter(|operation| last(operation)) {
+            prop_assert_eq!(operation.wave(), highest + 1, "PruneLast: the wave after the last of the sync");
+            prop_assert!(plan.iter().filter(|other| !is_deletion(other) || !last(other)).all(|other| other.wave() < operation.wave()));
+        }
     }
 
     fn a_state_reads_back_what_it_writes((state, _) in desired_and_actual()) {

@@ -139,6 +139,49 @@ everywhere! {
         assert_eq!(left, ["ConfigMap/billing/kept"]);
     }
 
+    fn the_agent_prunes_in_mirrored_waves_and_first_in_each_wave() {
+        let object = |kind: &str, name: &str, wave: i64, options: Option<&str>| {
+            let mut annotations = json!({"argocd.argoproj.io/sync-wave": wave.to_string()});
+            if let Some(options) = options {
+                annotations["argocd.argoproj.io/sync-options"] = json!(options);
+            }
+            json!({"apiVersion": "v1", "kind": kind, "metadata": {"name": name, "namespace": "shop", "annotations": annotations}})
+        };
+        let run = |desired: Value, actual: Value| {
+            let scenario = json!({"desired": desired, "actual": actual, "options": {"prune": true, "pollEvery": 1}, "steps": 6});
+            let world = World::run(&Scenario::parse("test.json", &scenario.to_string()).unwrap_or_else(|error| panic!("{error}")));
+            world
+                .events
+                .iter()
+                .filter(|event| event.actor == "agent" && (event.what.starts_with("deleted") || event.what.starts_with("created")))
+                .map(|event| format!("{} {}", event.step, event.what))
+                .collect::<Vec<_>>()
+        };
+        // Prune waves -5 and 0 swap: the workload made last goes first.
+        let mirrored = run(
+            json!([object("ConfigMap", "settings-v2", 0, None), object("Service", "web-v2", 5, None)]),
+            json!([object("ConfigMap", "settings-v1", -5, None), object("Service", "web-v1", 0, None)]),
+        );
+        assert_eq!(
+            mirrored,
+            [
+                "0 deleted Service/shop/web-v1 from prod",
+                "1 deleted ConfigMap/shop/settings-v1 from prod",
+                "2 created ConfigMap/shop/settings-v2 in prod",
+                "3 created Service/shop/web-v2 in prod",
+            ]
+        );
+        // A rename in one wave: the old Service goes before the new one exists...
+        let renamed = run(json!([object("Service", "web-v2", 0, None)]), json!([object("Service", "web-v1", 0, None)]));
+        assert_eq!(renamed, ["0 deleted Service/shop/web-v1 from prod", "0 created Service/shop/web-v2 in prod"]);
+        // ...unless it prunes last: then it goes in a wave after the new one.
+        let kept_until_last = run(
+            json!([object("Service", "web-v2", 0, None)]),
+            json!([object("Service", "web-v1", 0, Some("PruneLast=true"))]),
+        );
+        assert_eq!(kept_until_last, ["0 created Service/shop/web-v2 in prod", "1 deleted Service/shop/web-v1 from prod"]);
+    }
+
     fn without_auto_sync_a_person_syncs() {
         let change = commit(1, json!({"web": {"image": "web:2", "replicas": 2}}));
         let sync = json!({"at": 4, "do": "sync", "by": "carol"});
@@ -291,8 +334,8 @@ everywhere! {
         assert_eq!(
             steps,
             [
-                "you: applied update web to prod; a sync run one operation at a time",
                 "you: applied delete debug to prod; a sync run one operation at a time",
+                "you: applied update web to prod; a sync run one operation at a time",
                 "you: nothing to apply to prod; the cluster already matches Git",
             ]
         );

@@ -1,5 +1,7 @@
 //! The order in which a sync runs its operations, as Argo CD orders them:
-//! by sync wave, then by kind, then by name; deletions in reverse.
+//! by sync wave, then by kind, then by name (`syncTasks.Less`). How the
+//! waves of deletions are mirrored, and why they run first in their wave,
+//! is in `plan.rs`.
 
 use super::meta::annotation;
 use serde_json::Value;

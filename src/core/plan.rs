@@ -85,23 +85,40 @@ pub fn has_work(plan: &[Operation]) -> bool {
     plan.iter().any(Operation::changes_cluster)
 }
 
-/// The plan that makes `actual` equal `desired`, in sync order: creates and
-/// updates by wave, kind and name (a Namespace before what it holds); then,
-/// with `options.prune`, deletions in the reverse order, `PruneLast` ones
-/// last, and protected objects skipped with the reason.
+/// The plan that makes `actual` equal `desired`, in the order a sync runs
+/// it (gitops-engine's `getSyncTasks`, `syncTasks.Less` and `runTasks`):
+/// wave by wave; within a wave the deletions first, then the creates and
+/// updates; within each, by kind and name (a Namespace before what it
+/// holds). A create or update runs in its object's wave. With
+/// `options.prune`, the waves of the deletions are mirrored (the lowest
+/// wave among them swaps with the highest, and so on), so that objects go
+/// in the reverse of the order they came in; a `PruneLast` deletion runs in
+/// a wave after every other, and a protected object is skipped, with the
+/// reason, where its deletion would be.
 pub fn diff(desired: &State, actual: &State, options: &Options) -> Plan {
-    plan_for(
-        &compare(desired, actual, options),
-        mode_of(desired),
-        options,
-    )
+    plan_for(&compare(desired, actual, options), desired, options)
 }
 
-pub(crate) fn plan_for(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
-    let mut plan = writes(differences, mode, options);
-    if options.prune {
-        plan.extend(deletions(differences));
+pub(crate) fn plan_for(differences: &[Difference], desired: &State, options: &Options) -> Plan {
+    let writes = writes(differences, mode_of(desired), options);
+    if !options.prune {
+        return writes;
     }
+    let prunes = prunes(differences, desired);
+    if prunes.is_empty() {
+        return writes;
+    }
+    // Both are sorted by wave: merge them, the prunes of a wave first
+    // ("prune first", then "finally create resources").
+    let mut plan = Vec::with_capacity(writes.len() + prunes.len());
+    let mut writes = writes.into_iter().peekable();
+    for prune in prunes {
+        while let Some(write) = writes.next_if(|write| write.wave() < prune.wave()) {
+            plan.push(write);
+        }
+        plan.push(prune);
+    }
+    plan.extend(writes);
     plan
 }
 
@@ -208,26 +225,50 @@ fn earliest_wave_per_namespace<'v>(written: &[(&str, &'v Value)]) -> BTreeMap<&'
     earliest
 }
 
-/// Deletions of extra objects, reverse sync order, `PruneLast` ones after
-/// the rest; protected objects are skipped with their reason.
-fn deletions(differences: &[Difference]) -> Plan {
-    let mut extras: Vec<(bool, i64, &str, &Value)> = differences
+/// The deletions of extra objects (skips for protected ones), each in the
+/// wave it runs in, in sync order. As gitops-engine's `getSyncTasks` does:
+/// the distinct waves of the objects to prune are swapped symmetrically
+/// (the lowest with the highest, the second lowest with the second highest,
+/// ...), and a `PruneLast=true` one then runs in the wave after the last
+/// of the whole sync (every object Git declares and every one to prune,
+/// never below wave 0). Within a wave: by kind, then name.
+fn prunes(differences: &[Difference], desired: &State) -> Plan {
+    let extras: Vec<(&str, &Value)> = differences
         .iter()
         .filter_map(|difference| match difference {
-            Difference::Extra { key, actual } => {
-                Some((prunes_last(actual), wave(actual), *key, *actual))
-            }
+            Difference::Extra { key, actual } => Some((*key, *actual)),
             _ => None,
         })
         .collect();
-    extras.sort_by(|(a_last, a_wave, a_key, a), (b_last, b_wave, b_key, b)| {
-        a_last
-            .cmp(b_last)
-            .then_with(|| sort_key(*b_wave, b, b_key).cmp(&sort_key(*a_wave, a, a_key)))
-    });
-    extras
+    let mut waves: Vec<i64> = extras.iter().map(|(_, actual)| wave(actual)).collect();
+    waves.sort_unstable();
+    waves.dedup();
+    let mirrored = |own: i64| match waves.binary_search(&own) {
+        Ok(index) => waves[waves.len() - 1 - index],
+        Err(_) => own,
+    };
+    let after_the_last = if extras.iter().any(|(_, actual)| prunes_last(actual)) {
+        let declared = desired.objects().values().map(|object| wave(object));
+        let last = declared.chain(waves.last().copied()).fold(0, i64::max);
+        last.saturating_add(1)
+    } else {
+        0
+    };
+    let mut ordered: Vec<(i64, &str, &Value)> = extras
         .into_iter()
-        .map(|(_, wave, key, actual)| match prune_protection(actual) {
+        .map(|(key, actual)| {
+            let runs_in = if prunes_last(actual) {
+                after_the_last
+            } else {
+                mirrored(wave(actual))
+            };
+            (runs_in, key, actual)
+        })
+        .collect();
+    ordered.sort_by_cached_key(|&(wave, key, actual)| sort_key(wave, actual, key));
+    ordered
+        .into_iter()
+        .map(|(wave, key, actual)| match prune_protection(actual) {
             Some(reason) => Operation::Skip {
                 key: key.to_string(),
                 wave,

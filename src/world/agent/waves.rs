@@ -1,5 +1,9 @@
 //! A sync runs wave by wave, as Argo CD's does: the next wave starts only
-//! when the objects of the earlier waves are healthy. Deletions come last.
+//! when the objects of the earlier waves are healthy. Within a wave the
+//! deletions run first, then the creates and updates (gitops-engine's
+//! `runTasks`: "prune first", "finally create resources"); the plan gives
+//! each deletion the wave it runs in. A deleted object has nothing to wait
+//! for.
 
 use super::{operation_event, Application};
 use crate::core::health::{health, Health};
@@ -22,11 +26,10 @@ pub(super) fn sync_wave(
     following_git: bool,
     events: &mut Vec<Event>,
 ) -> bool {
-    let writes: Vec<&Operation> = plan
-        .iter()
-        .filter(|op| matches!(op, Operation::Create { .. } | Operation::Update { .. }))
-        .collect();
-    let batch: Vec<Operation> = match writes.first().map(|op| op.wave()) {
+    // What changes the cluster, in sync order; a skip waits for nothing and
+    // is told when the sync finishes.
+    let work: Vec<&Operation> = plan.iter().filter(|op| op.changes_cluster()).collect();
+    let batch: Vec<Operation> = match work.first().map(|op| op.wave()) {
         Some(first) => {
             if let Some((key, state)) = blocking(target, cluster, first) {
                 let waiting = format!("wave {first} waits until {key} is Healthy (it is {state})");
@@ -40,10 +43,9 @@ pub(super) fn sync_wave(
                 application.syncing = true;
                 return false;
             }
-            let later = writes.iter().any(|op| op.wave() != first);
+            let later = work.iter().any(|op| op.wave() != first);
             if later {
-                writes
-                    .into_iter()
+                work.into_iter()
                     .filter(|op| op.wave() == first)
                     .cloned()
                     .collect()
@@ -54,6 +56,12 @@ pub(super) fn sync_wave(
         None => plan.to_vec(),
     };
     for operation in &batch {
+        if let Operation::Delete { key, .. } = operation {
+            if cluster.actual().get(key).is_none() {
+                // It went with its Namespace, deleted just before.
+                continue;
+            }
+        }
         events.push(operation_event(
             step,
             environment,
