@@ -400,6 +400,47 @@ async fn before_the_start_nothing_has_happened() {
     assert!(all(&events, ".timeline-step").is_empty());
 }
 
+#[wasm_bindgen_test]
+async fn names_between_backticks_in_events_and_errors_show_as_code_and_stay_text() {
+    let world = world(ROLLBACK);
+    let mut history = world.history();
+    let agent = history.agent.as_mut().expect("an agent");
+    agent.last_error = Some("prod: envs/prod/web.yaml needs `metadata.name`".into());
+    let events = vec![WorldEvent::new(
+        1,
+        "agent",
+        "prod: cannot use revision abc: envs/prod/web.yaml needs `metadata.name`",
+    )
+    .because("a name `<img src=x onerror=alert(1)>` and a lone ` backtick")];
+    let root = mount(events, history, true);
+    rendered().await;
+    let events = region(&root, "Events").unwrap();
+    assert_eq!(texts(&events, ".timeline-what code"), ["metadata.name"]);
+    assert_eq!(
+        texts(&events, ".timeline-what"),
+        ["prod: cannot use revision abc: envs/prod/web.yaml needs metadata.name"]
+    );
+    assert_eq!(
+        texts(&events, ".timeline-why code"),
+        ["<img src=x onerror=alert(1)>"]
+    );
+    assert_eq!(
+        texts(&events, ".timeline-why"),
+        ["a name <img src=x onerror=alert(1)> and a lone ` backtick"],
+        "a backtick without a pair stays"
+    );
+    assert!(all(&root, "img").is_empty(), "markup in a name stays text");
+    let agent = region(&root, "Agent").unwrap();
+    assert_eq!(
+        texts(&agent, ".timeline-agent-error code"),
+        ["metadata.name"]
+    );
+    assert_eq!(
+        texts(&agent, ".timeline-agent-error"),
+        ["Last error: prod: envs/prod/web.yaml needs metadata.name"]
+    );
+}
+
 /// A world whose one commit changes `count` ConfigMaps.
 fn world_with_a_large_commit(count: usize) -> World {
     let files: serde_json::Map<String, serde_json::Value> = (0..count)

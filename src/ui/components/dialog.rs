@@ -1,21 +1,29 @@
 //! What the page's dialogs do with the keyboard: opening one moves focus into it,
 //! Esc closes it, and closing it gives focus back to where it was.
+//!
+//! The dialogs (the help, the Share panel) are non-modal (`aria-modal="false"`):
+//! they sit in the page, which stays usable beside them, so Tab may leave them. Esc
+//! closes an open dialog wherever focus is, not only inside it.
 
+use gloo::events::EventListener;
+use std::cell::RefCell;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, Node};
+use web_sys::{Element, HtmlElement, KeyboardEvent, Node};
 use yew::prelude::*;
 
-/// A dialog's element and its keydown handler. The dialog takes both, and
-/// `tabindex="-1"` so that it can take focus.
-pub struct Dialog {
-    pub node: NodeRef,
-    pub onkeydown: Callback<KeyboardEvent>,
+thread_local! {
+    /// The dialogs open, oldest first, each by a number none of the others has.
+    static OPEN: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Focus moves into the dialog while it opens (which scrolls it into view); when it
-/// closes with focus inside, focus returns to the element that had it before.
+/// Focus moves into the dialog while it opens (which scrolls it into view); Esc
+/// closes it (`on_close`) while it is open; when it closes with focus inside, focus
+/// returns to the element that had it before. The dialog takes the returned node
+/// and `tabindex="-1"`, so that it can take focus. `on_close` is the callback given
+/// when the dialog opens (the page's callbacks dispatch an action, the same at
+/// every render).
 #[hook]
-pub fn use_dialog(on_close: Callback<()>) -> Dialog {
+pub fn use_dialog(on_close: Callback<()>) -> NodeRef {
     let node = use_node_ref();
     {
         let node = node.clone();
@@ -24,7 +32,29 @@ pub fn use_dialog(on_close: Callback<()>) -> Dialog {
             if let Some(dialog) = node.cast::<HtmlElement>() {
                 let _ = dialog.focus();
             }
+            let id = OPEN.with(|open| {
+                let mut open = open.borrow_mut();
+                let id = open.last().map_or(0, |last| last + 1);
+                open.push(id);
+                id
+            });
+            // On the document, so that Esc closes it wherever focus is.
+            let escape = EventListener::new(&gloo::utils::document(), "keydown", {
+                let node = node.clone();
+                move |event| {
+                    let Some(event) = event.dyn_ref::<KeyboardEvent>() else {
+                        return;
+                    };
+                    // While an input method composes, Escape cancels the composition instead.
+                    if event.key() == "Escape" && !event.is_composing() && closes(event, &node, id)
+                    {
+                        on_close.emit(());
+                    }
+                }
+            });
             move || {
+                drop(escape);
+                OPEN.with(|open| open.borrow_mut().retain(|open| *open != id));
                 if holds_focus(&node) {
                     if let Some(before) = before {
                         let _ = before.focus();
@@ -33,20 +63,34 @@ pub fn use_dialog(on_close: Callback<()>) -> Dialog {
             }
         });
     }
-    let onkeydown = Callback::from(move |event: KeyboardEvent| {
-        // While an input method composes, Escape cancels the composition instead.
-        if event.key() == "Escape" && !event.is_composing() {
-            on_close.emit(());
+    node
+}
+
+/// Whether this Esc closes the dialog `id`: it does with focus in it; with focus in
+/// another dialog, that one closes; in an editor or a text area, Esc leaves the text
+/// first (then Tab moves on from it), and the next Esc closes; anywhere else, the
+/// dialog opened last closes.
+fn closes(event: &KeyboardEvent, dialog: &NodeRef, id: u32) -> bool {
+    let Some(dialog) = dialog.cast::<Node>() else {
+        return false;
+    };
+    if let Some(target) = event.target().and_then(|t| t.dyn_into::<Element>().ok()) {
+        if dialog.contains(Some(&target)) {
+            return true;
         }
-    });
-    Dialog { node, onkeydown }
+        if let Ok(Some(_)) = target.closest("[role=dialog], textarea, [role=textbox]") {
+            return false;
+        }
+    }
+    OPEN.with(|open| open.borrow().last() == Some(&id))
 }
 
 fn focused() -> Option<HtmlElement> {
     gloo::utils::document().active_element()?.dyn_into().ok()
 }
 
-/// Whether focus is in the dialog, or on nothing but the page's body.
+/// Whether focus is in the dialog, or on nothing but the page's body. Focus that
+/// moved on to the page stays where it is.
 fn holds_focus(dialog: &NodeRef) -> bool {
     let document = gloo::utils::document();
     let Some(active) = document.active_element() else {

@@ -1,3 +1,4 @@
+use super::code_spans::code_spans;
 use crate::exercise::{Checked, Exercise, Outcome};
 use crate::ui::model::Progress;
 use std::rc::Rc;
@@ -89,7 +90,7 @@ fn results(props: &ResultsProps) -> Html {
                 { for outcomes.iter().map(|outcome| html! {
                     <li class={if outcome.passed { "pass" } else { "fail" }}>
                         <span class="mark">{ if outcome.passed { "✓ holds" } else { "✗ does not hold" } }</span>
-                        { " " }<strong>{ &outcome.what }</strong>{ ": " }{ &outcome.why }
+                        { " " }<strong>{ &outcome.what }</strong>{ ": " }{ code_spans(&outcome.why) }
                     </li>
                 }) }
             </ul>

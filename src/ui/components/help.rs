@@ -35,8 +35,7 @@ pub fn help(props: &HelpProps) -> Html {
             aria-modal="false"
             aria-labelledby="help-title"
             tabindex="-1"
-            ref={dialog.node}
-            onkeydown={dialog.onkeydown}
+            ref={dialog}
         >
             <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
             <dl>

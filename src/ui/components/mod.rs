@@ -1,4 +1,5 @@
 pub mod code_editor;
+pub mod code_spans;
 pub mod controls;
 pub mod dialog;
 pub mod exercise_panel;

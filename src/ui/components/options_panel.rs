@@ -1,3 +1,4 @@
+use super::code_spans::code_spans;
 use crate::world::scenario::{Mode, WorldOptions};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -57,7 +58,7 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
                 { mode(Mode::Pull, "Pull: an agent in the cluster reads Git") }
                 { mode(Mode::Push, "Push: CI applies with cluster credentials") }
             </fieldset>
-            <label for="ignore-rules" class="block">{ "Ignore rules (JSON pointers, or kind, name and jsonPointers)" }</label>
+            <label for="ignore-rules" class="block">{ "Ignore rules (JSON pointers, or kind, name and jsonPointers or jqPathExpressions)" }</label>
             <textarea
                 id="ignore-rules"
                 class="ignore"
@@ -71,7 +72,7 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
                 onkeydown={on_escape}
             />
             if let Some(error) = &props.ignore_error {
-                <p id="ignore-error" class="error" role="alert">{ error }</p>
+                <p id="ignore-error" class="error" role="alert">{ code_spans(error) }</p>
             }
         </section>
     }

@@ -1,3 +1,4 @@
+use super::code_spans::code_spans;
 use crate::core::Warning;
 use yew::prelude::*;
 
@@ -20,7 +21,7 @@ pub fn warnings_view(props: &WarningsViewProps) -> Html {
                         <li class="warning">
                             <span class="rule">{ warning.rule }</span>
                             <code class="key">{ &warning.key }</code>
-                            <p>{ &warning.message }</p>
+                            <p>{ code_spans(&warning.message) }</p>
                         </li>
                     }) }
                 </ul>

@@ -3,6 +3,7 @@
 //! last synced. "I merged but nothing happened" is answered here.
 
 use super::{HistoryProps, Region};
+use crate::ui::components::code_spans::code_spans;
 use crate::world::agent::{Agent, AgentHealth, Application};
 use crate::world::summary::History;
 use yew::prelude::*;
@@ -41,7 +42,7 @@ fn describe(agent: &Agent, history: &History) -> Html {
                 { format!("; {state}") }
             </p>
             if let Some(error) = &agent.last_error {
-                <p class="timeline-agent-error">{ format!("Last error: {error}") }</p>
+                <p class="timeline-agent-error">{ "Last error: " }{ code_spans(error) }</p>
             }
             <table class="timeline-table">
                 <thead><tr>

@@ -1,6 +1,7 @@
 //! The events, grouped by step, newest step last.
 
 use super::Region;
+use crate::ui::components::code_spans::code_spans;
 use crate::world::event::Event as WorldEvent;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -67,10 +68,10 @@ fn event_item(event: &WorldEvent) -> Html {
         <li class="timeline-event">
             <span class={classes!("timeline-actor", actor_class(&event.actor))}>{ &event.actor }</span>
             { " " }
-            <span class="timeline-what">{ &event.what }</span>
+            <span class="timeline-what">{ code_spans(&event.what) }</span>
             if !event.why.is_empty() {
                 { " " }
-                <span class="timeline-why">{ &event.why }</span>
+                <span class="timeline-why">{ code_spans(&event.why) }</span>
             }
         </li>
     }
