@@ -5,7 +5,7 @@
 
 pub use crate::world::person::Interaction;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine;
+use base64::{DecodeError, Engine};
 use miniz_oxide::deflate::compress_to_vec;
 use miniz_oxide::deflate::core::{
     compress, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
@@ -104,11 +104,14 @@ pub enum LinkError {
     /// Made by a newer playground.
     NewerVersion(u32),
     TooLong(usize),
-    /// Not base64url, or not deflate: damaged or cut short.
+    /// Not base64url, or not deflate: damaged or cut short. It holds what is
+    /// wrong in plain words (where the link stops, or which character of it
+    /// cannot be in a link), not the decoder's.
     Damaged(String),
     /// Expands past `MAX_EXPANDED_BYTES`.
     TooLarge,
-    /// Expands to something that is not a session.
+    /// Expands to something that is not a session. It holds the JSON reader's
+    /// words, for a developer; the message does not show them.
     Unreadable(String),
 }
 
@@ -120,9 +123,9 @@ impl fmt::Display for LinkError {
                 write!(f, "this link was made by a newer playground (version {version}; this one reads up to {LINK_VERSION})")
             }
             LinkError::TooLong(length) => write!(f, "this link is {length} characters long; the playground reads links up to {MAX_LINK_CHARS}"),
-            LinkError::Damaged(why) => write!(f, "this link is damaged or cut short ({why})"),
+            LinkError::Damaged(why) => write!(f, "this link is damaged or cut short ({why}); copy the whole link again"),
             LinkError::TooLarge => write!(f, "this link expands to more than {} MB", MAX_EXPANDED_BYTES / (1024 * 1024)),
-            LinkError::Unreadable(why) => write!(f, "this link's content does not read ({why})"),
+            LinkError::Unreadable(_) => write!(f, "this link opens to something that is not a playground session; ask whoever made it for a new link"),
         }
     }
 }
@@ -132,6 +135,28 @@ impl std::error::Error for LinkError {}
 /// The link fragment of a session, without the `#`.
 pub fn encode(session: &Session) -> String {
     Encoder::new(session).finish()
+}
+
+/// The link fragment of a session (without the `#`), if the playground opens
+/// it; else why it does not (`TooLong` or `TooLarge`), by the limits `decode`
+/// holds a link to, so that Share, an embedded page's state and
+/// `gitops-sim link` never hand out a link that the playground then refuses.
+pub fn encode_link(session: &Session) -> Result<String, LinkError> {
+    let mut encoder = Encoder::new(session);
+    while !encoder.advance(usize::MAX) {}
+    if encoder.json.len() > MAX_EXPANDED_BYTES {
+        return Err(LinkError::TooLarge);
+    }
+    let fragment = encoder.finish();
+    check_length(&fragment)?;
+    Ok(fragment)
+}
+
+fn check_length(fragment: &str) -> Result<(), LinkError> {
+    match fragment.len() {
+        length if length > MAX_LINK_CHARS => Err(LinkError::TooLong(length)),
+        _ => Ok(()),
+    }
 }
 
 /// A session's link fragment, deflated a slice at a time, so that the page can
@@ -215,9 +240,7 @@ impl Encoder {
 /// The session of a link fragment (with or without its `#`).
 pub fn decode(fragment: &str) -> Result<Session, LinkError> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment).trim();
-    if fragment.len() > MAX_LINK_CHARS {
-        return Err(LinkError::TooLong(fragment.len()));
-    }
+    check_length(fragment)?;
     decode_within(fragment, MAX_EXPANDED_BYTES)
 }
 
@@ -234,22 +257,76 @@ fn decode_within(fragment: &str, max_expanded: usize) -> Result<Session, LinkErr
         .and_then(|(version, payload)| Some((version.parse::<u32>().ok()?, payload)))
         .ok_or(LinkError::NotALink)?;
     match version {
-        1 => decode_v1(payload, max_expanded),
+        1 => decode_v1(fragment, payload, max_expanded),
         newer if newer > LINK_VERSION => Err(LinkError::NewerVersion(newer)),
         _ => Err(LinkError::NotALink),
     }
 }
 
-fn decode_v1(payload: &str, max_expanded: usize) -> Result<Session, LinkError> {
+/// `payload` is the end of `fragment`, after `v1.`.
+fn decode_v1(fragment: &str, payload: &str, max_expanded: usize) -> Result<Session, LinkError> {
+    // Where the link stops, counted in characters after the `#`, as a person reads it.
+    let stops = || {
+        format!(
+            "it stops part-way, at character {} after the #",
+            fragment.chars().count()
+        )
+    };
     let deflated = URL_SAFE_NO_PAD
         .decode(payload.trim_end_matches('='))
-        .map_err(|error| LinkError::Damaged(error.to_string()))?;
+        .map_err(|error| {
+            LinkError::Damaged(match error {
+                DecodeError::InvalidByte(at, _) => {
+                    let before = &fragment[..fragment.len() - payload.len()];
+                    let (position, character) = character_at(payload, at);
+                    format!(
+                        "character {} after the #, {}, cannot be in a playground link",
+                        before.chars().count() + position + 1,
+                        shown(character)
+                    )
+                }
+                DecodeError::InvalidLength(_) | DecodeError::InvalidLastSymbol(..) => stops(),
+                DecodeError::InvalidPadding => CHANGED.into(),
+            })
+        })?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, max_expanded)
         .map_err(|error| match error.status {
             TINFLStatus::HasMoreOutput => LinkError::TooLarge,
-            _ => LinkError::Damaged(error.to_string().to_lowercase()),
+            // The deflated data ends before its last block does.
+            TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                LinkError::Damaged(stops())
+            }
+            _ => LinkError::Damaged(CHANGED.into()),
         })?;
     serde_json::from_slice(&json).map_err(|error| LinkError::Unreadable(error.to_string()))
+}
+
+/// Why a link that reads as base64url does not inflate: no place in it is known.
+const CHANGED: &str = "some of its characters were changed or lost";
+
+/// Which character of `text` (counted from 0) holds the byte at `at`, and that character.
+fn character_at(text: &str, at: usize) -> (usize, char) {
+    text.char_indices()
+        .enumerate()
+        .find(|(_, (start, character))| start + character.len_utf8() > at)
+        .map_or((text.chars().count(), ' '), |(position, (_, character))| {
+            (position, character)
+        })
+}
+
+/// A character as a person can find it in the link.
+fn shown(character: char) -> String {
+    match character {
+        ' ' => "a space".into(),
+        // Spaces, control characters, and the zero-width ones (format characters).
+        _ if character.is_whitespace()
+            || character.is_control()
+            || matches!(character, '\u{200b}'..='\u{200f}' | '\u{2060}'..='\u{2064}' | '\u{feff}') =>
+        {
+            "an invisible character".into()
+        }
+        _ => format!("“{character}”"),
+    }
 }
 
 #[cfg(test)]
@@ -313,6 +390,74 @@ mod tests {
     }
 
     #[test]
+    fn a_link_cut_short_says_where_it_stops_in_plain_words() {
+        let link = encode(&Session::of_scenario(
+            "desired: {web: {image: registry.example/web:2.0.1, replicas: 3}}\n",
+        ));
+        for cut in 4..link.len() {
+            let message = decode(&format!("#{}", &link[..cut]))
+                .unwrap_err()
+                .to_string();
+            // A cut where base64 cannot end (its length), or where it can but deflate has
+            // not ended.
+            assert_eq!(
+                message,
+                format!("this link is damaged or cut short (it stops part-way, at character {cut} after the #); copy the whole link again"),
+                "cut at {cut}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_character_a_link_cannot_hold_is_named_with_its_place() {
+        let said = |fragment: &str| decode(fragment).unwrap_err().to_string();
+        assert_eq!(
+            said("#v1.AAAA%%%"),
+            "this link is damaged or cut short (character 8 after the #, “%”, cannot be in a playground link); copy the whole link again"
+        );
+        assert!(said("v1.AAAA AAAA").contains("character 8 after the #, a space,"));
+        assert!(said("v1.AAé…AA").contains("character 6 after the #, “é”,"));
+        assert!(said("v1.AAAA\u{200b}AA").contains("an invisible character"));
+        assert!(said("v1.AA=AAA").contains("character 6 after the #, “=”,"));
+    }
+
+    #[test]
+    fn a_link_changed_inside_or_holding_no_session_says_so_without_decoder_words() {
+        assert_eq!(
+            decode("v1.____").unwrap_err().to_string(),
+            "this link is damaged or cut short (some of its characters were changed or lost); copy the whole link again"
+        );
+        let not_a_session = format!(
+            "v1.{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(
+                b"{\"i\": [{\"x\": 1}]}",
+                9
+            ))
+        );
+        assert_eq!(
+            decode(&not_a_session).unwrap_err().to_string(),
+            "this link opens to something that is not a playground session; ask whoever made it for a new link"
+        );
+        let link = encode(&Session::of_scenario("desired: {api: {image: busybox}}\n"));
+        let jargon = [
+            "invalid", "input", "length", "symbol", "byte", "inflate", "deflate", "base64",
+            "expected", "column",
+        ];
+        for at in 3..link.len() {
+            for replacement in ["A", "_", "%", "", "AA"] {
+                let damaged = format!("{}{replacement}{}", &link[..at], &link[at + 1..]);
+                if let Err(error) = decode(&damaged) {
+                    let message = error.to_string().to_lowercase();
+                    assert!(
+                        !jargon.iter().any(|word| message.contains(word)),
+                        "{damaged}: {message}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_link_that_expands_too_far_is_refused() {
         let bomb = vec![b' '; MAX_EXPANDED_BYTES + 1];
         let link = format!(
@@ -357,5 +502,34 @@ mod tests {
         let saved = encode(&session);
         assert_eq!(decode(&saved), Err(LinkError::TooLarge));
         assert_eq!(decode_saved(&saved), Ok(session));
+    }
+
+    #[test]
+    fn a_link_is_handed_out_only_when_the_playground_opens_it() {
+        let mut small = Session::of_preset("worked-example.json");
+        small.record(Interaction::Step, true);
+        assert_eq!(encode_link(&small), Ok(encode(&small)));
+
+        let mut large = Session::of_preset("worked-example.json");
+        let pane = "{\"name\": \"web\", \"replicas\": 2},\n".repeat(200_000);
+        large.record(Interaction::Actual(pane.as_str().into()), true);
+        assert_eq!(encode_link(&large), Err(LinkError::TooLarge));
+
+        // Text deflate cannot shrink: a link longer than the playground reads.
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let noise: String = (0..700_000)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                char::from(b'!' + (seed % 90) as u8)
+            })
+            .collect();
+        let mut long = Session::of_preset("worked-example.json");
+        long.record(Interaction::Actual(noise.as_str().into()), true);
+        assert!(matches!(
+            encode_link(&long),
+            Err(LinkError::TooLong(length)) if length > MAX_LINK_CHARS
+        ));
     }
 }

@@ -55,14 +55,14 @@ fn plan_prints_plan_drift_status_objects_and_warnings() {
     assert_eq!(
         output["plan"],
         json!([
+            {"op": "delete", "key": "debug", "wave": 0},
             {
                 "op": "update",
                 "key": "web",
                 "wave": 0,
                 "changes": [{"path": "/replicas", "from": 10, "to": 3}],
                 "object": {"image": "registry.example/web:2.0.1", "replicas": 3}
-            },
-            {"op": "delete", "key": "debug", "wave": 0}
+            }
         ])
     );
     assert_eq!(
@@ -319,17 +319,53 @@ fn link_refuses_a_scenario_whose_link_the_page_would_refuse() {
 
 #[test]
 fn link_refuses_a_preset_the_playground_does_not_have() {
+    let exercises: Vec<String> =
+        serde_json::from_str(include_str!("../static/exercises/index.json")).unwrap();
+    let exercises: Vec<String> = exercises
+        .iter()
+        .map(|file| format!("exercises/{file}"))
+        .collect();
+    assert!(exercises.contains(&"exercises/flapping.yaml".to_string()));
     for name in [
         "nosuch.yaml",
         "../../etc/passwd",
         "presets/mutable-tag.yaml",
+        "exercises/nosuch.yaml",
+        "flapping.yaml",
     ] {
         let message = fails(&["link", "--preset", name], "");
         assert!(
             message.starts_with(&format!(
-                "gitops-sim: --preset {name}: the playground has no such preset; name one of its presets: worked-example.json, "
-            )) && message.contains("mutable-tag.yaml"),
+                "gitops-sim: --preset {name}: the playground has no such preset or exercise; name one of its presets: worked-example.json, "
+            )) && message.contains("mutable-tag.yaml")
+                && message.ends_with(&format!(
+                    "; or one of its exercises: {}",
+                    exercises.join(", ")
+                )),
             "{message}"
+        );
+    }
+}
+
+#[test]
+fn link_names_an_exercise_as_the_page_links_it() {
+    let exercises: Vec<String> =
+        serde_json::from_str(include_str!("../static/exercises/index.json")).unwrap();
+    for exercise in exercises {
+        let name = format!("exercises/{exercise}");
+        let output = gitops_sim(&["link", "--preset", &name], "");
+        assert!(
+            output.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let fragment = String::from_utf8(output.stdout).unwrap();
+        assert!(fragment.trim().len() < 80, "a short link: {fragment}");
+        let session = gitops_playground::share::decode(fragment.trim()).unwrap();
+        assert_eq!(
+            session,
+            gitops_playground::share::Session::of_preset(&name),
+            "the link the page's own Share makes for the exercise"
         );
     }
 }

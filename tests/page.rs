@@ -9,7 +9,7 @@ use wasm_bindgen_test::*;
 
 mod common;
 
-use common::dom::{dispatch, find, rendered, texts};
+use common::dom::{all, dispatch, find, rendered, texts};
 use gitops_playground::ui::components::code_editor::read_node;
 use std::ops::Deref;
 use web_sys::{
@@ -242,7 +242,7 @@ fn value_of(root: &Element, id: &str) -> String {
 async fn the_page_opens_with_the_worked_example_planned() {
     let root = mount();
     rendered().await;
-    assert_eq!(cards(&root), ["update web", "delete debug"]);
+    assert_eq!(cards(&root), ["delete debug", "update web"]);
     assert_eq!(texts(&root, ".badge strong"), ["OutOfSync", "Healthy"]);
     assert!(texts(&root, ".warning .rule")
         .iter()
@@ -255,17 +255,21 @@ async fn step_applies_the_next_operation_and_play_finishes() {
     rendered().await;
     button(&root, "Step").click();
     rendered().await;
-    assert_eq!(cards(&root), ["update web (done)", "delete debug"]);
+    assert_eq!(
+        cards(&root),
+        ["delete debug (done)", "update web"],
+        "prunes run first in their wave"
+    );
+    assert!(!value_of(&root, "actual-state").contains("debug"));
+    button(&root, "Step").click();
+    rendered().await;
+    assert_eq!(cards(&root), ["delete debug (done)", "update web (done)"]);
+    assert_eq!(texts(&root, ".badge strong"), ["Synced", "Healthy"]);
     assert!(
         value_of(&root, "actual-state").contains("\"replicas\": 3"),
         "{}",
         value_of(&root, "actual-state")
     );
-    button(&root, "Step").click();
-    rendered().await;
-    assert_eq!(cards(&root), ["update web (done)", "delete debug (done)"]);
-    assert_eq!(texts(&root, ".badge strong"), ["Synced", "Healthy"]);
-    assert!(!value_of(&root, "actual-state").contains("debug"));
 }
 
 #[wasm_bindgen_test]
@@ -283,6 +287,27 @@ async fn editing_a_pane_replans() {
 }
 
 #[wasm_bindgen_test]
+async fn kubernetes_objects_in_a_cluster_of_named_objects_are_refused_with_why() {
+    let root = mount();
+    rendered().await;
+    let before = cards(&root);
+    type_into(
+        &root,
+        "actual-state",
+        r#"[{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}}]"#,
+    );
+    rendered().await;
+    let error = texts(&root, "#actual-state-error");
+    assert!(
+        error[0].contains(
+            "Git holds named objects (the lesson's form) and the cluster holds Kubernetes objects"
+        ),
+        "{error:?}"
+    );
+    assert_eq!(cards(&root), before, "the plan stays the last good one");
+}
+
+#[wasm_bindgen_test]
 async fn typing_replans_at_once_and_commits_when_typing_pauses() {
     let root = mount();
     rendered().await;
@@ -294,13 +319,13 @@ async fn typing_replans_at_once_and_commits_when_typing_pauses() {
         r#"{"api": {"image": "registry.example/api:1.4.2", "replicas": 2}}"#,
     );
     rendered().await;
-    assert_eq!(cards(&root), ["delete web", "delete debug"]);
+    assert_eq!(cards(&root), ["delete debug", "delete web"]);
     assert_eq!(commits(), before, "no commit while typing");
     gloo::timers::future::TimeoutFuture::new(400).await;
     rendered().await;
     assert_eq!(commits().len(), before.len() + 1);
     assert_eq!(commits()[0], "Edit envs/prod in the playground");
-    assert_eq!(cards(&root), ["delete web", "delete debug"]);
+    assert_eq!(cards(&root), ["delete debug", "delete web"]);
 }
 
 #[wasm_bindgen_test]
@@ -316,7 +341,7 @@ async fn a_step_right_after_typing_applies_the_typed_plan_and_commits_first() {
     button(&root, "Step").click();
     rendered().await;
     assert_eq!(texts(&root, ".timeline-commit-message").len(), before + 1);
-    assert_eq!(cards(&root), ["delete web (done)", "delete debug"]);
+    assert_eq!(cards(&root), ["delete debug (done)", "delete web"]);
 }
 
 #[wasm_bindgen_test]
@@ -329,7 +354,7 @@ async fn a_broken_pane_shows_its_error_and_keeps_the_last_plan() {
         texts(&root, ".pane [role=alert]"),
         ["desired, line 1, column 8: EOF while parsing a value"]
     );
-    assert_eq!(cards(&root), ["update web", "delete debug"]);
+    assert_eq!(cards(&root), ["delete debug", "update web"]);
     let area = root.query_selector("#desired-state").unwrap().unwrap();
     assert_eq!(area.get_attribute("aria-invalid").as_deref(), Some("true"));
     assert!(
@@ -367,6 +392,21 @@ async fn time_runs_the_world_and_the_timeline_shows_it() {
         "{events:?}"
     );
     assert!(texts(&root, ".controls .position")[0].starts_with("Step 9 of 9"));
+    assert!(
+        button(&root, "Run to end").has_attribute("disabled"),
+        "the script has run"
+    );
+    let next = button(&root, "Next step");
+    assert!(
+        !next.has_attribute("disabled"),
+        "time goes on after the script"
+    );
+    next.click();
+    rendered().await;
+    assert_eq!(
+        texts(&root, ".controls .position")[0],
+        "Step 10, after the script's 9"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -377,7 +417,7 @@ async fn ctrl_enter_steps_and_keeps_the_browser_from_acting_on_it() {
     let event = press(&body, "Enter", true);
     assert!(event.default_prevented(), "the listener may cancel the key");
     rendered().await;
-    assert_eq!(cards(&root), ["update web (done)", "delete debug"]);
+    assert_eq!(cards(&root), ["delete debug (done)", "update web"]);
 }
 
 #[wasm_bindgen_test]
@@ -483,6 +523,155 @@ async fn the_share_panel_takes_focus_and_esc_closes_it_and_gives_focus_back() {
     assert!(focused().is_same_node(Some(&share)));
 }
 
+#[wasm_bindgen_test]
+async fn esc_closes_the_help_after_focus_left_it_and_leaves_focus_where_it_went() {
+    let root = mount();
+    rendered().await;
+    let prune = focus(&find(&root, "section.options input[type=checkbox]"));
+    press(&prune, "?", false);
+    rendered().await;
+    let help = dialog(&root, "Keyboard shortcuts").expect("the help opens");
+    assert!(help.contains(Some(&focused())), "focus moves into the help");
+    // The help is not modal: Tab moves on from it to the page's controls.
+    let step = focus(&button(&root, "Step"));
+    assert!(!help.contains(Some(&focused())));
+    press(&step, "Escape", false);
+    rendered().await;
+    assert!(
+        dialog(&root, "Keyboard shortcuts").is_none(),
+        "Esc closes it with focus outside it"
+    );
+    assert!(
+        focused().is_same_node(Some(&step)),
+        "focus stays on the control it moved to"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn esc_in_an_editor_leaves_it_first_and_the_next_esc_closes_the_help() {
+    let root = mount();
+    rendered().await;
+    let help_button = focus(&button(&root, "Help"));
+    help_button.click();
+    rendered().await;
+    assert!(
+        dialog(&root, "Keyboard shortcuts").is_some(),
+        "the help opens"
+    );
+    let editor = focus(&find(&root, "#desired-state"));
+    press(&editor, "Escape", false);
+    rendered().await;
+    assert!(
+        dialog(&root, "Keyboard shortcuts").is_some(),
+        "the first Esc leaves the editor"
+    );
+    assert!(!focused().is_same_node(Some(&editor)));
+    press(&focused(), "Escape", false);
+    rendered().await;
+    assert!(
+        dialog(&root, "Keyboard shortcuts").is_none(),
+        "the next Esc closes the help"
+    );
+    assert!(
+        focused().is_same_node(Some(&help_button)),
+        "focus returns to the button that opened it"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn esc_closes_the_share_panel_after_focus_left_it() {
+    let root = mount();
+    started(&root).await;
+    let share = focus(&button(&root, "Share"));
+    share.click();
+    rendered().await;
+    let panel = dialog(&root, "Share").expect("the share panel opens");
+    assert!(panel.contains(Some(&focused())));
+    let step = focus(&button(&root, "Step"));
+    press(&step, "Escape", false);
+    rendered().await;
+    assert!(dialog(&root, "Share").is_none(), "Esc closes it");
+    assert!(focused().is_same_node(Some(&step)));
+}
+
+#[wasm_bindgen_test]
+async fn with_both_dialogs_open_esc_closes_one_at_a_time() {
+    let root = mount();
+    started(&root).await;
+    focus(&button(&root, "Help")).click();
+    rendered().await;
+    let share = focus(&button(&root, "Share"));
+    share.click();
+    rendered().await;
+    let panel = dialog(&root, "Share").expect("the share panel opens");
+    assert!(panel.contains(Some(&focused())));
+    assert!(dialog(&root, "Keyboard shortcuts").is_some());
+    press(&focused(), "Escape", false);
+    rendered().await;
+    assert!(
+        dialog(&root, "Share").is_none(),
+        "Esc in it closes the Share panel"
+    );
+    assert!(dialog(&root, "Keyboard shortcuts").is_some(), "and only it");
+    assert!(focused().is_same_node(Some(&share)));
+    press(&share, "Escape", false);
+    rendered().await;
+    assert!(
+        dialog(&root, "Keyboard shortcuts").is_none(),
+        "the next Esc closes the help"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_checklist_shows_names_as_code_and_markup_in_them_as_text() {
+    let root = mount();
+    rendered().await;
+    let messages = all(&root, "section.warnings li.warning p");
+    let api = messages
+        .iter()
+        .find(|message| texts(message, "code").first().map(String::as_str) == Some("api"))
+        .expect("a warning about api");
+    assert_eq!(
+        texts(api, "code")[..2],
+        ["api", "registry.example/api:1.4.2"]
+    );
+    let text = api.text_content().unwrap();
+    assert!(
+        text.starts_with("api runs the image registry.example/api:1.4.2") && !text.contains('`'),
+        "{text}"
+    );
+    type_into(
+        &root,
+        "desired-state",
+        r#"{"<b>x</b>": {"image": "busybox"}}"#,
+    );
+    rendered().await;
+    let checklist = find(&root, "section.warnings");
+    let codes = texts(&checklist, "li.warning p code");
+    assert!(codes.contains(&"<b>x</b>".to_string()), "{codes:?}");
+    assert!(
+        all(&checklist, "b").is_empty(),
+        "markup in a name stays text"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_wrong_ignore_rule_names_its_field_as_code() {
+    let root = mount();
+    rendered().await;
+    let rules: web_sys::HtmlTextAreaElement = find(&root, "#ignore-rules").unchecked_into();
+    rules.set_value("- spec/replicas\n");
+    dispatch(&rules, "input");
+    rendered().await;
+    let error = find(&root, "#ignore-error");
+    assert_eq!(texts(&error, "code"), ["spec/replicas", "/"]);
+    assert!(
+        !error.text_content().unwrap().contains('`'),
+        "{:?}",
+        error.text_content()
+    );
+}
+
 /// A scenario that is not a preset, planned as `create api`.
 const ANOTHER_SCENARIO: &str = r#"{"version": 1, "title": "Another scenario",
     "desired": {"api": {"image": "registry.example/api:1.4.2", "replicas": 2}}, "actual": {}}"#;
@@ -533,7 +722,7 @@ async fn a_broken_link_pasted_into_the_open_page_says_so_and_keeps_the_scenario(
         notice.ends_with("The scenario on screen stays."),
         "{notice}"
     );
-    assert_eq!(cards(&root), ["update web (done)", "delete debug"]);
+    assert_eq!(cards(&root), ["delete debug (done)", "update web"]);
     // A fragment that names an element of the page is a place in it, not a link.
     let place = gloo::utils::document().create_element("div").unwrap();
     place.set_id("further-down");
@@ -544,7 +733,7 @@ async fn a_broken_link_pasted_into_the_open_page_says_so_and_keeps_the_scenario(
     gloo::timers::future::TimeoutFuture::new(50).await;
     rendered().await;
     assert_eq!(notices(&root), Vec::<String>::new());
-    assert_eq!(cards(&root), ["update web (done)", "delete debug"]);
+    assert_eq!(cards(&root), ["delete debug (done)", "update web"]);
 }
 
 #[wasm_bindgen_test]
@@ -558,7 +747,7 @@ async fn a_link_pasted_into_the_open_page_keeps_ones_own_work_on_its_preset() {
     let mut shared = Session::of_preset("worked-example.json");
     shared.record(Interaction::Step, true);
     follow(&encode(&shared));
-    until(|| cards(&root), ["update web (done)", "delete debug"]).await;
+    until(|| cards(&root), ["delete debug (done)", "update web"]).await;
     let kept = texts(&root, ".notice[role=status] p");
     assert_eq!(kept.len(), 1, "{kept:?}");
     assert!(kept[0].contains("Your own work on"), "{kept:?}");
@@ -606,7 +795,7 @@ async fn an_embedded_load_that_does_not_open_says_why_and_keeps_the_scenario() {
         until(|| notices(&root), Vec::<String>::new()).await;
         post(message);
         until(stays(words), true).await;
-        assert_eq!(cards(&root), ["update web", "delete debug"], "{message}");
+        assert_eq!(cards(&root), ["delete debug", "update web"], "{message}");
         assert_eq!(texts(&root, "h1"), ["The lesson's worked example"]);
     }
     post(&format!(
@@ -647,7 +836,251 @@ async fn an_embedded_view_without_an_allowed_origin_warns_once_of_what_it_ignore
     assert!(warnings[0].contains(&allow), "{warnings:?}");
     assert_eq!(
         cards(&root),
-        ["update web", "delete debug"],
+        ["delete debug", "update web"],
         "nothing obeyed"
+    );
+}
+
+/// What the page posts to the page that embeds it, recorded: the test page's `parent`
+/// (`[Replaceable]`) stands for the host until this is dropped.
+struct Host {
+    posted: js_sys::Array,
+}
+
+impl Host {
+    fn listen() -> Host {
+        let window = gloo::utils::window();
+        let posted = js_sys::Array::new();
+        let post = js_sys::Function::new_with_args("message", "this.push(message)").bind0(&posted);
+        let parent = js_sys::Object::new();
+        js_sys::Reflect::set(&parent, &"postMessage".into(), &post).unwrap();
+        assert!(js_sys::Reflect::set(&window, &"parent".into(), &parent).unwrap());
+        Host { posted }
+    }
+
+    /// The messages of type `kind` posted so far, as JSON.
+    fn messages(&self, kind: &str) -> Vec<serde_json::Value> {
+        self.posted
+            .iter()
+            .filter_map(|message| js_sys::JSON::stringify(&message).ok()?.as_string())
+            .filter_map(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .filter(|message| message["type"] == kind)
+            .collect()
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let window = gloo::utils::window();
+        js_sys::Reflect::set(&window, &"parent".into(), &window).unwrap();
+    }
+}
+
+/// The value a JavaScript function body returns: what a host's script builds.
+fn js(body: &str) -> wasm_bindgen::JsValue {
+    js_sys::Function::new_no_args(body)
+        .call0(&wasm_bindgen::JsValue::UNDEFINED)
+        .unwrap()
+}
+
+/// Pastes `text` over the whole text of the editor `id`, as Ctrl+A and Ctrl+V do.
+fn paste(root: &Element, id: &str, text: &str) {
+    let area = focus(&find(root, &format!("#{id}")));
+    let selection = gloo::utils::window().get_selection().unwrap().unwrap();
+    selection.select_all_children(&area).unwrap();
+    let data = web_sys::DataTransfer::new().unwrap();
+    data.set_data("text/plain", text).unwrap();
+    let init = web_sys::ClipboardEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_clipboard_data(Some(&data));
+    let event = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init).unwrap();
+    area.dispatch_event(&event).unwrap();
+}
+
+/// An Actual of one object over 4 MB: its link would expand past what the playground opens.
+fn actual_too_large_for_a_link() -> String {
+    format!(
+        r#"{{"web": {{"image": "registry.example/web:2.0.1", "replicas": 3, "note": "{}"}}}}"#,
+        "a".repeat(4_300_000)
+    )
+}
+
+#[wasm_bindgen_test]
+async fn an_embedded_load_json_cannot_carry_says_what_and_where_and_tells_the_host() {
+    let origin = gloo::utils::window().location().origin().unwrap();
+    let host = Host::listen();
+    let root = mount_embedded(&[&origin]);
+    started(&root).await;
+    let before = cards(&root);
+    for (message, words) in [
+        (
+            "let o = 1; for (let i = 0; i < 127; i++) o = {a: o}; \
+             return {type: 'gitops:load', scenario: {desired: {web: o}}};",
+            "the scenario is nested too deeply (more than 128 levels), at /desired/web/a/a/…",
+        ),
+        (
+            "return {type: 'gitops:load', scenario: \
+             {desired: {web: {image: 'busybox:1.36', replicas: 3n}}}};",
+            "a BigInt (3n) is not a JSON number, at /desired/web/replicas; send a number (3) instead",
+        ),
+        (
+            "const web = {image: 'busybox:1.36'}; web.self = web; \
+             return {type: 'gitops:load', scenario: {desired: {web}}};",
+            "the scenario holds a cycle, which JSON cannot write: /desired/web/self refers back to /desired/web",
+        ),
+    ] {
+        button(&root, "Dismiss").click();
+        until(|| notices(&root), Vec::<String>::new()).await;
+        let told = host.messages("gitops:error").len();
+        gloo::utils::window()
+            .post_message(&js(message), "*")
+            .unwrap();
+        let notice = format!(
+            "The scenario the lesson page sent does not open: {words}. The scenario on screen stays."
+        );
+        until(|| notices(&root), [notice.clone()]).await;
+        assert_eq!(cards(&root), before, "{message}");
+        assert_eq!(texts(&root, "h1"), ["The lesson's worked example"]);
+        until(|| host.messages("gitops:error").len(), told + 1).await;
+        assert_eq!(
+            host.messages("gitops:error").last().unwrap(),
+            &serde_json::json!({"type": "gitops:error", "request": "gitops:load", "message": notice}),
+        );
+    }
+    // What else a message holds is not the playground's business: it is obeyed.
+    gloo::utils::window()
+        .post_message(&js("return {type: 'gitops:step', sentAt: 12n};"), "*")
+        .unwrap();
+    until(
+        || cards(&root).iter().any(|card| card.ends_with("(done)")),
+        true,
+    )
+    .await;
+    post(&format!(
+        r#"{{"type": "gitops:load", "scenario": {}}}"#,
+        ANOTHER_SCENARIO
+    ));
+    until(|| cards(&root), ["create api"]).await;
+}
+
+/// An exercise a link opens whose goal holds at its start: Check solves it.
+fn exercise_scenario(title: &str, task: &str) -> String {
+    format!(
+        r#"{{"version": 1, "title": "{title}",
+            "desired": {{"web": {{"image": "busybox:1.36", "replicas": 1}}}},
+            "actual": {{"web": {{"image": "busybox:1.36", "replicas": 1}}}},
+            "exercise": {{"task": "{task}", "settle": 1, "goals": [{{"synced": {{}}}}]}}}}"#
+    )
+}
+
+#[wasm_bindgen_test]
+async fn each_exercise_a_link_opens_keeps_its_own_progress() {
+    let root = mount();
+    started(&root).await;
+    let first = encode(&Session::of_scenario(&exercise_scenario(
+        "First exercise",
+        "Keep it in sync.",
+    )));
+    let second = encode(&Session::of_scenario(&exercise_scenario(
+        "Second exercise",
+        "Keep this one in sync too.",
+    )));
+    let task = || texts(&root, "section.exercise .task");
+    let solved = || texts(&root, ".solved-badge");
+    follow(&first);
+    until(task, ["Keep it in sync."]).await;
+    assert_eq!(solved(), Vec::<String>::new());
+    button(&root, "Check").click();
+    until(solved, ["You have solved this exercise before."]).await;
+    follow(&second);
+    until(task, ["Keep this one in sync too."]).await;
+    assert_eq!(
+        solved(),
+        Vec::<String>::new(),
+        "another link's exercise is not solved"
+    );
+    follow(&first);
+    until(task, ["Keep it in sync."]).await;
+    assert_eq!(solved(), ["You have solved this exercise before."]);
+}
+
+#[wasm_bindgen_test]
+async fn share_says_a_scenario_too_large_for_a_link_cannot_be_shared_as_one() {
+    let root = mount();
+    started(&root).await;
+    paste(&root, "actual-state", &actual_too_large_for_a_link());
+    gloo::timers::future::TimeoutFuture::new(400).await;
+    rendered().await;
+    assert!(
+        !cards(&root).iter().any(|card| card.contains("debug")),
+        "the pasted text is the cluster"
+    );
+    button(&root, "Share").click();
+    rendered().await;
+    let share = dialog(&root, "Share").expect("the Share panel");
+    let said = texts(&share, ".refused[role=alert]");
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].starts_with(
+            "This scenario, with what was done in it, is too large to share as a link: it \
+             comes to more than 4 MB, and the playground does not open links that expand past \
+             that. To share it, save the scenario as a file"
+        ),
+        "{said:?}"
+    );
+    assert!(
+        all(&share, "#share-link").is_empty(),
+        "no link that would not open"
+    );
+    assert!(all(&share, "#embed-code").is_empty());
+    assert_eq!(
+        gloo::utils::window().location().hash().unwrap(),
+        "",
+        "nor is one written into the address"
+    );
+    button(&share, "Close").click();
+    type_into(&root, "actual-state", "{}");
+    gloo::timers::future::TimeoutFuture::new(400).await;
+    button(&root, "Share").click();
+    rendered().await;
+    let link = find(&root, "#share-link")
+        .unchecked_into::<HtmlInputElement>()
+        .value();
+    let fragment = link.split_once('#').unwrap().1;
+    assert!(gitops_playground::share::decode(fragment).is_ok(), "{link}");
+}
+
+#[wasm_bindgen_test]
+async fn an_embedded_state_hands_out_no_link_that_would_not_open_and_says_why() {
+    let origin = gloo::utils::window().location().origin().unwrap();
+    let host = Host::listen();
+    let root = mount_embedded(&[&origin]);
+    started(&root).await;
+    until(|| host.messages("gitops:state").is_empty(), false).await;
+    let first = host.messages("gitops:state").pop().unwrap();
+    assert!(
+        first["link"]
+            .as_str()
+            .is_some_and(|link| gitops_playground::share::decode(link).is_ok()),
+        "{first}"
+    );
+    assert_eq!(first["linkError"], serde_json::Value::Null);
+    paste(&root, "actual-state", &actual_too_large_for_a_link());
+    until(
+        || host.messages("gitops:state").pop().unwrap()["link"].is_null(),
+        true,
+    )
+    .await;
+    let last = host.messages("gitops:state").pop().unwrap();
+    assert!(
+        last["linkError"]
+            .as_str()
+            .is_some_and(|why| why.starts_with(
+                "This scenario, with what was done in it, is too large to share as a link: it \
+             comes to more than 4 MB"
+            )),
+        "{}",
+        last["linkError"]
     );
 }

@@ -5,7 +5,7 @@ use gitops_playground::core::document::parse_one;
 use gitops_playground::core::{report, sync, InputError, Plan};
 use gitops_playground::exercise::{self, Attempt};
 use gitops_playground::share::{
-    decode, encode, LinkError, Session, MAX_EXPANDED_BYTES, MAX_LINK_CHARS,
+    encode_link, LinkError, Session, MAX_EXPANDED_BYTES, MAX_LINK_CHARS,
 };
 use gitops_playground::world::event::Event;
 use gitops_playground::world::scenario::Scenario;
@@ -57,7 +57,8 @@ enum Command {
         /// A scenario file (`-` reads standard input); the link carries it whole.
         #[arg(required_unless_present = "preset", conflicts_with = "preset")]
         file: Option<String>,
-        /// Link to one of the playground's presets by its file name instead (short links).
+        /// Link to one of the playground's presets by its file name instead (short links),
+        /// or to one of its exercises as `exercises/<file>`.
         #[arg(long)]
         preset: Option<String>,
     },
@@ -207,16 +208,31 @@ fn built_in_presets() -> Vec<String> {
         .expect("static/presets/index.json lists the presets' file names")
 }
 
-/// A session for a preset, or for a scenario file's text once it reads;
-/// refused when the page would not open it.
+/// The exercises the playground ships, as its links name them
+/// (`exercises/<file>`), in its menu's order.
+fn built_in_exercises() -> Vec<String> {
+    let files: Vec<String> =
+        serde_json::from_str(include_str!("../../static/exercises/index.json"))
+            .expect("static/exercises/index.json lists the exercises' file names");
+    files
+        .into_iter()
+        .map(|file| format!("exercises/{file}"))
+        .collect()
+}
+
+/// A session for a preset or an exercise of the playground, or for a scenario
+/// file's text once it reads; refused when the page would not open it.
 fn link(file: Option<&str>, preset: Option<&str>) -> Result<String, String> {
     let (session, source) = match (file, preset) {
         (_, Some(preset)) => {
             let presets = built_in_presets();
-            if !presets.iter().any(|name| name == preset) {
+            let exercises = built_in_exercises();
+            if !presets.iter().chain(&exercises).any(|name| name == preset) {
                 return Err(format!(
-                    "--preset {preset}: the playground has no such preset; name one of its presets: {}",
-                    presets.join(", ")
+                    "--preset {preset}: the playground has no such preset or exercise; name one \
+                     of its presets: {}; or one of its exercises: {}",
+                    presets.join(", "),
+                    exercises.join(", ")
                 ));
             }
             (Session::of_preset(preset), preset.to_string())
@@ -229,9 +245,8 @@ fn link(file: Option<&str>, preset: Option<&str>) -> Result<String, String> {
         }
         (None, None) => return Err("name a scenario file or --preset".into()),
     };
-    let fragment = encode(&session);
-    match decode(&fragment) {
-        Ok(_) => Ok(format!("#{fragment}")),
+    match encode_link(&session) {
+        Ok(fragment) => Ok(format!("#{fragment}")),
         Err(LinkError::TooLong(length)) => Err(format!(
             "{source}: its link would be {length} characters long, and the playground opens links \
              up to {MAX_LINK_CHARS} characters; make the scenario smaller, or add it to the \

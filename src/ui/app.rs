@@ -28,7 +28,12 @@ pub fn app() -> Html {
     use_start(dispatch.clone());
     use_followed_links(dispatch.clone());
     use_save_work(model.saved.clone(), model.saved_key(), dispatch.clone());
-    use_share_link(model.shared.as_ref().map(|shared| shared.fragment.clone()));
+    use_share_link(
+        model
+            .shared
+            .as_ref()
+            .and_then(|shared| shared.fragment.clone().ok()),
+    );
     use_theme(model.theme);
     use_save_progress(model.progress.clone());
     use_play_timer(model.playing, model.speed, dispatch.clone());
@@ -244,8 +249,13 @@ fn embedded_page(props: &PageProps) -> Html {
         let session = model.session.clone();
         Callback::from(move |event: Event| {
             if let Some(link) = event.target_dyn_into::<web_sys::Element>() {
-                let href = format!("./#{}", crate::share::encode(&session));
+                // A session too large for a link opens the playground without it, and says why.
+                let (href, why) = match crate::share::encode_link(&session) {
+                    Ok(fragment) => (format!("./#{fragment}"), String::new()),
+                    Err(error) => ("./".to_string(), crate::ui::session::not_a_link(&error)),
+                };
                 let _ = link.set_attribute("href", &href);
+                let _ = link.set_attribute("title", &why);
             }
         })
     };

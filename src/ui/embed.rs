@@ -4,11 +4,11 @@
 //! (`&origin=https://lessons.example`, repeatable). It tells the host its state
 //! after every change, and what did not open and why.
 
-use crate::share::{encode, Session};
+use crate::share::{encode_link, Session};
 use crate::ui::model::{Action, Failure, Model, Source};
+use crate::ui::session::not_a_link;
 use gloo::events::EventListener;
 use serde::Serialize;
-use serde_json::Value;
 use std::cell::Cell;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
@@ -56,13 +56,17 @@ pub struct EmbedState {
     health: crate::core::health::Health,
     /// Operations left in the plan.
     remaining: usize,
-    /// The link fragment of what is on screen.
-    link: String,
+    /// The link fragment of what is on screen; null when the playground would
+    /// not open it (it is too large), and `linkError` says why.
+    link: Option<String>,
+    #[serde(rename = "linkError")]
+    link_error: Option<String>,
 }
 
 impl EmbedState {
     pub fn of(model: &Model) -> Option<EmbedState> {
         let report = model.report.as_ref()?;
+        let link = encode_link(&model.session).map_err(|error| not_a_link(&error));
         Some(EmbedState {
             kind: "gitops:state",
             scenario: model.preset.title.clone(),
@@ -76,7 +80,8 @@ impl EmbedState {
                 .iter()
                 .filter(|operation| operation.changes_cluster())
                 .count(),
-            link: encode(&model.session),
+            link: link.clone().ok(),
+            link_error: link.err(),
         })
     }
 }
@@ -128,7 +133,8 @@ pub fn use_embed_messages(
                     let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else {
                         return;
                     };
-                    let Some((kind, message)) = message_of(&event.data()) else {
+                    let message = event.data();
+                    let Some(kind) = kind_of(&message) else {
                         return;
                     };
                     let origin = event.origin();
@@ -186,15 +192,15 @@ fn tell_host(message: &impl Serialize, allowed: &[String]) {
     }
 }
 
-/// A message for this playground: its type (`gitops:…`) and the whole of it.
-/// Other messages (another script's) are none of its business.
-fn message_of(data: &JsValue) -> Option<(String, Value)> {
-    let kind = js_sys::Reflect::get(data, &JsValue::from_str("type"))
+/// The type of a message for this playground (`gitops:…`). Other messages
+/// (another script's) are none of its business. Only the fields a message's
+/// type uses are read (a `gitops:load`'s `preset` and `scenario`), so that
+/// nothing else in it can keep it from being obeyed.
+fn kind_of(data: &JsValue) -> Option<String> {
+    js_sys::Reflect::get(data, &JsValue::from_str("type"))
         .ok()?
         .as_string()
-        .filter(|kind| kind.starts_with("gitops:"))?;
-    let text = js_sys::JSON::stringify(data).ok()?.as_string()?;
-    Some((kind, serde_json::from_str(&text).ok()?))
+        .filter(|kind| kind.starts_with("gitops:"))
 }
 
 /// The console warning for a host's message that came from an origin the
@@ -223,7 +229,7 @@ fn ignored(kind: &str, origin: &str, allowed: &[String]) -> String {
 
 /// The page action a host's message asks for; none for this playground's own
 /// messages (a host that sends them back); an error for a type it does not know.
-fn action_of(kind: &str, message: &Value) -> Result<Option<Action>, String> {
+fn action_of(kind: &str, message: &JsValue) -> Result<Option<Action>, String> {
     Ok(Some(match kind {
         "gitops:step" => Action::Step,
         "gitops:advance" => Action::Advance,
@@ -241,22 +247,207 @@ fn action_of(kind: &str, message: &Value) -> Result<Option<Action>, String> {
 }
 
 /// What a `gitops:load` asks to open: a preset by its file name, or a scenario
-/// (an object, or JSON or YAML text).
-fn load_of(message: &Value) -> Action {
-    let field = |name| message.get(name).filter(|value| !value.is_null());
-    match (field("preset"), field("scenario")) {
-        (Some(Value::String(file)), _) => Action::Open(Session::of_preset(file), Source::Host),
-        (Some(_), _) => Action::CannotOpen(
-            Source::Host,
-            "its preset is not a preset's file name (such as mutable-tag.yaml)".to_string(),
-        ),
-        (None, Some(Value::String(text))) => Action::Open(Session::of_scenario(text), Source::Host),
-        (None, Some(scenario)) => {
-            Action::Open(Session::of_scenario(&scenario.to_string()), Source::Host)
-        }
-        (None, None) => Action::CannotOpen(
-            Source::Host,
-            "the message names neither a preset nor a scenario".to_string(),
-        ),
+/// (an object, or JSON or YAML text). A scenario object that JSON cannot carry
+/// does not open, and the host is told why and where, as for one that does
+/// not read.
+fn load_of(message: &JsValue) -> Action {
+    let field = |name: &str| {
+        js_sys::Reflect::get(message, &JsValue::from_str(name))
+            .ok()
+            .filter(|value| !value.is_null() && !value.is_undefined())
+    };
+    let opened = match (field("preset"), field("scenario")) {
+        (Some(file), _) => file
+            .as_string()
+            .map(|file| Session::of_preset(&file))
+            .ok_or_else(|| {
+                "its preset is not a preset's file name (such as mutable-tag.yaml)".to_string()
+            }),
+        (None, Some(scenario)) => scenario_text(&scenario).map(|text| Session::of_scenario(&text)),
+        (None, None) => Err("the message names neither a preset nor a scenario".to_string()),
+    };
+    match opened {
+        Ok(session) => Action::Open(session, Source::Host),
+        Err(problem) => Action::CannotOpen(Source::Host, problem),
     }
+}
+
+/// The nesting `serde_json` reads, and so the core's JSON reader (`core::json`).
+const MAX_DEPTH: usize = 128;
+
+/// A `gitops:load`'s scenario as text: a text as it is, an object as JSON. What
+/// JSON cannot carry (a BigInt, a cycle) or the playground does not read
+/// (nesting deeper than it reads, a lone surrogate) is an error that says what
+/// and where; anything else the scenario reader finds, as in a text.
+fn scenario_text(scenario: &JsValue) -> Result<String, String> {
+    if let Some(text) = scenario.as_string() {
+        return Ok(text);
+    }
+    let text = match js_sys::JSON::stringify(scenario) {
+        Ok(text) => text
+            .as_string()
+            .ok_or_else(|| "its scenario is neither an object nor JSON or YAML text".to_string())?,
+        Err(error) => {
+            let why = js_sys::Reflect::get(&error, &JsValue::from_str("message"))
+                .ok()
+                .and_then(|message| message.as_string())
+                .unwrap_or_default();
+            return Err(unwritable(scenario)
+                .unwrap_or_else(|| format!("the scenario cannot be written as JSON ({why})")));
+        }
+    };
+    // What JSON.stringify writes that the playground does not read: find what and where.
+    if needs_a_look(&text) {
+        if let Some(problem) = unwritable(scenario) {
+            return Err(problem);
+        }
+    }
+    Ok(text)
+}
+
+/// Whether `text`, as `JSON.stringify` writes, nests deeper than the
+/// playground reads or holds a lone surrogate (which it writes as `\udXXX`):
+/// one quick pass over the bytes.
+fn needs_a_look(text: &str) -> bool {
+    let (mut depth, mut in_text, mut escaped) = (0usize, false, false);
+    let bytes = text.as_bytes();
+    for (at, byte) in bytes.iter().enumerate() {
+        match (in_text, escaped, byte) {
+            (true, true, b'u') => {
+                escaped = false;
+                let surrogate = bytes.get(at + 1) == Some(&b'd')
+                    && bytes
+                        .get(at + 2)
+                        .is_some_and(|digit| b"89abcdef".contains(digit));
+                if surrogate {
+                    return true;
+                }
+            }
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_text = false,
+            (true, false, _) => {}
+            (false, _, b'"') => in_text = true,
+            (false, _, b'{' | b'[') => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return true;
+                }
+            }
+            (false, _, b'}' | b']') => depth = depth.saturating_sub(1),
+            (false, _, _) => {}
+        }
+    }
+    false
+}
+
+/// What in `value` JSON cannot carry, and where, found by walking it as
+/// `JSON.stringify` writes it: run only once writing or reading it failed.
+fn unwritable(value: &JsValue) -> Option<String> {
+    Walk::default().find(value)
+}
+
+/// A walk through a scenario object: the keys down to where it is, and the
+/// objects that hold it (a cycle is one of them again).
+#[derive(Default)]
+struct Walk {
+    path: Vec<String>,
+    holders: Vec<JsValue>,
+}
+
+impl Walk {
+    fn find(&mut self, value: &JsValue) -> Option<String> {
+        if value.is_bigint() {
+            let digits = js_sys::BigInt::unchecked_from_js_ref(value)
+                .to_string(10)
+                .map(String::from)
+                .unwrap_or_default();
+            return Some(format!(
+                "a BigInt ({digits}n) is not a JSON number, at {}; send a number ({digits}) \
+                 instead",
+                self.pointer()
+            ));
+        }
+        if let Some(text) = value.dyn_ref::<js_sys::JsString>() {
+            return (!text.is_valid_utf16()).then(|| {
+                format!(
+                    "the text at {} is not valid Unicode (it holds half of a surrogate pair)",
+                    self.pointer()
+                )
+            });
+        }
+        if !value.is_object() || value.is_function() {
+            return None;
+        }
+        // An object that writes itself (a Date) is what it writes.
+        let writes_itself = js_sys::Reflect::get(value, &JsValue::from_str("toJSON"))
+            .is_ok_and(|method| method.is_function());
+        if writes_itself {
+            return None;
+        }
+        if let Some(at) = self
+            .holders
+            .iter()
+            .position(|holder| js_sys::Object::is(holder, value))
+        {
+            let held_by = match at {
+                0 => "the scenario itself".to_string(),
+                _ => pointer_of(&self.path[..at]),
+            };
+            return Some(format!(
+                "the scenario holds a cycle, which JSON cannot write: {} refers back to {held_by}",
+                self.pointer()
+            ));
+        }
+        if self.holders.len() >= MAX_DEPTH {
+            let shown = match self.path.len() {
+                0..=6 => self.pointer(),
+                _ => format!("{}/…", pointer_of(&self.path[..4])),
+            };
+            return Some(format!(
+                "the scenario is nested too deeply (more than {MAX_DEPTH} levels), at {shown}"
+            ));
+        }
+        let entries: Vec<(String, JsValue)> = if js_sys::Array::is_array(value) {
+            js_sys::Array::unchecked_from_js_ref(value)
+                .iter()
+                .enumerate()
+                .map(|(index, item)| (index.to_string(), item))
+                .collect()
+        } else {
+            js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
+                .iter()
+                .filter_map(|key| {
+                    let item = js_sys::Reflect::get(value, &key).ok()?;
+                    Some((key.as_string()?, item))
+                })
+                .collect()
+        };
+        self.holders.push(value.clone());
+        for (key, item) in entries {
+            self.path.push(key);
+            let found = self.find(&item);
+            self.path.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        self.holders.pop();
+        None
+    }
+
+    fn pointer(&self) -> String {
+        pointer_of(&self.path)
+    }
+}
+
+/// A JSON pointer (RFC 6901) to the value under `keys`, or, for the scenario
+/// itself, words.
+fn pointer_of(keys: &[String]) -> String {
+    if keys.is_empty() {
+        return "the scenario's top level".to_string();
+    }
+    keys.iter()
+        .map(|key| format!("/{}", key.replace('~', "~0").replace('/', "~1")))
+        .collect()
 }

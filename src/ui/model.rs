@@ -179,8 +179,11 @@ pub struct Model {
     pub answers: Vec<Option<usize>>,
     /// The last check of the exercise.
     pub checked: Option<Rc<Checked>>,
-    /// Progress through the exercises, by file: kept in local storage.
+    /// Progress through the exercises, by exercise (`practice.rs`): kept in
+    /// local storage.
     pub progress: Rc<BTreeMap<String, Progress>>,
+    /// The key of the exercise on screen in `progress`.
+    pub(super) exercise_key: String,
     pub(super) token: u64,
     /// A text typed in a pane that the world has not taken yet.
     pub(super) pending: Option<Interaction>,
@@ -259,10 +262,11 @@ pub(super) enum Request {
     CannotOpen(Source, String),
 }
 
-/// What Share shows: the link fragment of the current session.
+/// What Share shows: the link fragment of the current session, or why the
+/// playground would not open a link of it (it is too large).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shared {
-    pub fragment: String,
+    pub fragment: Result<String, String>,
     pub title: String,
 }
 
@@ -378,6 +382,7 @@ impl Model {
             answers: Vec::new(),
             checked: None,
             progress: Rc::new(progress),
+            exercise_key: String::new(),
             token: 0,
             pending: None,
             keystrokes: 0,
@@ -398,6 +403,7 @@ impl Model {
         self.ignore_error = None;
         self.scenario = Rc::new(scenario);
         self.preset = preset;
+        self.exercise_key = self.progress_key();
         self.desired = Editor {
             format,
             ..Editor::default()

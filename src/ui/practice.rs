@@ -3,6 +3,7 @@
 
 use crate::exercise::{check, Attempt, Exercise};
 use crate::ui::model::{Model, Progress};
+use sha2::{Digest, Sha256};
 use std::rc::Rc;
 
 impl Model {
@@ -13,9 +14,36 @@ impl Model {
     /// The progress of the exercise on screen.
     pub fn exercise_progress(&self) -> Progress {
         self.progress
-            .get(&self.preset.file)
+            .get(&self.exercise_key)
             .copied()
             .unwrap_or_default()
+    }
+
+    /// The key the progress of the exercise just loaded is kept under: one of
+    /// the playground's exercises by its file (also when a link carries its
+    /// very text), any other (a link's) by a hash of its scenario's text, so
+    /// that each exercise keeps its own and the same link finds it again.
+    pub(super) fn progress_key(&self) -> String {
+        if self.scenario.exercise.is_none() {
+            return self.preset.file.clone();
+        }
+        let preset = self
+            .presets
+            .iter()
+            .find(|preset| preset.file == self.preset.file)
+            .or_else(|| {
+                self.presets
+                    .iter()
+                    .find(|preset| preset.text == self.preset.text)
+            });
+        match preset {
+            Some(preset) => preset.file.clone(),
+            None => {
+                let digest = Sha256::digest(self.preset.text.as_bytes());
+                let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+                format!("scenario-sha256:{hex}")
+            }
+        }
     }
 
     pub(super) fn show_hint(&mut self) {
@@ -23,8 +51,8 @@ impl Model {
             return;
         };
         let total = exercise.hints.len();
-        let file = self.preset.file.clone();
-        let progress = Rc::make_mut(&mut self.progress).entry(file).or_default();
+        let key = self.exercise_key.clone();
+        let progress = Rc::make_mut(&mut self.progress).entry(key).or_default();
         progress.hints = (progress.hints + 1).min(total);
     }
 
@@ -47,9 +75,9 @@ impl Model {
         };
         let checked = check(&self.scenario, &exercise, &attempt, &preset);
         if checked.solved {
-            let file = self.preset.file.clone();
+            let key = self.exercise_key.clone();
             Rc::make_mut(&mut self.progress)
-                .entry(file)
+                .entry(key)
                 .or_default()
                 .solved = true;
         }

@@ -1,7 +1,7 @@
 //! Opening, remembering and sharing sessions: a scenario and what the
 //! person did with it.
 
-use crate::share::{encode, Session};
+use crate::share::{encode_link, LinkError, Session, MAX_EXPANDED_BYTES, MAX_LINK_CHARS};
 use crate::ui::model::{Failure, Model, Preset, Request, Shared, Source, FIRST_PRESET};
 use crate::world::scenario::Scenario;
 use std::rc::Rc;
@@ -174,12 +174,36 @@ impl Model {
         }
     }
 
+    /// The link of the current session, or, when the playground would refuse
+    /// it, why and what to do instead.
     pub fn share(&mut self) {
         self.shared = Some(Shared {
-            fragment: encode(&self.session),
+            fragment: encode_link(&self.session).map_err(|error| not_a_link(&error)),
             title: self.preset.title.clone(),
         });
     }
+}
+
+/// Why a session cannot be shared as a link (the playground would refuse to
+/// open it, as `error` says), and what to do instead.
+pub fn not_a_link(error: &LinkError) -> String {
+    let why = match error {
+        LinkError::TooLong(length) => format!(
+            "its link would be {length} characters long, and the playground opens links of up \
+             to {MAX_LINK_CHARS} characters"
+        ),
+        LinkError::TooLarge => format!(
+            "it comes to more than {} MB, and the playground does not open links that expand \
+             past that",
+            MAX_EXPANDED_BYTES / (1024 * 1024)
+        ),
+        other => format!("the playground would not open its link ({other})"),
+    };
+    format!(
+        "This scenario, with what was done in it, is too large to share as a link: {why}. To \
+         share it, save the scenario as a file (the Desired and Actual texts) and send the \
+         file, or make the states smaller and share again."
+    )
 }
 
 fn key_of(session: &Session) -> String {

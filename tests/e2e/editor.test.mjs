@@ -37,7 +37,7 @@ function caretOnReplicas(page, service) {
 test('a pane of 30,000 lines is pasted, typed in, broken and mended with undo by keyboard', async () => {
   const { page, context, record, close } = await openPage(browser, server.url);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const text = services(5_000);
   const lines = text.split('\n').length;
   await pasteWithKeyboard(page, 'Actual', text);
@@ -81,7 +81,7 @@ test('a pane of 30,000 lines is pasted, typed in, broken and mended with undo by
 
 test('a selection across blocks is typed over, and select-all and Delete empty the pane', async () => {
   const { page, record, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const text = services(200);
   await pasteOver(pane(page, 'Desired'), text);
   await until(async () => (await cards(page)).length > 100, true, 10_000);

@@ -19,7 +19,7 @@ const paste = (page, text) => pasteOver(desiredPane(page), text);
 // The paste is minified JSON, one line, as exported from a cluster.
 test('a 50 MB paste is refused with its size; the text and the last plan stay', async () => {
   const { page, record, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const manifest = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"filler","namespace":"x"},"data":{"a":"b"}},';
   const length = await page.evaluate((unit) => {
     window.hugePaste = `[${unit.repeat(Math.ceil((50 * 1024 * 1024) / unit.length))}{}]`;
@@ -31,7 +31,7 @@ test('a 50 MB paste is refused with its size; the text and the last plan stay', 
   const answered = Date.now() - started;
   assert.match(await paneAlert(page).innerText(), /50\.0 MB.*32\.0 MB/);
   assert.equal((await editorText(desiredPane(page))).length, length, 'the paste stays in the pane');
-  assert.deepEqual(await cards(page), ['UPDATE web', 'DELETE debug'], 'the last good plan stays');
+  assert.deepEqual(await cards(page), ['DELETE debug', 'UPDATE web'], 'the last good plan stays');
   console.log(`# a 50 MB paste was answered in ${answered} ms`);
   await screenshot(page, 'hostile-50mb-paste', { fullPage: false });
   assert.deepEqual(record.consoleErrors, []);
@@ -40,7 +40,7 @@ test('a 50 MB paste is refused with its size; the text and the last plan stay', 
 
 test('markup and control characters in names are shown as text, never run', async () => {
   const { page, record, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const names = {
     '<img src=x onerror="window.pwned=1">': { image: 'web:1' },
     '\u0007bell\u0000': { note: '</textarea><script>window.pwned=2</script>' },
@@ -63,7 +63,7 @@ test('markup and control characters in names are shown as text, never run', asyn
 
 test('a number out of range is located; quoting it makes it text', async () => {
   const { page, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   await paste(page, 'web:\n  replicas: 1e999\n');
   await paneAlert(page).waitFor();
   assert.match(await paneAlert(page).innerText(), /line 2, column 13: the number 1e999 is out of range/);

@@ -26,7 +26,7 @@ const inView = (locator) =>
 /** The page once its start is over (a link shared before that would be opened then). */
 async function opened() {
   const opened = await openPage(browser, server.url, { viewport });
-  await until(() => cards(opened.page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(opened.page), ['DELETE debug', 'UPDATE web']);
   await until(() => opened.page.getByLabel('Preset').locator('option').count(), menuEntries);
   return opened;
 }
@@ -96,10 +96,10 @@ test('the Share panel takes focus; Esc closes it and focus returns to Share', as
 test('Ctrl+Enter steps, outside and inside an editor, without a console error', async () => {
   const { page, record, close } = await opened();
   await page.keyboard.press('Control+Enter');
-  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug (done)', 'UPDATE web']);
   await page.getByRole('textbox', { name: /^Actual/ }).click();
   await page.keyboard.press('Control+Enter');
-  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug (done)']);
+  await until(() => cards(page), ['DELETE debug (done)', 'UPDATE web (done)']);
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });

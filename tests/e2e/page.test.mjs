@@ -21,7 +21,7 @@ async function loadPreset(page, title) {
 
 test('the worked example opens with its plan, status and checklist', async () => {
   const { page, record, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   assert.match(await statusText(page), /Sync: OutOfSync\s+Health: Healthy/);
   assert.match(await page.getByRole('region', { name: 'Checklist' }).innerText(), /mutable-image-tag/);
   await until(async () => page.getByLabel('Preset').locator('option').count(), menuEntries);
@@ -34,13 +34,13 @@ test('the worked example opens with its plan, status and checklist', async () =>
 
 test('stepping to convergence makes the actual pane equal the desired one', async () => {
   const { page, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   await page.getByRole('button', { name: 'Step', exact: true }).click();
-  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug (done)', 'UPDATE web']);
   await actualPane(page).click();
   await page.keyboard.press('Escape');
   await page.keyboard.press('Control+Enter');
-  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug (done)']);
+  await until(() => cards(page), ['DELETE debug (done)', 'UPDATE web (done)']);
   assert.match(await statusText(page), /Sync: Synced/);
   const desired = JSON.parse(await editorText(desiredPane(page)));
   const actual = JSON.parse(await editorText(actualPane(page)));
@@ -51,10 +51,10 @@ test('stepping to convergence makes the actual pane equal the desired one', asyn
 
 test('play runs the rest of the plan', async () => {
   const { page, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   await page.getByLabel('Speed').selectOption({ label: 'Fast' });
   await page.getByRole('button', { name: 'Play' }).click();
-  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug (done)']);
+  await until(() => cards(page), ['DELETE debug (done)', 'UPDATE web (done)']);
   await until(() => page.getByRole('button', { name: 'Play' }).isDisabled(), true);
   await close();
 });
@@ -62,26 +62,26 @@ test('play runs the rest of the plan', async () => {
 test('prune decides whether the extra object is deleted', async () => {
   const { page, close } = await openPage(browser, server.url);
   const prune = page.getByRole('checkbox', { name: /Prune/ });
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   await prune.uncheck();
   await until(() => cards(page), ['UPDATE web']);
   assert.match(await statusText(page), /Extra\s+debug/, 'without prune the extra object still shows in drift');
   await prune.check();
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   await close();
 });
 
 test('broken JSON shows where, keeps the text and the last plan', async () => {
   const { page, record, close } = await openPage(browser, server.url);
   const desired = desiredPane(page);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const broken = '{\n  "web": {"replicas" 3}\n}';
   await desired.fill(broken);
   const alert = page.locator('.pane').getByRole('alert');
   await alert.waitFor();
   assert.equal(await alert.innerText(), 'desired, line 2, column 22: expected `:`');
   assert.equal(await editorText(desired), broken, 'the text stays as typed');
-  assert.deepEqual(await cards(page), ['UPDATE web', 'DELETE debug'], 'the last good plan stays');
+  assert.deepEqual(await cards(page), ['DELETE debug', 'UPDATE web'], 'the last good plan stays');
   assert.match(await page.locator('main').innerText(), /Showing the last plan/);
   await screenshot(page, 'page-broken-json');
 
@@ -149,7 +149,7 @@ test('help lists the shortcuts; the theme choice is remembered', async () => {
 
 test('every control is reachable by keyboard with a name', async () => {
   const { page, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const unnamed = await page.evaluate(() =>
     [...document.querySelectorAll('button, select, textarea, input')]
       .filter((element) => !element.disabled && element.tabIndex >= 0)
@@ -171,7 +171,7 @@ for (const [name, options] of [
   test(`the ${name} layout renders without horizontal scrolling`, async () => {
     const { page, close } = await openPage(browser, server.url, options);
     if (name.startsWith('narrow')) await page.getByRole('tab', { name: 'Plan' }).click();
-    await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+    await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `no horizontal scroll (overflow ${overflow}px)`);
     if (name.startsWith('narrow')) {

@@ -90,7 +90,7 @@ test('a damaged or oversized link says so and opens the lesson example', async (
     await notice.waitFor();
     assert.match(await notice.innerText(), words);
     assert.match(await notice.innerText(), /The link does not open/);
-    await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+    await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
     assert.deepEqual(record.consoleErrors, [], 'no crash');
     await close();
   }
@@ -98,7 +98,7 @@ test('a damaged or oversized link says so and opens the lesson example', async (
 
 test('work larger than a link may carry comes back after a reload too', async () => {
   const { page, record, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   // 120,000 lines, 5 MB of JSON in the session: a link is refused past 4 MB.
   const notes = Array.from({ length: 120_000 }, (_, line) => `note ${line} of the on-call runbook`);
   const large = JSON.stringify({ web: { image: 'registry.example/web:2.0.1', replicas: 4, notes } }, null, 2);
@@ -116,7 +116,7 @@ test('work larger than a link may carry comes back after a reload too', async ()
 
 test('work comes back after a reload; Reset forgets it', async () => {
   const { page, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const edited = '{\n  "web": {"image": "registry.example/web:2.0.1", "replicas": 4}\n}';
   await actualPane(page).fill(edited);
   await until(() => cards(page), ['CREATE api', 'UPDATE web']);
@@ -124,15 +124,15 @@ test('work comes back after a reload; Reset forgets it', async () => {
   await until(() => editorText(actualPane(page)), edited);
   assert.deepEqual(await cards(page), ['CREATE api', 'UPDATE web']);
   await page.getByRole('button', { name: 'Reset', exact: true }).click();
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   await page.reload();
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   await close();
 });
 
 test('a link to a preset keeps the work of one\'s own on it; Reset everything asks first', async () => {
   const sharer = await openPage(browser, server.url);
-  await until(() => cards(sharer.page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(sharer.page), ['DELETE debug', 'UPDATE web']);
   await sharer.page.getByRole('button', { name: 'Next step' }).click();
   await sharer.page.getByRole('button', { name: 'Share' }).click();
   const link = await sharer.page.getByLabel('Link to this scenario, with what you did').inputValue();
@@ -140,7 +140,7 @@ test('a link to a preset keeps the work of one\'s own on it; Reset everything as
   await sharer.close();
 
   const { page, record, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const edited = '{\n  "web": {"image": "registry.example/web:2.0.1", "replicas": 4}\n}';
   await actualPane(page).fill(edited);
   await until(() => cards(page), ['CREATE api', 'UPDATE web']);
@@ -176,7 +176,7 @@ test('a link to a preset keeps the work of one\'s own on it; Reset everything as
   assert.deepEqual(await seen(page), own, 'declined: nothing forgotten');
   page.once('dialog', (dialog) => dialog.accept());
   await page.getByRole('button', { name: 'Reset everything' }).click();
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });
@@ -187,7 +187,7 @@ test('without local storage the page works in memory and says so', async () => {
     Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('blocked', 'SecurityError'); } });
   });
   await page.goto(server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   await actualPane(page).fill('{}');
   await until(() => cards(page), ['CREATE api', 'CREATE web']);
   assert.match(await page.locator('.notice').innerText(), /does not let the page keep your work/);
@@ -197,11 +197,11 @@ test('without local storage the page works in memory and says so', async () => {
 
 test('the embedded view shows one scenario and its step control, no chrome', async () => {
   const { page, close } = await openPage(browser, `${server.url}?embed=1`, { viewport: { width: 900, height: 700 } });
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   assert.equal(await page.getByRole('button', { name: 'Help' }).count(), 0);
   assert.equal(await page.getByLabel('Preset').count(), 0);
   await page.getByRole('button', { name: 'Step', exact: true }).click();
-  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug (done)', 'UPDATE web']);
   await screenshot(page, 'embedded');
   // The link carries the session, the step included, once it is about to be followed.
   const link = page.getByRole('link', { name: 'Open in the playground' });
@@ -210,14 +210,14 @@ test('the embedded view shows one scenario and its step control, no chrome', asy
   assert.match(href, /^\.\/#v\d+\./);
   const full = await page.context().newPage();
   await full.goto(new URL(href, page.url()).href);
-  await until(() => cards(full), ['UPDATE web (done)', 'DELETE debug']);
+  await until(() => cards(full), ['DELETE debug (done)', 'UPDATE web']);
   await close();
 });
 
 test('the example lesson page calls the core and steps the embedded playground', async () => {
   const { page, record, close } = await openPage(browser, `${server.url}examples/lesson.html`);
   const direct = page.getByLabel('Plan computed by the lesson page');
-  await until(async () => (await direct.innerText()).split('\n'), ['update web', 'delete debug', 'sync: OutOfSync, health: Healthy']);
+  await until(async () => (await direct.innerText()).split('\n'), ['delete debug', 'update web', 'sync: OutOfSync, health: Healthy']);
   assert.match(await page.getByLabel('Error from the lesson page').innerText(), /^GitopsInputError \(shape\): desired: a state is an object/);
   const reported = page.locator('#reported');
   await until(async () => /2 operations left/.test(await reported.innerText()), true);
@@ -226,7 +226,7 @@ test('the example lesson page calls the core and steps the embedded playground',
   await page.getByRole('button', { name: 'Step the embedded playground' }).click();
   await until(async () => await reported.innerText(), 'The playground says: Synced, Healthy, 0 operations left.');
   const frame = page.frameLocator('#playground');
-  assert.deepEqual(await cards(frame), ['UPDATE web (done)', 'DELETE debug (done)']);
+  assert.deepEqual(await cards(frame), ['DELETE debug (done)', 'UPDATE web (done)']);
   await screenshot(page, 'lesson-page');
   assert.deepEqual(record.consoleErrors, []);
   await close();
@@ -238,13 +238,13 @@ test('an embedded playground on another origin obeys only the origins it names',
     const { page, close } = await openPage(browser, `${other.url}examples/lesson.css`);
     await page.setContent(`<iframe id="playground" title="playground" width="900" height="600" src="${embedOn(allowed)}"></iframe>`);
     const frame = page.frameLocator('#playground');
-    await until(() => cards(frame), ['UPDATE web', 'DELETE debug']);
+    await until(() => cards(frame), ['DELETE debug', 'UPDATE web']);
     await page.evaluate((target) => document.getElementById('playground').contentWindow.postMessage({ type: 'gitops:step' }, target), server.origin);
     if (obeys) {
-      await until(() => cards(frame), ['UPDATE web (done)', 'DELETE debug']);
+      await until(() => cards(frame), ['DELETE debug (done)', 'UPDATE web']);
     } else {
       await new Promise((wait) => setTimeout(wait, 500));
-      assert.deepEqual(await cards(frame), ['UPDATE web', 'DELETE debug'], 'a message from another origin is ignored');
+      assert.deepEqual(await cards(frame), ['DELETE debug', 'UPDATE web'], 'a message from another origin is ignored');
     }
     await close();
   }
@@ -263,7 +263,7 @@ test('a link pasted into an open tab opens there as in a new tab; Share does not
 
   const { page, record, close } = await openPage(browser, server.url);
   await presetsLoaded(page);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   await page.evaluate(() => {
     window.sameDocument = true;
   });
@@ -334,7 +334,7 @@ test('an embedded playground shows why a gitops:load or its link does not open, 
     await post(message);
     await until(async () => (await received('gitops:error')).length, errors + 1);
     await failed('gitops:load', words);
-    assert.deepEqual(await cards(frame), ['UPDATE web', 'DELETE debug'], JSON.stringify(message));
+    assert.deepEqual(await cards(frame), ['DELETE debug', 'UPDATE web'], JSON.stringify(message));
     assert.equal((await lastState()).preset, 'worked-example.json');
   }
 
@@ -374,7 +374,7 @@ test('an embedded playground that allows no origin warns once, in the console, o
     });
     await page.setContent(`<iframe id="playground" title="playground" width="900" height="600" src="${server.url}?embed=1${origins}"></iframe>`);
     const frame = page.frameLocator('#playground');
-    await until(() => cards(frame), ['UPDATE web', 'DELETE debug']);
+    await until(() => cards(frame), ['DELETE debug', 'UPDATE web']);
     for (const message of [{ type: 'another-library' }, { type: 'gitops:step' }, { type: 'gitops:step' }, { type: 'gitops:load', preset: 'mutable-tag.yaml' }]) {
       await page.evaluate(([message, target]) => document.getElementById('playground').contentWindow.postMessage(message, target), [message, server.origin]);
     }
@@ -384,7 +384,7 @@ test('an embedded playground that allows no origin warns once, in the console, o
     assert.ok(warnings[0].includes(`ignored a gitops:step message from ${other.origin}`), warnings[0]);
     assert.ok(warnings[0].includes(`add &origin=${encodeURIComponent(other.origin)} to the iframe's address`), warnings[0]);
     assert.deepEqual(record.consoleErrors.filter((error) => error.includes('GitOps playground')), [], 'a warning, not an error');
-    assert.deepEqual(await cards(frame), ['UPDATE web', 'DELETE debug'], 'nothing obeyed');
+    assert.deepEqual(await cards(frame), ['DELETE debug', 'UPDATE web'], 'nothing obeyed');
     await close();
   }
 });

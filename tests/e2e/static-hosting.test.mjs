@@ -28,7 +28,7 @@ const controlledBy = (page) =>
 
 test('under a sub-path the page works and every request stays on its origin', async () => {
   const { page, record, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   await until(() => presetOptions(page), menuEntries);
   assert.equal(await controlledBy(page), server.url, 'the service worker is scoped to the sub-path');
   assert.ok(record.requests.every((url) => new URL(url).pathname.startsWith(prefix)), 'every request is under the sub-path');
@@ -55,12 +55,12 @@ test('the Content-Security-Policy holds: nothing is blocked while loading, stepp
   const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   assert.match(policy, /script-src 'self' 'sha256-[A-Za-z0-9+/]+=*' 'wasm-unsafe-eval'/);
 
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const step = page.getByRole('button', { name: 'Step', exact: true });
   await step.click();
-  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug (done)', 'UPDATE web']);
   await step.click();
-  await until(() => cards(page), ['UPDATE web (done)', 'DELETE debug (done)']);
+  await until(() => cards(page), ['DELETE debug (done)', 'UPDATE web (done)']);
 
   // The editor's gutter follows its scroll through a style attribute.
   const desired = page.getByRole('textbox', { name: /^Desired/ });
@@ -95,7 +95,7 @@ test('the Content-Security-Policy holds: nothing is blocked while loading, stepp
 
 test('after a first visit the page and its presets load offline', async () => {
   const { page, context, record, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   // Every preset of the first visit has arrived: none is still on its way over the
   // network when the answers of the offline reload start to be recorded.
   await until(() => presetOptions(page), menuEntries);
@@ -105,7 +105,7 @@ test('after a first visit the page and its presets load offline', async () => {
   const answers = [];
   page.on('response', (response) => answers.push({ url: response.url(), fromServiceWorker: response.fromServiceWorker() }));
   await page.reload();
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   await until(() => presetOptions(page), menuEntries);
   assert.equal(await page.evaluate(() => navigator.onLine), false, 'the browser is offline');
   await screenshot(page, 'offline-reload');
@@ -146,7 +146,7 @@ test('a new build takes over and deletes its old cache, and only its own', async
 
 test('api.js re-exports the glue for a module on the same origin, and its init loads the wasm', async () => {
   const { page, record, close } = await openPage(browser, server.url);
-  await until(() => cards(page), ['UPDATE web', 'DELETE debug']);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const onTheApp = await page.evaluate(async () => {
     const api = await import(new URL('api.js', location.href));
     const glueUrl = document.querySelector('link[rel="modulepreload"]').href;

@@ -3,8 +3,9 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct SharePanelProps {
-    /// The link fragment, without `#`.
-    pub fragment: AttrValue,
+    /// The link fragment, without `#`; or, when the playground would not open
+    /// a link of the scenario, why and what to do instead.
+    pub fragment: Result<String, String>,
     pub title: AttrValue,
     pub on_close: Callback<()>,
 }
@@ -44,13 +45,18 @@ fn copy(
     })
 }
 
-/// The share link and the embed code of the current session.
+/// The share link and the embed code of the current session, or why there are
+/// none: a link the playground would refuse to open is never handed out.
 #[function_component(SharePanel)]
 pub fn share_panel(props: &SharePanelProps) -> Html {
     let copied = use_state(|| None::<&'static str>);
     let base = base_url();
-    let link = format!("{base}#{}", props.fragment);
-    let embed = embed_code(&base, &props.fragment, &props.title);
+    let shared = props.fragment.as_ref().map(|fragment| {
+        (
+            format!("{base}#{fragment}"),
+            embed_code(&base, fragment, &props.title),
+        )
+    });
     let dialog = use_dialog(props.on_close.clone());
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {
@@ -60,23 +66,29 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
             aria-modal="false"
             aria-labelledby="share-title"
             tabindex="-1"
-            ref={dialog.node}
-            onkeydown={dialog.onkeydown}
+            ref={dialog}
         >
             <h2 id="share-title">{ "Share" }</h2>
-            <label for="share-link" class="block">{ "Link to this scenario, with what you did" }</label>
-            <div class="copy-row">
-                <input id="share-link" readonly=true value={link.clone()} />
-                <button onclick={copy(link, copied.clone(), "link")}>{ "Copy link" }</button>
-            </div>
-            <label for="embed-code" class="block">{ "Embed code for a lesson page" }</label>
-            <div class="copy-row">
-                <textarea id="embed-code" readonly=true rows="3" value={embed.clone()} />
-                <button onclick={copy(embed, copied.clone(), "embed code")}>{ "Copy embed code" }</button>
-            </div>
-            <p class="hint">
-                { "To control the embedded playground with postMessage, add &origin=<your page's origin> to the iframe's address; messages from other origins are ignored." }
-            </p>
+            { match shared {
+                Ok((link, embed)) => html! {
+                    <>
+                        <label for="share-link" class="block">{ "Link to this scenario, with what you did" }</label>
+                        <div class="copy-row">
+                            <input id="share-link" readonly=true value={link.clone()} />
+                            <button onclick={copy(link, copied.clone(), "link")}>{ "Copy link" }</button>
+                        </div>
+                        <label for="embed-code" class="block">{ "Embed code for a lesson page" }</label>
+                        <div class="copy-row">
+                            <textarea id="embed-code" readonly=true rows="3" value={embed.clone()} />
+                            <button onclick={copy(embed, copied.clone(), "embed code")}>{ "Copy embed code" }</button>
+                        </div>
+                        <p class="hint">
+                            { "To control the embedded playground with postMessage, add &origin=<your page's origin> to the iframe's address; messages from other origins are ignored." }
+                        </p>
+                    </>
+                },
+                Err(why) => html! { <p class="refused" role="alert">{ why }</p> },
+            } }
             if let Some(what) = *copied {
                 <p role="status">{ format!("The {what} is copied.") }</p>
             }
