@@ -118,7 +118,10 @@ test('exercise 4: the database is protected, prune still works', async () => {
 
   await page.getByRole('checkbox', { name: /Prune/ }).uncheck();
   const wrong = await check(page);
-  assert.deepEqual(wrong.failing, ['✗ does not hold Pod/shop/debug is gone: Pod/shop/debug is in the cluster']);
+  assert.deepEqual(wrong.failing, [
+    '✗ does not hold Pod/shop/debug is gone: Pod/shop/debug is in the cluster',
+    '✗ does not hold agent reports "deleted Pod/shop/debug": no event of agent says "deleted Pod/shop/debug"',
+  ]);
 
   await reset(page);
   const text = await editorText(desiredPane(page));

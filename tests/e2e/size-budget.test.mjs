@@ -21,8 +21,15 @@ const KB = 1024;
  * Raised by 10 KB again when it reached 545.4 KB: scenarios are checked when read (an
  * action past the last step or in an environment the scenario lacks, mixed forms), in
  * the page as by the CLI, and an embedded page tells its host why a load failed.
+ * Raised by 10 KB when it reached 556.1 KB (twiggy, names kept: +32 KB of raw wasm):
+ * prunes ordered as gitops-engine orders them (mirrored waves, deletions first in a
+ * wave; +2.1 KB in the plan and a new sort), Argo CD's jqPathExpressions read and a
+ * literal jsonPointers `*` refused with the line to write (+4.5 KB), an embedded load
+ * that JSON cannot carry located for the host (+5.2 KB), links checked against what the
+ * playground opens, Esc closing a dialog from anywhere, names shown as code, YAML merge
+ * keys, and states of two forms refused in the panes.
  */
-const BUDGET = 550 * KB;
+const BUDGET = 560 * KB;
 
 /** The one file in dist/ whose name matches, however Trunk hashed it. */
 function one(pattern) {
