@@ -10,7 +10,7 @@ use wasm_bindgen_test::*;
 
 mod common;
 
-use common::dom::{dispatch, find, rendered, texts};
+use common::dom::{dispatch, find, paste_event, rendered, texts};
 use gitops_playground::ui::same::Same;
 use std::rc::Rc;
 use web_sys::{Element, HtmlDocument, HtmlElement, KeyboardEvent, KeyboardEventInit, Node};
@@ -92,15 +92,8 @@ async fn place_caret(area: &HtmlElement, block: usize, offset: u32) {
 
 /// Pastes `text` as the browser sends a paste to the page.
 fn paste(area: &HtmlElement, text: &str) {
-    let data = web_sys::DataTransfer::new().unwrap();
-    data.set_data("text/plain", text).unwrap();
-    let init = web_sys::ClipboardEventInit::new();
-    init.set_bubbles(true);
-    init.set_cancelable(true);
-    init.set_clipboard_data(Some(&data));
-    let event = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init).unwrap();
     assert!(
-        !area.dispatch_event(&event).unwrap(),
+        !paste_event(area, text),
         "the editor pastes, not the browser"
     );
 }

@@ -9,7 +9,7 @@ use wasm_bindgen_test::*;
 
 mod common;
 
-use common::dom::{all, dispatch, find, rendered, texts};
+use common::dom::{all, dispatch, find, paste_event, rendered, texts};
 use gitops_playground::ui::components::code_editor::read_node;
 use std::ops::Deref;
 use web_sys::{
@@ -424,11 +424,7 @@ async fn ctrl_enter_steps_and_keeps_the_browser_from_acting_on_it() {
 async fn question_mark_on_a_checkbox_opens_the_help_with_focus_in_it_and_esc_closes_it() {
     let root = mount();
     rendered().await;
-    let prune = focus(&find(&root, "section.options input[type=checkbox]"));
-    press(&prune, "?", false);
-    rendered().await;
-    let help = dialog(&root, "Keyboard shortcuts").expect("the help opens");
-    assert!(help.contains(Some(&focused())), "focus moves into the help");
+    let (prune, _) = help_from_a_checkbox(&root).await;
     press(&focused(), "Escape", false);
     rendered().await;
     assert!(
@@ -527,11 +523,7 @@ async fn the_share_panel_takes_focus_and_esc_closes_it_and_gives_focus_back() {
 async fn esc_closes_the_help_after_focus_left_it_and_leaves_focus_where_it_went() {
     let root = mount();
     rendered().await;
-    let prune = focus(&find(&root, "section.options input[type=checkbox]"));
-    press(&prune, "?", false);
-    rendered().await;
-    let help = dialog(&root, "Keyboard shortcuts").expect("the help opens");
-    assert!(help.contains(Some(&focused())), "focus moves into the help");
+    let (_, help) = help_from_a_checkbox(&root).await;
     // The help is not modal: Tab moves on from it to the page's controls.
     let step = focus(&button(&root, "Step"));
     assert!(!help.contains(Some(&focused())));
@@ -883,19 +875,23 @@ fn js(body: &str) -> wasm_bindgen::JsValue {
         .unwrap()
 }
 
+/// Presses `?` on the Prune checkbox: the checkbox and the help it opens,
+/// checked to have taken focus.
+async fn help_from_a_checkbox(root: &Element) -> (HtmlElement, Element) {
+    let prune = focus(&find(root, "section.options input[type=checkbox]"));
+    press(&prune, "?", false);
+    rendered().await;
+    let help = dialog(root, "Keyboard shortcuts").expect("the help opens");
+    assert!(help.contains(Some(&focused())), "focus moves into the help");
+    (prune, help)
+}
+
 /// Pastes `text` over the whole text of the editor `id`, as Ctrl+A and Ctrl+V do.
 fn paste(root: &Element, id: &str, text: &str) {
     let area = focus(&find(root, &format!("#{id}")));
     let selection = gloo::utils::window().get_selection().unwrap().unwrap();
     selection.select_all_children(&area).unwrap();
-    let data = web_sys::DataTransfer::new().unwrap();
-    data.set_data("text/plain", text).unwrap();
-    let init = web_sys::ClipboardEventInit::new();
-    init.set_bubbles(true);
-    init.set_cancelable(true);
-    init.set_clipboard_data(Some(&data));
-    let event = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init).unwrap();
-    area.dispatch_event(&event).unwrap();
+    paste_event(&area, text);
 }
 
 /// An Actual of one object over 4 MB: its link would expand past what the playground opens.

@@ -52,3 +52,16 @@ pub fn dispatch(element: &Element, event: &str) {
         .dispatch_event(&Event::new_with_event_init_dict(event, &init).expect("an event"))
         .expect("dispatched");
 }
+
+/// Sends `target` a paste of `text`, as the browser sends one; whether the
+/// browser may go on to paste it itself (no listener cancelled it).
+pub fn paste_event(target: &Element, text: &str) -> bool {
+    let data = web_sys::DataTransfer::new().unwrap();
+    data.set_data("text/plain", text).unwrap();
+    let init = web_sys::ClipboardEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_clipboard_data(Some(&data));
+    let event = web_sys::ClipboardEvent::new_with_event_init_dict("paste", &init).unwrap();
+    target.dispatch_event(&event).unwrap()
+}
