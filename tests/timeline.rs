@@ -294,6 +294,29 @@ async fn a_degraded_agent_shows_its_last_error_and_the_revision_it_keeps() {
 }
 
 #[wasm_bindgen_test]
+async fn a_failed_sync_shows_beside_the_revision_the_agent_synced() {
+    let text = r#"{
+        "registry": [{"tag": "registry.example/api:1", "crashes": true}],
+        "repository": {"files": {"envs/prod/api.json": {
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "api", "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": "-1"}},
+            "spec": {"template": {"spec": {"containers": [{"name": "api", "image": "registry.example/api:1"}]}}}
+        }, "envs/prod/web.json": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "web", "namespace": "shop"}}}},
+        "options": {"pollEvery": 1},
+        "steps": 5
+    }"#;
+    let world = World::run(&Scenario::parse("x", text).unwrap());
+    let root = mount_world(&world);
+    rendered().await;
+    let agent = region(&root, "Agent").unwrap();
+    let head = world.summary().status["prod"].head.clone();
+    assert_eq!(
+        texts(&agent, "tbody tr"),
+        [format!("prod{head}none (the sync to {head} failed)")]
+    );
+}
+
+#[wasm_bindgen_test]
 async fn branch_commits_name_their_branch_and_cannot_be_reverted_on_main() {
     let root = mount_world(&world(BRANCHES));
     rendered().await;

@@ -284,6 +284,41 @@ everywhere! {
         assert_eq!(world.interact("prod", &Interaction::Actual("[]".into())), Some(true), "an empty state goes with either");
     }
 
+    fn a_degraded_earlier_wave_fails_the_sync_and_the_revision_is_not_retried_by_itself() {
+        let deployment = |name: &str, wave: &str, image: &str| json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": name, "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": wave}},
+            "spec": {"replicas": 1, "template": {"spec": {"containers": [{"name": name, "image": image}]}}},
+        });
+        let scenario = |script: Value| {
+            let text = json!({
+                "registry": [{"tag": "registry.example/api:1", "crashes": true}, {"tag": "registry.example/api:2"}, {"tag": "registry.example/web:1"}],
+                "repository": {"files": {
+                    "envs/prod/api.json": deployment("api", "-1", "registry.example/api:1"),
+                    "envs/prod/web.json": deployment("web", "1", "registry.example/web:1"),
+                }},
+                "options": {"pollEvery": 1},
+                "script": script,
+                "steps": 9,
+            });
+            World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
+        };
+        let failed = scenario(json!([]));
+        assert!(has(&failed, "3 agent: prod: the sync to"), "{:#?}", lines(&failed));
+        assert!(has(&failed, "failed: Deployment/shop/api is Degraded, so wave 1 never starts"));
+        assert!(failed.clusters["prod"].actual().get("Deployment/shop/web").is_none(), "wave 1 never ran");
+        assert!(!has(&failed, "agent: created Deployment/shop/web"), "not retried: {:#?}", lines(&failed));
+        assert!(has(&failed, "prod is OutOfSync: missing Deployment/shop/web; the sync of this revision failed"));
+
+        let by_hand = scenario(json!([{"at": 5, "do": "sync", "by": "carol"}]));
+        assert!(has(&by_hand, "6 agent: prod: the sync to"), "a person's sync tries again, and fails again: {:#?}", lines(&by_hand));
+
+        let fixed = scenario(json!([{"at": 5, "do": "commit", "author": "alice", "message": "Fix api",
+            "write": {"envs/prod/api.json": deployment("api", "-1", "registry.example/api:2")}}]));
+        assert!(has(&fixed, "6 agent: updated Deployment/shop/api in prod"), "a new revision is synced: {:#?}", lines(&fixed));
+        assert!(has(&fixed, "agent: created Deployment/shop/web in prod"), "{:#?}", lines(&fixed));
+    }
+
     fn a_refused_action_says_why() {
         let script = json!([
             {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},

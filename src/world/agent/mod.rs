@@ -36,6 +36,9 @@ pub struct Application {
     /// What the sync last waited for, so it is reported once.
     #[serde(skip)]
     waiting: Option<String>,
+    /// The revision whose sync failed: not synced again automatically.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failed_revision: Option<String>,
 }
 
 impl Application {
@@ -265,9 +268,14 @@ impl Agent {
             "self-heal is on".to_string()
         };
         let heal = options.auto_sync && options.self_heal && !new_revision;
+        if manual {
+            application.failed_revision = None;
+        }
+        let failed = application.failed_revision.is_some()
+            && application.failed_revision == application.target_revision;
         let sync = manual
             || application.syncing
-            || (options.auto_sync && new_revision)
+            || (options.auto_sync && new_revision && !failed)
             || (heal && has_work(&found.plan));
         let automatic = !manual && !application.syncing;
         if sync && automatic && wipes_out_everything(&target, &found.plan, options) {
@@ -323,6 +331,8 @@ impl Agent {
             .any(|operation| !operation.changes_cluster());
         let reason = if !options.auto_sync {
             "auto-sync is off: it waits for a person to sync"
+        } else if failed {
+            "the sync of this revision failed, so it waits for a new revision or a person's sync"
         } else if has_work(&found.plan) {
             "self-heal is off, so it reports the change and leaves it"
         } else if skipped {

@@ -3,7 +3,10 @@
 //! deletions run first, then the creates and updates (gitops-engine's
 //! `runTasks`: "prune first", "finally create resources"); the plan gives
 //! each deletion the wave it runs in. A deleted object has nothing to wait
-//! for.
+//! for. An object of an earlier wave that turns Degraded fails the sync
+//! (gitops-engine marks its task failed, and the operation with it), and
+//! the agent does not sync that revision again by itself (Argo CD's
+//! `autoSync`: "failed previous sync attempt").
 
 use super::{operation_event, Application};
 use crate::core::health::{health, Health};
@@ -31,6 +34,26 @@ pub(super) fn sync_wave(
     let work: Vec<&Operation> = plan.iter().filter(|op| op.changes_cluster()).collect();
     let batch: Vec<Operation> = match work.first().map(|op| op.wave()) {
         Some(first) => {
+            if let Some(key) = degraded(target, cluster, first) {
+                let revision = application.target_revision.clone().unwrap_or_default();
+                events.push(
+                    Event::new(
+                        step,
+                        "agent",
+                        format!(
+                            "{environment}: the sync to {revision} failed: {key} is Degraded, so wave {first} never starts"
+                        ),
+                    )
+                    .because(
+                        "an object a sync waits for that turns Degraded fails the sync; the agent \
+                         does not retry this revision by itself, only when Git moves or a person syncs",
+                    ),
+                );
+                application.waiting = None;
+                application.syncing = false;
+                application.failed_revision = Some(revision);
+                return false;
+            }
             if let Some((key, state)) = blocking(target, cluster, first) {
                 let waiting = format!("wave {first} waits until {key} is Healthy (it is {state})");
                 if application.waiting.as_ref() != Some(&waiting) {
@@ -80,6 +103,21 @@ pub(super) fn sync_wave(
         application.synced_revision = application.target_revision.clone();
     }
     finished
+}
+
+/// An object of a wave before `wave_now` that is Degraded.
+fn degraded(target: &State, cluster: &Cluster, wave_now: i64) -> Option<String> {
+    target
+        .objects()
+        .iter()
+        .filter(|(_, object)| wave(object) < wave_now)
+        .find(|(key, _)| {
+            cluster
+                .actual()
+                .get(key)
+                .is_some_and(|live| health(live) == Some(Health::Degraded))
+        })
+        .map(|(key, _)| key.to_string())
 }
 
 /// An object of a wave before `wave` that is not yet healthy, with its state.

@@ -68,6 +68,9 @@ fn row(environment: &str, head: Option<String>, application: &Application) -> Ht
             <td>
                 <code>{ revision(&application.synced_revision) }</code>
                 if application.syncing { { " (syncing wave by wave)" } }
+                if let Some(failed) = &application.failed_revision {
+                    { " (the sync to " }<code>{ failed }</code>{ " failed)" }
+                }
             </td>
         </tr>
     }
