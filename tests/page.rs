@@ -287,24 +287,29 @@ async fn editing_a_pane_replans() {
 }
 
 #[wasm_bindgen_test]
-async fn kubernetes_objects_in_a_cluster_of_named_objects_are_refused_with_why() {
+async fn panes_in_different_forms_sync_nothing_and_say_why_until_both_agree() {
     let root = mount();
     rendered().await;
-    let before = cards(&root);
-    type_into(
-        &root,
-        "actual-state",
-        r#"[{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}}]"#,
-    );
+    let service = r#"[{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}}]"#;
+    type_into(&root, "actual-state", service);
     rendered().await;
-    let error = texts(&root, "#actual-state-error");
+    let notices = texts(&root, ".notice");
     assert!(
-        error[0].contains(
-            "Git holds named objects (the lesson's form) and the cluster holds Kubernetes objects"
-        ),
-        "{error:?}"
+        notices.iter().any(|notice| notice.contains(
+            "Nothing syncs: Git holds named objects (the lesson's form) and the cluster holds Kubernetes objects"
+        )),
+        "{notices:?}"
     );
-    assert_eq!(cards(&root), before, "the plan stays the last good one");
+    assert_eq!(cards(&root), Vec::<String>::new(), "no plan across forms");
+    assert!(button(&root, "Step").has_attribute("disabled"));
+    type_into(&root, "desired-state", service);
+    rendered().await;
+    assert!(
+        texts(&root, ".notice")
+            .iter()
+            .all(|notice| !notice.contains("Nothing syncs")),
+        "both panes in one form"
+    );
 }
 
 #[wasm_bindgen_test]

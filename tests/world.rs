@@ -274,14 +274,19 @@ everywhere! {
         assert_eq!(world.interact("prod", &Interaction::Advance), None, "time stops somewhere");
     }
 
-    fn a_text_of_the_other_form_is_refused() {
+    fn nothing_syncs_while_git_and_the_cluster_are_in_different_forms() {
         use gitops_playground::world::person::Interaction;
-        let mut world = world(json!({}), json!([]));
+        let mut world = world(json!({"pollEvery": 1, "prune": true}), json!([]));
         let service = r#"[{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}}]"#;
-        assert_eq!(world.interact("prod", &Interaction::Actual(service.into())), Some(false));
-        assert_eq!(world.interact("prod", &Interaction::Desired(service.into())), Some(false));
-        assert!(world.clusters["prod"].actual().get("web").is_some(), "nothing changed");
-        assert_eq!(world.interact("prod", &Interaction::Actual("[]".into())), Some(true), "an empty state goes with either");
+        assert_eq!(world.interact("prod", &Interaction::Actual(service.into())), Some(true), "a text of either form is taken");
+        assert!(world.forms_differ("prod").unwrap().contains("Git holds named objects (the lesson's form) and the cluster holds Kubernetes objects"));
+        assert!(!world.has_work("prod"), "a person cannot step");
+        world.next_step();
+        world.next_step();
+        assert!(has(&world, "agent: prod: syncs nothing: Git holds named objects"), "{:#?}", lines(&world));
+        assert_eq!(world.clusters["prod"].actual().len(), 1, "nothing was written across forms");
+        assert_eq!(world.interact("prod", &Interaction::Desired(service.into())), Some(true));
+        assert!(world.forms_differ("prod").is_none(), "both in one form");
     }
 
     fn a_degraded_earlier_wave_fails_the_sync_and_the_revision_is_not_retried_by_itself() {

@@ -115,6 +115,9 @@ fn full_page(props: &PageProps) -> Html {
                 if let Some(error) = &model.head_error {
                     <div class="notice" role="alert"><p>{ error }</p></div>
                 }
+                if let Some(error) = &model.forms_error {
+                    <div class="notice" role="alert"><p>{ error }</p></div>
+                }
                 if let Some(preset) = model.own_work_kept().cloned() {
                     <div class="notice" role="status">
                         <p>{ format!("This is a shared link. Your own work on “{}” is kept in this browser.", preset.title) }</p>

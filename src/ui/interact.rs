@@ -4,11 +4,10 @@
 //! replays it exactly.
 
 use crate::core::render::Format;
-use crate::core::InputError;
-use crate::core::{report, State};
+use crate::core::State;
 use crate::share::Interaction;
 use crate::ui::model::{Model, Pane};
-use crate::world::person::{ignore_rules, Side};
+use crate::world::person::ignore_rules;
 use std::rc::Rc;
 
 impl Model {
@@ -145,11 +144,7 @@ impl Model {
             },
             _ => return,
         };
-        self.report = Some(Rc::new(report(
-            &desired,
-            &actual,
-            &self.world.options.reconcile(),
-        )));
+        self.report_on(&desired, &actual);
     }
 
     /// Puts the person's text in its editor as it is, with its error.
@@ -164,18 +159,6 @@ impl Model {
         editor.format = Format::of(text);
         editor.lines.clear();
         editor.text = text.clone();
-        let side = if desired { Side::Desired } else { Side::Actual };
-        let parsed = parsed.and_then(|state| {
-            self.world
-                .fits(&self.environment, side, &state)
-                .map(|()| state)
-                .map_err(|message| InputError::shape(name, "", message))
-        });
-        let editor = if desired {
-            &mut self.desired
-        } else {
-            &mut self.actual
-        };
         match parsed {
             Ok(state) => {
                 editor.error = None;

@@ -4,6 +4,7 @@
 
 use crate::core::plan::{has_work, Operation};
 use crate::core::render::{render, render_value, Format};
+use crate::core::state::forms_agree;
 use crate::core::{report, IgnoreRule, InputError, Report, State};
 use crate::exercise::Checked;
 use crate::share::{Interaction, Session};
@@ -166,6 +167,9 @@ pub struct Model {
     pub(super) early: Option<Vec<Request>>,
     /// Why the head of Git does not read, while it does not.
     pub head_error: Option<String>,
+    /// Why Git and the cluster cannot be compared: one holds named objects
+    /// and the other Kubernetes objects.
+    pub forms_error: Option<String>,
     /// The scenario and what the person did with it, for links and saved work.
     pub session: Session,
     /// Saved sessions by scenario (a preset's file, or `shared`), mirrored
@@ -375,6 +379,7 @@ impl Model {
             failure: None,
             early: Some(Vec::new()),
             head_error: None,
+            forms_error: None,
             session: Session::default(),
             saved: Rc::new(saved),
             saved_as: String::new(),
@@ -504,6 +509,25 @@ impl Model {
         self.refresh();
     }
 
+    /// The report of `actual` against `desired`; none while the two are in
+    /// different forms (nothing syncs then), with why.
+    pub(super) fn report_on(&mut self, desired: &State, actual: &State) {
+        match forms_agree(desired, "Git", actual, "the cluster") {
+            Ok(()) => {
+                self.forms_error = None;
+                self.report = Some(Rc::new(report(
+                    desired,
+                    actual,
+                    &self.world.options.reconcile(),
+                )));
+            }
+            Err(why) => {
+                self.forms_error = Some(format!("Nothing syncs: {why}."));
+                self.report = None;
+            }
+        }
+    }
+
     pub(super) fn refresh(&mut self) {
         let environment = self.environment.clone();
         let Some(cluster) = self.world.clusters.get(&environment) else {
@@ -521,11 +545,7 @@ impl Model {
                 if proposal.is_none() {
                     self.desired.show(&desired);
                 }
-                self.report = Some(Rc::new(report(
-                    &desired,
-                    &actual,
-                    &self.world.options.reconcile(),
-                )));
+                self.report_on(&desired, &actual);
             }
             Err(error) => {
                 self.head_error = Some(format!(

@@ -17,7 +17,7 @@ mod secrets;
 pub mod summary;
 
 use crate::core::error::InputError;
-use crate::core::state::State;
+use crate::core::state::{forms_agree, State};
 use agent::Agent;
 use cluster::Cluster;
 use event::Event;
@@ -240,6 +240,10 @@ impl World {
                 continue;
             };
             let event = match repository::desired_state(&files, &environment) {
+                Ok(desired) if forms_agree(&desired, "Git", cluster.actual(), "").is_err() => {
+                    Event::new(step, "ci", format!("did not deploy {} to {environment}", head.id))
+                        .because("Git and the cluster hold objects of different forms (named objects and Kubernetes objects), and the objects of one form cannot be written into a state of the other")
+                }
                 Ok(desired) => {
                     let plan =
                         crate::core::diff(&desired, cluster.actual(), &self.options.reconcile());

@@ -14,13 +14,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::rc::Rc;
 
-/// Which side of an environment a text is typed into.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    Desired,
-    Actual,
-}
-
 /// The person at the keyboard, as events name them.
 pub const YOU: &str = "you";
 
@@ -78,18 +71,13 @@ impl World {
         let known = self.clusters.contains_key(environment);
         match interaction {
             Interaction::Desired(text) => Some(
-                known
-                    && State::parse("desired", text)
-                        .is_ok_and(|state| self.fits(environment, Side::Desired, &state).is_ok())
-                    && {
-                        self.propose_desired(environment, text);
-                        true
-                    },
+                known && State::parse("desired", text).is_ok() && {
+                    self.propose_desired(environment, text);
+                    true
+                },
             ),
             Interaction::Actual(text) => {
-                let state = State::parse("actual", text)
-                    .ok()
-                    .filter(|state| known && self.fits(environment, Side::Actual, state).is_ok());
+                let state = State::parse("actual", text).ok().filter(|_| known);
                 if let Some(state) = &state {
                     self.edit_actual(YOU, environment, state);
                 }
@@ -165,22 +153,13 @@ impl World {
             .find(|pull| pull.author == YOU && pull.title == title && pull.merged_as.is_none())
     }
 
-    /// Whether `state`, typed as one side of `environment`, can be compared
-    /// with the other side: both in the lesson's form or both of Kubernetes
-    /// objects. Else why not.
-    pub fn fits(&self, environment: &str, side: Side, state: &State) -> Result<(), String> {
-        let git = "Git";
-        let cluster = "the cluster";
-        match side {
-            Side::Desired => match self.clusters.get(environment) {
-                Some(actual) => forms_agree(state, git, actual.actual(), cluster),
-                None => Ok(()),
-            },
-            Side::Actual => match self.desired_state(environment) {
-                Ok(desired) => forms_agree(&desired, git, state, cluster),
-                Err(_) => Ok(()),
-            },
-        }
+    /// Why Git and the cluster of `environment` cannot be compared, if
+    /// they cannot: one holds named objects and the other Kubernetes
+    /// objects. Nothing syncs until both are in one form.
+    pub fn forms_differ(&self, environment: &str) -> Option<String> {
+        let desired = self.desired_state(environment).ok()?;
+        let cluster = self.clusters.get(environment)?;
+        forms_agree(&desired, "Git", cluster.actual(), "the cluster").err()
     }
 
     /// Whether the script has steps left to run.
@@ -201,6 +180,9 @@ impl World {
 
     /// Whether the plan of `environment` has an operation to apply.
     pub fn has_work(&self, environment: &str) -> bool {
+        if self.forms_differ(environment).is_some() {
+            return false;
+        }
         let (Ok(desired), Some(cluster)) = (
             self.desired_state(environment),
             self.clusters.get(environment),

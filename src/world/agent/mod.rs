@@ -11,7 +11,7 @@ use crate::core::apply::deleted_with;
 use crate::core::changes::Change;
 use crate::core::plan::{has_work, Operation};
 use crate::core::report::report;
-use crate::core::state::State;
+use crate::core::state::{forms_agree, State};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -257,6 +257,16 @@ impl Agent {
         let Some(target) = application.target.clone() else {
             return;
         };
+        if let Err(why) = forms_agree(&target, "Git", cluster.actual(), "the cluster") {
+            let refusal = format!("{environment}: syncs nothing: {why}");
+            if application.reported.as_ref() != Some(&refusal) {
+                events.push(Event::new(step, "agent", refusal.clone()).because(
+                    "the objects of one form cannot be written into a state of the other",
+                ));
+                application.reported = Some(refusal);
+            }
+            return;
+        }
         let found = report(&target, cluster.actual(), &options.reconcile());
         let revision = application.target_revision.clone().unwrap_or_default();
         let new_revision = application.synced_revision != application.target_revision;
