@@ -8,7 +8,7 @@
 //! error's text, the same one `gitops-sim` prints.
 
 use crate::core::error::InputError;
-use crate::core::json::MAX_DOCUMENT_BYTES;
+use crate::core::json::{MAX_DEPTH, MAX_DOCUMENT_BYTES};
 use crate::core::options::Options;
 use crate::core::plan::Operation;
 use crate::core::pointer;
@@ -223,10 +223,6 @@ fn typed<T: DeserializeOwned>(source: &str, value: Value) -> Result<T, js_sys::E
         ))
     })
 }
-
-/// Containers nested deeper than this are refused, as in JSON and YAML text;
-/// an object that contains itself is refused this way too.
-const MAX_DEPTH: usize = 128;
 
 /// Reads a JavaScript value as JSON: null (or undefined), booleans, finite
 /// numbers, strings, arrays and plain objects. Nesting is capped at

@@ -289,6 +289,16 @@ everywhere! {
         assert!(world.forms_differ("prod").is_none(), "both in one form");
     }
 
+    fn ci_deploys_nothing_while_git_and_the_cluster_are_in_different_forms() {
+        use gitops_playground::world::person::Interaction;
+        let service = r#"[{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}}]"#;
+        let mut pushed = world(json!({"mode": "push"}), json!([]));
+        pushed.interact("prod", &Interaction::Actual(service.into()));
+        pushed.interact("prod", &Interaction::Desired(r#"{"web": {"image": "web:2"}}"#.into()));
+        assert!(has(&pushed, "ci: did not deploy"), "CI writes nothing across forms: {:#?}", lines(&pushed));
+        assert_eq!(pushed.clusters["prod"].actual().len(), 1);
+    }
+
     fn a_degraded_earlier_wave_fails_the_sync_and_the_revision_is_not_retried_by_itself() {
         let deployment = |name: &str, wave: &str, image: &str| json!({
             "apiVersion": "apps/v1", "kind": "Deployment",

@@ -18,6 +18,10 @@ use std::fmt;
 /// The largest document read, in bytes.
 pub const MAX_DOCUMENT_BYTES: usize = 32 * 1024 * 1024;
 
+/// The deepest nesting read, in JSON (`serde_json`'s own cap) as in YAML and
+/// in values given as JavaScript objects.
+pub const MAX_DEPTH: usize = 128;
+
 /// An error when `text` is larger than the playground reads.
 pub fn check_size(source: &str, text: &str) -> Result<(), InputError> {
     if text.len() <= MAX_DOCUMENT_BYTES {
@@ -76,8 +80,10 @@ fn syntax_error(source: &str, error: &serde_json::Error) -> InputError {
     let suffix = format!(" at line {} column {}", error.line(), error.column());
     let message = full.strip_suffix(&suffix).unwrap_or(&full);
     let message = match message {
-        "recursion limit exceeded" => "the document is nested too deeply (more than 128 levels)",
-        other => other,
+        "recursion limit exceeded" => {
+            format!("the document is nested too deeply (more than {MAX_DEPTH} levels)")
+        }
+        other => other.to_string(),
     };
     InputError::syntax(source, error.line(), error.column(), message)
 }

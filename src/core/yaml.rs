@@ -14,11 +14,11 @@
 //! booleans, as `kubectl` reads them. Quote them to keep a string.
 
 use super::error::InputError;
+use super::json::MAX_DEPTH;
 use saphyr_parser::{Event, Parser, ScalarStyle};
 use serde_json::{Map, Number, Value};
 use std::collections::HashMap;
 
-const MAX_DEPTH: usize = 128;
 const MAX_NODES: usize = 1_000_000;
 
 enum Open {

@@ -4,6 +4,7 @@
 //! (`&origin=https://lessons.example`, repeatable). It tells the host its state
 //! after every change, and what did not open and why.
 
+use crate::core::json::MAX_DEPTH;
 use crate::share::{encode_link, Session};
 use crate::ui::model::{Action, Failure, Model, Source};
 use crate::ui::session::not_a_link;
@@ -271,9 +272,6 @@ fn load_of(message: &JsValue) -> Action {
         Err(problem) => Action::CannotOpen(Source::Host, problem),
     }
 }
-
-/// The nesting `serde_json` reads, and so the core's JSON reader (`core::json`).
-const MAX_DEPTH: usize = 128;
 
 /// A `gitops:load`'s scenario as text: a text as it is, an object as JSON. What
 /// JSON cannot carry (a BigInt, a cycle) or the playground does not read

@@ -39,9 +39,10 @@ impl Model {
         match preset {
             Some(preset) => preset.file.clone(),
             None => {
-                let digest = Sha256::digest(self.preset.text.as_bytes());
-                let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
-                format!("scenario-sha256:{hex}")
+                format!(
+                    "scenario-sha256:{:x}",
+                    Sha256::digest(self.preset.text.as_bytes())
+                )
             }
         }
     }

@@ -180,20 +180,18 @@ impl World {
 
     /// Whether the plan of `environment` has an operation to apply.
     pub fn has_work(&self, environment: &str) -> bool {
-        if self.forms_differ(environment).is_some() {
-            return false;
-        }
         let (Ok(desired), Some(cluster)) = (
             self.desired_state(environment),
             self.clusters.get(environment),
         ) else {
             return false;
         };
-        crate::core::has_work(&crate::core::diff(
-            &desired,
-            cluster.actual(),
-            &self.options.reconcile(),
-        ))
+        forms_agree(&desired, "Git", cluster.actual(), "the cluster").is_ok()
+            && crate::core::has_work(&crate::core::diff(
+                &desired,
+                cluster.actual(),
+                &self.options.reconcile(),
+            ))
     }
 
     /// Who deploys from now on: in pull mode an agent in each cluster (a new

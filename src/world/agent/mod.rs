@@ -258,14 +258,13 @@ impl Agent {
             return;
         };
         if let Err(why) = forms_agree(&target, "Git", cluster.actual(), "the cluster") {
-            let refusal = format!("{environment}: syncs nothing: {why}");
-            if application.reported.as_ref() != Some(&refusal) {
-                events.push(Event::new(step, "agent", refusal.clone()).because(
-                    "the objects of one form cannot be written into a state of the other",
-                ));
-                application.reported = Some(refusal);
-            }
-            return;
+            let refusal = Event::new(
+                step,
+                "agent",
+                format!("{environment}: syncs nothing: {why}"),
+            )
+            .because("the objects of one form cannot be written into a state of the other");
+            return report_once(application, refusal, events);
         }
         let found = report(&target, cluster.actual(), &options.reconcile());
         let revision = application.target_revision.clone().unwrap_or_default();
@@ -289,18 +288,19 @@ impl Agent {
             || (heal && has_work(&found.plan));
         let automatic = !manual && !application.syncing;
         if sync && automatic && wipes_out_everything(&target, &found.plan, options) {
-            let refusal = format!(
-                "{environment}: skipped the automatic sync to {revision}: it would delete every object"
+            let refusal = Event::new(
+                step,
+                "agent",
+                format!(
+                    "{environment}: skipped the automatic sync to {revision}: it would delete every object"
+                ),
+            )
+            .because(
+                "Git declares nothing for it, prune is on and allowEmpty is off: an empty \
+                 revision is more likely a mistake than a wish to delete everything \
+                 (Argo CD's automated.allowEmpty); a person can still sync by hand",
             );
-            if application.reported.as_ref() != Some(&refusal) {
-                events.push(Event::new(step, "agent", refusal.clone()).because(
-                    "Git declares nothing for it, prune is on and allowEmpty is off: an empty \
-                     revision is more likely a mistake than a wish to delete everything \
-                     (Argo CD's automated.allowEmpty); a person can still sync by hand",
-                ));
-                application.reported = Some(refusal);
-            }
-            return;
+            return report_once(application, refusal, events);
         }
         if sync {
             sync_wave(
@@ -392,6 +392,14 @@ mod edge;
 mod waves;
 
 use waves::sync_wave;
+
+/// Tells why the agent does not act, unless it told the same last time.
+fn report_once(application: &mut Application, refusal: Event, events: &mut Vec<Event>) {
+    if application.reported.as_ref() != Some(&refusal.what) {
+        application.reported = Some(refusal.what.clone());
+        events.push(refusal);
+    }
+}
 
 /// Whether an automatic sync would prune every object of the environment
 /// because Git declares none, which Argo CD refuses unless `allowEmpty`.

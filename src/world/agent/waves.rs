@@ -34,7 +34,8 @@ pub(super) fn sync_wave(
     let work: Vec<&Operation> = plan.iter().filter(|op| op.changes_cluster()).collect();
     let batch: Vec<Operation> = match work.first().map(|op| op.wave()) {
         Some(first) => {
-            if let Some(key) = degraded(target, cluster, first) {
+            let blocker = blocker(target, cluster, first);
+            if let Some(Blocker::Degraded(key)) = blocker {
                 let revision = application.target_revision.clone().unwrap_or_default();
                 events.push(
                     Event::new(
@@ -54,7 +55,7 @@ pub(super) fn sync_wave(
                 application.failed_revision = Some(revision);
                 return false;
             }
-            if let Some((key, state)) = blocking(target, cluster, first) {
+            if let Some(Blocker::Waiting(key, state)) = blocker {
                 let waiting = format!("wave {first} waits until {key} is Healthy (it is {state})");
                 if application.waiting.as_ref() != Some(&waiting) {
                     events.push(
@@ -105,32 +106,29 @@ pub(super) fn sync_wave(
     finished
 }
 
-/// An object of a wave before `wave_now` that is Degraded.
-fn degraded(target: &State, cluster: &Cluster, wave_now: i64) -> Option<String> {
-    target
-        .objects()
-        .iter()
-        .filter(|(_, object)| wave(object) < wave_now)
-        .find(|(key, _)| {
-            cluster
-                .actual()
-                .get(key)
-                .is_some_and(|live| health(live) == Some(Health::Degraded))
-        })
-        .map(|(key, _)| key.to_string())
+/// What keeps a wave from starting: an object of an earlier wave that is
+/// Degraded (the sync fails), else the first one not yet Healthy.
+enum Blocker {
+    Degraded(String),
+    /// The object, and what it is instead: missing, or its health.
+    Waiting(String, String),
 }
 
-/// An object of a wave before `wave` that is not yet healthy, with its state.
-fn blocking(target: &State, cluster: &Cluster, wave_now: i64) -> Option<(String, String)> {
-    target
+/// What keeps `wave_now` from starting, if anything does.
+fn blocker(target: &State, cluster: &Cluster, wave_now: i64) -> Option<Blocker> {
+    let mut waiting = None;
+    let earlier = target
         .objects()
         .iter()
-        .filter(|(_, object)| wave(object) < wave_now)
-        .find_map(|(key, _)| match cluster.actual().get(key) {
-            None => Some((key.to_string(), "missing".to_string())),
-            Some(live) => match health(live) {
-                None | Some(Health::Healthy) => None,
-                Some(other) => Some((key.to_string(), other.to_string())),
-            },
-        })
+        .filter(|(_, object)| wave(object) < wave_now);
+    for (key, _) in earlier {
+        let state = match cluster.actual().get(key).map(health) {
+            None => "missing".to_string(),
+            Some(None | Some(Health::Healthy)) => continue,
+            Some(Some(Health::Degraded)) => return Some(Blocker::Degraded(key.to_string())),
+            Some(Some(other)) => other.to_string(),
+        };
+        waiting.get_or_insert(Blocker::Waiting(key.to_string(), state));
+    }
+    waiting
 }
