@@ -1,23 +1,14 @@
 //! gitops-playground: a GitOps reconciler to see and poke at, in the browser.
+//! This crate is the Yew front end (wasm only); the layers under it are
+//! crates of their own, each depending only on those below it:
 //!
-//! - [`core`]: the reconcile core, plain Rust (natively and in wasm).
-//! - [`world`]: the simulated world over time, plain Rust beside the core.
-//! - [`share`]: share links and saved work, plain Rust.
-//! - [`exercise`]: exercises and their checks, plain Rust.
-//! - `ui` and `web` (wasm only): the Yew page and its entry point.
+//! - `gitops_core`: the reconcile core (plain Rust, no web dependency);
+//! - `gitops_world`: the simulated world on it, with exercises and sessions;
+//! - `gitops_page`: the page's model and its one reducer (native);
+//! - `gitops_js`: what the page and the API module share in the browser;
+//! - `gitops_api`: the JS API for lesson pages, a wasm module of its own;
+//! - `gitops_sim`: the command-line tool.
 
-// An `InputError` is large, but errors are rare and never on a hot path.
-#![allow(clippy::result_large_err)]
-
-pub mod core;
-pub mod exercise;
-pub mod share;
-pub mod world;
-
-#[cfg(target_arch = "wasm32")]
-pub mod api;
-#[cfg(target_arch = "wasm32")]
-mod free_later;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
 #[cfg(target_arch = "wasm32")]

@@ -11,7 +11,7 @@ use wasm_bindgen_test::*;
 mod common;
 
 use common::dom::{dispatch, find, paste_event, rendered, texts};
-use gitops_playground::ui::same::Same;
+use gitops_playground::ui::ptr_eq::PtrEq;
 use std::rc::Rc;
 use web_sys::{Element, HtmlDocument, HtmlElement, KeyboardEvent, KeyboardEventInit, Node};
 use yew::prelude::*;
@@ -261,7 +261,7 @@ fn rewriter() -> Html {
     };
     html! {
         <>
-            <CodeEditor id="rewritten" labelled_by="rewritten-label" text={Same((*text).clone())} {on_input} />
+            <CodeEditor id="rewritten" labelled_by="rewritten-label" text={PtrEq((*text).clone())} {on_input} />
             <button onclick={replace}>{ "Replace" }</button>
         </>
     }
@@ -595,7 +595,7 @@ fn keeper(props: &KeeperProps) -> Html {
             text.set(typed);
         })
     };
-    html! { <CodeEditor id="kept" labelled_by="kept-label" text={Same((*text).clone())} {on_input} /> }
+    html! { <CodeEditor id="kept" labelled_by="kept-label" text={PtrEq((*text).clone())} {on_input} /> }
 }
 
 async fn mount_keeper(text: &str) -> (Element, HtmlElement) {

@@ -4,10 +4,10 @@
 #![cfg(target_arch = "wasm32")]
 
 use gitops_playground::ui::components::Timeline;
-use gitops_playground::world::event::Event as WorldEvent;
-use gitops_playground::world::scenario::Scenario;
-use gitops_playground::world::summary::History;
-use gitops_playground::world::World;
+use gitops_world::event::Event as WorldEvent;
+use gitops_world::scenario::Scenario;
+use gitops_world::summary::History;
+use gitops_world::World;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

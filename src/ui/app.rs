@@ -2,26 +2,27 @@ use crate::ui::components::{
     Controls, ExercisePanel, Header, Help, OptionsPanel, PlanView, PresetMenu, SharePanel,
     StatePane, StatusView, Tabs, Timeline, WarningsView,
 };
-use crate::ui::effects::{
+use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
+use crate::ui::hooks::{
     use_followed_links, use_keyboard_shortcuts, use_play_timer, use_save_progress, use_save_work,
     use_settle_after_typing, use_share_link, use_start, use_theme,
 };
-use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
-use crate::ui::model::{Action, Model, Pane, Panel};
-use crate::ui::same::Same;
+use crate::ui::ptr_eq::PtrEq;
+use crate::ui::reducer::PageModel;
+use gitops_page::{Action, Model, Pane, Panel};
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// The playground, or, in a lesson's iframe (`?embed=1`), its compact view.
 #[function_component(App)]
 pub fn app() -> Html {
-    let theme = crate::ui::effects::saved_theme();
+    let theme = crate::ui::hooks::saved_theme();
     let model = use_reducer(move || {
-        Model::new(
+        PageModel(Model::new(
             theme,
-            crate::ui::effects::saved_work(),
+            crate::ui::hooks::saved_work(),
             crate::ui::storage::load_progress(),
-        )
+        ))
     });
     let embedding = use_memo((), |()| Embedding::from_location());
     let dispatch = model.dispatcher();
@@ -39,7 +40,7 @@ pub fn app() -> Html {
     use_play_timer(model.playing, model.speed, dispatch.clone());
     use_settle_after_typing(model.typing(), dispatch.clone());
     use_keyboard_shortcuts(dispatch.clone());
-    use_effect(crate::free_later::free_retired_reads_when_idle);
+    use_effect(gitops_js::free_retired_reads_when_idle);
     // Only an embedded page tells its host its state (with a link, which costs an encoding),
     // from the end of the start on: a host that answers the first state with a
     // `gitops:load` finds the presets loaded, and the iframe's own link does not replace it.
@@ -58,7 +59,7 @@ pub fn app() -> Html {
 
 #[derive(Properties, PartialEq)]
 struct PageProps {
-    model: UseReducerHandle<Model>,
+    model: UseReducerHandle<PageModel>,
 }
 
 /// Presets, the two states, the plan and status, the options, the
@@ -72,23 +73,14 @@ fn full_page(props: &PageProps) -> Html {
         let dispatch = dispatch.clone();
         Callback::from(move |()| dispatch.dispatch(make(())))
     };
-    let send_with = |dispatch: &UseReducerDispatcher<Model>| dispatch.clone();
+    let send_with = |dispatch: &UseReducerDispatcher<PageModel>| dispatch.clone();
     let on_edit = {
         let dispatch = send_with(&dispatch);
         Callback::from(move |(pane, text)| dispatch.dispatch(Action::Edit(pane, text)))
     };
     let world = &model.world;
-    let position = if world.started && world.step > model.scenario.steps {
-        format!(
-            "Step {}, after the script's {}",
-            world.step, model.scenario.steps
-        )
-    } else if world.started {
-        format!("Step {} of {}", world.step, model.scenario.steps)
-    } else {
-        format!("Before step 0 (of {})", model.scenario.steps)
-    };
-    let history = use_memo(Same(model.world.clone()), |world| world.history());
+    let position = model.world_position();
+    let history = use_memo(PtrEq(model.world.clone()), |world| world.history());
     let events = Rc::new(world.events.clone());
     let panel_class = |panel: Panel| classes!("panel", (model.panel == panel).then_some("active"));
     let report = model.report.clone();
@@ -180,7 +172,7 @@ fn full_page(props: &PageProps) -> Html {
                             pane={Pane::Desired}
                             title={desired_title}
                             hint={desired_hint}
-                            text={Same(model.desired.text.clone())}
+                            text={PtrEq(model.desired.text.clone())}
                             error={model.desired.error.clone()}
                             on_edit={on_edit.clone()}
                         />
@@ -190,7 +182,7 @@ fn full_page(props: &PageProps) -> Html {
                             pane={Pane::Actual}
                             title={format!("Actual (cluster: {})", model.environment)}
                             hint="Editing changes the cluster by hand"
-                            text={Same(model.actual.text.clone())}
+                            text={PtrEq(model.actual.text.clone())}
                             error={model.actual.error.clone()}
                             highlight={model.highlighted_lines()}
                             {on_edit}
@@ -253,9 +245,9 @@ fn embedded_page(props: &PageProps) -> Html {
         Callback::from(move |event: Event| {
             if let Some(link) = event.target_dyn_into::<web_sys::Element>() {
                 // A session too large for a link opens the playground without it, and says why.
-                let (href, why) = match crate::share::encode_link(&session) {
+                let (href, why) = match gitops_world::share::encode_link(&session) {
                     Ok(fragment) => (format!("./#{fragment}"), String::new()),
-                    Err(error) => ("./".to_string(), crate::ui::session::not_a_link(&error)),
+                    Err(error) => ("./".to_string(), gitops_page::not_a_link(&error)),
                 };
                 let _ = link.set_attribute("href", &href);
                 let _ = link.set_attribute("title", &why);
@@ -295,8 +287,8 @@ fn embedded_page(props: &PageProps) -> Html {
                 </div>
             </div>
             <div class="panes">
-                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={Same(model.desired.text.clone())} error={model.desired.error.clone()} on_edit={on_edit.clone()} />
-                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={Same(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines()} {on_edit} />
+                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={PtrEq(model.desired.text.clone())} error={model.desired.error.clone()} on_edit={on_edit.clone()} />
+                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={PtrEq(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines()} {on_edit} />
             </div>
             if let Some(report) = model.report.clone() {
                 <div class="results">

@@ -4,10 +4,11 @@
 //! (`&origin=https://lessons.example`, repeatable). It tells the host its state
 //! after every change, and what did not open and why.
 
-use crate::core::json::MAX_DEPTH;
-use crate::share::{encode_link, Session};
-use crate::ui::model::{Action, Failure, Model, Source};
-use crate::ui::session::not_a_link;
+use crate::ui::reducer::PageModel;
+use gitops_core::text::json::MAX_DEPTH;
+use gitops_page::{Action, Failure, Model, Source};
+use gitops_world::share::{encode_link, Session};
+
 use gloo::events::EventListener;
 use serde::Serialize;
 use std::cell::Cell;
@@ -53,8 +54,8 @@ pub struct EmbedState {
     preset: Option<String>,
     started: bool,
     step: u32,
-    sync: crate::core::SyncStatus,
-    health: crate::core::health::Health,
+    sync: gitops_core::SyncStatus,
+    health: gitops_core::health::Health,
     /// Operations left in the plan.
     remaining: usize,
     /// The link fragment of what is on screen; null when the playground would
@@ -67,7 +68,7 @@ pub struct EmbedState {
 impl EmbedState {
     pub fn of(model: &Model) -> Option<EmbedState> {
         let report = model.report.as_ref()?;
-        let link = encode_link(&model.session).map_err(|error| not_a_link(&error));
+        let link = encode_link(&model.session).map_err(|error| gitops_page::not_a_link(&error));
         Some(EmbedState {
             kind: "gitops:state",
             scenario: model.preset.title.clone(),
@@ -117,7 +118,7 @@ pub fn use_embed_messages(
     embedding: Option<Embedding>,
     state: Option<EmbedState>,
     failure: Option<Failure>,
-    dispatch: UseReducerDispatcher<Model>,
+    dispatch: UseReducerDispatcher<PageModel>,
 ) {
     let embedded = embedding.is_some();
     let allowed = embedding

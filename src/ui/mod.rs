@@ -1,15 +1,13 @@
-//! The Yew front end: it shows what the core computes and sends the user's
-//! edits to one reducer (`model`). No reconcile logic lives here.
+//! The Yew front end: it renders the page's model (`gitops_page`) and
+//! dispatches its actions, and does what only a browser can (storage, links,
+//! timers, the embed's messages). No reconcile logic lives here.
 
 pub mod app;
 pub mod components;
-pub mod effects;
 pub mod embed;
-mod interact;
-pub mod model;
-mod practice;
-pub mod same;
-mod session;
+pub mod hooks;
+pub mod ptr_eq;
+pub mod reducer;
 pub mod storage;
 
 pub use app::App;

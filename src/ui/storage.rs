@@ -1,7 +1,7 @@
 //! Local storage, used carefully: a browser may block it (private modes,
 //! sandboxed frames), and then the page keeps working in memory.
 
-use crate::share::{decode_saved, Encoder, Session};
+use gitops_world::share::{decode_saved, Encoder, Session};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -148,12 +148,12 @@ impl Saving {
 const PROGRESS_KEY: &str = "gitops-playground.progress";
 
 /// Progress through the exercises, by file.
-pub fn load_progress() -> BTreeMap<String, crate::ui::model::Progress> {
+pub fn load_progress() -> BTreeMap<String, gitops_page::Progress> {
     get(PROGRESS_KEY)
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default()
 }
 
-pub fn save_progress(progress: &BTreeMap<String, crate::ui::model::Progress>) -> bool {
+pub fn save_progress(progress: &BTreeMap<String, gitops_page::Progress>) -> bool {
     serde_json::to_string(progress).is_ok_and(|text| set(PROGRESS_KEY, &text))
 }

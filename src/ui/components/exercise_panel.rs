@@ -1,6 +1,7 @@
 use super::code_spans::code_spans;
-use crate::exercise::{Checked, Exercise, Outcome};
-use crate::ui::model::Progress;
+use gitops_page::Progress;
+use gitops_world::attempt::{Checked, Outcome};
+use gitops_world::exercise::Exercise;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -51,7 +52,7 @@ pub fn exercise_panel(props: &ExercisePanelProps) -> Html {
 
 fn question_view(
     index: usize,
-    question: &crate::exercise::Question,
+    question: &gitops_world::exercise::Question,
     props: &ExercisePanelProps,
 ) -> Html {
     let chosen = props.answers.get(index).copied().flatten();

@@ -1,4 +1,4 @@
-use crate::ui::model::Theme;
+use gitops_page::Theme;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

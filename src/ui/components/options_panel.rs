@@ -1,5 +1,5 @@
 use super::code_spans::code_spans;
-use crate::world::scenario::{Mode, WorldOptions};
+use gitops_world::scenario::{Mode, WorldOptions};
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 

@@ -1,6 +1,6 @@
-use crate::core::changes::Change;
-use crate::core::Operation;
-use crate::world::registry::shorten_digests;
+use gitops_core::diff::changes::Change;
+use gitops_core::Operation;
+use gitops_world::registry::shorten_digests;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -1,4 +1,4 @@
-use crate::ui::model::Preset;
+use gitops_page::Preset;
 use std::rc::Rc;
 use yew::prelude::*;
 

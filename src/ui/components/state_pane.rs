@@ -1,7 +1,7 @@
 use super::CodeEditor;
-use crate::core::InputError;
-use crate::ui::model::Pane;
-use crate::ui::same::Same;
+use crate::ui::ptr_eq::PtrEq;
+use gitops_core::InputError;
+use gitops_page::Pane;
 use std::ops::Range;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -12,7 +12,7 @@ pub struct StatePaneProps {
     pub pane: Pane,
     pub title: AttrValue,
     pub hint: AttrValue,
-    pub text: Same<str>,
+    pub text: PtrEq<str>,
     pub error: Option<InputError>,
     #[prop_or_default]
     pub highlight: Option<(Range<usize>, u64)>,

@@ -1,5 +1,5 @@
 use super::plan_view::ChangeList;
-use crate::core::{Report, SyncStatus};
+use gitops_core::{Report, SyncStatus};
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -1,4 +1,4 @@
-use crate::ui::model::Panel;
+use gitops_page::Panel;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -10,8 +10,8 @@ mod log;
 mod pulls;
 mod registry;
 
-use crate::world::event::Event as WorldEvent;
-use crate::world::summary::History;
+use gitops_world::event::Event as WorldEvent;
+use gitops_world::summary::History;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use yew::prelude::*;

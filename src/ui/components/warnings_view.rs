@@ -1,5 +1,5 @@
 use super::code_spans::code_spans;
-use crate::core::Warning;
+use gitops_core::Warning;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

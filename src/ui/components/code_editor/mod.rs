@@ -13,7 +13,7 @@ mod lines;
 
 pub use content::{read_node, Read, BLOCK_LINES};
 
-use crate::ui::same::Same;
+use crate::ui::ptr_eq::PtrEq;
 use content::Content;
 use gutter::Gutter;
 use lines::{line_count, nth_line, visual_column};
@@ -39,7 +39,7 @@ pub struct CodeEditorProps {
     /// The id of the element that names the editor (aria-labelledby).
     pub labelled_by: AttrValue,
     /// Shared, so that passing it down and comparing it costs nothing.
-    pub text: Same<str>,
+    pub text: PtrEq<str>,
     pub on_input: Callback<Rc<str>>,
     /// 1-based line (and column) of an error to mark, if any.
     #[prop_or_default]

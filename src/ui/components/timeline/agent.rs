@@ -4,8 +4,8 @@
 
 use super::{HistoryProps, Region};
 use crate::ui::components::code_spans::code_spans;
-use crate::world::agent::{Agent, AgentHealth, Application};
-use crate::world::summary::History;
+use gitops_world::agent::{Agent, AgentHealth, Application};
+use gitops_world::summary::History;
 use yew::prelude::*;
 
 #[function_component(AgentView)]

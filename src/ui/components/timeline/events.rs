@@ -2,7 +2,7 @@
 
 use super::Region;
 use crate::ui::components::code_spans::code_spans;
-use crate::world::event::Event as WorldEvent;
+use gitops_world::event::Event as WorldEvent;
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -2,10 +2,10 @@
 //! to revert it.
 
 use super::{same, short_id, Region};
-use crate::world::agent::describe_changes;
-use crate::world::registry::shorten_digests;
-use crate::world::repository::ObjectDiff;
-use crate::world::summary::{History, LogEntry};
+use gitops_world::agent::describe_changes;
+use gitops_world::registry::shorten_digests;
+use gitops_world::repository::ObjectDiff;
+use gitops_world::summary::{History, LogEntry};
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -1,9 +1,9 @@
 //! Pull requests: hidden while there are none.
 
 use super::Region;
-use crate::world::person::REVIEWER;
-use crate::world::repository::{PullRequest, PullRequestStatus};
-use crate::world::summary::History;
+use gitops_world::person::REVIEWER;
+use gitops_world::repository::{PullRequest, PullRequestStatus};
+use gitops_world::summary::History;
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -1,7 +1,7 @@
 //! The registry's tags and images, and what each workload runs.
 
 use super::{flags, HistoryProps, Region};
-use crate::world::registry::{short, Image};
+use gitops_world::registry::{short, Image};
 use yew::prelude::*;
 
 /// Each tag and the digest it points to now; images that are malicious or

@@ -1,0 +1,265 @@
+//! The JavaScript API that lesson pages call directly: the reconcile core
+//! and the world, exported with `wasm-bindgen`. Inputs and results are plain
+//! JavaScript objects (converted with `serde-wasm-bindgen`, results as plain
+//! objects and arrays, never `Map`s); states may also be given as JSON or
+//! YAML text. Bad input throws an `Error` named `GitopsInputError` that
+//! carries the fields of [`InputError`] (`kind`, `source`, `line`, `column`,
+//! `pointer`, `key`; absent ones are left out) and its `message` is the
+//! error's text, the same one `gitops-sim` prints.
+
+use gitops_core::error::InputError;
+use gitops_core::options::Options;
+use gitops_core::pointer;
+use gitops_core::state::{describe, forms_agree, State};
+use gitops_core::Operation;
+use gitops_js::{free_retired_reads_when_idle, json_of};
+use gitops_world::event::Event;
+use gitops_world::scenario::Scenario;
+use gitops_world::summary::Summary;
+use gitops_world::World;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+use wasm_bindgen::prelude::*;
+
+/// The `name` of every error thrown for bad input.
+pub const ERROR_NAME: &str = "GitopsInputError";
+
+/// The plan that makes `actual` equal `desired`: an array of operations
+/// (`{op: "create" | "update" | "delete" | "skip", key, wave, ...}`) in the
+/// order a sync runs them.
+///
+/// `desired` and `actual` are states: an object of named objects, a list of
+/// Kubernetes objects (or one), a Kubernetes `List`, or that as JSON or YAML
+/// text. `options` is `{prune?: boolean, ignore?: [...]}`, as a scenario's
+/// `options`; left out, nothing is pruned or ignored.
+///
+/// Throws a `GitopsInputError` when an input does not read.
+#[wasm_bindgen]
+pub fn diff(
+    desired: JsValue,
+    actual: JsValue,
+    options: Option<JsValue>,
+) -> Result<JsValue, js_sys::Error> {
+    let (desired, actual, options) = inputs(desired, actual, options)?;
+    output(&gitops_core::plan(&desired, &actual, &options))
+}
+
+/// The actual state after carrying out `plan` (an array of operations, as
+/// `diff` returns), in the form `actual` was given in.
+///
+/// Throws a `GitopsInputError` when `actual` does not read or `plan` is not
+/// an array of operations.
+#[wasm_bindgen]
+pub fn apply(plan: JsValue, actual: JsValue) -> Result<JsValue, js_sys::Error> {
+    let plan = read_plan(plan)?;
+    let actual = read_state("actual", actual)?;
+    output(&gitops_core::apply(&plan, &actual).to_value())
+}
+
+/// The drift of `actual` from `desired`, whether or not a plan would fix it:
+/// `{missing, changed, extra, changes}`, keys in order, and for each changed
+/// key its field-level changes.
+///
+/// Takes the same inputs as `diff`; throws a `GitopsInputError` when one
+/// does not read.
+#[wasm_bindgen]
+pub fn drift(
+    desired: JsValue,
+    actual: JsValue,
+    options: Option<JsValue>,
+) -> Result<JsValue, js_sys::Error> {
+    let (desired, actual, options) = inputs(desired, actual, options)?;
+    output(&gitops_core::drift(&desired, &actual, &options))
+}
+
+/// What the reconciler reports, as `gitops-sim plan` prints it:
+/// `{plan, drift, status: {sync, health}, objects, warnings}`.
+///
+/// Takes the same inputs as `diff`; throws a `GitopsInputError` when one
+/// does not read.
+#[wasm_bindgen]
+pub fn report(
+    desired: JsValue,
+    actual: JsValue,
+    options: Option<JsValue>,
+) -> Result<JsValue, js_sys::Error> {
+    let (desired, actual, options) = inputs(desired, actual, options)?;
+    output(&gitops_core::report(&desired, &actual, &options))
+}
+
+/// Runs a scenario's world to its end, as `gitops-sim run` does:
+/// `{events, final}`, the events step by step and where the world ends.
+///
+/// `scenario` is a scenario object or its JSON or YAML text; errors name
+/// the document `scenario`. Throws a `GitopsInputError` when it does not read.
+#[wasm_bindgen]
+pub fn run(scenario: JsValue) -> Result<JsValue, js_sys::Error> {
+    let text = match scenario.as_string() {
+        Some(text) => text,
+        None if scenario.is_null() || scenario.is_undefined() => {
+            let error = InputError::shape(
+                "scenario",
+                "",
+                format!(
+                    "a scenario is an object or its JSON or YAML text; found {}",
+                    nullish(&scenario)
+                ),
+            );
+            return Err(thrown(&error));
+        }
+        None => {
+            let value = json_of("scenario", scenario).map_err(|error| thrown(&error))?;
+            serde_json::to_string(&value).map_err(|error| internal(&error))?
+        }
+    };
+    let scenario = Scenario::parse("scenario", &text).map_err(|error| thrown(&error))?;
+    let world = World::run(&scenario);
+    free_retired_reads_when_idle();
+    output(&RunOutput {
+        events: &world.events,
+        end: world.summary(),
+    })
+}
+
+/// The playground's version, as in `Cargo.toml`.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+#[derive(Serialize)]
+struct RunOutput<'w> {
+    events: &'w [Event],
+    #[serde(rename = "final")]
+    end: Summary,
+}
+
+fn inputs(
+    desired: JsValue,
+    actual: JsValue,
+    options: Option<JsValue>,
+) -> Result<(State, State, Options), js_sys::Error> {
+    let desired = read_state("desired", desired)?;
+    let actual = read_state("actual", actual)?;
+    forms_agree(&desired, "`desired`", &actual, "`actual`")
+        .map_err(|message| thrown(&InputError::shape("actual", "", message)))?;
+    Ok((desired, actual, read_options(options)?))
+}
+
+/// A state from a JavaScript value, or from JSON or YAML text.
+fn read_state(source: &str, value: JsValue) -> Result<State, js_sys::Error> {
+    let state = match value.as_string() {
+        Some(text) => State::read_cached(source, &text),
+        None if value.is_undefined() => Err(InputError::shape(
+            source,
+            "",
+            "a state is an object, an array, or JSON or YAML text; found undefined",
+        )),
+        None => json_of(source, value).and_then(|value| State::from_value(source, value)),
+    };
+    free_retired_reads_when_idle();
+    state.map_err(|error| thrown(&error))
+}
+
+fn read_options(options: Option<JsValue>) -> Result<Options, js_sys::Error> {
+    let Some(options) = options.filter(|options| !options.is_null() && !options.is_undefined())
+    else {
+        return Ok(Options::default());
+    };
+    let value = json_of("options", options).map_err(|error| thrown(&error))?;
+    if !value.is_object() {
+        let error = InputError::shape(
+            "options",
+            "",
+            format!(
+                "options are an object with `prune` and `ignore`; found {}",
+                describe(&value)
+            ),
+        );
+        return Err(thrown(&error));
+    }
+    typed("options", value)
+}
+
+fn read_plan(plan: JsValue) -> Result<Vec<Operation>, js_sys::Error> {
+    let undefined = plan.is_undefined();
+    let value = json_of("plan", plan).map_err(|error| thrown(&error))?;
+    if !value.is_array() {
+        let found = if undefined {
+            "undefined"
+        } else {
+            describe(&value)
+        };
+        let error = InputError::shape(
+            "plan",
+            "",
+            format!("a plan is an array of operations, as `diff` returns; found {found}"),
+        );
+        return Err(thrown(&error));
+    }
+    typed("plan", value)
+}
+
+fn nullish(value: &JsValue) -> &'static str {
+    if value.is_undefined() {
+        "undefined"
+    } else {
+        "null"
+    }
+}
+
+/// A core type from a JSON value; a mismatch is a shape error at its pointer.
+fn typed<T: DeserializeOwned>(source: &str, value: Value) -> Result<T, js_sys::Error> {
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let pointer = pointer::of_serde_path(error.path());
+        thrown(&InputError::shape(
+            source,
+            pointer,
+            error.into_inner().to_string(),
+        ))
+    })
+}
+
+/// A result as a plain JavaScript value: objects, not `Map`s.
+fn output<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, js_sys::Error> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|error| internal(&error))
+}
+
+/// A failure that is not the input's fault (results are always JSON, so
+/// this is not expected): a plain `Error`.
+fn internal(error: &dyn fmt::Display) -> js_sys::Error {
+    js_sys::Error::new(&format!("gitops-playground: {error}"))
+}
+
+/// The `GitopsInputError` thrown for `error`.
+pub fn thrown(error: &InputError) -> js_sys::Error {
+    let thrown = js_sys::Error::new(&error.to_string());
+    thrown.set_name(ERROR_NAME);
+    let kind = serde_json::to_value(error.kind)
+        .ok()
+        .and_then(|kind| kind.as_str().map(str::to_string))
+        .unwrap_or_else(|| format!("{:?}", error.kind));
+    let set = |name: &str, value: JsValue| {
+        // Setting a property of a fresh Error cannot fail.
+        let _ = js_sys::Reflect::set(&thrown, &JsValue::from_str(name), &value);
+    };
+    set("kind", JsValue::from_str(&kind));
+    set("source", JsValue::from_str(&error.source));
+    if let Some(line) = error.line {
+        set("line", JsValue::from_f64(line as f64));
+    }
+    if let Some(column) = error.column {
+        set("column", JsValue::from_f64(column as f64));
+    }
+    if let Some(pointer) = &error.pointer {
+        set("pointer", JsValue::from_str(pointer));
+    }
+    if let Some(key) = &error.key {
+        set("key", JsValue::from_str(key));
+    }
+    thrown
+}

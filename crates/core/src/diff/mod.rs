@@ -1,0 +1,13 @@
+//! Comparing desired with actual (gitops-engine's `pkg/diff`): what the
+//! cluster writes itself is normalized away, ignore rules take fields out,
+//! and what remains are field-level changes.
+
+pub mod changes;
+pub mod compare;
+pub mod drift;
+pub mod ignore;
+pub mod normalize;
+
+pub use changes::Change;
+pub use drift::Drift;
+pub use ignore::IgnoreRule;

@@ -1,0 +1,201 @@
+//! What makes a Kubernetes object in Git comparable with the same object as
+//! the cluster returns it: fields the cluster writes itself, the record of
+//! what was last applied, and Secret `stringData`.
+
+use crate::pointer::Step;
+use crate::text::json;
+use crate::text::reads_as::reads_as;
+use base64::Engine;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+/// How objects of a state are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// The lesson's form: every field counts, unless an ignore rule says otherwise.
+    Exact,
+    /// Kubernetes objects: fields the cluster writes are not drift (see `changes`).
+    Kubernetes,
+}
+
+/// The annotation in which `kubectl apply` records the object it applied.
+pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// Fields the cluster writes itself: never drift, and apply never overwrites them.
+pub const SERVER_WRITTEN: [&[&str]; 7] = [
+    &["status"],
+    &["metadata", "uid"],
+    &["metadata", "resourceVersion"],
+    &["metadata", "generation"],
+    &["metadata", "creationTimestamp"],
+    &["metadata", "managedFields"],
+    &["metadata", "selfLink"],
+];
+
+/// Whether the cluster writes this field itself (`SERVER_WRITTEN`), or it is
+/// the last-applied record.
+pub fn is_server_written(path: &[Step]) -> bool {
+    if let [Step::Field("metadata"), Step::Field("annotations"), Step::Field(LAST_APPLIED)] = path {
+        return true;
+    }
+    SERVER_WRITTEN.iter().any(|fields| {
+        fields.len() == path.len()
+            && fields
+                .iter()
+                .zip(path)
+                .all(|(field, step)| *step == Step::Field(field))
+    })
+}
+
+/// The object Git last applied, from the live object's annotation.
+pub fn last_applied(live: &Value) -> Option<Value> {
+    read_record(record_of(live)?)
+}
+
+/// The object Git last applied, as `last_applied` reads it; `declared`
+/// itself, not a copy, when the record reads as that object (Git declares
+/// what it applied last, as it most often does).
+pub fn last_applied_beside<'v>(live: &Value, declared: &'v Value) -> Option<Cow<'v, Value>> {
+    let record = record_of(live)?;
+    if reads_as(record, declared) {
+        return Some(Cow::Borrowed(declared));
+    }
+    read_record(record).map(Cow::Owned)
+}
+
+fn record_of(live: &Value) -> Option<&str> {
+    live.pointer("/metadata/annotations")?
+        .get(LAST_APPLIED)?
+        .as_str()
+}
+
+fn read_record(record: &str) -> Option<Value> {
+    // A record with a field written twice is read as `kubectl` reads it: the last one counts.
+    json::read_fast(record)
+        .or_else(|_| serde_json::from_str(record))
+        .ok()
+}
+
+/// `object` with the annotation that records it as the last applied one.
+pub fn with_last_applied(mut object: Value, applied: &Value) -> Value {
+    let record = format!("{}\n", serde_json::to_string(applied).unwrap_or_default());
+    if let Some(fields) = object.as_object_mut() {
+        let metadata = fields
+            .entry("metadata")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(metadata) = metadata.as_object_mut() {
+            let annotations = metadata
+                .entry("annotations")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Some(annotations) = annotations.as_object_mut() {
+                annotations.insert(LAST_APPLIED.to_string(), Value::String(record));
+            }
+        }
+    }
+    object
+}
+
+/// A desired object as the cluster would store it: a Secret's `stringData`
+/// is folded into `data`, base64-encoded, as the API server does.
+pub fn desired_as_stored(object: &Value) -> Cow<'_, Value> {
+    let is_secret = object.get("kind").and_then(Value::as_str) == Some("Secret");
+    let Some(Value::Object(plain)) = object.get("stringData").filter(|_| is_secret) else {
+        return Cow::Borrowed(object);
+    };
+    let mut stored = object.clone();
+    let mut data = match object.get("data") {
+        Some(Value::Object(data)) => data.clone(),
+        _ => Map::new(),
+    };
+    for (name, value) in plain {
+        let text = match value {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        data.insert(
+            name.clone(),
+            Value::String(base64::engine::general_purpose::STANDARD.encode(text)),
+        );
+    }
+    if let Some(fields) = stored.as_object_mut() {
+        fields.remove("stringData");
+        fields.insert("data".into(), Value::Object(data));
+    }
+    Cow::Owned(stored)
+}
+
+/// The field by which Kubernetes merges the items of a list (strategic merge
+/// patch), when the list is one of those it merges by key.
+pub fn merge_key(field: &str, items: &[&Value]) -> Option<&'static str> {
+    let key = match field {
+        "containers"
+        | "initContainers"
+        | "ephemeralContainers"
+        | "env"
+        | "volumes"
+        | "imagePullSecrets" => "name",
+        "volumeMounts" => "mountPath",
+        "volumeDevices" => "devicePath",
+        "hostAliases" => "ip",
+        "ports" if items.iter().all(|item| item.get("containerPort").is_some()) => "containerPort",
+        "ports" => "port",
+        _ => return None,
+    };
+    items
+        .iter()
+        .all(|item| item.get(key).is_some())
+        .then_some(key)
+}
+
+/// A value Git may write for "nothing": null, "", [] or {}.
+pub fn is_empty(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(text) => text.is_empty(),
+        Value::Array(items) => items.is_empty(),
+        Value::Object(fields) => fields.is_empty(),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn folds_string_data_into_data() {
+        let secret =
+            json!({"kind": "Secret", "data": {"a": "eA=="}, "stringData": {"b": "hunter2"}});
+        assert_eq!(
+            desired_as_stored(&secret).into_owned(),
+            json!({"kind": "Secret", "data": {"a": "eA==", "b": "aHVudGVyMg=="}})
+        );
+        let config = json!({"kind": "ConfigMap", "stringData": {"b": "x"}});
+        assert!(matches!(desired_as_stored(&config), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn records_and_reads_the_last_applied_object() {
+        let applied = json!({"kind": "Service", "metadata": {"name": "web"}});
+        let live = with_last_applied(applied.clone(), &applied);
+        assert_eq!(last_applied(&live), Some(applied));
+    }
+
+    #[test]
+    fn server_written_fields() {
+        assert!(is_server_written(&[Step::Field("status")]));
+        assert!(is_server_written(&[
+            Step::Field("metadata"),
+            Step::Field("resourceVersion")
+        ]));
+        assert!(!is_server_written(&[
+            Step::Field("metadata"),
+            Step::Field("labels")
+        ]));
+        assert!(!is_server_written(&[
+            Step::Field("spec"),
+            Step::Field("status")
+        ]));
+    }
+}

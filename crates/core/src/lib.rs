@@ -1,0 +1,37 @@
+//! The reconcile core: plain Rust, no web dependency, the same natively and
+//! in wasm. It reads states, compares them, plans, applies and reports drift;
+//! bad input comes back as an `InputError`, never a panic.
+//!
+//! Grouped as gitops-engine groups its packages:
+//! - [`text`]: reading JSON and YAML texts, with lines, columns and caps;
+//! - [`state`]: a state's objects and forms, read again cheaply after an edit;
+//! - [`diff`]: comparing desired with actual (normalized, with ignore rules);
+//! - [`sync`]: the plan, its order, prune protection, what it writes, apply;
+//! - [`health`]: Argo CD's health rules, by kind;
+//! - [`warnings`]: the lesson's checklist;
+//! - [`report`]: all of them from one comparison.
+
+// An `InputError` is large, but errors are rare and never on a hot path.
+#![allow(clippy::result_large_err)]
+
+pub mod diff;
+pub mod error;
+pub mod health;
+pub mod image;
+mod memo;
+pub mod options;
+pub mod pointer;
+pub mod report;
+pub mod state;
+pub mod sync;
+pub mod text;
+pub mod warnings;
+
+pub use diff::{Change, Drift, IgnoreRule};
+pub use error::{ErrorKind, InputError};
+pub use health::{health, overall, Health};
+pub use options::Options;
+pub use report::{drift, report, sync, Report, SyncRun, SyncStatus};
+pub use state::{free_retired_reads, retired_reads_waiting, Form, State};
+pub use sync::{apply, has_work, plan, Operation, Plan};
+pub use warnings::Warning;

@@ -1,0 +1,27 @@
+use crate::diff::ignore::IgnoreRule;
+use serde::{Deserialize, Serialize};
+
+/// How the reconciler treats the difference between desired and actual.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub struct Options {
+    /// Delete objects that are in the actual state but not in the desired one.
+    /// Off by default, as in Argo CD and Flux.
+    pub prune: bool,
+    /// Fields that another controller owns: not drift, and kept live by apply.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::diff::ignore::deserialize_rules"
+    )]
+    pub ignore: Vec<IgnoreRule>,
+}
+
+impl Options {
+    /// No ignore rules; prune as given.
+    pub const fn pruning(prune: bool) -> Self {
+        Options {
+            prune,
+            ignore: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! What the reconciler reports about a pair of states, and a sync run to
+//! convergence.
+
+use crate::diff::compare::{compare, Difference};
+use crate::diff::drift::{drift_for, Drift};
+use crate::health::{has_health_check, health, overall, Health};
+use crate::memo::Memo;
+use crate::options::Options;
+use crate::state::pairs::pairs;
+use crate::state::{Key, State};
+use crate::sync::apply::apply;
+use crate::sync::plan::{has_work, plan, plan_for, Plan};
+use crate::warnings::{warnings, Warning};
+use serde::Serialize;
+use std::cell::RefCell;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum SyncStatus {
+    /// The actual state equals the desired one.
+    Synced,
+    /// Something differs, whether or not the plan will fix it.
+    OutOfSync,
+    /// The desired state could not be read, so nothing was compared.
+    Unknown,
+}
+
+impl std::fmt::Display for SyncStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            SyncStatus::Synced => "Synced",
+            SyncStatus::OutOfSync => "OutOfSync",
+            SyncStatus::Unknown => "Unknown",
+        })
+    }
+}
+
+/// Sync and health side by side: a Synced application can be Degraded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Status {
+    pub sync: SyncStatus,
+    /// The worst health of the objects; Healthy when none has a health rule.
+    /// A missing object of a kind without one does not count (Argo CD).
+    pub health: Health,
+}
+
+/// One object of either state, with its own sync status and health.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ObjectStatus {
+    pub key: Key,
+    pub sync: SyncStatus,
+    /// Missing when desired but absent; absent when the kind has no health rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub health: Option<Health>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub plan: Plan,
+    pub drift: Drift,
+    pub status: Status,
+    pub objects: Vec<ObjectStatus>,
+    pub warnings: Vec<Warning>,
+}
+
+/// The drift of `actual` from `desired`, each list in key order.
+pub fn drift(desired: &State, actual: &State, options: &Options) -> Drift {
+    drift_for(&compare(desired, actual, &options.ignore))
+}
+
+/// The plan, drift, status and per-object status of `actual` against
+/// `desired`, all from one comparison.
+pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
+    let differences = compare(desired, actual, &options.ignore);
+    let drift = drift_for(&differences);
+    let objects = object_statuses(desired, actual, &differences);
+    let sync = if drift.is_empty() {
+        SyncStatus::Synced
+    } else {
+        SyncStatus::OutOfSync
+    };
+    let counted = objects.iter().filter_map(|object| match object.health {
+        Some(Health::Missing) if !desired.get(&object.key).is_some_and(has_health_check) => None,
+        health => health,
+    });
+    let health = overall(counted).unwrap_or(Health::Healthy);
+    Report {
+        plan: plan_for(&differences, desired, options),
+        drift,
+        status: Status { sync, health },
+        objects,
+        warnings: warnings(desired, actual, options),
+    }
+}
+
+fn object_statuses(
+    desired: &State,
+    actual: &State,
+    differences: &[Difference],
+) -> Vec<ObjectStatus> {
+    // The differences are in key order, as the pairs are: one walk along them.
+    let mut out_of_sync = differences.iter().map(Difference::key).peekable();
+    HEALTH.with_borrow_mut(|memo| {
+        memo.pass((), actual.len(), |healths| {
+            pairs(desired, actual)
+                .map(|pair| {
+                    let key = pair.key();
+                    let differs = out_of_sync.next_if_eq(&&**key).is_some();
+                    ObjectStatus {
+                        key: key.clone(),
+                        sync: if differs {
+                            SyncStatus::OutOfSync
+                        } else {
+                            SyncStatus::Synced
+                        },
+                        health: match pair.actual() {
+                            Some(live) => healths.get_or(key, [None, Some(live)], || health(live)),
+                            None => Some(Health::Missing),
+                        },
+                    }
+                })
+                .collect()
+        })
+    })
+}
+
+thread_local! {
+    /// The health of each live object, by key.
+    static HEALTH: RefCell<Memo<(), Option<Health>>> = const { RefCell::new(Memo::new()) };
+}
+
+/// A sync stops after this many passes even if plans still have work.
+pub const MAX_PASSES: usize = 10;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SyncRun {
+    /// Each pass's plan; the last one has nothing to apply when the run converged.
+    pub passes: Vec<Plan>,
+    pub actual: State,
+    pub converged: bool,
+}
+
+/// Applies plans until a pass has nothing to apply (or `MAX_PASSES` have run).
+pub fn sync(desired: &State, actual: &State, options: &Options) -> SyncRun {
+    let mut passes = Vec::new();
+    let mut actual = actual.clone();
+    while passes.len() < MAX_PASSES {
+        let plan = plan(desired, &actual, options);
+        let converged = !has_work(&plan);
+        actual = apply(&plan, &actual);
+        passes.push(plan);
+        if converged {
+            return SyncRun {
+                passes,
+                actual,
+                converged: true,
+            };
+        }
+    }
+    SyncRun {
+        passes,
+        actual,
+        converged: false,
+    }
+}

@@ -1,0 +1,285 @@
+//! What an apply writes: the object a key holds after a create or an update.
+//!
+//! In the lesson's form an update writes the desired object. For Kubernetes
+//! objects it is a three-way merge, as `kubectl apply` does: the desired
+//! fields are written over the live object, fields Git set before (per the
+//! last-applied record) and has since removed are deleted, fields only the
+//! cluster set are kept, and the applied object is recorded. In both forms,
+//! ignored fields and fields the cluster writes keep their live values.
+
+use crate::diff::normalize::{merge_key, with_last_applied, Mode, LAST_APPLIED, SERVER_WRITTEN};
+use crate::pointer::Pattern;
+use serde_json::{Map, Value};
+
+/// The object a create writes.
+pub fn created(desired: &Value, mode: Mode) -> Value {
+    match mode {
+        Mode::Exact => desired.clone(),
+        Mode::Kubernetes => with_last_applied(desired.clone(), desired),
+    }
+}
+
+/// The object an update writes over `live`.
+pub fn updated(
+    desired: &Value,
+    live: &Value,
+    last_applied: Option<&Value>,
+    mode: Mode,
+    ignored: &[&Pattern],
+) -> Value {
+    let mut result = match mode {
+        Mode::Exact => desired.clone(),
+        Mode::Kubernetes => merge(desired, live, last_applied, ""),
+    };
+    for pattern in ignored {
+        let segments: Vec<Option<&str>> = pattern.segments().collect();
+        keep_live(&mut result, Some(live), &segments);
+    }
+    match mode {
+        Mode::Exact => result,
+        Mode::Kubernetes => {
+            for fields in SERVER_WRITTEN {
+                let segments: Vec<Option<&str>> = fields.iter().copied().map(Some).collect();
+                keep_live(&mut result, Some(live), &segments);
+            }
+            with_last_applied(result, desired)
+        }
+    }
+}
+
+fn merge(desired: &Value, live: &Value, last: Option<&Value>, field: &str) -> Value {
+    match (desired, live) {
+        (Value::Object(want), Value::Object(have)) => {
+            // Git removed a field it set before: the merge deletes it.
+            let removed = |name: &String| {
+                name != LAST_APPLIED
+                    && !want.contains_key(name)
+                    && last
+                        .and_then(Value::as_object)
+                        .is_some_and(|before| before.contains_key(name))
+            };
+            // Null in Git deletes the field, as `kubectl apply` reads it.
+            let deleted = |name: &String| want.get(name).is_some_and(Value::is_null);
+            // The live fields in their order, merged where Git sets them, then the
+            // fields Git sets that the cluster does not have.
+            let mut result: Map<String, Value> = have
+                .iter()
+                .filter(|(name, _)| !removed(name) && !deleted(name))
+                .map(|(name, current)| {
+                    let merged = match want.get(name) {
+                        Some(value) => merge(value, current, last.and_then(|l| l.get(name)), name),
+                        None => current.clone(),
+                    };
+                    (name.clone(), merged)
+                })
+                .collect();
+            let added = want
+                .iter()
+                .filter(|(name, value)| !have.contains_key(*name) && !value.is_null());
+            for (name, value) in added {
+                result.insert(name.clone(), value.clone());
+            }
+            Value::Object(result)
+        }
+        (Value::Array(want), Value::Array(have)) => {
+            let before = last
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
+                .unwrap_or_default();
+            let all: Vec<&Value> = want.iter().chain(have).chain(before).collect();
+            match merge_key(field, &all) {
+                Some(key) => merge_keyed_list(key, want, have, before),
+                None => desired.clone(),
+            }
+        }
+        _ => desired.clone(),
+    }
+}
+
+/// Desired items merged with their live counterparts, then the live items
+/// that Git never set (injected by the cluster).
+fn merge_keyed_list(key: &str, want: &[Value], have: &[Value], before: &[Value]) -> Value {
+    let find =
+        |items: &[Value], id: Option<&Value>| items.iter().position(|item| item.get(key) == id);
+    let mut items: Vec<Value> = want
+        .iter()
+        .map(|item| match find(have, item.get(key)) {
+            Some(at) => merge(
+                item,
+                &have[at],
+                find(before, item.get(key)).map(|b| &before[b]),
+                "",
+            ),
+            None => item.clone(),
+        })
+        .collect();
+    let injected = have.iter().filter(|item| {
+        find(want, item.get(key)).is_none() && find(before, item.get(key)).is_none()
+    });
+    items.extend(injected.cloned());
+    Value::Array(items)
+}
+
+/// Puts back the live value (or its absence) at every path `segments`
+/// names (`None` is `*`).
+fn keep_live(result: &mut Value, live: Option<&Value>, segments: &[Option<&str>]) {
+    let Some((segment, rest)) = segments.split_first() else {
+        return;
+    };
+    match result {
+        Value::Object(fields) => {
+            let names: Vec<String> = match segment {
+                Some(name) => vec![name.to_string()],
+                None => fields
+                    .keys()
+                    .chain(
+                        live.and_then(Value::as_object)
+                            .map(Map::keys)
+                            .into_iter()
+                            .flatten(),
+                    )
+                    .cloned()
+                    .collect(),
+            };
+            for name in names {
+                let live_child = live.and_then(|l| l.get(&name));
+                if rest.is_empty() {
+                    match live_child {
+                        Some(value) => {
+                            fields.insert(name, value.clone());
+                        }
+                        None => {
+                            fields.shift_remove(&name);
+                        }
+                    }
+                } else {
+                    let made_here = matches!(
+                        (fields.get(&name), live_child),
+                        (None, Some(Value::Object(_)))
+                    );
+                    if made_here {
+                        fields.insert(name.clone(), Value::Object(Map::new()));
+                    }
+                    if let Some(child) = fields.get_mut(&name) {
+                        keep_live(child, live_child, rest);
+                    }
+                    if made_here
+                        && fields
+                            .get(&name)
+                            .is_some_and(|child| child == &Value::Object(Map::new()))
+                    {
+                        fields.shift_remove(&name);
+                    }
+                }
+            }
+        }
+        Value::Array(items) => {
+            let indices: Vec<usize> = match segment {
+                Some(index) => index.parse().into_iter().collect(),
+                None => (0..items.len()).collect(),
+            };
+            for index in indices {
+                let live_child = live.and_then(|l| l.get(index));
+                match (rest.is_empty(), live_child, items.get_mut(index)) {
+                    (true, Some(value), Some(slot)) => *slot = value.clone(),
+                    (false, _, Some(child)) => keep_live(child, live_child, rest),
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diff::normalize::last_applied;
+    use serde_json::json;
+
+    #[test]
+    fn null_in_git_deletes_the_field_and_is_never_written() {
+        let result = updated(
+            &json!({"kind": "ConfigMap", "data": {"a": null, "b": "1", "c": null}}),
+            &json!({"kind": "ConfigMap", "data": {"a": "x", "b": "0"}}),
+            None,
+            Mode::Kubernetes,
+            &[],
+        );
+        assert_eq!(result["data"], json!({"b": "1"}));
+    }
+
+    #[test]
+    fn the_lesson_form_writes_desired_but_keeps_ignored_fields() {
+        let pattern = Pattern::parse("/replicas").unwrap();
+        let result = updated(
+            &json!({"image": "web:2", "replicas": 2}),
+            &json!({"image": "web:1", "replicas": 5}),
+            None,
+            Mode::Exact,
+            &[&pattern],
+        );
+        assert_eq!(result, json!({"image": "web:2", "replicas": 5}));
+    }
+
+    #[test]
+    fn an_ignored_field_absent_live_stays_absent() {
+        let pattern = Pattern::parse("/replicas").unwrap();
+        let result = updated(
+            &json!({"image": "web:2", "replicas": 2}),
+            &json!({"image": "web:1"}),
+            None,
+            Mode::Exact,
+            &[&pattern],
+        );
+        assert_eq!(result, json!({"image": "web:2"}));
+    }
+
+    #[test]
+    fn kubernetes_updates_merge_three_ways_and_record_what_they_applied() {
+        let desired = json!({"kind": "Deployment", "metadata": {"name": "web", "labels": {"app": "web"}}, "spec": {"replicas": 3}});
+        let before = json!({"kind": "Deployment", "metadata": {"name": "web", "labels": {"app": "web", "tier": "front"}}, "spec": {"replicas": 2}});
+        let live = with_last_applied(
+            json!({
+                "kind": "Deployment",
+                "metadata": {"name": "web", "uid": "u1", "labels": {"app": "web", "tier": "front", "pod-template-hash": "h"}},
+                "spec": {"replicas": 2, "revisionHistoryLimit": 10},
+                "status": {"readyReplicas": 2}
+            }),
+            &before,
+        );
+        let result = updated(&desired, &live, Some(&before), Mode::Kubernetes, &[]);
+        assert_eq!(
+            result["metadata"]["labels"],
+            json!({"app": "web", "pod-template-hash": "h"}),
+            "tier was removed from Git"
+        );
+        assert_eq!(result["metadata"]["uid"], "u1");
+        assert_eq!(
+            result["spec"],
+            json!({"replicas": 3, "revisionHistoryLimit": 10})
+        );
+        assert_eq!(result["status"], json!({"readyReplicas": 2}));
+        assert_eq!(last_applied(&result), Some(desired));
+    }
+
+    #[test]
+    fn injected_list_items_survive_an_update() {
+        let desired = json!({"spec": {"containers": [{"name": "app", "image": "web:2"}]}});
+        let live = json!({"spec": {"containers": [{"name": "app", "image": "web:1"}, {"name": "sidecar", "image": "proxy"}]}});
+        let result = updated(&desired, &live, None, Mode::Kubernetes, &[]);
+        assert_eq!(
+            result["spec"]["containers"],
+            json!([{"name": "app", "image": "web:2"}, {"name": "sidecar", "image": "proxy"}])
+        );
+    }
+
+    #[test]
+    fn wildcard_ignores_keep_every_matching_live_value() {
+        let pattern = Pattern::parse("/containers/*/image").unwrap();
+        let desired = json!({"containers": [{"name": "a", "image": "web:2"}, {"name": "b", "image": "db:2"}]});
+        let live = json!({"containers": [{"name": "a", "image": "web:1"}, {"name": "b", "image": "db:1"}]});
+        let result = updated(&desired, &live, None, Mode::Exact, &[&pattern]);
+        assert_eq!(result, live);
+    }
+}

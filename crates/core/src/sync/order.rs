@@ -1,0 +1,110 @@
+//! The order in which a sync runs its operations, as Argo CD orders them:
+//! by sync wave, then by kind, then by name (`syncTasks.Less`). How the
+//! waves of deletions are mirrored, and why they run first in their wave,
+//! is in `plan.rs`.
+
+use crate::state::meta::annotation;
+use serde_json::Value;
+
+/// The annotation that puts an object in a sync wave (an integer, default 0).
+pub const SYNC_WAVE: &str = "argocd.argoproj.io/sync-wave";
+
+/// Argo CD's kind order (from Helm); kinds not listed come after all of these.
+const KIND_ORDER: [&str; 35] = [
+    "Namespace",
+    "NetworkPolicy",
+    "ResourceQuota",
+    "LimitRange",
+    "PodSecurityPolicy",
+    "PodDisruptionBudget",
+    "ServiceAccount",
+    "Secret",
+    "SecretList",
+    "ConfigMap",
+    "StorageClass",
+    "PersistentVolume",
+    "PersistentVolumeClaim",
+    "CustomResourceDefinition",
+    "ClusterRole",
+    "ClusterRoleList",
+    "ClusterRoleBinding",
+    "ClusterRoleBindingList",
+    "Role",
+    "RoleList",
+    "RoleBinding",
+    "RoleBindingList",
+    "Service",
+    "DaemonSet",
+    "Pod",
+    "ReplicationController",
+    "ReplicaSet",
+    "Deployment",
+    "HorizontalPodAutoscaler",
+    "StatefulSet",
+    "Job",
+    "CronJob",
+    "IngressClass",
+    "Ingress",
+    "APIService",
+];
+
+/// The sync wave of an object; a value that is not an integer counts as 0.
+pub fn wave(object: &Value) -> i64 {
+    annotation(object, SYNC_WAVE)
+        .and_then(|wave| wave.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Where a kind sorts within a wave: its place in Argo CD's list, unknown
+/// kinds (and objects without a kind) last.
+pub fn kind_rank(object: &Value) -> usize {
+    let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
+    KIND_ORDER
+        .iter()
+        .position(|known| *known == kind)
+        .unwrap_or(KIND_ORDER.len())
+}
+
+/// The name an object sorts by: `metadata.name`, or its key.
+pub fn name<'a>(object: &'a Value, key: &'a str) -> &'a str {
+    object
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or(key)
+}
+
+/// The sort key of an operation on `object` at `key` in wave `wave`.
+pub fn sort_key<'a>(wave: i64, object: &'a Value, key: &'a str) -> (i64, usize, &'a str, &'a str) {
+    (wave, kind_rank(object), name(object, key), key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn waves_are_read_from_the_annotation() {
+        let object = json!({"metadata": {"annotations": {SYNC_WAVE: "-2"}}});
+        assert_eq!(wave(&object), -2);
+        assert_eq!(
+            wave(&json!({"annotations": {SYNC_WAVE: "3"}})),
+            3,
+            "the lesson's form"
+        );
+        assert_eq!(
+            wave(&json!({"metadata": {"annotations": {SYNC_WAVE: "soon"}}})),
+            0
+        );
+        assert_eq!(wave(&json!({})), 0);
+    }
+
+    #[test]
+    fn kinds_follow_argo_cds_order_with_unknown_kinds_last() {
+        let rank = |kind: &str| kind_rank(&json!({"kind": kind}));
+        assert!(rank("Namespace") < rank("Secret"));
+        assert!(rank("Service") < rank("Deployment"));
+        assert!(rank("CustomResourceDefinition") < rank("Certificate"));
+        assert_eq!(rank("Certificate"), kind_rank(&json!({"image": "web"})));
+    }
+}

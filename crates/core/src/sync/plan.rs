@@ -1,0 +1,283 @@
+//! The plan: what the reconciler would do to make actual equal desired, in
+//! the order a sync runs it.
+
+use crate::diff::changes::Change;
+use crate::diff::compare::{compare, mode_of, Difference};
+use crate::diff::ignore::patterns_for;
+use crate::diff::normalize::Mode;
+use crate::options::Options;
+use crate::state::State;
+use crate::sync::merge::{created, updated};
+use crate::sync::order::{sort_key, wave};
+use crate::sync::protection::{prune_protection, prunes_last};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// One step of a plan, in its sync wave. `object` is what the key will hold
+/// afterwards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "camelCase", deny_unknown_fields)]
+pub enum Operation {
+    Create {
+        key: String,
+        wave: i64,
+        object: Arc<Value>,
+    },
+    Update {
+        key: String,
+        wave: i64,
+        /// Each field that differs, live value to desired value.
+        changes: Vec<Change>,
+        object: Arc<Value>,
+    },
+    Delete {
+        key: String,
+        wave: i64,
+    },
+    /// A deletion that prune would make but the object's protection prevents.
+    Skip {
+        key: String,
+        wave: i64,
+        reason: String,
+    },
+}
+
+impl Operation {
+    pub fn key(&self) -> &str {
+        match self {
+            Operation::Create { key, .. }
+            | Operation::Update { key, .. }
+            | Operation::Delete { key, .. }
+            | Operation::Skip { key, .. } => key,
+        }
+    }
+
+    pub fn wave(&self) -> i64 {
+        match self {
+            Operation::Create { wave, .. }
+            | Operation::Update { wave, .. }
+            | Operation::Delete { wave, .. }
+            | Operation::Skip { wave, .. } => *wave,
+        }
+    }
+
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Operation::Create { .. } => "create",
+            Operation::Update { .. } => "update",
+            Operation::Delete { .. } => "delete",
+            Operation::Skip { .. } => "skip",
+        }
+    }
+
+    /// Whether applying it changes the cluster (a skip does not).
+    pub fn changes_cluster(&self) -> bool {
+        !matches!(self, Operation::Skip { .. })
+    }
+}
+
+pub type Plan = Vec<Operation>;
+
+/// Whether a plan has anything to apply.
+pub fn has_work(plan: &[Operation]) -> bool {
+    plan.iter().any(Operation::changes_cluster)
+}
+
+/// The plan that makes `actual` equal `desired`, in the order a sync runs
+/// it (gitops-engine's `getSyncTasks`, `syncTasks.Less` and `runTasks`):
+/// wave by wave; within a wave the deletions first, then the creates and
+/// updates; within each, by kind and name (a Namespace before what it
+/// holds). A create or update runs in its object's wave. With
+/// `options.prune`, the waves of the deletions are mirrored (the lowest
+/// wave among them swaps with the highest, and so on), so that objects go
+/// in the reverse of the order they came in; a `PruneLast` deletion runs in
+/// a wave after every other, and a protected object is skipped, with the
+/// reason, where its deletion would be.
+pub fn plan(desired: &State, actual: &State, options: &Options) -> Plan {
+    plan_for(&compare(desired, actual, &options.ignore), desired, options)
+}
+
+pub(crate) fn plan_for(differences: &[Difference], desired: &State, options: &Options) -> Plan {
+    let writes = writes(differences, mode_of(desired), options);
+    if !options.prune {
+        return writes;
+    }
+    let prunes = prunes(differences, desired);
+    if prunes.is_empty() {
+        return writes;
+    }
+    // Both are sorted by wave: merge them, the prunes of a wave first
+    // ("prune first", then "finally create resources").
+    let mut plan = Vec::with_capacity(writes.len() + prunes.len());
+    let mut writes = writes.into_iter().peekable();
+    for prune in prunes {
+        while let Some(write) = writes.next_if(|write| write.wave() < prune.wave()) {
+            plan.push(write);
+        }
+        plan.push(prune);
+    }
+    plan.extend(writes);
+    plan
+}
+
+fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
+    let written: Vec<(&str, &Value)> = differences
+        .iter()
+        .filter_map(|difference| match difference {
+            Difference::Missing { key, desired } | Difference::Changed { key, desired, .. } => {
+                Some((*key, &**desired))
+            }
+            Difference::Extra { .. } => None,
+        })
+        .collect();
+    let namespace_waves = earliest_wave_per_namespace(&written);
+    let wave_of = |object: &Value| {
+        let own = wave(object);
+        match object.get("kind").and_then(Value::as_str) {
+            Some("Namespace") => {
+                let name = object
+                    .pointer("/metadata/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                namespace_waves
+                    .get(name)
+                    .map_or(own, |contents| own.min(*contents))
+            }
+            _ => own,
+        }
+    };
+    let mut ordered: Vec<(i64, &Difference)> = differences
+        .iter()
+        .filter_map(|difference| match difference {
+            Difference::Missing { desired, .. } | Difference::Changed { desired, .. } => {
+                Some((wave_of(desired), difference))
+            }
+            Difference::Extra { .. } => None,
+        })
+        .collect();
+    ordered.sort_by_cached_key(|&(wave, difference)| {
+        sort_key(wave, desired_of(difference), difference.key())
+    });
+    ordered
+        .into_iter()
+        .map(|(wave, difference)| match difference {
+            Difference::Missing { key, desired } => Operation::Create {
+                key: key.to_string(),
+                wave,
+                object: Arc::new(created(desired, mode)),
+            },
+            Difference::Changed {
+                key,
+                desired,
+                actual,
+                changes,
+                last_applied,
+                written,
+            } => {
+                let object = written
+                    .get_or_init(|| {
+                        let ignored = patterns_for(&options.ignore, key, desired);
+                        Arc::new(updated(
+                            desired,
+                            actual,
+                            last_applied.as_deref(),
+                            mode,
+                            &ignored,
+                        ))
+                    })
+                    .clone();
+                Operation::Update {
+                    key: key.to_string(),
+                    wave,
+                    changes: changes.clone(),
+                    object,
+                }
+            }
+            Difference::Extra { .. } => unreachable!("extras were filtered out"),
+        })
+        .collect()
+}
+
+fn desired_of<'d>(difference: &'d Difference) -> &'d Value {
+    match difference {
+        Difference::Missing { desired, .. } | Difference::Changed { desired, .. } => desired,
+        Difference::Extra { actual, .. } => actual,
+    }
+}
+
+/// For each namespace, the earliest wave of an object written into it.
+fn earliest_wave_per_namespace<'v>(written: &[(&str, &'v Value)]) -> BTreeMap<&'v str, i64> {
+    let mut earliest = BTreeMap::new();
+    for (_, object) in written {
+        if let Some(namespace) = object
+            .pointer("/metadata/namespace")
+            .and_then(Value::as_str)
+        {
+            let wave = wave(object);
+            earliest
+                .entry(namespace)
+                .and_modify(|w: &mut i64| *w = (*w).min(wave))
+                .or_insert(wave);
+        }
+    }
+    earliest
+}
+
+/// The deletions of extra objects (skips for protected ones), each in the
+/// wave it runs in, in sync order. As gitops-engine's `getSyncTasks` does:
+/// the distinct waves of the objects to prune are swapped symmetrically
+/// (the lowest with the highest, the second lowest with the second highest,
+/// ...), and a `PruneLast=true` one then runs in the wave after the last
+/// of the whole sync (every object Git declares and every one to prune,
+/// never below wave 0). Within a wave: by kind, then name.
+fn prunes(differences: &[Difference], desired: &State) -> Plan {
+    let extras: Vec<(&str, &Value)> = differences
+        .iter()
+        .filter_map(|difference| match difference {
+            Difference::Extra { key, actual } => Some((*key, *actual)),
+            _ => None,
+        })
+        .collect();
+    let mut waves: Vec<i64> = extras.iter().map(|(_, actual)| wave(actual)).collect();
+    waves.sort_unstable();
+    waves.dedup();
+    let mirrored = |own: i64| match waves.binary_search(&own) {
+        Ok(index) => waves[waves.len() - 1 - index],
+        Err(_) => own,
+    };
+    let after_the_last = if extras.iter().any(|(_, actual)| prunes_last(actual)) {
+        let declared = desired.objects().values().map(|object| wave(object));
+        let last = declared.chain(waves.last().copied()).fold(0, i64::max);
+        last.saturating_add(1)
+    } else {
+        0
+    };
+    let mut ordered: Vec<(i64, &str, &Value)> = extras
+        .into_iter()
+        .map(|(key, actual)| {
+            let runs_in = if prunes_last(actual) {
+                after_the_last
+            } else {
+                mirrored(wave(actual))
+            };
+            (runs_in, key, actual)
+        })
+        .collect();
+    ordered.sort_by_cached_key(|&(wave, key, actual)| sort_key(wave, actual, key));
+    ordered
+        .into_iter()
+        .map(|(wave, key, actual)| match prune_protection(actual) {
+            Some(reason) => Operation::Skip {
+                key: key.to_string(),
+                wave,
+                reason,
+            },
+            None => Operation::Delete {
+                key: key.to_string(),
+                wave,
+            },
+        })
+        .collect()
+}

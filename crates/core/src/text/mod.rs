@@ -1,0 +1,7 @@
+//! Reading texts: JSON and YAML documents with line and column in every
+//! error, duplicate keys refused, nesting and size capped.
+
+pub mod document;
+pub mod json;
+pub(crate) mod reads_as;
+pub mod yaml;

@@ -1,0 +1,164 @@
+//! What the core's law and property tests share: builders and generators
+//! of states (the macros that run each test natively and in headless
+//! Chromium are `gitops_testing`'s).
+
+#![allow(dead_code)]
+
+use gitops_core::State;
+use serde_json::Value;
+
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+/// A state from a JSON value known to be valid.
+pub fn state(value: Value) -> State {
+    State::from_value("test", value).expect("a valid test state")
+}
+
+/// The keys of a plan, each with its verb: `["update web", "delete debug"]`.
+pub fn steps(plan: &[gitops_core::Operation]) -> Vec<String> {
+    plan.iter()
+        .map(|operation| format!("{} {}", operation.verb(), operation.key()))
+        .collect()
+}
+
+pub mod generate {
+    //! Generated states for the property tests: small name and value
+    //! alphabets, so that desired and actual often share keys and contents;
+    //! some objects carry sync waves, prune protection or a status.
+
+    use gitops_core::{IgnoreRule, Options, State};
+    use proptest::prelude::*;
+    use serde_json::{json, Map, Value};
+    use std::collections::BTreeMap;
+
+    fn name() -> impl Strategy<Value = String> {
+        "(api|web|db|cache|debug|worker)(-[a-c])?"
+    }
+
+    fn fields() -> impl Strategy<Value = Value> {
+        (
+            prop::sample::select(vec!["web:1.0", "web:1.1", "api@sha256:00ff", "busybox"]),
+            0u8..4,
+            prop::option::of(prop::collection::btree_map("[a-c]", "[x-z]{0,2}", 0..3)),
+        )
+            .prop_map(|(image, replicas, labels)| {
+                let mut object = json!({"image": image, "replicas": replicas});
+                if let Some(labels) = labels {
+                    object["labels"] = json!(labels);
+                }
+                object
+            })
+    }
+
+    fn annotations() -> impl Strategy<Value = Option<Value>> {
+        prop::option::of(prop::sample::select(vec![
+            json!({"argocd.argoproj.io/sync-options": "Prune=false"}),
+            json!({"kustomize.toolkit.fluxcd.io/prune": "disabled"}),
+            json!({"argocd.argoproj.io/sync-options": "PruneLast=true"}),
+            json!({"argocd.argoproj.io/sync-wave": "-1"}),
+            json!({"argocd.argoproj.io/sync-wave": "2"}),
+        ]))
+    }
+
+    fn status() -> impl Strategy<Value = Option<Value>> {
+        prop::option::of(prop::sample::select(vec![
+            json!("ready"),
+            json!({"readyReplicas": 1}),
+        ]))
+    }
+
+    fn lesson_object() -> impl Strategy<Value = Value> {
+        (fields(), annotations(), status()).prop_map(|(mut object, annotations, status)| {
+            if let Some(annotations) = annotations {
+                object["annotations"] = annotations;
+            }
+            if let Some(status) = status {
+                object["status"] = status;
+            }
+            object
+        })
+    }
+
+    /// States in the lesson's form.
+    pub fn named_state() -> impl Strategy<Value = State> {
+        prop::collection::btree_map(name(), lesson_object(), 0..8)
+            .prop_map(|objects| State::from_value("generated", json!(objects)).expect("valid"))
+    }
+
+    /// States as lists of Kubernetes objects, namespaced or not.
+    pub fn kubernetes_state() -> impl Strategy<Value = State> {
+        let item = (
+            prop::sample::select(vec!["Deployment", "Service", "ConfigMap", "Namespace"]),
+            name(),
+            prop::option::of(prop::sample::select(vec!["shop", "ops"])),
+            fields(),
+            annotations(),
+            status(),
+        )
+            .prop_map(|(kind, name, namespace, spec, annotations, status)| {
+                let mut metadata = Map::new();
+                metadata.insert("name".into(), json!(name));
+                if let Some(namespace) = namespace {
+                    metadata.insert("namespace".into(), json!(namespace));
+                }
+                if let Some(annotations) = annotations {
+                    metadata.insert("annotations".into(), annotations);
+                }
+                let mut object =
+                    json!({"apiVersion": "v1", "kind": kind, "metadata": metadata, "spec": spec});
+                if let Some(status) = status {
+                    object["status"] = status;
+                }
+                object
+            });
+        prop::collection::vec(item, 0..8).prop_map(|items| {
+            let unique: BTreeMap<String, Value> = items
+                .into_iter()
+                .map(|item| {
+                    let key = format!(
+                        "{}/{}/{}",
+                        item["kind"], item["metadata"]["namespace"], item["metadata"]["name"]
+                    );
+                    (key, item)
+                })
+                .collect();
+            State::from_value("generated", Value::Array(unique.into_values().collect()))
+                .expect("valid")
+        })
+    }
+
+    /// A pair of states in one form.
+    pub fn desired_and_actual() -> impl Strategy<Value = (State, State)> {
+        prop_oneof![
+            (named_state(), named_state()),
+            (kubernetes_state(), kubernetes_state())
+        ]
+    }
+
+    /// Options with prune on or off and a few ignore rules, some for every
+    /// object and some for one name.
+    pub fn options() -> impl Strategy<Value = Options> {
+        // Each path as the shorthand's pointer and as Argo CD's jq path: a
+        // `*` is the shorthand's, and Argo CD's rules write it `[]`.
+        let path = prop::sample::select(vec![
+            ("/replicas", ".replicas"),
+            ("/labels/*", ".labels[]"),
+            ("/spec/replicas", ".spec.replicas"),
+            ("/spec/labels", ".spec.labels"),
+            ("/spec/*", ".spec[]"),
+            ("/image", ".image"),
+        ]);
+        let rule = (path, prop::option::of(name())).prop_map(|((pointer, jq), name)| match name {
+            None => IgnoreRule::everywhere(pointer).expect("a valid pointer"),
+            Some(name) if pointer.contains('*') => {
+                serde_json::from_value(json!({"name": name, "jqPathExpressions": [jq]}))
+                    .expect("a valid rule")
+            }
+            Some(name) => serde_json::from_value(json!({"name": name, "jsonPointers": [pointer]}))
+                .expect("a valid rule"),
+        });
+        (any::<bool>(), prop::collection::vec(rule, 0..3))
+            .prop_map(|(prune, ignore)| Options { prune, ignore })
+    }
+}

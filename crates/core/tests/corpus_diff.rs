@@ -1,0 +1,91 @@
+//! Real objects from real clusters (gitops-engine's test data), compared as
+//! Argo CD compares them: in sync or not, and which fields differ.
+
+mod common;
+
+use gitops_testing::everywhere;
+
+use gitops_core::diff::changes::{changes, Rules};
+use gitops_core::diff::normalize::{desired_as_stored, last_applied, Mode};
+use serde_json::Value;
+
+macro_rules! pair {
+    ($name:literal) => {
+        (
+            $name,
+            include_str!(concat!("fixtures/argo-cd/diff/", $name, "-config.json")),
+            include_str!(concat!("fixtures/argo-cd/diff/", $name, "-live.json")),
+        )
+    };
+}
+
+const PAIRS: [(&str, &str, &str); 9] = [
+    pair!("deployment"),
+    pair!("elasticsearch"),
+    pair!("elasticsearch-changed"),
+    pair!("endpoints"),
+    pair!("grafana-clusterrole"),
+    pair!("mutatingwebhookconfig"),
+    pair!("sealedsecret"),
+    pair!("spinnaker-sa"),
+    pair!("wordpress"),
+];
+
+const EXPECTED: &str = include_str!("fixtures/argo-cd/expected.json");
+
+/// The paths that differ between a config (Git) and a live object. Like
+/// Argo CD, a config without a namespace gets the one it is deployed to
+/// (here, the live object's).
+fn changed_paths(config: &str, live: &str) -> Vec<String> {
+    let mut config: Value = serde_json::from_str(config).unwrap();
+    let live: Value = serde_json::from_str(live).unwrap();
+    if let (Some(namespace), Some(metadata)) = (
+        live.pointer("/metadata/namespace"),
+        config["metadata"].as_object_mut(),
+    ) {
+        metadata
+            .entry("namespace")
+            .or_insert_with(|| namespace.clone());
+    }
+    let last = last_applied(&live);
+    let rules = Rules {
+        mode: Mode::Kubernetes,
+        ignored: &[],
+    };
+    changes(&desired_as_stored(&config), &live, last.as_ref(), rules)
+        .into_iter()
+        .map(|change| change.path)
+        .collect()
+}
+
+everywhere! {
+    fn every_pair_is_judged_as_argo_cd_judges_it() {
+        let expected: Value = serde_json::from_str(EXPECTED).unwrap();
+        let mut wrong = Vec::new();
+        for (name, config, live) in PAIRS {
+            let outcome = &expected["diff"][name];
+            let paths = changed_paths(config, live);
+            let in_sync = outcome["in_sync"].as_bool().expect("expected.json says in_sync");
+            if paths.is_empty() != in_sync {
+                wrong.push(format!("{name}: Argo CD says in_sync={in_sync}, we found {paths:?}"));
+            }
+            if let Some(Value::Array(want)) = outcome.get("changed_paths") {
+                let mut want: Vec<&str> = want.iter().filter_map(Value::as_str).collect();
+                let mut have: Vec<&str> = paths.iter().map(String::as_str).collect();
+                want.sort_unstable();
+                have.sort_unstable();
+                if want != have {
+                    wrong.push(format!("{name}: expected changes at {want:?}, found {have:?}"));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    fn every_pair_names_its_expectation() {
+        let expected: Value = serde_json::from_str(EXPECTED).unwrap();
+        let named = expected["diff"].as_object().unwrap();
+        assert_eq!(named.len(), PAIRS.len());
+        assert!(PAIRS.iter().all(|(name, _, _)| named.contains_key(*name)));
+    }
+}

@@ -1,0 +1,317 @@
+//! The core behaves as real reconcilers do: waves and kind order, prune
+//! protection, ignore rules, normalization, health beside sync.
+
+mod common;
+
+use gitops_testing::everywhere;
+
+use common::{state, steps};
+use gitops_core::{apply, report, sync, Health, IgnoreRule, Operation, Options, SyncStatus};
+use serde_json::{json, Value};
+
+fn object(kind: &str, name: &str, namespace: Option<&str>, annotations: Value) -> Value {
+    let mut metadata = json!({"name": name, "annotations": annotations});
+    if let Some(namespace) = namespace {
+        metadata["namespace"] = json!(namespace);
+    }
+    json!({"apiVersion": "v1", "kind": kind, "metadata": metadata})
+}
+
+fn wave(kind: &str, name: &str, wave: i64) -> Value {
+    object(
+        kind,
+        name,
+        Some("shop"),
+        json!({"argocd.argoproj.io/sync-wave": wave.to_string()}),
+    )
+}
+
+/// `verb key @wave` for each operation of a plan, in order.
+fn in_waves(plan: &[Operation]) -> Vec<String> {
+    plan.iter()
+        .map(|operation| {
+            format!(
+                "{} {} @{}",
+                operation.verb(),
+                operation.key(),
+                operation.wave()
+            )
+        })
+        .collect()
+}
+
+fn options(prune: bool, ignore: Value) -> Options {
+    Options {
+        prune,
+        ignore: serde_json::from_value::<Vec<IgnoreRule>>(ignore).unwrap(),
+    }
+}
+
+everywhere! {
+    fn writes_run_by_wave_then_kind_then_name_with_the_namespace_first() {
+        let desired = state(json!([
+            wave("Deployment", "web", 1),
+            wave("Service", "web", 0),
+            wave("Job", "migrate", 0),
+            wave("StatefulSet", "db", -1),
+            wave("ConfigMap", "settings", 0),
+            object("Namespace", "shop", None, json!({})),
+        ]));
+        let plan = gitops_core::plan(&desired, &state(json!([])), &Options::default());
+        assert_eq!(
+            steps(&plan),
+            [
+                "create Namespace/shop",
+                "create StatefulSet/shop/db",
+                "create ConfigMap/shop/settings",
+                "create Service/shop/web",
+                "create Job/shop/migrate",
+                "create Deployment/shop/web",
+            ]
+        );
+        let waves: Vec<i64> = plan.iter().map(Operation::wave).collect();
+        assert_eq!(waves, [-1, -1, 0, 0, 0, 1], "the Namespace moves to the wave of its first content");
+    }
+
+    fn renaming_an_object_deletes_the_old_one_before_the_new_one_exists() {
+        // gitops-engine's runTasks, for the tasks of one wave: "prune first",
+        // then "finally create resources".
+        let service = |name: &str, annotations: Value| object("Service", name, Some("shop"), annotations);
+        let desired = state(json!([service("web-v2", json!({}))]));
+        let plan = gitops_core::plan(&desired, &state(json!([service("web-v1", json!({}))])), &Options::pruning(true));
+        assert_eq!(in_waves(&plan), ["delete Service/shop/web-v1 @0", "create Service/shop/web-v2 @0"]);
+
+        let last = json!({"argocd.argoproj.io/sync-options": "PruneLast=true"});
+        let plan = gitops_core::plan(&desired, &state(json!([service("web-v1", last)])), &Options::pruning(true));
+        assert_eq!(
+            in_waves(&plan),
+            ["create Service/shop/web-v2 @0", "delete Service/shop/web-v1 @1"],
+            "PruneLast: the old one goes in a wave after the last"
+        );
+    }
+
+    fn the_waves_of_deletions_are_mirrored_so_objects_go_in_reverse() {
+        // Version 1 made its settings in wave -5 and its workload in wave 0;
+        // version 2 makes new ones in waves 0 and 5. The prune waves -5 and 0
+        // swap: the old workload goes first, in wave -5, and the old settings
+        // in wave 0, before that wave's create.
+        let desired = state(json!([wave("ConfigMap", "settings-v2", 0), wave("Deployment", "web-v2", 5)]));
+        let actual = state(json!([wave("ConfigMap", "settings-v1", -5), wave("Deployment", "web-v1", 0)]));
+        let plan = gitops_core::plan(&desired, &actual, &Options::pruning(true));
+        assert_eq!(
+            in_waves(&plan),
+            [
+                "delete Deployment/shop/web-v1 @-5",
+                "delete ConfigMap/shop/settings-v1 @0",
+                "create ConfigMap/shop/settings-v2 @0",
+                "create Deployment/shop/web-v2 @5",
+            ]
+        );
+        assert!(gitops_core::plan(&desired, &apply(&plan, &actual), &Options::pruning(true)).is_empty(), "one pass converges");
+    }
+
+    fn mirrored_waves_keep_a_middle_wave_and_a_wave_sorts_its_deletions_by_kind_then_name() {
+        let actual = state(json!([
+            wave("StatefulSet", "db", -1),
+            wave("Deployment", "web", 2),
+            wave("Service", "web", 0),
+            wave("ConfigMap", "settings", 0),
+            wave("Job", "migrate", 3),
+        ]));
+        let plan = gitops_core::plan(&state(json!([])), &actual, &Options::pruning(true));
+        assert_eq!(
+            in_waves(&plan),
+            [
+                "delete Job/shop/migrate @-1",
+                "delete Deployment/shop/web @0",
+                "delete ConfigMap/shop/settings @2",
+                "delete Service/shop/web @2",
+                "delete StatefulSet/shop/db @3",
+            ],
+            "waves -1, 0, 2, 3 swap as 3, 2, 0, -1; within a wave, Argo CD's kind order"
+        );
+    }
+
+    fn prune_last_runs_after_the_last_wave_of_the_whole_sync() {
+        let last = json!({"argocd.argoproj.io/sync-options": "PruneLast=true", "argocd.argoproj.io/sync-wave": "-3"});
+        let audit = object("ConfigMap", "audit", Some("shop"), last);
+        // The last wave counts every object of the sync: the Job in wave 4 is
+        // already in the cluster as Git has it, and still counts. The waves
+        // are mirrored before PruneLast moves its object, so the audit's own
+        // wave -3 still swaps with the database's 2.
+        let job = wave("Job", "migrate", 4);
+        let desired = state(json!([wave("Deployment", "web", 1), job]));
+        let actual = state(json!([audit, job, wave("StatefulSet", "db", 2)]));
+        let plan = gitops_core::plan(&desired, &actual, &Options::pruning(true));
+        assert_eq!(
+            in_waves(&plan),
+            ["delete StatefulSet/shop/db @-3", "create Deployment/shop/web @1", "delete ConfigMap/shop/audit @5"]
+        );
+        // With every wave below zero, the last wave is 0, so PruneLast runs in wave 1.
+        let early = state(json!([wave("Deployment", "web", -2)]));
+        let actual = state(json!([object("ConfigMap", "audit", Some("shop"), json!({"argocd.argoproj.io/sync-options": "PruneLast=true"}))]));
+        let plan = gitops_core::plan(&early, &actual, &Options::pruning(true));
+        assert_eq!(in_waves(&plan), ["create Deployment/shop/web @-2", "delete ConfigMap/shop/audit @1"]);
+    }
+
+    fn a_protected_object_is_skipped_with_its_reason_and_stays_extra() {
+        let database = object("StatefulSet", "db", Some("shop"), json!({"argocd.argoproj.io/sync-options": "Prune=false"}));
+        let cache = object("Deployment", "cache", Some("shop"), json!({"kustomize.toolkit.fluxcd.io/prune": "disabled"}));
+        let debug = object("Pod", "debug", Some("shop"), json!({}));
+        let actual = state(json!([database, cache, debug]));
+        let desired = state(json!([]));
+        let prune = Options::pruning(true);
+        let plan = gitops_core::plan(&desired, &actual, &prune);
+        assert_eq!(steps(&plan), ["delete Pod/shop/debug", "skip Deployment/shop/cache", "skip StatefulSet/shop/db"]);
+        let Operation::Skip { reason, .. } = &plan[2] else { panic!("a skip") };
+        assert!(reason.contains("Prune=false"), "{reason}");
+
+        let run = sync(&desired, &actual, &prune);
+        assert!(run.converged);
+        assert!(run.actual.get("StatefulSet/shop/db").is_some(), "never deleted");
+        let after = report(&desired, &run.actual, &prune);
+        assert_eq!(after.drift.extra, ["Deployment/shop/cache", "StatefulSet/shop/db"]);
+        assert_eq!(after.status.sync, SyncStatus::OutOfSync);
+    }
+
+    fn null_in_git_deletes_a_live_value_and_matches_an_absent_one() {
+        let config = |data: Value| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": data});
+        let desired = state(json!([config(json!({"a": null, "b": "1", "c": null}))]));
+        let actual = state(json!([config(json!({"a": "x", "b": "1"}))]));
+        let plan = gitops_core::plan(&desired, &actual, &Options::default());
+        let Operation::Update { changes, object, .. } = &plan[0] else { panic!("an update") };
+        assert_eq!(changes.iter().map(|change| change.path.as_str()).collect::<Vec<_>>(), ["/data/a"]);
+        assert_eq!(object["data"], json!({"b": "1"}), "the apply deletes the field and writes no null");
+        let run = sync(&desired, &actual, &Options::default());
+        assert!(run.converged);
+        assert_eq!(run.passes.len(), 2, "one pass, then one with nothing to do");
+    }
+
+    fn deleting_a_namespace_deletes_what_is_in_it_even_what_a_prune_skips() {
+        let namespace = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}});
+        let database = object("StatefulSet", "db", Some("shop"), json!({"argocd.argoproj.io/sync-options": "Prune=false"}));
+        let elsewhere = object("StatefulSet", "db", Some("billing"), json!({"argocd.argoproj.io/sync-options": "Prune=false"}));
+        let actual = state(json!([namespace, database, elsewhere]));
+        let desired = state(json!([]));
+        let prune = Options::pruning(true);
+        let plan = gitops_core::plan(&desired, &actual, &prune);
+        assert_eq!(
+            steps(&plan),
+            ["delete Namespace/shop", "skip StatefulSet/billing/db", "skip StatefulSet/shop/db"],
+            "one wave's deletions run together, listed in kind order"
+        );
+        let after = apply(&plan, &actual);
+        assert_eq!(after.objects().keys().map(|key| &**key).collect::<Vec<_>>(), ["StatefulSet/billing/db"], "Kubernetes deletes a namespace's contents with it");
+    }
+
+    fn an_ignore_rule_stops_the_autoscaler_fight() {
+        let deployment = |replicas: u32, image: &str| {
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"},
+                   "spec": {"replicas": replicas, "template": {"spec": {"containers": [{"name": "web", "image": image}]}}}})
+        };
+        let desired = state(json!([deployment(2, "web:2")]));
+        let scaled = state(json!([deployment(5, "web:1")]));
+
+        let fighting = gitops_core::plan(&desired, &scaled, &Options::default());
+        let Operation::Update { changes, .. } = &fighting[0] else { panic!("an update") };
+        assert!(changes.iter().any(|change| change.path == "/spec/replicas"), "without the rule, Git resets the autoscaler");
+
+        let rule = options(false, json!([{"kind": "Deployment", "name": "web", "jsonPointers": ["/spec/replicas"]}]));
+        let plan = gitops_core::plan(&desired, &scaled, &rule);
+        let Operation::Update { changes, object, .. } = &plan[0] else { panic!("an update") };
+        let paths: Vec<&str> = changes.iter().map(|change| change.path.as_str()).collect();
+        assert_eq!(paths, ["/spec/template/spec/containers/0/image"]);
+        assert_eq!(object["spec"]["replicas"], 5, "the autoscaler's value is kept");
+        let after = apply(&plan, &scaled);
+        assert!(gitops_core::plan(&desired, &after, &rule).is_empty(), "converged, and stays converged");
+    }
+
+    fn a_jq_path_ignores_every_containers_image_as_argo_cd_does() {
+        let deployment = |images: [&str; 2]| {
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"},
+                   "spec": {"replicas": 2, "template": {"spec": {"containers": [
+                       {"name": "web", "image": images[0]}, {"name": "proxy", "image": images[1]}]}}}})
+        };
+        let desired = state(json!([deployment(["web:2", "proxy:2"])]));
+        let updated = state(json!([deployment(["web:3", "proxy:3"])]));
+        let rule = options(false, json!([{"kind": "Deployment", "jqPathExpressions": [".spec.template.spec.containers[].image"]}]));
+        assert!(gitops_core::plan(&desired, &updated, &rule).is_empty(), "no container's image is a difference");
+        let first = options(false, json!([{"kind": "Deployment", "jqPathExpressions": [".spec.template.spec.containers[0].image"]}]));
+        let plan = gitops_core::plan(&desired, &updated, &first);
+        let Operation::Update { changes, object, .. } = &plan[0] else { panic!("an update") };
+        let paths: Vec<&str> = changes.iter().map(|change| change.path.as_str()).collect();
+        assert_eq!(paths, ["/spec/template/spec/containers/1/image"], "only the first container's image is ignored");
+        assert_eq!(object["spec"]["template"]["spec"]["containers"][0]["image"], "web:3", "its live value is kept");
+    }
+
+    fn an_argo_cd_json_pointer_with_a_star_is_not_a_wildcard() {
+        let rule = json!([{"kind": "Deployment", "jsonPointers": ["/spec/template/spec/containers/*/image"]}]);
+        let error = serde_json::from_value::<Vec<IgnoreRule>>(rule).unwrap_err().to_string();
+        assert!(error.contains("Argo CD reads a JSON pointer literally"), "{error}");
+        assert!(error.contains(r#"jqPathExpressions: [".spec.template.spec.containers[].image"]"#), "{error}");
+    }
+
+    fn a_status_the_cluster_writes_flaps_in_the_lesson_form_until_ignored() {
+        let desired = state(json!({"web": {"image": "web:2", "replicas": 2}}));
+        let reported = state(json!({"web": {"image": "web:2", "replicas": 2, "status": "ready"}}));
+        assert_eq!(steps(&gitops_core::plan(&desired, &reported, &Options::default())), ["update web"]);
+        let ignoring = options(false, json!(["/status"]));
+        assert!(gitops_core::plan(&desired, &reported, &ignoring).is_empty());
+    }
+
+    fn a_crash_looping_deployment_is_synced_and_degraded() {
+        let spec = json!({"replicas": 2, "template": {"spec": {"containers": [{"name": "web", "image": "web@sha256:bad"}]}}});
+        let desired = state(json!([{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"}, "spec": spec}]));
+        let live = state(json!([{
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "generation": 1},
+            "spec": spec,
+            "status": {"observedGeneration": 1, "replicas": 2, "updatedReplicas": 2, "availableReplicas": 0,
+                       "conditions": [{"type": "Progressing", "status": "False", "reason": "ProgressDeadlineExceeded"}]}
+        }]));
+        let found = report(&desired, &live, &Options::default());
+        assert_eq!(found.status.sync, SyncStatus::Synced);
+        assert_eq!(found.status.health, Health::Degraded);
+        assert_eq!(found.objects[0].health, Some(Health::Degraded));
+    }
+
+    fn a_missing_object_is_missing() {
+        let desired = state(json!([{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}}]));
+        let found = report(&desired, &state(json!([])), &Options::default());
+        assert_eq!(found.status.health, Health::Missing);
+    }
+
+    fn a_missing_object_without_a_health_rule_leaves_the_application_healthy() {
+        let service = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}, "spec": {"type": "ClusterIP"}});
+        let config = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}});
+        let found = report(&state(json!([service, config])), &state(json!([service])), &Options::default());
+        assert_eq!(found.status.sync, SyncStatus::OutOfSync);
+        assert_eq!(found.status.health, Health::Healthy, "Argo CD's setApplicationHealth skips it");
+        let settings = found.objects.iter().find(|object| &*object.key == "ConfigMap/settings").unwrap();
+        assert_eq!(settings.health, Some(Health::Missing), "the object itself is Missing");
+    }
+
+    fn kinds_without_a_health_rule_have_none() {
+        let config = json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}}]);
+        let found = report(&state(config.clone()), &state(config), &Options::default());
+        assert_eq!(found.objects[0].health, None);
+        assert_eq!(found.status.health, Health::Healthy);
+    }
+
+    fn a_secret_written_with_string_data_is_in_sync_with_its_stored_form() {
+        let desired = state(json!([{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db"}, "stringData": {"password": "hunter2"}}]));
+        let live = state(json!([{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db"}, "data": {"password": "aHVudGVyMg=="}}]));
+        assert!(gitops_core::plan(&desired, &live, &Options::default()).is_empty());
+    }
+
+    fn a_field_removed_from_git_is_removed_from_the_cluster() {
+        let v1 = state(json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "1", "b": "2"}}]));
+        let v2 = state(json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "1"}}]));
+        let running = sync(&v1, &state(json!([])), &Options::default()).actual;
+        let plan = gitops_core::plan(&v2, &running, &Options::default());
+        let Operation::Update { changes, object, .. } = &plan[0] else { panic!("an update") };
+        assert_eq!(changes.len(), 1);
+        assert_eq!(changes[0].path, "/data/b");
+        assert_eq!(object["data"], json!({"a": "1"}));
+    }
+}

@@ -1,0 +1,224 @@
+//! The laws over generated states, options and ignore rules, natively and in
+//! the browser.
+
+mod common;
+
+use gitops_testing::laws;
+
+use common::generate::{desired_and_actual, options};
+use gitops_core::pointer::Pattern;
+use gitops_core::state::render::{render, Format};
+use gitops_core::sync::order::wave;
+use gitops_core::sync::protection::{prune_protection, prunes_last};
+use gitops_core::{
+    apply, drift, has_work, plan, report, sync, Form, IgnoreRule, Operation, Options, State,
+};
+use proptest::prelude::*;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+fn keys_of<'a>(plan: &'a [Operation], verbs: &[&str]) -> BTreeSet<&'a str> {
+    plan.iter()
+        .filter(|operation| verbs.contains(&operation.verb()))
+        .map(Operation::key)
+        .collect()
+}
+
+fn set(keys: &[String]) -> BTreeSet<&str> {
+    keys.iter().map(String::as_str).collect()
+}
+
+fn protected(state: &State) -> BTreeSet<&str> {
+    state
+        .objects()
+        .iter()
+        .filter(|(_, object)| prune_protection(object).is_some())
+        .map(|(key, _)| &**key)
+        .collect()
+}
+
+fn selecting<'r>(rules: &'r [IgnoreRule], key: &str, object: &Value) -> Vec<&'r Pattern> {
+    rules
+        .iter()
+        .filter(|rule| rule.selects(key, object))
+        .flat_map(IgnoreRule::patterns)
+        .collect()
+}
+
+/// Every value a pattern names in `value`, by its concrete path.
+fn matches(pattern: &Pattern, value: &Value) -> BTreeMap<String, Value> {
+    let segments: Vec<Option<&str>> = pattern.segments().collect();
+    let mut found = BTreeMap::new();
+    collect(&segments, value, String::new(), &mut found);
+    found
+}
+
+fn collect(
+    segments: &[Option<&str>],
+    value: &Value,
+    path: String,
+    found: &mut BTreeMap<String, Value>,
+) {
+    let Some((segment, rest)) = segments.split_first() else {
+        found.insert(path, value.clone());
+        return;
+    };
+    let children: Vec<(String, &Value)> = match value {
+        Value::Object(fields) => fields
+            .iter()
+            .map(|(name, child)| (name.clone(), child))
+            .collect(),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(index, child)| (index.to_string(), child))
+            .collect(),
+        _ => Vec::new(),
+    };
+    for (name, child) in children {
+        if segment.is_none_or(|wanted| wanted == name) {
+            collect(rest, child, format!("{path}/{name}"), found);
+        }
+    }
+}
+
+fn pattern_names(pattern: &Pattern, pointer: &str) -> bool {
+    let steps: Vec<&str> = pointer.split('/').skip(1).collect();
+    let segments: Vec<Option<&str>> = pattern.segments().collect();
+    segments.len() <= steps.len()
+        && segments
+            .iter()
+            .zip(&steps)
+            .all(|(segment, step)| segment.is_none_or(|s| s == *step))
+}
+
+fn is_deletion(operation: &Operation) -> bool {
+    matches!(operation.verb(), "delete" | "skip")
+}
+
+laws! {
+    fn one_pass_converges_whatever_the_ignore_rules((desired, actual) in desired_and_actual(), options in options()) {
+        let after = apply(&plan(&desired, &actual, &options), &actual);
+        prop_assert!(!has_work(&plan(&desired, &after, &options)), "a second pass has nothing to do");
+        let left = drift(&desired, &after, &options);
+        prop_assert!(left.missing.is_empty() && left.changed.is_empty(), "{:?}", left);
+        let extras: BTreeSet<&str> = actual.objects().keys().map(|key| &**key).filter(|key| desired.get(key).is_none()).collect();
+        let kept = if options.prune { extras.intersection(&protected(&actual)).copied().collect() } else { extras };
+        prop_assert_eq!(set(&left.extra), kept);
+        if *desired.form() == Form::Named && options.ignore.is_empty() {
+            for (key, object) in desired.objects() {
+                prop_assert_eq!(after.get(key), Some(&**object), "the lesson's form writes exactly what Git says");
+            }
+        }
+    }
+
+    fn ignored_fields_are_never_changes_and_keep_their_live_values(
+        (desired, actual) in desired_and_actual(),
+        options in options(),
+    ) {
+        let plan = plan(&desired, &actual, &options);
+        let after = apply(&plan, &actual);
+        for operation in &plan {
+            if let Operation::Update { key, changes, .. } = operation {
+                let desired_object = desired.get(key).unwrap();
+                let patterns = selecting(&options.ignore, key, desired_object);
+                for change in changes {
+                    prop_assert!(!patterns.iter().any(|p| pattern_names(p, &change.path)), "{} is ignored", change.path);
+                }
+                for pattern in patterns {
+                    prop_assert_eq!(matches(pattern, after.get(key).unwrap()), matches(pattern, actual.get(key).unwrap()));
+                }
+            }
+        }
+    }
+
+    fn prune_off_never_deletes((desired, actual) in desired_and_actual(), options in options()) {
+        let options = Options { prune: false, ..options };
+        let plan = plan(&desired, &actual, &options);
+        prop_assert!(keys_of(&plan, &["delete", "skip"]).is_empty());
+        let after = apply(&plan, &actual);
+        prop_assert!(actual.objects().keys().all(|key| after.get(key).is_some()));
+    }
+
+    fn protected_objects_are_never_deleted((desired, actual) in desired_and_actual(), options in options()) {
+        let after = sync(&desired, &actual, &options).actual;
+        for key in protected(&actual) {
+            prop_assert!(after.get(key).is_some(), "{} was deleted", key);
+        }
+    }
+
+    fn drift_and_plan_agree((desired, actual) in desired_and_actual(), options in options()) {
+        let found = report(&desired, &actual, &options);
+        prop_assert_eq!(keys_of(&found.plan, &["create"]), set(&found.drift.missing));
+        prop_assert_eq!(keys_of(&found.plan, &["update"]), set(&found.drift.changed));
+        let pruned = keys_of(&found.plan, &["delete", "skip"]);
+        prop_assert_eq!(pruned, if options.prune { set(&found.drift.extra) } else { BTreeSet::new() });
+        for operation in &found.plan {
+            if let Operation::Update { key, changes, .. } = operation {
+                prop_assert_eq!(Some(changes), found.drift.changes.get(key));
+            }
+        }
+    }
+
+    fn a_converged_state_gives_an_empty_plan((desired, _) in desired_and_actual(), options in options()) {
+        prop_assert!(plan(&desired, &desired, &options).is_empty());
+        prop_assert!(drift(&desired, &desired, &options).is_empty());
+    }
+
+    fn a_bad_version_then_the_previous_one_restores_the_state((good, bad) in desired_and_actual()) {
+        let prune = Options::pruning(true);
+        let running = sync(&good, &State::empty(good.form().clone()), &prune).actual;
+        let broken = sync(&bad, &running, &prune).actual;
+        let restored = sync(&good, &broken, &prune).actual;
+        for (key, object) in running.objects() {
+            prop_assert_eq!(restored.get(key), Some(&**object));
+        }
+        for key in restored.objects().keys().filter(|key| running.get(key).is_none()) {
+            prop_assert!(protected(&bad).contains(&**key), "{} is left over but was not protected", key);
+        }
+    }
+
+    fn the_plan_is_deterministic_and_ordered((desired, actual) in desired_and_actual(), options in options()) {
+        let plan = plan(&desired, &actual, &options);
+        prop_assert_eq!(&plan, &gitops_core::plan(&desired.clone(), &actual.clone(), &options.clone()));
+        // gitops-engine: tasks sorted by wave (syncTasks.Less); runTasks prunes
+        // a wave's tasks first, then creates and updates.
+        prop_assert!(
+            plan.windows(2).all(|pair| (pair[0].wave(), !is_deletion(&pair[0])) <= (pair[1].wave(), !is_deletion(&pair[1]))),
+            "wave by wave, a wave's deletions before its writes"
+        );
+        let own = |operation: &Operation| wave(actual.get(operation.key()).unwrap());
+        let last = |operation: &Operation| prunes_last(actual.get(operation.key()).unwrap());
+        let deletions: Vec<&Operation> = plan.iter().filter(|operation| is_deletion(operation)).collect();
+        let waves: BTreeSet<i64> = deletions.iter().map(|operation| own(operation)).collect();
+        let mirrored: Vec<&&Operation> = deletions.iter().filter(|operation| !last(operation)).collect();
+        for one in &mirrored {
+            prop_assert!(waves.contains(&one.wave()), "a deletion runs in one of the waves deletions have");
+            for other in &mirrored {
+                if own(one) < own(other) {
+                    prop_assert!(one.wave() > other.wave(), "deletion waves are mirrored: {} after {}", one.key(), other.key());
+                }
+            }
+        }
+        let highest = desired.objects().values().map(|object| wave(object)).chain(waves.iter().copied()).fold(0, i64::max);
+        for operation in deletions.iter().filter(|operation| last(operation)) {
+            prop_assert_eq!(operation.wave(), highest + 1, "PruneLast: the wave after the last of the sync");
+            prop_assert!(plan.iter().filter(|other| !is_deletion(other) || !last(other)).all(|other| other.wave() < operation.wave()));
+        }
+    }
+
+    fn a_state_reads_back_what_it_writes((state, _) in desired_and_actual()) {
+        let text = serde_json::to_string(&state.to_value()).unwrap();
+        prop_assert_eq!(&State::read_cached("round trip", &text).unwrap(), &state);
+        for format in [Format::Json, Format::Yaml] {
+            let rendered = render(&state, format);
+            let read_back = State::read_cached("rendered", &rendered.text).unwrap();
+            prop_assert_eq!(read_back.objects(), state.objects(), "{}", rendered.text);
+            for (key, lines) in &rendered.lines {
+                let block: Vec<&str> = rendered.text.lines().skip(lines.start).take(lines.len()).collect();
+                let name = key.rsplit('/').next().unwrap();
+                prop_assert!(block.iter().any(|line| line.contains(name)), "the lines of {} name it", key);
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! A large text read again gives what it gave the first time, and a copy of a
+//! state is its own: natively and in the browser.
+
+mod common;
+
+use gitops_testing::{everywhere, laws};
+
+use gitops_core::{InputError, State};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// A state text of `count` named objects, well over the size the core keeps.
+fn large_text(count: usize) -> String {
+    let objects: serde_json::Map<String, Value> = (0..count)
+        .map(|index| {
+            (
+                format!("service-{index:04}"),
+                json!({"image": format!("registry.example/service:{index}"), "replicas": index % 5}),
+            )
+        })
+        .collect();
+    serde_json::to_string_pretty(&Value::Object(objects)).expect("serializes")
+}
+
+fn broken(text: &str) -> String {
+    format!("{}, ", text.trim_end().trim_end_matches('}'))
+}
+
+fn error_of(source: &str, text: &str) -> InputError {
+    State::read_cached(source, text).expect_err("the text is broken")
+}
+
+everywhere! {
+    fn a_large_text_read_again_reads_the_same() {
+        let text = large_text(2_000);
+        let first = State::read_cached("desired", &text).unwrap();
+        let again = State::read_cached("desired", &text).unwrap();
+        let elsewhere = State::read_cached("envs/prod/manifests.json", &text).unwrap();
+        assert_eq!(first, again);
+        assert_eq!(first, elsewhere);
+        assert_eq!(first.len(), 2_000);
+        let edited = text.replacen("\"replicas\": 1", "\"replicas\": 4", 1);
+        let changed = State::read_cached("desired", &edited).unwrap();
+        assert_ne!(changed, first, "an edited text is read, not remembered");
+        assert_eq!(changed.get("service-0001").unwrap()["replicas"], 4);
+    }
+
+    fn a_broken_large_text_names_the_source_it_was_read_from_each_time() {
+        let text = broken(&large_text(2_000));
+        let desired = error_of("desired", &text);
+        let file = error_of("envs/prod/manifests.json", &text);
+        assert_eq!(desired.source, "desired");
+        assert_eq!(file.source, "envs/prod/manifests.json");
+        assert_eq!((desired.line, desired.column), (file.line, file.column));
+        assert_eq!(error_of("desired", &text), desired);
+    }
+
+    fn more_large_texts_than_are_kept_all_read_right() {
+        let texts: Vec<String> = (0..7).map(|extra| large_text(1_000 + extra)).collect();
+        for _ in 0..2 {
+            for (extra, text) in texts.iter().enumerate() {
+                assert_eq!(State::read_cached("desired", text).unwrap().len(), 1_000 + extra);
+            }
+        }
+    }
+
+    fn a_copy_of_a_state_changes_on_its_own() {
+        let original = State::read_cached("desired", &large_text(2_000)).unwrap();
+        let mut copy = original.clone();
+        assert!(copy.same_objects(&original));
+        copy.insert("added", json!({"image": "added:1"}));
+        copy.remove("service-0000");
+        assert_eq!(original.len(), 2_000);
+        assert!(original.get("added").is_none());
+        assert!(original.get("service-0000").is_some());
+        assert!(!copy.same_objects(&original));
+        let reread = State::read_cached("desired", &large_text(2_000)).unwrap();
+        assert_eq!(reread, original, "what the core kept did not change with the copy");
+        assert_eq!(copy.remove("absent"), None);
+    }
+}
+
+/// `count` Deployment-like objects, each about 600 bytes as the page writes them.
+fn deployments(count: usize) -> Vec<Value> {
+    (0..count)
+        .map(|index| {
+            let name = format!("service-{index:04}");
+            json!({
+                "apiVersion": "apps/v1",
+                "kind": "Deployment",
+                "metadata": {"name": name, "namespace": "shop", "labels": {"app": name}},
+                "spec": {
+                    "replicas": 2 + index % 3,
+                    "template": {"spec": {"containers": [{"name": "app", "image": format!("registry.example/{name}:1.{index}")}]}}
+                }
+            })
+        })
+        .collect()
+}
+
+/// The same objects in each form a state is written in: a list, a Kubernetes
+/// List, and the lesson's form (named objects).
+fn in_every_form(count: usize) -> Vec<String> {
+    let objects = deployments(count);
+    let named: serde_json::Map<String, Value> = objects
+        .iter()
+        .map(|object| {
+            (
+                object["metadata"]["name"].as_str().unwrap().to_string(),
+                object.clone(),
+            )
+        })
+        .collect();
+    [
+        Value::Array(objects.clone()),
+        json!({"apiVersion": "v1", "kind": "List", "items": objects}),
+        Value::Object(named),
+    ]
+    .iter()
+    .map(|value| serde_json::to_string_pretty(value).expect("serializes"))
+    .collect()
+}
+
+/// `text` with the bytes `at..at + removed` replaced by `inserted`.
+fn edited(text: &str, at: usize, removed: usize, inserted: &str) -> String {
+    let mut edited = text.to_string();
+    edited.replace_range(at..(at + removed).min(text.len()), inserted);
+    edited
+}
+
+/// What the text reads as, read right after `before`: it must be what the
+/// text alone reads as.
+#[allow(clippy::result_large_err)] // as the core's own reads
+fn read_after(before: &str, text: &str) -> Result<State, InputError> {
+    State::read_cached("desired", before).expect("the text before reads");
+    let read = State::read_cached("desired", text);
+    assert_eq!(
+        read,
+        State::read_afresh("desired", text),
+        "read after an edit"
+    );
+    read
+}
+
+fn replicas_at(text: &str, name: &str) -> usize {
+    let object = text
+        .find(&format!("\"name\": \"{name}\""))
+        .expect("the object is there");
+    text[object..]
+        .find("\"replicas\": ")
+        .expect("a replica count")
+        + object
+        + 12
+}
+
+everywhere! {
+    fn typing_in_one_object_reads_that_object_again_and_shares_every_other() {
+        for text in in_every_form(500) {
+            let before = State::read_cached("desired", &text).unwrap();
+            let digit = replicas_at(&text, "service-0300");
+            let mut typed = text.clone();
+            for key in ["7", "1", "9"] {
+                let next = edited(&typed, digit, 1, key);
+                read_after(&typed, &next).expect("the edit reads");
+                typed = next;
+            }
+            let after = State::read_cached("desired", &typed).unwrap();
+            let edited_key = after
+                .objects()
+                .keys()
+                .find(|key| key.ends_with("service-0300"))
+                .expect("the edited object")
+                .clone();
+            assert_eq!(after.get(&edited_key).unwrap()["spec"]["replicas"], 9);
+            for (key, object) in before.objects() {
+                assert_eq!(
+                    std::sync::Arc::ptr_eq(object, &after.objects()[key]),
+                    *key != edited_key,
+                    "{key}"
+                );
+            }
+        }
+    }
+
+    fn a_rename_is_read_and_a_rename_onto_another_object_is_the_duplicate_it_is() {
+        for text in in_every_form(500) {
+            let name = text.find("\"name\": \"service-0001\"").unwrap() + 17;
+            let renamed = read_after(&text, &edited(&text, name, 4, "0777"));
+            let onto_another = read_after(&text, &edited(&text, name, 4, "0002"));
+            if text.contains("\"service-0001\": {") {
+                // In the lesson's form the name in metadata is a field like any other.
+                assert!(renamed.is_ok() && onto_another.is_ok());
+            } else {
+                assert!(renamed.unwrap().get("Deployment/shop/service-0777").is_some());
+                assert!(onto_another.unwrap_err().message.contains("two objects have the key"));
+            }
+        }
+    }
+
+    fn an_edit_that_breaks_the_text_or_crosses_objects_reads_as_the_whole_text_does() {
+        for text in in_every_form(500) {
+            let inside = replicas_at(&text, "service-0200");
+            let next_object = replicas_at(&text, "service-0201");
+            let error = read_after(&text, &edited(&text, inside, 1, "}")).unwrap_err();
+            assert!(error.line.is_some_and(|line| line > 1), "located: {error}");
+            // A quote opens a string that YAML reads on: whatever the whole text reads as.
+            read_after(&text, &edited(&text, inside, 1, "\"")).ok();
+            // From one object's replica count to the next one's: one object made of two.
+            let joined = read_after(&text, &edited(&text, inside, next_object - inside, ""));
+            assert_eq!(joined.map(|state| state.len()), Ok(499));
+            let broken = edited(&text, inside, next_object - inside + 1, "]");
+            assert!(read_after(&text, &broken).is_err(), "a replica count with no value");
+            let trailing_comma = edited(&text, text.len() - 1, 0, ",");
+            assert_eq!(read_after(&text, &trailing_comma).map(|state| state.len()), Ok(500), "forgiven as YAML forgives it");
+            assert!(read_after(&text, &edited(&text, 0, 0, " ")).is_ok());
+        }
+    }
+}
+
+laws! {
+    fn any_small_edit_reads_as_the_edited_text_alone_reads(
+        form in 0..3usize,
+        at in any::<prop::sample::Index>(),
+        removed in 0..6usize,
+        inserted in "[0-9a-z\"{}\\[\\],: ]{0,4}",
+    ) {
+        let text = &in_every_form(60)[form];
+        read_after(text, &edited(text, at.index(text.len()), removed, &inserted)).ok();
+    }
+}

@@ -1,0 +1,136 @@
+//! A re-plan after a small edit gives what a plan from scratch gives: the
+//! core remembers what it found for objects that did not change, and that
+//! must never show. Natively and in the browser.
+
+mod common;
+
+use gitops_testing::{everywhere, laws};
+
+use gitops_core::{report, IgnoreRule, Options, Report, State};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// 200 Deployments as Git declares them: some run mutable tags, one is
+/// scaled by an autoscaler, one is a database.
+fn desired_text() -> String {
+    let mut objects: Vec<Value> = (0..200)
+        .map(|index| {
+            let name = format!("service-{index:03}");
+            let image = match index % 4 {
+                0 => format!("registry.example/{name}:latest"),
+                1 => format!("registry.example/{name}:1.{index}"),
+                _ => format!("registry.example/{name}@sha256:{index:064x}"),
+            };
+            json!({
+                "apiVersion": "apps/v1",
+                "kind": "Deployment",
+                "metadata": {"name": name, "namespace": "shop", "labels": {"tier": if index == 7 { "database" } else { "web" }}},
+                "spec": {"replicas": 1 + index % 3, "template": {"spec": {"containers": [{"name": "app", "image": image}]}}}
+            })
+        })
+        .collect();
+    objects.push(json!({
+        "apiVersion": "autoscaling/v2",
+        "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": "service-005", "namespace": "shop"},
+        "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "service-005"}, "minReplicas": 1, "maxReplicas": 5}
+    }));
+    serde_json::to_string_pretty(&objects).expect("serializes")
+}
+
+/// What the cluster runs: every tenth object drifted, every ninth not ready.
+fn actual(desired: &State) -> State {
+    let live: Vec<Value> = desired
+        .objects()
+        .values()
+        .enumerate()
+        .map(|(index, object)| {
+            let mut live = Value::clone(object);
+            if index % 10 == 0 {
+                live["spec"]["replicas"] = json!(9);
+            }
+            let ready = if index % 9 == 0 { 0 } else { 1 };
+            live["metadata"]["generation"] = json!(1);
+            live["status"] = json!({"observedGeneration": 1, "replicas": 1, "updatedReplicas": 1,
+                                    "readyReplicas": ready, "availableReplicas": ready});
+            live
+        })
+        .collect();
+    State::from_value("actual", Value::Array(live)).expect("valid")
+}
+
+/// The same state with objects of its own: nothing remembered applies.
+fn afresh(state: &State) -> State {
+    State::from_value("afresh", state.to_value()).expect("valid")
+}
+
+fn from_scratch(desired: &State, actual: &State, options: &Options) -> Report {
+    report(&afresh(desired), &afresh(actual), options)
+}
+
+fn options(prune: bool, ignore_replicas: bool) -> Options {
+    Options {
+        prune,
+        ignore: if ignore_replicas {
+            vec![IgnoreRule::everywhere("/spec/replicas").expect("a valid pointer")]
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+everywhere! {
+    fn typing_a_mutable_tag_warns_and_typing_it_back_does_not() {
+        let text = desired_text();
+        let desired = State::read_cached("desired", &text).unwrap();
+        let actual = actual(&desired);
+        let options = options(true, false);
+        let first = report(&desired, &actual, &options);
+        let pinned = "registry.example/service-002@sha256:";
+        let latest = text.replacen(pinned, "registry.example/service-002:latest#", 1);
+        let edited = State::read_cached("desired", &latest).unwrap();
+        let warned = report(&edited, &actual, &options);
+        assert_eq!(warned, from_scratch(&edited, &actual, &options));
+        assert_eq!(warned.warnings.len(), first.warnings.len() + 1);
+        let back = State::read_cached("desired", &text).unwrap();
+        assert_eq!(report(&back, &actual, &options), first);
+    }
+
+    fn a_changed_live_object_has_its_own_health_and_sync_again() {
+        let desired = State::read_cached("desired", &desired_text()).unwrap();
+        let mut actual = actual(&desired);
+        let options = options(false, false);
+        let before = report(&desired, &actual, &options);
+        let key = "Deployment/shop/service-003";
+        let mut broken = actual.get(key).unwrap().clone();
+        broken["status"]["readyReplicas"] = json!(0);
+        broken["spec"]["replicas"] = json!(4);
+        actual.insert(key.to_string(), broken);
+        let after = report(&desired, &actual, &options);
+        assert_eq!(after, from_scratch(&desired, &actual, &options));
+        assert_ne!(after.objects, before.objects);
+        assert!(after.plan.len() > before.plan.len());
+    }
+}
+
+laws! {
+    fn a_re_plan_after_any_small_edit_is_the_plan_from_scratch(
+        at in any::<prop::sample::Index>(),
+        removed in 0..6usize,
+        inserted in "[0-9a-z:@\"{}\\[\\],]{0,4}",
+        before in (any::<bool>(), any::<bool>()),
+        after in (any::<bool>(), any::<bool>()),
+    ) {
+        let text = desired_text();
+        let desired = State::read_cached("desired", &text).unwrap();
+        let actual = actual(&desired);
+        report(&desired, &actual, &options(before.0, before.1));
+        let mut edited = text.clone();
+        let at = at.index(text.len());
+        edited.replace_range(at..(at + removed).min(text.len()), &inserted);
+        if let Ok(edited) = State::read_cached("desired", &edited) {
+            let options = options(after.0, after.1);
+            prop_assert_eq!(report(&edited, &actual, &options), from_scratch(&edited, &actual, &options));
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! A JavaScript value read as JSON, for the API module and the page alike:
+//! one conversion, one wording of what it cannot read.
+
+use gitops_core::error::InputError;
+use gitops_core::pointer;
+use gitops_core::text::json::{MAX_DEPTH, MAX_DOCUMENT_BYTES};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess};
+use serde_json::{Map, Number, Value};
+use std::cell::Cell;
+use std::fmt;
+use wasm_bindgen::JsValue;
+
+/// Reads a JavaScript value as JSON: null (or undefined), booleans, finite
+/// numbers, strings, arrays and plain objects. Nesting is capped at
+/// `MAX_DEPTH` and the size at `MAX_DOCUMENT_BYTES` of JSON text, so a cyclic
+/// or huge object is an error, not a stack overflow.
+pub fn json_of(source: &str, value: JsValue) -> Result<Value, InputError> {
+    let reading = Reading {
+        budget: Cell::new(MAX_DOCUMENT_BYTES),
+        too_large: Cell::new(false),
+    };
+    let mut track = serde_path_to_error::Track::new();
+    let deserializer = serde_path_to_error::Deserializer::new(
+        serde_wasm_bindgen::Deserializer::from(value),
+        &mut track,
+    );
+    let result = JsonSeed {
+        depth: 0,
+        reading: &reading,
+    }
+    .deserialize(deserializer);
+    result.map_err(|error| {
+        let message = plain_message(&error.to_string());
+        let message = message.as_str();
+        if reading.too_large.get() {
+            InputError::too_large(source, message)
+        } else {
+            InputError::shape(source, pointer::of_serde_path(&track.path()), message)
+        }
+    })
+}
+
+/// A `serde-wasm-bindgen` error's message without its JavaScript dressing:
+/// `Error: invalid type: JsValue(Function(run)), ...` reads
+/// `invalid type: a function, ...`.
+fn plain_message(message: &str) -> String {
+    let message = message.strip_prefix("Error: ").unwrap_or(message);
+    let Some(rest) = message.strip_prefix("invalid type: JsValue(") else {
+        return message.to_string();
+    };
+    let what = [("Function", "a function"), ("Symbol", "a symbol")]
+        .into_iter()
+        .find(|(name, _)| rest.starts_with(name))
+        .map_or("a value JSON cannot hold", |(_, what)| what);
+    match message.split_once(", expected ") {
+        Some((_, expected)) => format!("invalid type: {what}, expected {expected}"),
+        None => format!("invalid type: {what}"),
+    }
+}
+
+struct Reading {
+    /// About how many bytes of JSON text are left before the value is too large.
+    budget: Cell<usize>,
+    too_large: Cell<bool>,
+}
+
+impl Reading {
+    fn charge<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
+        match self.budget.get().checked_sub(bytes) {
+            Some(left) => {
+                self.budget.set(left);
+                Ok(())
+            }
+            None => {
+                self.too_large.set(true);
+                Err(E::custom(format!(
+                    "the value is larger than the playground reads: more than {} MB as JSON",
+                    MAX_DOCUMENT_BYTES / (1024 * 1024)
+                )))
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct JsonSeed<'r> {
+    /// How many arrays and objects enclose the value.
+    depth: usize,
+    reading: &'r Reading,
+}
+
+impl JsonSeed<'_> {
+    fn enter<E: de::Error>(self) -> Result<Self, E> {
+        if self.depth >= MAX_DEPTH {
+            return Err(E::custom(format!(
+                "the value is nested too deeply (more than {MAX_DEPTH} levels); \
+                 does an object contain itself?"
+            )));
+        }
+        self.reading.charge(2)?;
+        Ok(JsonSeed {
+            depth: self.depth + 1,
+            reading: self.reading,
+        })
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for JsonSeed<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> de::Visitor<'de> for JsonSeed<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value (null, a boolean, a number, a string, an array or an object)")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        self.reading.charge(4)?;
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        self.visit_unit()
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<Value, E> {
+        self.reading.charge(5)?;
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Value, E> {
+        self.reading.charge(8)?;
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Value, E> {
+        self.reading.charge(8)?;
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Value, E> {
+        self.reading.charge(8)?;
+        Number::from_f64(value)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom(format!("{value} is not a JSON number")))
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Value, E> {
+        self.visit_string(value.to_string())
+    }
+
+    fn visit_string<E: de::Error>(self, value: String) -> Result<Value, E> {
+        self.reading.charge(value.len() + 2)?;
+        Ok(Value::String(value))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inner = self.enter()?;
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(inner)? {
+            self.reading.charge(1)?;
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inner = self.enter()?;
+        let mut fields = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            self.reading.charge(key.len() + 4)?;
+            let value = map.next_value_seed(inner)?;
+            fields.insert(key, value);
+        }
+        Ok(Value::Object(fields))
+    }
+}

@@ -1,0 +1,20 @@
+//! The page's model: its state and the one reducer that changes it.
+//! Reconciling is the core's and the world's job: the reducer turns what a
+//! person does into world actions and asks the core for a report. Plain
+//! Rust, built and tested natively: the Yew front end renders the model,
+//! dispatches its actions (`Model::act`) and does the browser's effects.
+
+mod action;
+mod editor;
+mod interact;
+mod model;
+mod practice;
+mod preset;
+mod session;
+
+pub use action::Action;
+pub use editor::{Editor, Pane};
+pub use gitops_world::person::YOU;
+pub use model::{Failure, Model, Panel, Progress, Shared, Source, Theme};
+pub use preset::{Preset, FIRST_PRESET};
+pub use session::not_a_link;

@@ -1,0 +1,400 @@
+//! The page's state: the scenario, the world, the panes, the report on
+//! screen, and what the person did; and how it follows the world.
+
+use crate::editor::{Editor, Pane};
+use crate::preset::{Preset, FIRST_PRESET};
+use gitops_core::state::render::{render_value, Format};
+use gitops_core::sync::plan::{has_work, Operation};
+use gitops_core::{report, IgnoreRule, Report, State};
+use gitops_world::attempt::Checked;
+use gitops_world::cluster::comparable;
+use gitops_world::scenario::Scenario;
+use gitops_world::share::{Interaction, Session};
+use gitops_world::World;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::rc::Rc;
+
+/// What a narrow screen shows, one at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Panel {
+    Desired,
+    Actual,
+    Plan,
+    Timeline,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Theme {
+    System,
+    Light,
+    Dark,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    pub presets: Rc<Vec<Preset>>,
+    /// The scenario as loaded; Reset returns to it.
+    pub preset: Preset,
+    pub scenario: Rc<Scenario>,
+    pub world: Rc<World>,
+    pub environment: String,
+    pub desired: Editor,
+    pub actual: Editor,
+    /// The ignore rules as the person writes them (YAML or JSON).
+    pub ignore_text: String,
+    pub ignore_error: Option<String>,
+    /// The report of the last states that read: it stays while a pane is broken.
+    pub report: Option<Rc<Report>>,
+    /// Operations applied by Step since anything else changed.
+    pub done: Vec<Operation>,
+    /// The key of the object just changed, and a token to replay its highlight.
+    pub highlight: Option<(String, u64)>,
+    pub playing: bool,
+    /// Milliseconds between two operations when playing.
+    pub speed: u32,
+    pub theme: Theme,
+    pub help_open: bool,
+    pub panel: Panel,
+    pub notice: Option<String>,
+    /// The last link or host's message that did not open.
+    pub failure: Option<Failure>,
+    /// Until the start is over (the presets loaded and the page's own link or
+    /// saved work opened), the links and host's messages that came meanwhile.
+    pub(crate) early: Option<Vec<Request>>,
+    /// Why the head of Git does not read, while it does not.
+    pub head_error: Option<String>,
+    /// Why Git and the cluster cannot be compared: one holds named objects
+    /// and the other Kubernetes objects.
+    pub forms_error: Option<String>,
+    /// The scenario and what the person did with it, for links and saved work.
+    pub session: Session,
+    /// Saved sessions by scenario (a preset's file, or `shared`), mirrored
+    /// to local storage when the browser allows it.
+    pub saved: Rc<BTreeMap<String, Session>>,
+    /// The key the current session is saved under.
+    pub(crate) saved_as: String,
+    /// The link fragment and embed code, once the person asked to share.
+    pub shared: Option<Shared>,
+    /// The answers to the exercise's questions, by question.
+    pub answers: Vec<Option<usize>>,
+    /// The last check of the exercise.
+    pub checked: Option<Rc<Checked>>,
+    /// Progress through the exercises, by exercise (`practice.rs`): kept in
+    /// local storage.
+    pub progress: Rc<BTreeMap<String, Progress>>,
+    /// The key of the exercise on screen in `progress`.
+    pub(crate) exercise_key: String,
+    pub(crate) token: u64,
+    /// A text typed in a pane that the world has not taken yet.
+    pub(crate) pending: Option<Interaction>,
+    /// Counts keystrokes, so that a pause in typing can be noticed.
+    pub(crate) keystrokes: u64,
+}
+
+/// How far a student got with one exercise.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Progress {
+    pub solved: bool,
+    /// Hints unfolded so far.
+    pub hints: usize,
+}
+
+/// Where a session to open comes from: what the page says when it does not open
+/// depends on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The link the page was opened with.
+    Start,
+    /// The work saved in this browser.
+    Saved,
+    /// A link opened in the page already open: only the address's fragment changed.
+    Link,
+    /// A `gitops:load` message from the page that embeds this one.
+    Host,
+}
+
+impl Source {
+    /// The notice that what this source asked for does not open, and why.
+    pub fn notice(self, problem: &str) -> String {
+        match self {
+            Source::Start => {
+                format!("The link does not open: {problem}. Here is the lesson's example.")
+            }
+            Source::Saved => format!("Your saved work does not open: {problem}."),
+            Source::Link => {
+                format!("The link does not open: {problem}. The scenario on screen stays.")
+            }
+            Source::Host => format!(
+                "The scenario the lesson page sent does not open: {problem}. The scenario on screen stays."
+            ),
+        }
+    }
+
+    /// What failed, as the host page of an embedded playground is told: the
+    /// message it sent, or the link in the iframe's address. Saved work is
+    /// the person's own, not the host's.
+    pub fn request(self) -> Option<&'static str> {
+        match self {
+            Source::Start | Source::Link => Some("link"),
+            Source::Host => Some("gitops:load"),
+            Source::Saved => None,
+        }
+    }
+}
+
+/// A link or a host's message that did not open, told to the host page of an
+/// embedded playground.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// Counts the failures, so that the same one twice is told twice.
+    pub number: u64,
+    /// `gitops:load`, or `link` for the iframe's address.
+    pub request: String,
+    /// What is wrong, and what is on screen instead (the scenario that was there).
+    pub message: String,
+}
+
+/// A link opened or a host's message that came before the start was over,
+/// kept until it is, so that the start's own link does not replace it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Request {
+    Open(Session, Source),
+    CannotOpen(Source, String),
+}
+
+/// What Share shows: the link fragment of the current session, or why the
+/// playground would not open a link of it (it is too large).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shared {
+    pub fragment: Result<String, String>,
+    pub title: String,
+}
+
+impl Model {
+    /// The page at its start, with the work saved in this browser.
+    pub fn new(
+        theme: Theme,
+        saved: BTreeMap<String, Session>,
+        progress: BTreeMap<String, Progress>,
+    ) -> Self {
+        let (file, text) = FIRST_PRESET;
+        let (preset, scenario) = Preset::read(file, text).expect("the built-in preset reads");
+        let mut model = Model {
+            presets: Rc::new(vec![preset.clone()]),
+            preset: preset.clone(),
+            scenario: Rc::new(scenario.clone()),
+            world: Rc::new(World::new(&scenario)),
+            environment: String::new(),
+            desired: Editor::default(),
+            actual: Editor::default(),
+            ignore_text: String::new(),
+            ignore_error: None,
+            report: None,
+            done: Vec::new(),
+            highlight: None,
+            playing: false,
+            speed: 700,
+            theme,
+            help_open: false,
+            panel: Panel::Desired,
+            notice: None,
+            failure: None,
+            early: Some(Vec::new()),
+            head_error: None,
+            forms_error: None,
+            session: Session::default(),
+            saved: Rc::new(saved),
+            saved_as: String::new(),
+            shared: None,
+            answers: Vec::new(),
+            checked: None,
+            progress: Rc::new(progress),
+            exercise_key: String::new(),
+            token: 0,
+            pending: None,
+            keystrokes: 0,
+        };
+        model.load(preset, scenario);
+        model
+    }
+
+    pub(crate) fn load(&mut self, preset: Preset, scenario: Scenario) {
+        let format = preset.format();
+        self.world = Rc::new(World::new(&scenario));
+        self.environment = scenario
+            .environments()
+            .into_iter()
+            .next()
+            .unwrap_or_default();
+        self.ignore_text = ignore_text(&scenario.options.ignore, format);
+        self.ignore_error = None;
+        self.scenario = Rc::new(scenario);
+        self.preset = preset;
+        self.exercise_key = self.progress_key();
+        self.desired = Editor {
+            format,
+            ..Editor::default()
+        };
+        self.actual = Editor {
+            format,
+            ..Editor::default()
+        };
+        self.report = None;
+        self.playing = false;
+        self.notice = None;
+        self.shared = None;
+        self.answers = Vec::new();
+        self.checked = None;
+        self.session = self.fresh_session();
+        self.saved_as = self.natural_key();
+        self.changed();
+    }
+
+    /// The Desired pane's title and hint: Git's head, or the person's pull
+    /// request when their edits wait in one.
+    pub fn desired_heading(&self) -> (String, &'static str) {
+        let source = self.world.source_of(&self.environment);
+        match self.world.open_proposal(&self.environment) {
+            Some(pull) => (
+                format!(
+                    "Desired (your pull request #{} to {source}, not merged)",
+                    pull.number
+                ),
+                "Git is unchanged until it is merged; editing updates the pull request",
+            ),
+            None => (
+                format!("Desired (Git: {source})"),
+                "JSON or YAML; editing commits",
+            ),
+        }
+    }
+
+    pub fn environments(&self) -> Vec<String> {
+        self.world.clusters.keys().cloned().collect()
+    }
+
+    pub fn editor(&self, pane: Pane) -> &Editor {
+        match pane {
+            Pane::Desired => &self.desired,
+            Pane::Actual => &self.actual,
+        }
+    }
+
+    /// Whether the start is over: the presets loaded, and the page's link or
+    /// saved work opened.
+    pub fn start_is_over(&self) -> bool {
+        self.early.is_none()
+    }
+
+    /// Whether a pane is broken, so the report on screen is older than the texts.
+    /// The keystroke count while the world has not taken a typed text.
+    pub fn typing(&self) -> Option<u64> {
+        self.pending.as_ref().map(|_| self.keystrokes)
+    }
+
+    pub fn is_stale(&self) -> bool {
+        self.desired.error.is_some() || self.actual.error.is_some()
+    }
+
+    /// Whether the plan has an operation to apply (and the panes read).
+    pub fn can_step(&self) -> bool {
+        !self.is_stale()
+            && self
+                .report
+                .as_ref()
+                .is_some_and(|report| has_work(&report.plan))
+    }
+
+    /// Where time is, as the controls say it: before step 0, a step of the
+    /// script, or a step after it.
+    pub fn world_position(&self) -> String {
+        let (world, steps) = (&self.world, self.scenario.steps);
+        if world.started && world.step > steps {
+            format!("Step {}, after the script's {steps}", world.step)
+        } else if world.started {
+            format!("Step {} of {steps}", world.step)
+        } else {
+            format!("Before step 0 (of {steps})")
+        }
+    }
+
+    /// Whether time can move on a step.
+    pub fn can_advance(&self) -> bool {
+        !self.is_stale() && self.world.can_advance()
+    }
+
+    /// Whether the world's script has steps left to run.
+    pub fn can_run_to_end(&self) -> bool {
+        !self.is_stale() && self.world.script_left()
+    }
+
+    /// The line ranges to highlight in the actual pane.
+    pub fn highlighted_lines(&self) -> Option<(Range<usize>, u64)> {
+        let (key, token) = self.highlight.as_ref()?;
+        Some((self.actual.lines.get(key)?.clone(), *token))
+    }
+
+    pub(crate) fn world_mut(&mut self) -> &mut World {
+        Rc::make_mut(&mut self.world)
+    }
+
+    /// After the world or the options changed: new texts and a new report.
+    pub(crate) fn changed(&mut self) {
+        self.done.clear();
+        self.refresh();
+    }
+
+    /// The report of `actual` against `desired`; none while the two are in
+    /// different forms (nothing syncs then), with why.
+    pub(crate) fn report_on(&mut self, desired: &State, actual: &State) {
+        match comparable(desired, actual) {
+            Ok(()) => {
+                self.forms_error = None;
+                self.report = Some(Rc::new(report(
+                    desired,
+                    actual,
+                    &self.world.options.reconcile(),
+                )));
+            }
+            Err(why) => {
+                self.forms_error = Some(format!("Nothing syncs: {why}."));
+                self.report = None;
+            }
+        }
+    }
+
+    pub(crate) fn refresh(&mut self) {
+        let environment = self.environment.clone();
+        let Some(cluster) = self.world.clusters.get(&environment) else {
+            return;
+        };
+        let actual = cluster.actual().clone();
+        self.actual.show(&actual);
+        let proposal = self.world.proposal(&environment);
+        if let Some(proposed) = &proposal {
+            self.desired.show(proposed);
+        }
+        match self.world.desired_state(&environment) {
+            Ok(desired) => {
+                self.head_error = None;
+                if proposal.is_none() {
+                    self.desired.show(&desired);
+                }
+                self.report_on(&desired, &actual);
+            }
+            Err(error) => {
+                self.head_error = Some(format!(
+                    "The head of Git does not read, so the plan is the last one that did: {error}"
+                ));
+            }
+        }
+    }
+}
+
+fn ignore_text(rules: &[IgnoreRule], format: Format) -> String {
+    if rules.is_empty() {
+        return String::new();
+    }
+    render_value(&serde_json::to_value(rules).unwrap_or_default(), format)
+}

@@ -1,0 +1,88 @@
+//! The exercise of the scenario on screen: hints, answers, the check, and
+//! the student's progress.
+
+use crate::model::{Model, Progress};
+use gitops_world::attempt::{check, Attempt};
+use gitops_world::exercise::Exercise;
+use sha2::{Digest, Sha256};
+use std::rc::Rc;
+
+impl Model {
+    pub fn exercise(&self) -> Option<&Exercise> {
+        self.scenario.exercise.as_ref()
+    }
+
+    /// The progress of the exercise on screen.
+    pub fn exercise_progress(&self) -> Progress {
+        self.progress
+            .get(&self.exercise_key)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The key the progress of the exercise just loaded is kept under: one of
+    /// the playground's exercises by its file (also when a link carries its
+    /// very text), any other (a link's) by a hash of its scenario's text, so
+    /// that each exercise keeps its own and the same link finds it again.
+    pub(super) fn progress_key(&self) -> String {
+        if self.scenario.exercise.is_none() {
+            return self.preset.file.clone();
+        }
+        let preset = self
+            .presets
+            .iter()
+            .find(|preset| preset.file == self.preset.file)
+            .or_else(|| {
+                self.presets
+                    .iter()
+                    .find(|preset| preset.text == self.preset.text)
+            });
+        match preset {
+            Some(preset) => preset.file.clone(),
+            None => {
+                format!(
+                    "scenario-sha256:{:x}",
+                    Sha256::digest(self.preset.text.as_bytes())
+                )
+            }
+        }
+    }
+
+    pub(super) fn show_hint(&mut self) {
+        let Some(exercise) = self.exercise() else {
+            return;
+        };
+        let total = exercise.hints.len();
+        let key = self.exercise_key.clone();
+        let progress = Rc::make_mut(&mut self.progress).entry(key).or_default();
+        progress.hints = (progress.hints + 1).min(total);
+    }
+
+    /// Checks the student's work on the exercise: what they did since its
+    /// start, and their answers, the questions run against the presets.
+    pub(super) fn check(&mut self) {
+        let Some(exercise) = self.exercise().cloned() else {
+            return;
+        };
+        let attempt = Attempt {
+            interactions: self.session.interactions.clone(),
+            answers: self.answers.clone(),
+        };
+        let presets = self.presets.clone();
+        let preset = |file: &str| {
+            presets
+                .iter()
+                .find(|preset| preset.file == file)
+                .map(|preset| preset.text.to_string())
+        };
+        let checked = check(&self.scenario, &exercise, &attempt, &preset);
+        if checked.solved {
+            let key = self.exercise_key.clone();
+            Rc::make_mut(&mut self.progress)
+                .entry(key)
+                .or_default()
+                .solved = true;
+        }
+        self.checked = Some(Rc::new(checked));
+    }
+}

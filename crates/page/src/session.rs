@@ -1,0 +1,219 @@
+//! Opening, remembering and sharing sessions: a scenario and what the
+//! person did with it.
+
+use crate::model::{Failure, Model, Request, Shared, Source};
+use crate::preset::{Preset, FIRST_PRESET};
+use gitops_world::scenario::Scenario;
+use gitops_world::share::{encode_link, LinkError, Session, MAX_EXPANDED_BYTES, MAX_LINK_CHARS};
+use std::rc::Rc;
+
+/// The saved-work key of a scenario that is not a preset.
+pub const SHARED_KEY: &str = "shared";
+
+impl Model {
+    /// The key a session's work is saved under when nothing says otherwise:
+    /// its preset's, or the one for scenarios that are not presets.
+    pub(super) fn natural_key(&self) -> String {
+        key_of(&self.session)
+    }
+
+    /// The session of the scenario just loaded, before anything was done.
+    pub(super) fn fresh_session(&self) -> Session {
+        if self
+            .presets
+            .iter()
+            .any(|preset| preset.file == self.preset.file)
+        {
+            Session::of_preset(&self.preset.file)
+        } else {
+            Session::of_scenario(&self.preset.text)
+        }
+    }
+
+    /// The key under which the current scenario's work is saved.
+    pub fn saved_key(&self) -> String {
+        self.saved_as.clone()
+    }
+
+    /// A link's preset on which this browser holds work of the person's own,
+    /// kept aside while the link's session is open.
+    pub fn own_work_kept(&self) -> Option<&Preset> {
+        let file = self.session.preset.as_ref()?;
+        if self.saved_as == *file || !self.saved.get(file).is_some_and(has_work) {
+            return None;
+        }
+        self.presets.iter().find(|preset| preset.file == *file)
+    }
+
+    /// Keeps the current session among the saved ones.
+    pub(super) fn remember(&mut self) {
+        let key = self.saved_key();
+        Rc::make_mut(&mut self.saved).insert(key, self.session.clone());
+    }
+
+    /// Opens a session from a link or a host page. It is saved under its
+    /// preset, unless the person has other work of their own on that preset:
+    /// then it is saved apart, and their work is kept. What does not open
+    /// leaves the scenario on screen, says why, and is told to a host page.
+    pub fn open(&mut self, session: Session, source: Source) {
+        if let Some(early) = self.early.as_mut().filter(|_| source != Source::Start) {
+            early.push(Request::Open(session, source));
+            return;
+        }
+        let other_work_of_their_own = session
+            .preset
+            .as_ref()
+            .and_then(|file| self.saved.get(file))
+            .is_some_and(|saved| has_work(saved) && *saved != session);
+        let key = match other_work_of_their_own {
+            true => SHARED_KEY.to_string(),
+            false => key_of(&session),
+        };
+        if let Err(problem) = self.open_saved_as(key, session) {
+            self.cannot_open(source, problem);
+        }
+    }
+
+    /// Says that what `source` asked for does not open, and why (`problem`), and
+    /// keeps it for the host page of an embedded playground.
+    pub fn cannot_open(&mut self, source: Source, problem: String) {
+        if let Some(early) = self.early.as_mut().filter(|_| source != Source::Start) {
+            early.push(Request::CannotOpen(source, problem));
+            return;
+        }
+        let message = source.notice(&problem);
+        self.notice = Some(message.clone());
+        if let Some(request) = source.request() {
+            let number = self.failure.as_ref().map_or(0, |failure| failure.number) + 1;
+            self.failure = Some(Failure {
+                number,
+                request: request.to_string(),
+                message,
+            });
+        }
+    }
+
+    /// The start is over: opens the links followed and the host's messages that
+    /// came meanwhile, in their order.
+    pub(super) fn start_over(&mut self) {
+        let early = self.early.take().unwrap_or_default();
+        if !early.is_empty() {
+            self.settle();
+        }
+        for request in early {
+            match request {
+                Request::Open(session, source) => self.open(session, source),
+                Request::CannotOpen(source, problem) => self.cannot_open(source, problem),
+            }
+        }
+    }
+
+    /// Opens a session saved under `key`: loads its scenario and replays
+    /// what was done. If it does not open, nothing changes, and the error
+    /// says why.
+    pub fn open_saved_as(&mut self, key: String, session: Session) -> Result<(), String> {
+        let preset = match (&session.preset, &session.scenario) {
+            (Some(file), _) => match self.presets.iter().find(|preset| preset.file == *file) {
+                Some(preset) => preset.clone(),
+                None => return Err(format!("this playground has no preset named {file:?}")),
+            },
+            (None, Some(text)) => match Preset::read("Shared scenario", text) {
+                Ok((preset, _)) => preset,
+                Err(error) => return Err(format!("the scenario does not read: {error}")),
+            },
+            (None, None) => return Err("it names neither a preset nor a scenario".to_string()),
+        };
+        let scenario = Scenario::parse(&preset.file, &preset.text)
+            .map_err(|error| format!("the scenario does not read: {error}"))?;
+        self.load(preset, scenario);
+        self.saved_as = key;
+        for interaction in session.interactions {
+            self.interact(interaction);
+        }
+        self.remember();
+        Ok(())
+    }
+
+    /// Loads a preset, with the work saved for it if there is some.
+    pub fn load_remembered(&mut self, preset: Preset) {
+        match self.saved.get(&preset.file).cloned() {
+            Some(session) if has_work(&session) => {
+                if let Err(problem) = self.open_saved_as(preset.file.clone(), session) {
+                    self.cannot_open(Source::Saved, problem);
+                }
+            }
+            _ => self.load_fresh(preset),
+        }
+    }
+
+    fn load_fresh(&mut self, preset: Preset) {
+        match Scenario::parse(&preset.file, &preset.text) {
+            Ok(scenario) => self.load(preset, scenario),
+            Err(error) => self.notice = Some(format!("This scenario does not read: {error}")),
+        }
+    }
+
+    /// Back to the start of this scenario; its saved work is forgotten.
+    pub fn reset(&mut self) {
+        let key = self.saved_key();
+        Rc::make_mut(&mut self.saved).remove(&key);
+        self.load_fresh(self.preset.clone());
+        self.saved_as = key;
+    }
+
+    /// Back to the first preset; all saved work is forgotten.
+    pub fn reset_all(&mut self) {
+        self.saved = Rc::new(Default::default());
+        let first = self
+            .presets
+            .iter()
+            .find(|preset| preset.file == FIRST_PRESET.0)
+            .cloned();
+        match first {
+            Some(preset) => self.load_fresh(preset),
+            None => self.load_fresh(self.preset.clone()),
+        }
+    }
+
+    /// The link of the current session, or, when the playground would refuse
+    /// it, why and what to do instead.
+    pub fn share(&mut self) {
+        self.shared = Some(Shared {
+            fragment: encode_link(&self.session).map_err(|error| not_a_link(&error)),
+            title: self.preset.title.clone(),
+        });
+    }
+}
+
+/// Why a session cannot be shared as a link (the playground would refuse to
+/// open it, as `error` says), and what to do instead.
+pub fn not_a_link(error: &LinkError) -> String {
+    let why = match error {
+        LinkError::TooLong(length) => format!(
+            "its link would be {length} characters long, and the playground opens links of up \
+             to {MAX_LINK_CHARS} characters"
+        ),
+        LinkError::TooLarge => format!(
+            "it comes to more than {} MB, and the playground does not open links that expand \
+             past that",
+            MAX_EXPANDED_BYTES / (1024 * 1024)
+        ),
+        other => format!("the playground would not open its link ({other})"),
+    };
+    format!(
+        "This scenario, with what was done in it, is too large to share as a link: {why}. To \
+         share it, save the scenario as a file (the Desired and Actual texts) and send the \
+         file, or make the states smaller and share again."
+    )
+}
+
+fn key_of(session: &Session) -> String {
+    session
+        .preset
+        .clone()
+        .unwrap_or_else(|| SHARED_KEY.to_string())
+}
+
+fn has_work(session: &Session) -> bool {
+    !session.interactions.is_empty()
+}

@@ -1,0 +1,185 @@
+//! The page's model, natively: what a person does (Step, typing, a pause in
+//! typing, a broken pane, prune, time) and what the page then has to show.
+//! The page's browser tests (tests/page.rs at the top) keep what needs a
+//! DOM: focus, keyboard, dialogs, links pasted and the embed's messages.
+
+use gitops_core::SyncStatus;
+use gitops_page::{Action, Model, Pane, Theme};
+use std::collections::BTreeMap;
+
+/// The page as it opens: the worked example, nothing saved.
+fn opened() -> Model {
+    let mut model = Model::new(Theme::System, BTreeMap::new(), BTreeMap::new());
+    model.act(Action::Started);
+    model
+}
+
+/// What the plan shows: applied operations first, each `verb key`.
+fn cards(model: &Model) -> Vec<String> {
+    let done = model
+        .done
+        .iter()
+        .map(|operation| format!("{} {} (done)", operation.verb(), operation.key()));
+    let plan = model.report.iter().flat_map(|report| {
+        report
+            .plan
+            .iter()
+            .map(|operation| format!("{} {}", operation.verb(), operation.key()))
+    });
+    done.chain(plan).collect()
+}
+
+fn edit(model: &mut Model, pane: Pane, text: &str) {
+    model.act(Action::Edit(pane, text.into()));
+}
+
+fn commits(model: &Model) -> usize {
+    model.world.repository.log().count()
+}
+
+const ONLY_API: &str = r#"{"api": {"image": "registry.example/api:1.4.2", "replicas": 2}}"#;
+
+#[test]
+fn the_page_opens_with_the_worked_example_planned() {
+    let model = opened();
+    assert_eq!(cards(&model), ["delete debug", "update web"]);
+    let report = model.report.as_ref().expect("a report");
+    assert_eq!(report.status.sync, SyncStatus::OutOfSync);
+    assert!(report
+        .warnings
+        .iter()
+        .all(|warning| warning.rule == "mutable-image-tag"));
+    assert_eq!(model.world_position(), "Before step 0 (of 9)");
+}
+
+#[test]
+fn step_applies_the_next_operation_until_the_plan_is_done() {
+    let mut model = opened();
+    model.act(Action::Step);
+    assert_eq!(
+        cards(&model),
+        ["delete debug (done)", "update web"],
+        "prunes run first in their wave"
+    );
+    assert!(!model.actual.text.contains("debug"));
+    assert_eq!(
+        model.highlight.as_ref().map(|(key, _)| key.as_str()),
+        Some("debug")
+    );
+    model.act(Action::Step);
+    assert_eq!(cards(&model), ["delete debug (done)", "update web (done)"]);
+    let report = model.report.as_ref().expect("a report");
+    assert_eq!(report.status.sync, SyncStatus::Synced);
+    assert!(
+        model.actual.text.contains("\"replicas\": 3"),
+        "{}",
+        model.actual.text
+    );
+    assert!(!model.can_step(), "nothing left to apply");
+}
+
+#[test]
+fn play_runs_until_the_plan_is_done_and_stops() {
+    let mut model = opened();
+    model.act(Action::Play);
+    assert!(model.playing);
+    while model.playing {
+        model.act(Action::Tick);
+    }
+    assert_eq!(cards(&model), ["delete debug (done)", "update web (done)"]);
+}
+
+#[test]
+fn editing_a_pane_replans_and_keeps_the_text_as_typed() {
+    let mut model = opened();
+    edit(&mut model, Pane::Actual, "{}");
+    assert_eq!(cards(&model), ["create api", "create web"]);
+    assert_eq!(&*model.actual.text, "{}");
+}
+
+#[test]
+fn panes_in_different_forms_sync_nothing_and_say_why_until_both_agree() {
+    let mut model = opened();
+    let service = r#"[{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}}]"#;
+    edit(&mut model, Pane::Actual, service);
+    let why = model.forms_error.clone().unwrap_or_default();
+    assert!(
+        why.contains("Nothing syncs: Git holds named objects (the lesson's form) and the cluster holds Kubernetes objects"),
+        "{why}"
+    );
+    assert_eq!(cards(&model), Vec::<String>::new(), "no plan across forms");
+    assert!(!model.can_step());
+    edit(&mut model, Pane::Desired, service);
+    assert_eq!(model.forms_error, None, "both panes in one form");
+}
+
+#[test]
+fn typing_replans_at_once_and_commits_when_typing_pauses() {
+    let mut model = opened();
+    let before = commits(&model);
+    edit(&mut model, Pane::Desired, ONLY_API);
+    assert_eq!(cards(&model), ["delete debug", "delete web"]);
+    assert_eq!(commits(&model), before, "no commit while typing");
+    assert!(model.typing().is_some());
+    model.act(Action::Settle);
+    assert_eq!(commits(&model), before + 1);
+    assert_eq!(
+        model.world.repository.head().message,
+        "Edit envs/prod in the playground"
+    );
+    assert_eq!(cards(&model), ["delete debug", "delete web"]);
+    assert_eq!(model.typing(), None);
+}
+
+#[test]
+fn a_step_right_after_typing_commits_first_and_applies_the_typed_plan() {
+    let mut model = opened();
+    let before = commits(&model);
+    edit(&mut model, Pane::Desired, ONLY_API);
+    model.act(Action::Step);
+    assert_eq!(commits(&model), before + 1);
+    assert_eq!(cards(&model), ["delete debug (done)", "delete web"]);
+}
+
+#[test]
+fn a_broken_pane_shows_its_error_and_keeps_the_last_plan_and_text() {
+    let mut model = opened();
+    edit(&mut model, Pane::Desired, "{\"web\": ");
+    let error = model.desired.error.as_ref().expect("an error");
+    assert_eq!(
+        error.to_string(),
+        "desired, line 1, column 8: EOF while parsing a value"
+    );
+    assert_eq!(cards(&model), ["delete debug", "update web"]);
+    assert_eq!(&*model.desired.text, "{\"web\": ", "the text stays");
+    assert!(!model.can_step(), "no step while a pane is broken");
+    model.act(Action::Step);
+    assert_eq!(model.done, [], "a Step does nothing then");
+}
+
+#[test]
+fn unchecking_prune_drops_the_delete() {
+    let mut model = opened();
+    model.act(Action::SetPrune(false));
+    assert_eq!(cards(&model), ["update web"]);
+}
+
+#[test]
+fn time_runs_the_world_to_the_end_of_its_script_and_on_after_it() {
+    let mut model = opened();
+    model.act(Action::RunToEnd);
+    assert!(
+        model
+            .world
+            .events
+            .iter()
+            .any(|event| event.what.contains("deleted debug from prod")),
+        "{:?}",
+        model.world.events
+    );
+    assert_eq!(model.world_position(), "Step 9 of 9");
+    assert!(!model.can_run_to_end(), "the script has run");
+    assert!(model.can_advance(), "time goes on after the script");
+    model.act(Action::Advance);
+    assert_eq!(model.world_position(), "Step 10, after the script's 9");
+}

@@ -1,0 +1,93 @@
+//! The core's and the world's share of a keystroke in the page, stage by
+//! stage: both panes hold 2,000 Deployments written as the page writes them
+//! (pretty JSON), and a digit of a replica count in Desired is typed over,
+//! each time with a digit not typed in the last few strokes (so that no text
+//! was read a moment ago). Natively (`cargo bench --bench keystroke`) and in
+//! headless Chromium (`--target wasm32-unknown-unknown`). It prints figures;
+//! it asserts nothing about time.
+
+mod common;
+
+use common::{clock, median, states};
+use gitops_core::{report, State};
+use gitops_world::scenario::Scenario;
+use gitops_world::share::Interaction;
+use gitops_world::World;
+
+const OBJECTS: usize = 2_000;
+const KEYSTROKES: usize = 15;
+const DIGITS: [&str; 7] = ["3", "4", "5", "6", "7", "8", "9"];
+
+async fn measure(print: impl Fn(String)) {
+    let preset = include_str!("../../../static/presets/worked-example.json");
+    let scenario = Scenario::parse("worked-example.json", preset).expect("the preset reads");
+    let mut world = World::new(&scenario);
+    let environment = world
+        .clusters
+        .keys()
+        .next()
+        .expect("an environment")
+        .clone();
+    let (desired, live) = states(OBJECTS);
+    let desired_text = serde_json::to_string_pretty(&desired).expect("serializes");
+    let live_text = serde_json::to_string_pretty(&live).expect("serializes");
+    world.interact(
+        &environment,
+        &Interaction::Actual(live_text.as_str().into()),
+    );
+    world.interact(
+        &environment,
+        &Interaction::Desired(desired_text.as_str().into()),
+    );
+    let digit_at = desired_text
+        .find("\"replicas\": ")
+        .expect("a replica count")
+        + 12;
+
+    // In the page's order: the keystroke reads the typed text and reports on it
+    // against the cluster (what the person waits for); when typing pauses, the world
+    // commits the text and the page reports on the world's states again.
+    let options = world.options.reconcile();
+    let mut stages: [Vec<f64>; 5] = Default::default();
+    for stroke in 0..KEYSTROKES {
+        let mut text = desired_text.clone();
+        text.replace_range(digit_at..digit_at + 1, DIGITS[stroke % DIGITS.len()]);
+        let start = clock::now_ms();
+        let typed = State::read_cached("desired", &text).expect("valid");
+        let read = clock::now_ms();
+        let actual = world.clusters[&environment].actual().clone();
+        report(&typed, &actual, &options);
+        let previewed = clock::now_ms();
+        world.interact(&environment, &Interaction::Desired(text.into()));
+        let committed = clock::now_ms();
+        let desired = world.desired_state(&environment).expect("valid");
+        let actual = world.clusters[&environment].actual().clone();
+        report(&desired, &actual, &options);
+        let refreshed = clock::now_ms();
+        for (stage, time) in stages.iter_mut().zip([
+            read - start,
+            previewed - read,
+            previewed - start,
+            committed - previewed,
+            refreshed - committed,
+        ]) {
+            stage.push(time);
+        }
+        clock::pause().await;
+    }
+    print(format!(
+        "keystroke in Desired with {OBJECTS} objects per pane, {} KB of text ({}), median of {KEYSTROKES} ms",
+        desired_text.len() / 1024,
+        clock::WHERE
+    ));
+    print(format!(
+        "{:>10} {:>10} {:>16} {:>10} {:>16}",
+        "read", "report", "read and report", "commit", "report after it"
+    ));
+    let [read, preview, keystroke, commit, refresh] = stages.map(median);
+    print(format!(
+        "{read:>10.1} {preview:>10.1} {keystroke:>16.1} {commit:>10.1} {refresh:>16.1}"
+    ));
+}
+
+benchmark!(measure);

@@ -1,0 +1,493 @@
+//! What the scripted actors do, and the events it leaves.
+
+use crate::agent::Notice;
+use crate::event::Event;
+use crate::repository::{desired_state, FileChanges};
+use crate::scenario::{Files, Mode};
+use crate::script::{Action, FieldEdit};
+use crate::World;
+use gitops_core::image::image_fields;
+use gitops_core::state::key_of;
+use gitops_core::Operation;
+use serde_json::Value;
+
+impl World {
+    /// Does `action` at `step` and records its event; the operation it
+    /// applied to a cluster, when it applied one (`ApplyNext`).
+    pub(super) fn act(&mut self, step: u32, action: &Action) -> Option<Operation> {
+        let mut applied = None;
+        let event = match action {
+            Action::Commit { author, message, branch, write, remove, set } => match self.file_changes(branch.as_deref(), write, remove, set) {
+                Ok(changes) => {
+                    let id = match branch.as_deref() {
+                        None | Some("main") => self.repository.commit(author, message, &changes, step),
+                        Some(branch) => self.repository.commit_on(branch, author, message, &changes, step),
+                    }
+                    .id
+                    .clone();
+                    self.committed = true;
+                    Event::new(step, author, format!("committed {id}: {message}")).because(describe_files(&changes))
+                }
+                Err(error) => Event::new(step, author, format!("could not commit \"{message}\"")).because(error),
+            },
+            Action::Revert { author, commit } => match self.repository.revert(commit, author, step) {
+                Ok(reverted) => {
+                    self.committed = true;
+                    Event::new(step, author, format!("committed {}: {}", reverted.id, reverted.message)).because("a rollback is a revert, reviewed like any change")
+                }
+                Err(error) => Event::new(step, author, format!("could not revert {commit}")).because(error),
+            },
+            Action::OpenPullRequest { author, title, write, remove, set } => match self.file_changes(None, write, remove, set) {
+                Ok(changes) => {
+                    let why = describe_files(&changes);
+                    let number = self.repository.open_pull_request(author, title, changes, step);
+                    Event::new(step, author, format!("opened pull request #{number}: {title}")).because(why)
+                }
+                Err(error) => Event::new(step, author, format!("could not open the pull request \"{title}\"")).because(error),
+            },
+            Action::Promote { author, key, from, to } => self.promote(step, author, key, from, to),
+            Action::MergeBranch { by, from, to } => match self.repository.merge_branch(from, to, by, step) {
+                Ok(commit) => {
+                    let what = format!("committed {}: {}", commit.id, commit.message);
+                    self.committed = true;
+                    Event::new(step, by, what).because(format!("with a branch per environment, merging {from} into {to} is how a change reaches {to}"))
+                }
+                Err(error) => Event::new(step, by, format!("could not merge {from} into {to}")).because(error),
+            },
+            Action::Approve { by, pull_request } => match self.repository.approve(*pull_request, by) {
+                Ok(()) => Event::new(step, by, format!("approved pull request #{pull_request}"))
+                    .because("a reviewer needs read access and the right to approve, not the author's credentials"),
+                Err(error) => Event::new(step, by, format!("could not approve pull request #{pull_request}")).because(error),
+            },
+            Action::Merge { by, pull_request } => match self.repository.merge(*pull_request, by, step) {
+                Ok(commit) => {
+                    let id = commit.id.clone();
+                    self.committed = true;
+                    Event::new(step, by, format!("merged pull request #{pull_request} as {id}"))
+                        .because("merging needs write access to the state repository; the cluster is the agent's to change")
+                }
+                Err(error) => Event::new(step, "git", format!("refused to merge pull request #{pull_request}")).because(error),
+            },
+            Action::PushImage { by, tag, crashes, malicious } => {
+                let moved = self.registry.resolve(tag).is_some();
+                let image = self.registry.push(tag, None, *crashes, *malicious, by, step);
+                let what = format!("pushed {} as {}", crate::registry::short(&image.digest), image.pushed_as);
+                let why = if moved { "the tag already existed: tags are mutable, so it now points to another image" } else { "a new image, pushed with a token for the registry and nothing else" };
+                Event::new(step, by, what).because(why)
+            }
+            Action::EditCluster { by, environment, key, path, value } => self.edit_cluster(step, by, environment, key, path, value),
+            Action::CiApply { environment, key, path, value } => match self.options.mode {
+                Mode::Push => {
+                    let event = self.edit_cluster(step, "ci", environment, key, path, value);
+                    match event.what.starts_with("changed") {
+                        true => event.because("in push mode CI holds cluster credentials, so it can change production directly; Git does not record it"),
+                        false => event,
+                    }
+                }
+                Mode::Pull => Event::new(step, "ci", format!("could not change {key} in {environment}"))
+                    .because("in pull mode CI holds no cluster credentials: it can only push images and open pull requests"),
+            },
+            Action::Restart { environment, key } => {
+                let known = self.clusters.get_mut(environment).is_some_and(|cluster| cluster.restart(key));
+                if known {
+                    Event::new(step, "kubelet", format!("the pods of {key} in {environment} restart")).because("a node was drained")
+                } else {
+                    Event::new(step, "kubelet", format!("nothing to restart: {key} is not in {environment}"))
+                        .because(format!("the {environment} cluster has no object {key} at this step; check the key (Kind/namespace/name, or the name in the lesson's form)"))
+                }
+            }
+            Action::Sync { by, environment } => match self.agent.as_mut() {
+                Some(agent) => {
+                    agent.request_sync(environment);
+                    Event::new(step, by, format!("asked the agent to sync {environment}"))
+                }
+                None => Event::new(step, by, format!("cannot sync {environment}")).because("there is no agent in push mode"),
+            },
+            Action::StopAgent => self.set_agent(step, |agent| agent.running = false, "the agent stopped", "its pod crashed"),
+            Action::StartAgent => self.set_agent(step, |agent| agent.running = true, "the agent started again", "its pod was rescheduled"),
+            Action::RevokeAccess => self.set_agent(step, |agent| agent.has_access = false, "the agent lost read access to Git", "its deploy key was revoked"),
+            Action::RestoreAccess => self.set_agent(step, |agent| agent.has_access = true, "the agent can read Git again", "its deploy key was restored"),
+            Action::SetCluster { by, environment, state } => self.set_cluster(step, by, environment, state),
+            Action::LoseCluster { environment } => self.lose_cluster(step, environment),
+            Action::UpdateImage { by, tag, environment, key } => self.update_image(step, by, tag, environment, key),
+            Action::ApplyNext { by, environment } => {
+                let (event, operation) = self.apply_next(step, by, environment);
+                applied = operation;
+                event
+            }
+            Action::SetController { name, value, reason } => {
+                let mut found = false;
+                for controller in self.controllers.iter_mut().filter(|controller| controller.name == *name) {
+                    controller.value = value.clone();
+                    if !reason.is_empty() {
+                        controller.reason = reason.clone();
+                    }
+                    found = true;
+                }
+                let what = if found { format!("now wants {value}") } else { "is not a controller of this world".to_string() };
+                Event::new(step, name, what).because(reason.clone())
+            }
+        };
+        self.events.push(event);
+        applied
+    }
+
+    fn set_cluster(&mut self, step: u32, by: &str, environment: &str, state: &Value) -> Event {
+        let Some(cluster) = self.clusters.get_mut(environment) else {
+            return Event::new(
+                step,
+                by,
+                format!("could not change the {environment} cluster"),
+            )
+            .because("there is no such cluster");
+        };
+        let next = match gitops_core::state::State::from_value(environment, state.clone()) {
+            Ok(next) => next,
+            Err(error) => {
+                return Event::new(
+                    step,
+                    by,
+                    format!("could not change the {environment} cluster"),
+                )
+                .because(error.to_string())
+            }
+        };
+        let changed = crate::repository::diff_states(cluster.actual(), &next);
+        cluster.replace(next);
+        for diff in &changed {
+            self.notify(Notice::Changed {
+                environment: environment.into(),
+                key: diff.key.clone(),
+            });
+        }
+        let keys: Vec<String> = changed
+            .iter()
+            .map(|diff| format!("{} {}", diff.change, diff.key))
+            .collect();
+        let what = if keys.is_empty() {
+            "nothing".to_string()
+        } else {
+            keys.join(", ")
+        };
+        Event::new(
+            step,
+            by,
+            format!("changed the {environment} cluster by hand: {what}"),
+        )
+        .because("a change made to the cluster, outside Git")
+    }
+
+    fn lose_cluster(&mut self, step: u32, environment: &str) -> Event {
+        let Some(cluster) = self.clusters.get_mut(environment) else {
+            return Event::new(
+                step,
+                "ops",
+                format!("there is no {environment} cluster to lose"),
+            );
+        };
+        let form = cluster.actual().form().clone();
+        *cluster =
+            crate::cluster::Cluster::new(environment, gitops_core::state::State::empty(form));
+        if let Some(agent) = self.agent.as_mut() {
+            agent.forget(environment);
+        }
+        Event::new(step, "ops", format!("the {environment} cluster is lost; a new, empty cluster and a new agent take its place"))
+            .because("rebuilding a cluster is pointing a new agent at the repository")
+    }
+
+    /// A pull request pinning the digest the tag points to now, in every
+    /// image reference of `key` to that repository.
+    fn update_image(
+        &mut self,
+        step: u32,
+        by: &str,
+        tag: &str,
+        environment: &str,
+        key: &str,
+    ) -> Event {
+        let refuse = |why: String| {
+            Event::new(step, by, format!("could not update {key} to {tag}")).because(why)
+        };
+        let Some(image) = self.registry.resolve(tag) else {
+            return refuse(format!("the registry has no {tag}"));
+        };
+        let repository = gitops_core::image::ImageReference::parse(tag)
+            .repository
+            .to_string();
+        let pinned = format!("{repository}@{}", image.digest);
+        let files = self.repository.head().files.clone();
+        let Some((path, content)) = file_declaring(&files, environment, key) else {
+            return refuse(format!("{key} is not in envs/{environment}"));
+        };
+        let mut updated = content.clone();
+        let Some(target) = object_in_file_mut(&mut updated, key) else {
+            return refuse(format!("{path} is text"));
+        };
+        let fields: Vec<String> = image_fields(target, true)
+            .into_iter()
+            .filter(|(_, image)| {
+                gitops_core::image::ImageReference::parse(image).repository == repository
+            })
+            .map(|(pointer, _)| pointer)
+            .collect();
+        if fields.is_empty() {
+            return refuse(format!("{key} runs no image of {repository}"));
+        }
+        for pointer in &fields {
+            if let Err(error) =
+                crate::cluster::set_pointer(target, pointer, Value::String(pinned.clone()))
+            {
+                return refuse(error);
+            }
+        }
+        let title = format!(
+            "Update {key} in {environment} to {}",
+            crate::registry::shorten_digests(&pinned)
+        );
+        let changes = FileChanges {
+            write: Files::from([(path, updated)]),
+            remove: Vec::new(),
+        };
+        let number = self.repository.open_pull_request(by, &title, changes, step);
+        Event::new(step, by, format!("opened pull request #{number}: {title}"))
+            .because("the bot holds a token that opens pull requests on the state repository, and nothing else; review gates the change")
+    }
+
+    /// Applies the first operation of `environment`'s plan that changes the
+    /// cluster: the event, and the operation when there was one.
+    fn apply_next(&mut self, step: u32, by: &str, environment: &str) -> (Event, Option<Operation>) {
+        let desired = match self.desired_state(environment) {
+            Ok(desired) => desired,
+            Err(error) => {
+                let event = Event::new(step, by, format!("could not sync {environment}"));
+                return (event.because(error.to_string()), None);
+            }
+        };
+        let Some(cluster) = self.clusters.get_mut(environment) else {
+            let event = Event::new(step, by, format!("could not sync {environment}"));
+            return (event.because("there is no such cluster"), None);
+        };
+        let plan = gitops_core::plan(&desired, cluster.actual(), &self.options.reconcile());
+        let Some(operation) = plan
+            .into_iter()
+            .find(|operation| operation.changes_cluster())
+        else {
+            let event = Event::new(step, by, format!("nothing to apply to {environment}"));
+            return (event.because("the cluster already matches Git"), None);
+        };
+        let what = format!(
+            "applied {} {} to {environment}",
+            operation.verb(),
+            operation.key()
+        );
+        cluster.apply(std::slice::from_ref(&operation));
+        let event = Event::new(step, by, what).because("a sync run one operation at a time");
+        (event, Some(operation))
+    }
+
+    /// The file changes that whole files (`write`, `remove`) and single
+    /// fields (`set`) make to the head of Git.
+    fn file_changes(
+        &self,
+        branch: Option<&str>,
+        write: &Files,
+        remove: &[String],
+        set: &[FieldEdit],
+    ) -> Result<FileChanges, String> {
+        let new_branch = Files::new();
+        let head = self
+            .repository
+            .head_of(branch.unwrap_or("main"))
+            .map_or(&new_branch, |commit| &commit.files);
+        let mut write = write.clone();
+        for edit in set {
+            let mut content = match write.get(&edit.file).or_else(|| head.get(&edit.file)) {
+                Some(Value::String(_)) => {
+                    return Err(format!(
+                        "{} is text; `set` edits files written as JSON values",
+                        edit.file
+                    ))
+                }
+                Some(content) => content.clone(),
+                None => return Err(format!("there is no file {}", edit.file)),
+            };
+            crate::cluster::set_pointer(&mut content, &edit.path, edit.value.clone())?;
+            write.insert(edit.file.clone(), content);
+        }
+        Ok(FileChanges {
+            write,
+            remove: remove.to_vec(),
+        })
+    }
+
+    fn edit_cluster(
+        &mut self,
+        step: u32,
+        by: &str,
+        environment: &str,
+        key: &str,
+        path: &str,
+        value: &Value,
+    ) -> Event {
+        let Some(cluster) = self.clusters.get_mut(environment) else {
+            return Event::new(step, by, format!("could not edit {key}"))
+                .because(format!("there is no {environment} cluster"));
+        };
+        match cluster.set_field(key, path, value.clone()) {
+            Ok(old) => {
+                self.notify(Notice::Changed {
+                    environment: environment.into(),
+                    key: key.into(),
+                });
+                let place = match path {
+                    "" => String::new(),
+                    path => format!(" at {path}"),
+                };
+                let what = match old {
+                    Some(old) if old == *value => format!(
+                        "set {key} in {environment}{place} to {}, as it already was",
+                        show(value)
+                    ),
+                    old => format!(
+                        "changed {key} in {environment}{place} ({} → {})",
+                        old.map_or("absent".into(), |old| show(&old)),
+                        show(value)
+                    ),
+                };
+                Event::new(step, by, what).because("a change made to the cluster, outside Git")
+            }
+            Err(error) => Event::new(step, by, format!("could not edit {key} in {environment}"))
+                .because(error),
+        }
+    }
+
+    fn set_agent(
+        &mut self,
+        step: u32,
+        change: impl FnOnce(&mut crate::agent::Agent),
+        what: &str,
+        why: &str,
+    ) -> Event {
+        match self.agent.as_mut() {
+            Some(agent) => {
+                change(agent);
+                Event::new(step, "agent", what).because(why)
+            }
+            None => Event::new(step, "agent", "there is no agent").because("push mode has none"),
+        }
+    }
+
+    /// Opens a pull request that copies the image references of `key` from
+    /// one environment's directory to the next one's.
+    fn promote(&mut self, step: u32, author: &str, key: &str, from: &str, to: &str) -> Event {
+        let refuse = |why: String| {
+            Event::new(
+                step,
+                author,
+                format!("could not promote {key} from {from} to {to}"),
+            )
+            .because(why)
+        };
+        let files = self.repository.head().files.clone();
+        let source = match desired_state(&files, from) {
+            Ok(state) => state,
+            Err(error) => return refuse(error.to_string()),
+        };
+        let Some(object) = source.get(key) else {
+            return refuse(format!("{key} is not in envs/{from}"));
+        };
+        let images = image_fields(object, true);
+        if images.is_empty() {
+            return refuse(format!("{key} in {from} names no image"));
+        }
+        let Some((path, content)) = file_declaring(&files, to, key) else {
+            return refuse(format!("{key} is not in envs/{to}"));
+        };
+        let mut updated = match &content {
+            Value::String(_) => {
+                return refuse(format!(
+                    "{path} is text; the promotion edits files written as JSON values"
+                ))
+            }
+            other => other.clone(),
+        };
+        let Some(target) = object_in_file_mut(&mut updated, key) else {
+            return refuse(format!("{key} is not in {path}"));
+        };
+        for (pointer, image) in &images {
+            if let Err(error) =
+                crate::cluster::set_pointer(target, pointer, Value::String(image.to_string()))
+            {
+                return refuse(error);
+            }
+        }
+        let list: Vec<String> = images
+            .iter()
+            .map(|(_, image)| crate::registry::shorten_digests(image))
+            .collect();
+        let title = format!("Promote {key} to {to}: {}", list.join(", "));
+        let changes = FileChanges {
+            write: Files::from([(path.clone(), updated)]),
+            remove: Vec::new(),
+        };
+        let number = self
+            .repository
+            .open_pull_request(author, &title, changes, step);
+        Event::new(
+            step,
+            author,
+            format!("opened pull request #{number}: {title}"),
+        )
+        .because(format!(
+            "a promotion copies the image reference from envs/{from} to envs/{to}"
+        ))
+    }
+}
+
+/// The file under `envs/<environment>/` that declares `key`.
+fn file_declaring(files: &Files, environment: &str, key: &str) -> Option<(String, Value)> {
+    files
+        .iter()
+        .filter(|(path, _)| crate::repository::environment_of(path) == Some(environment))
+        .find(|(path, content)| {
+            let single = Files::from([((*path).clone(), (*content).clone())]);
+            desired_state(&single, environment).is_ok_and(|state| state.get(key).is_some())
+        })
+        .map(|(path, content)| (path.clone(), content.clone()))
+}
+
+/// The object of a file's content that has `key`: the content itself, an
+/// entry of the lesson's form, or an item of a list.
+fn object_in_file_mut<'v>(content: &'v mut Value, key: &str) -> Option<&'v mut Value> {
+    let is_it = |item: &Value| key_of(item).as_deref() == Some(key);
+    if is_it(content) {
+        return Some(content);
+    }
+    let is_list = content.get("items").is_some_and(Value::is_array);
+    if content.is_object() && !is_list {
+        return content.get_mut(key);
+    }
+    let items = match content {
+        Value::Array(items) => items,
+        Value::Object(fields) => fields.get_mut("items")?.as_array_mut()?,
+        _ => return None,
+    };
+    items.iter_mut().find(|item| is_it(item))
+}
+
+fn describe_files(changes: &FileChanges) -> String {
+    let mut parts: Vec<String> = changes
+        .write
+        .keys()
+        .map(|path| format!("writes {path}"))
+        .collect();
+    parts.extend(changes.remove.iter().map(|path| format!("removes {path}")));
+    parts.join(", ")
+}
+
+fn show(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,86 @@
+//! An edge-triggered agent, for contrast: it acts only on the notifications
+//! it receives while it runs (a commit, a change to an object), replaying
+//! each one, and never recomputes the whole difference. What happened while
+//! it was down is never noticed.
+
+use super::{operation_event, Agent, Notice};
+use crate::cluster::Cluster;
+use crate::event::Event;
+use crate::repository::{diff_states, Repository};
+use crate::scenario::WorldOptions;
+use gitops_core::report::report;
+use std::collections::{BTreeMap, BTreeSet};
+
+impl Agent {
+    pub(super) fn reconcile_edge(
+        &mut self,
+        step: u32,
+        repository: &Repository,
+        clusters: &mut BTreeMap<String, Cluster>,
+        options: &WorldOptions,
+        events: &mut Vec<Event>,
+    ) {
+        let notices = std::mem::take(&mut self.inbox);
+        let git_moved = notices.contains(&Notice::GitMoved);
+        let environments: Vec<String> = self.applications.keys().cloned().collect();
+        for environment in environments {
+            let Some(cluster) = clusters.get_mut(&environment) else {
+                continue;
+            };
+            let mut keys: BTreeSet<String> = notices
+                .iter()
+                .filter_map(|notice| match notice {
+                    Notice::Changed {
+                        environment: changed,
+                        key,
+                    } if *changed == environment => Some(key.clone()),
+                    _ => None,
+                })
+                .collect();
+            if git_moved {
+                let before = self
+                    .applications
+                    .get(&environment)
+                    .and_then(|application| application.target.clone());
+                self.fetch(step, &environment, repository, options.layout, true, events);
+                let after = self
+                    .applications
+                    .get(&environment)
+                    .and_then(|application| application.target.clone());
+                if let (Some(before), Some(after)) = (before, after) {
+                    keys.extend(
+                        diff_states(&before, &after)
+                            .into_iter()
+                            .map(|diff| diff.key),
+                    );
+                }
+            }
+            let Some(application) = self.applications.get_mut(&environment) else {
+                continue;
+            };
+            let Some(target) = application.target.clone() else {
+                continue;
+            };
+            if keys.is_empty() {
+                continue;
+            }
+            let plan: Vec<_> = report(&target, cluster.actual(), &options.reconcile())
+                .plan
+                .into_iter()
+                .filter(|operation| keys.contains(operation.key()))
+                .collect();
+            for operation in &plan {
+                events.push(operation_event(
+                    step,
+                    &environment,
+                    operation,
+                    "it replays the event it was sent",
+                    git_moved,
+                    cluster.actual(),
+                ));
+                cluster.apply(std::slice::from_ref(operation));
+            }
+            application.synced_revision = application.target_revision.clone();
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! A sync runs wave by wave, as Argo CD's does: the next wave starts only
+//! when the objects of the earlier waves are healthy. Within a wave the
+//! deletions run first, then the creates and updates (gitops-engine's
+//! `runTasks`: "prune first", "finally create resources"); the plan gives
+//! each deletion the wave it runs in. A deleted object has nothing to wait
+//! for. An object of an earlier wave that turns Degraded fails the sync
+//! (gitops-engine marks its task failed, and the operation with it), and
+//! the agent does not sync that revision again by itself (Argo CD's
+//! `autoSync`: "failed previous sync attempt").
+
+use super::{operation_event, Application};
+use crate::cluster::Cluster;
+use crate::event::Event;
+use gitops_core::health::{health, Health};
+use gitops_core::state::State;
+use gitops_core::sync::order::wave;
+use gitops_core::sync::plan::Operation;
+
+/// Applies what the sync can apply now; whether the sync is finished.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn sync_wave(
+    application: &mut Application,
+    step: u32,
+    environment: &str,
+    cluster: &mut Cluster,
+    target: &State,
+    plan: &[Operation],
+    why: &str,
+    following_git: bool,
+    events: &mut Vec<Event>,
+) -> bool {
+    // What changes the cluster, in sync order; a skip waits for nothing and
+    // is told when the sync finishes.
+    let work: Vec<&Operation> = plan.iter().filter(|op| op.changes_cluster()).collect();
+    let batch: Vec<Operation> = match work.first().map(|op| op.wave()) {
+        Some(first) => {
+            let blocker = blocker(target, cluster, first);
+            if let Some(Blocker::Degraded(key)) = blocker {
+                let revision = application.target_revision.clone().unwrap_or_default();
+                events.push(
+                    Event::new(
+                        step,
+                        "agent",
+                        format!(
+                            "{environment}: the sync to {revision} failed: {key} is Degraded, so wave {first} never starts"
+                        ),
+                    )
+                    .because(
+                        "an object a sync waits for that turns Degraded fails the sync; the agent \
+                         does not retry this revision by itself, only when Git moves or a person syncs",
+                    ),
+                );
+                application.waiting = None;
+                application.syncing = false;
+                application.failed_revision = Some(revision);
+                return false;
+            }
+            if let Some(Blocker::Waiting(key, state)) = blocker {
+                let waiting = format!("wave {first} waits until {key} is Healthy (it is {state})");
+                if application.waiting.as_ref() != Some(&waiting) {
+                    events.push(
+                        Event::new(step, "agent", format!("{environment}: {waiting}"))
+                            .because("a wave starts only when the earlier waves are healthy"),
+                    );
+                    application.waiting = Some(waiting);
+                }
+                application.syncing = true;
+                return false;
+            }
+            let later = work.iter().any(|op| op.wave() != first);
+            if later {
+                work.into_iter()
+                    .filter(|op| op.wave() == first)
+                    .cloned()
+                    .collect()
+            } else {
+                plan.to_vec()
+            }
+        }
+        None => plan.to_vec(),
+    };
+    for operation in &batch {
+        if let Operation::Delete { key, .. } = operation {
+            if cluster.actual().get(key).is_none() {
+                // It went with its Namespace, deleted just before.
+                continue;
+            }
+        }
+        events.push(operation_event(
+            step,
+            environment,
+            operation,
+            why,
+            following_git,
+            cluster.actual(),
+        ));
+        cluster.apply(std::slice::from_ref(operation));
+    }
+    application.waiting = None;
+    application.reported = None;
+    let finished = batch.len() == plan.len();
+    application.syncing = !finished;
+    if finished {
+        application.synced_revision = application.target_revision.clone();
+    }
+    finished
+}
+
+/// What keeps a wave from starting: an object of an earlier wave that is
+/// Degraded (the sync fails), else the first one not yet Healthy.
+enum Blocker {
+    Degraded(String),
+    /// The object, and what it is instead: missing, or its health.
+    Waiting(String, String),
+}
+
+/// What keeps `wave_now` from starting, if anything does.
+fn blocker(target: &State, cluster: &Cluster, wave_now: i64) -> Option<Blocker> {
+    let mut waiting = None;
+    let earlier = target
+        .objects()
+        .iter()
+        .filter(|(_, object)| wave(object) < wave_now);
+    for (key, _) in earlier {
+        let state = match cluster.actual().get(key).map(health) {
+            None => "missing".to_string(),
+            Some(None | Some(Health::Healthy)) => continue,
+            Some(Some(Health::Degraded)) => return Some(Blocker::Degraded(key.to_string())),
+            Some(Some(other)) => other.to_string(),
+        };
+        waiting.get_or_insert(Blocker::Waiting(key.to_string(), state));
+    }
+    waiting
+}

@@ -1,0 +1,138 @@
+//! A person editing the desired or the actual state in the page. Typing is a
+//! burst of edits: the first one is a commit (or a change to the cluster),
+//! and the next ones of the same kind amend it, until anything else happens.
+
+use crate::event::Event;
+use crate::person::environment_changes;
+use crate::repository::on_branch;
+use crate::scenario::Layout;
+use crate::script::Action;
+use crate::World;
+use gitops_core::state::State;
+
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Burst {
+    kind: Kind,
+    environment: String,
+    /// Where the burst's event is in the world's events.
+    event: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    Desired,
+    /// The cluster's state before the burst, to describe the whole change.
+    Actual(State),
+}
+
+/// The message of a commit made by editing in the page.
+pub fn edit_message(environment: &str) -> String {
+    format!("Edit envs/{environment} in the playground")
+}
+
+impl World {
+    /// `by` writes `text` as the whole desired state of `environment`: one
+    /// file, `envs/<environment>/manifests.json` (or `.yaml`).
+    pub fn edit_desired(&mut self, by: &str, environment: &str, text: &str) {
+        let changes = environment_changes(&self.desired_files(environment).1, environment, text);
+        let (branch, changes) = match self.options.layout {
+            Layout::Directories => (None, changes),
+            Layout::Branches => (
+                Some(environment.to_string()),
+                on_branch(environment, &changes),
+            ),
+        };
+        if let Some(event) = self.burst_event(&Kind::Desired, environment) {
+            let amended = match branch.as_deref() {
+                None => self
+                    .repository
+                    .amend(changes.applied_to(&self.repository.head().files)),
+                Some(branch) => {
+                    let files = self
+                        .repository
+                        .head_of(branch)
+                        .map(|head| changes.applied_to(&head.files))
+                        .unwrap_or_default();
+                    self.repository.amend_on(branch, files)
+                }
+            };
+            if let Some(commit) = amended {
+                let message = commit.message.clone();
+                self.events[event].what = format!("committed {}: {message}", commit.id);
+                return;
+            }
+        }
+        let message = edit_message(environment);
+        self.perform(&Action::Commit {
+            author: by.into(),
+            message,
+            branch,
+            write: changes.write,
+            remove: changes.remove,
+            set: Vec::new(),
+        });
+        self.editing = Some(Burst {
+            kind: Kind::Desired,
+            environment: environment.into(),
+            event: self.events.len() - 1,
+        });
+    }
+
+    /// `by` replaces the whole actual state of `environment` by hand.
+    pub fn edit_actual(&mut self, by: &str, environment: &str, state: &State) {
+        let before = match &self.editing {
+            Some(Burst {
+                kind: Kind::Actual(before),
+                environment: edited,
+                ..
+            }) if edited == environment => Some(before.clone()),
+            _ => None,
+        };
+        let before = before.or_else(|| {
+            self.clusters
+                .get(environment)
+                .map(|cluster| cluster.actual().clone())
+        });
+        let event = self.burst_event(
+            &Kind::Actual(State::empty(state.form().clone())),
+            environment,
+        );
+        self.perform(&Action::SetCluster {
+            by: by.into(),
+            environment: environment.into(),
+            state: state.to_value(),
+        });
+        let Some(before) = before else { return };
+        let changes = crate::repository::diff_states(&before, state);
+        let list: Vec<String> = changes
+            .iter()
+            .map(|diff| format!("{} {}", diff.change, diff.key))
+            .collect();
+        let what = if list.is_empty() {
+            "nothing yet".to_string()
+        } else {
+            list.join(", ")
+        };
+        let latest = self.events.len() - 1;
+        self.events[latest].what = format!("changed the {environment} cluster by hand: {what}");
+        if let Some(previous) = event {
+            let replaced: Event = self.events.remove(latest);
+            self.events[previous] = replaced;
+        }
+        let index = event.unwrap_or(latest);
+        self.editing = Some(Burst {
+            kind: Kind::Actual(before),
+            environment: environment.into(),
+            event: index,
+        });
+    }
+
+    /// The event of the burst in progress, when the same kind of edit of the
+    /// same environment continues it.
+    fn burst_event(&self, kind: &Kind, environment: &str) -> Option<usize> {
+        let burst = self.editing.as_ref()?;
+        let same_kind = std::mem::discriminant(&burst.kind) == std::mem::discriminant(kind);
+        (same_kind && burst.environment == environment && burst.event < self.events.len())
+            .then_some(burst.event)
+    }
+}

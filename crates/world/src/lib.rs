@@ -1,0 +1,237 @@
+//! The simulated world: a state repository, an image registry, clusters
+//! with their controllers, CI and the agent, advancing step by step. Plain
+//! Rust beside the core, with no web dependency; deterministic: the same
+//! scenario gives the same events every time.
+
+mod actions;
+pub mod agent;
+pub mod attempt;
+mod ci;
+pub mod cluster;
+mod edits;
+pub mod event;
+pub mod exercise;
+pub mod person;
+pub mod registry;
+pub mod repository;
+pub mod scenario;
+pub mod script;
+mod secrets;
+pub mod share;
+pub mod summary;
+
+use agent::Agent;
+use cluster::Cluster;
+use event::Event;
+use gitops_core::error::InputError;
+use gitops_core::state::State;
+use registry::Registry;
+use repository::Repository;
+use scenario::{ControllerSpec, Files, Mode, Scenario, WorldOptions};
+use script::ScriptStep;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct World {
+    /// The step last run (0 before the start, too).
+    pub step: u32,
+    /// Whether step 0 has run.
+    pub started: bool,
+    /// The last step the scenario runs.
+    pub steps: u32,
+    pub repository: Repository,
+    pub registry: Registry,
+    pub clusters: BTreeMap<String, Cluster>,
+    /// The agent, in pull mode.
+    pub agent: Option<Agent>,
+    pub controllers: Vec<ControllerSpec>,
+    pub options: WorldOptions,
+    pub events: Vec<Event>,
+    script: Vec<ScriptStep>,
+    /// The person's edit burst in progress, which the next edit of the
+    /// same kind amends.
+    editing: Option<edits::Burst>,
+    /// Git moved during the last step (for push-mode CI, and for a webhook
+    /// the agent hears at the next step).
+    committed: bool,
+}
+
+impl World {
+    /// The world at the start of a scenario, before step 0 has run.
+    pub fn new(scenario: &Scenario) -> Self {
+        let environments = scenario.environments();
+        let clusters = scenario
+            .clusters
+            .iter()
+            .map(|(environment, state)| {
+                (
+                    environment.clone(),
+                    Cluster::new(environment, state.clone()),
+                )
+            })
+            .collect();
+        let initial = &scenario.repository;
+        let mut repository = Repository::new(
+            &initial.author,
+            &initial.message,
+            initial.files.clone(),
+            scenario.options.protected_environments.clone(),
+        );
+        for (branch, files) in &initial.branches {
+            repository.create_branch(branch, &initial.author, &initial.message, files.clone(), 0);
+        }
+        World {
+            step: 0,
+            started: false,
+            steps: scenario.steps,
+            repository,
+            registry: Registry::new(&scenario.registry),
+            clusters,
+            agent: (scenario.options.mode == Mode::Pull).then(|| Agent::new(&environments)),
+            controllers: scenario.controllers.clone(),
+            options: scenario.options.clone(),
+            events: Vec::new(),
+            script: scenario.script.clone(),
+            editing: None,
+            committed: false,
+        }
+    }
+
+    /// The commit `environment` follows and its files as
+    /// `envs/<environment>/` files, in either layout.
+    pub fn desired_files(&self, environment: &str) -> (&repository::Commit, Files) {
+        self.repository
+            .environment_files(environment, self.options.layout)
+    }
+
+    /// Where Git keeps `environment`: `envs/prod`, or `branch prod, app/`.
+    pub fn source_of(&self, environment: &str) -> String {
+        match self.options.layout {
+            scenario::Layout::Directories => format!("envs/{environment}"),
+            scenario::Layout::Branches => format!("branch {environment}, app/"),
+        }
+    }
+
+    /// The desired state of `environment` at the commit it follows.
+    pub fn desired_state(&self, environment: &str) -> Result<State, InputError> {
+        repository::desired_state(&self.desired_files(environment).1, environment)
+    }
+
+    /// Runs every step of a scenario: step 0 and `scenario.steps` more.
+    pub fn run(scenario: &Scenario) -> Self {
+        let mut world = World::new(scenario);
+        while world.step < scenario.steps || !world.started {
+            world.next_step();
+        }
+        world
+    }
+
+    /// Runs the next step: step 0 first.
+    pub fn next_step(&mut self) {
+        self.editing = None;
+        let next = if self.started { self.step + 1 } else { 0 };
+        self.started = true;
+        self.advance(next);
+    }
+
+    /// Does `action` now, at the current step, as a scripted actor would
+    /// (in push mode, CI deploys what it commits).
+    /// The operation it applied to a cluster, if it applied one.
+    pub fn perform(&mut self, action: &script::Action) -> Option<gitops_core::Operation> {
+        self.editing = None;
+        let committed_before = std::mem::take(&mut self.committed);
+        let applied = self.act(self.step, action);
+        if self.committed && self.options.mode == Mode::Push {
+            self.ci_deploy(self.step);
+        }
+        if self.committed {
+            self.notify(agent::Notice::GitMoved);
+        }
+        self.committed |= committed_before;
+        applied
+    }
+
+    /// One step: the agent observes the world as the last step left it and
+    /// acts; then the scripted actors act (and, in push mode, CI deploys what
+    /// they committed); then the controllers and the kubelet.
+    fn advance(&mut self, step: u32) {
+        self.step = step;
+        if let Some(agent) = self.agent.as_mut() {
+            let webhook = self.options.webhook && self.committed;
+            let events = agent.reconcile(
+                step,
+                &self.repository,
+                &mut self.clusters,
+                &self.options,
+                webhook,
+            );
+            self.events.extend(events);
+        }
+        self.committed = step == 0;
+        let actions: Vec<ScriptStep> = self
+            .script
+            .iter()
+            .filter(|scripted| scripted.at == step)
+            .cloned()
+            .collect();
+        for scripted in actions {
+            self.act(step, &scripted.action);
+        }
+        if self.committed && self.options.mode == Mode::Push {
+            self.ci_deploy(step);
+        }
+        if self.committed {
+            self.notify(agent::Notice::GitMoved);
+        }
+        self.run_controllers(step);
+        for cluster in self.clusters.values_mut() {
+            let events = cluster.external_secrets(step);
+            self.events.extend(events);
+            let events = cluster.kubelet(&self.registry, step);
+            self.events.extend(events);
+        }
+    }
+
+    /// Tells the agent, if there is one and it runs, what happened.
+    fn notify(&mut self, notice: agent::Notice) {
+        if let Some(agent) = self.agent.as_mut() {
+            agent.notify(notice);
+        }
+    }
+
+    fn run_controllers(&mut self, step: u32) {
+        let mut changed = Vec::new();
+        for controller in &self.controllers {
+            let Some(cluster) = self.clusters.get_mut(&controller.environment) else {
+                continue;
+            };
+            let Some(current) = cluster.actual().get(&controller.key) else {
+                continue;
+            };
+            if current.pointer(&controller.path) == Some(&controller.value) {
+                continue;
+            }
+            let old = current.pointer(&controller.path).cloned();
+            if cluster
+                .set_field(&controller.key, &controller.path, controller.value.clone())
+                .is_ok()
+            {
+                let old = old.map_or("absent".into(), |value| value.to_string());
+                let what = format!(
+                    "set {} in {} at {} ({old} → {})",
+                    controller.key, controller.environment, controller.path, controller.value
+                );
+                self.events.push(
+                    Event::new(step, &controller.name, what).because(controller.reason.clone()),
+                );
+                changed.push(agent::Notice::Changed {
+                    environment: controller.environment.clone(),
+                    key: controller.key.clone(),
+                });
+            }
+        }
+        for notice in changed {
+            self.notify(notice);
+        }
+    }
+}

@@ -1,0 +1,298 @@
+//! A person at the page, acting on the world: typing into the panes,
+//! stepping a sync, moving time, reverting, reviewing, choosing options.
+//! Each interaction is recorded (share links, saved work, exercise
+//! solutions) and replays to the same world.
+
+use crate::cluster::comparable;
+use crate::edits::edit_message;
+use crate::repository::{environment_of, FileChanges, PullRequest};
+use crate::scenario::{Files, Layout, Mode};
+use crate::script::Action;
+use crate::World;
+use gitops_core::{IgnoreRule, Operation, State};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::rc::Rc;
+
+/// The person at the keyboard, as events name them.
+pub const YOU: &str = "you";
+
+/// The other person of the page, who reviews what `you` propose.
+pub const REVIEWER: &str = "riley";
+
+/// What a person did. Short names keep links short; files may use the long ones.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Interaction {
+    /// Typed this text into the Desired pane.
+    #[serde(rename = "d", alias = "desired")]
+    Desired(Rc<str>),
+    /// Typed this text into the Actual pane.
+    #[serde(rename = "a", alias = "actual")]
+    Actual(Rc<str>),
+    /// Applied the next operation of the plan.
+    #[serde(rename = "s", alias = "step")]
+    Step,
+    /// Ran the next step of the world.
+    #[serde(rename = "n", alias = "advance")]
+    Advance,
+    /// Reverted this commit.
+    #[serde(rename = "r", alias = "revert")]
+    Revert(String),
+    #[serde(rename = "p", alias = "prune")]
+    Prune(bool),
+    #[serde(rename = "h", alias = "selfHeal")]
+    SelfHeal(bool),
+    #[serde(rename = "y", alias = "autoSync")]
+    AutoSync(bool),
+    #[serde(rename = "m", alias = "mode")]
+    Mode(Mode),
+    /// Wrote these ignore rules.
+    #[serde(rename = "i", alias = "ignore")]
+    Ignore(String),
+    /// Looked at this environment.
+    #[serde(rename = "e", alias = "environment")]
+    Environment(String),
+    /// The reviewer approved this pull request.
+    #[serde(rename = "v", alias = "approve")]
+    Approve(u32),
+    /// Merged this pull request.
+    #[serde(rename = "g", alias = "merge")]
+    Merge(u32),
+    /// Answered an exercise's question (its index) with a choice (its index).
+    #[serde(rename = "q", alias = "answer")]
+    Answer(usize, usize),
+}
+
+impl World {
+    /// Does what the person did in `environment`. `None` when it does not
+    /// apply (nothing to step, the end of the script); else whether its text
+    /// reads (a broken text changes nothing).
+    pub fn interact(&mut self, environment: &str, interaction: &Interaction) -> Option<bool> {
+        let known = self.clusters.contains_key(environment);
+        match interaction {
+            Interaction::Desired(text) => Some(
+                known && State::read_cached("desired", text).is_ok() && {
+                    self.propose_desired(environment, text);
+                    true
+                },
+            ),
+            Interaction::Actual(text) => {
+                let state = State::read_cached("actual", text).ok().filter(|_| known);
+                if let Some(state) = &state {
+                    self.edit_actual(YOU, environment, state);
+                }
+                Some(state.is_some())
+            }
+            Interaction::Step => self.apply_next_by_hand(environment).map(|_| true),
+            Interaction::Advance => self.can_advance().then(|| {
+                self.next_step();
+                true
+            }),
+            Interaction::Revert(commit) => {
+                self.perform(&Action::Revert {
+                    author: YOU.into(),
+                    commit: commit.clone(),
+                });
+                Some(true)
+            }
+            Interaction::Prune(on) => self.set_option(|options| options.prune = *on),
+            Interaction::SelfHeal(on) => self.set_option(|options| options.self_heal = *on),
+            Interaction::AutoSync(on) => self.set_option(|options| options.auto_sync = *on),
+            Interaction::Mode(mode) => {
+                self.set_mode(*mode);
+                Some(true)
+            }
+            Interaction::Ignore(text) => match ignore_rules(text) {
+                Ok(rules) => self.set_option(|options| options.ignore = rules),
+                Err(_) => Some(false),
+            },
+            Interaction::Environment(name) => self.clusters.contains_key(name).then_some(true),
+            Interaction::Approve(number) => {
+                self.perform(&Action::Approve {
+                    by: REVIEWER.into(),
+                    pull_request: *number,
+                });
+                Some(true)
+            }
+            Interaction::Merge(number) => {
+                self.perform(&Action::Merge {
+                    by: YOU.into(),
+                    pull_request: *number,
+                });
+                Some(true)
+            }
+            Interaction::Answer(..) => Some(true),
+        }
+    }
+
+    /// Step, by hand: applies the next operation of `environment`'s plan
+    /// (the first that changes the cluster) and returns it; `None` when the
+    /// plan has nothing to apply. What the page marks as done is this.
+    pub fn apply_next_by_hand(&mut self, environment: &str) -> Option<Operation> {
+        if !self.has_work(environment) {
+            return None;
+        }
+        self.perform(&Action::ApplyNext {
+            by: YOU.into(),
+            environment: environment.into(),
+        })
+    }
+
+    /// The desired state the person proposes for `environment` in their
+    /// open pull request, when edits there need one.
+    pub fn proposal(&self, environment: &str) -> Option<State> {
+        let pull = self.open_proposal(environment)?;
+        let mut files = self.repository.head().files.clone();
+        for path in &pull.changes.remove {
+            files.remove(path);
+        }
+        files.extend(pull.changes.write.clone());
+        crate::repository::desired_state(&files, environment).ok()
+    }
+
+    /// The person's open pull request of edits to `environment`, if any.
+    pub fn open_proposal(&self, environment: &str) -> Option<&PullRequest> {
+        let title = edit_message(environment);
+        self.repository
+            .pull_requests()
+            .iter()
+            .rev()
+            .find(|pull| pull.author == YOU && pull.title == title && pull.merged_as.is_none())
+    }
+
+    /// Why Git and the cluster of `environment` cannot be compared, if
+    /// they cannot: one holds named objects and the other Kubernetes
+    /// objects. Nothing syncs until both are in one form.
+    pub fn forms_differ(&self, environment: &str) -> Option<String> {
+        let desired = self.desired_state(environment).ok()?;
+        let cluster = self.clusters.get(environment)?;
+        comparable(&desired, cluster.actual()).err()
+    }
+
+    /// Whether the script has steps left to run.
+    pub fn script_left(&self) -> bool {
+        !self.started || self.step < self.steps
+    }
+
+    /// Whether time can move on: through the script, and then for a while
+    /// after it (the agent polls, controllers and the kubelet run), so that
+    /// what a person does after the last scripted step still plays out.
+    pub fn can_advance(&self) -> bool {
+        self.script_left()
+            || self.step
+                < self
+                    .steps
+                    .saturating_add(crate::scenario::MAX_STEPS_AFTER_SCRIPT)
+    }
+
+    /// Whether the plan of `environment` has an operation to apply.
+    pub fn has_work(&self, environment: &str) -> bool {
+        let (Ok(desired), Some(cluster)) = (
+            self.desired_state(environment),
+            self.clusters.get(environment),
+        ) else {
+            return false;
+        };
+        comparable(&desired, cluster.actual()).is_ok()
+            && gitops_core::has_work(&gitops_core::plan(
+                &desired,
+                cluster.actual(),
+                &self.options.reconcile(),
+            ))
+    }
+
+    /// Who deploys from now on: in pull mode an agent in each cluster (a new
+    /// one fetches Git at its next poll), in push mode CI and no agent.
+    fn set_mode(&mut self, mode: Mode) {
+        self.options.mode = mode;
+        match mode {
+            Mode::Pull if self.agent.is_none() => {
+                let environments: Vec<String> = self.clusters.keys().cloned().collect();
+                self.agent = Some(crate::agent::Agent::new(&environments));
+            }
+            Mode::Push => self.agent = None,
+            Mode::Pull => {}
+        }
+    }
+
+    fn set_option(
+        &mut self,
+        change: impl FnOnce(&mut crate::scenario::WorldOptions),
+    ) -> Option<bool> {
+        change(&mut self.options);
+        Some(true)
+    }
+
+    /// The person's desired state: a commit, or, where pull requests are
+    /// required, the pull request they are writing.
+    /// Whether the person's edits of `environment` open a pull request
+    /// instead of a commit: a protected environment, when pull requests are
+    /// required.
+    pub fn edits_are_reviewed(&self, environment: &str) -> bool {
+        let protected = self
+            .options
+            .protected_environments
+            .iter()
+            .any(|name| name == environment);
+        self.options.require_pull_requests
+            && protected
+            && self.options.layout == Layout::Directories
+    }
+
+    fn propose_desired(&mut self, environment: &str, text: &str) {
+        if !self.edits_are_reviewed(environment) {
+            return self.edit_desired(YOU, environment, text);
+        }
+        let changes = environment_changes(&self.repository.head().files, environment, text);
+        let title = edit_message(environment);
+        let open = self
+            .repository
+            .pull_requests()
+            .iter()
+            .rev()
+            .find(|pull| pull.author == YOU && pull.title == title && pull.merged_as.is_none());
+        match open.map(|pull| pull.number) {
+            Some(number) => {
+                self.repository.revise_pull_request(number, changes);
+            }
+            None => {
+                let number = self
+                    .repository
+                    .open_pull_request(YOU, &title, changes, self.step);
+                self.events.push(
+                    crate::event::Event::new(
+                        self.step,
+                        YOU,
+                        format!("opened pull request #{number}: {title}"),
+                    )
+                    .because(format!(
+                        "envs/{environment} changes only through reviewed pull requests"
+                    )),
+                );
+            }
+        }
+    }
+}
+
+/// The changes that make `text` the whole desired state of `environment`.
+pub(super) fn environment_changes(head: &Files, environment: &str, text: &str) -> FileChanges {
+    let extension = match gitops_core::state::render::Format::of(text) {
+        gitops_core::state::render::Format::Json => "json",
+        gitops_core::state::render::Format::Yaml => "yaml",
+    };
+    let file = format!("envs/{environment}/manifests.{extension}");
+    let remove = head
+        .keys()
+        .filter(|path| environment_of(path) == Some(environment) && **path != file)
+        .cloned()
+        .collect();
+    FileChanges {
+        write: Files::from([(file, Value::String(text.to_string()))]),
+        remove,
+    }
+}
+
+/// Ignore rules written as YAML or JSON text.
+pub fn ignore_rules(text: &str) -> Result<Vec<IgnoreRule>, String> {
+    gitops_core::diff::ignore::rules_from_text(text)
+}

@@ -1,0 +1,238 @@
+//! The state repository: commits of files, where `envs/<environment>/`
+//! holds the desired state of each environment; its log, amends and
+//! reverts. `branches` keeps an environment per branch, `pull_requests`
+//! their reviews and merges, `trees` what the files declare and how two
+//! trees differ.
+
+mod branches;
+mod pull_requests;
+mod trees;
+
+pub use branches::{branch_view, on_branch};
+pub use pull_requests::{PullRequest, PullRequestStatus};
+pub use trees::{
+    desired_state, diff_states, diff_trees, environment_of, environments_of, ObjectDiff,
+};
+
+use crate::scenario::Files;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Commit {
+    /// A short hash of the commit's parent, author, message and files.
+    pub id: String,
+    pub parent: Option<String>,
+    pub author: String,
+    pub message: String,
+    pub step: u32,
+    /// The branch, when it is not `main`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
+    /// For a merge of branches, the commit merged in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merged: Option<String>,
+    #[serde(skip)]
+    pub files: Files,
+}
+
+/// What a commit or a pull request changes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct FileChanges {
+    #[serde(skip_serializing_if = "Files::is_empty")]
+    pub write: Files,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub remove: Vec<String>,
+}
+
+impl FileChanges {
+    pub fn applied_to(&self, files: &Files) -> Files {
+        let mut next = files.clone();
+        for path in &self.remove {
+            next.remove(path);
+        }
+        next.extend(self.write.clone());
+        next
+    }
+
+    fn paths(&self) -> impl Iterator<Item = &String> {
+        self.write.keys().chain(&self.remove)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repository {
+    /// Oldest first.
+    commits: Vec<Commit>,
+    /// Branches other than `main`, each oldest first.
+    branches: BTreeMap<String, Vec<Commit>>,
+    pull_requests: Vec<PullRequest>,
+    protected: Vec<String>,
+}
+
+impl Repository {
+    /// A repository with one commit; pull requests into the `protected`
+    /// environments need an approval by someone other than their author.
+    pub fn new(author: &str, message: &str, files: Files, protected: Vec<String>) -> Self {
+        let mut repository = Repository {
+            commits: Vec::new(),
+            branches: BTreeMap::new(),
+            pull_requests: Vec::new(),
+            protected,
+        };
+        repository.add_commit(author, message, files, 0);
+        repository
+    }
+
+    pub fn head(&self) -> &Commit {
+        self.commits
+            .last()
+            .expect("a repository has its first commit")
+    }
+
+    /// Every commit of every branch, newest first.
+    pub fn log(&self) -> impl Iterator<Item = &Commit> {
+        let mut all: Vec<&Commit> = self
+            .commits
+            .iter()
+            .chain(self.branches.values().flatten())
+            .collect();
+        all.sort_by_key(|commit| commit.step);
+        all.into_iter().rev()
+    }
+
+    fn add_commit(&mut self, author: &str, message: &str, files: Files, step: u32) -> &Commit {
+        let parent = self.commits.last().map(|commit| commit.id.clone());
+        let id = commit_id(parent.as_deref(), author, message, &files);
+        self.commits.push(Commit {
+            id,
+            parent,
+            author: author.into(),
+            message: message.into(),
+            step,
+            branch: None,
+            merged: None,
+            files,
+        });
+        self.head()
+    }
+
+    pub fn commit(
+        &mut self,
+        author: &str,
+        message: &str,
+        changes: &FileChanges,
+        step: u32,
+    ) -> &Commit {
+        let files = changes.applied_to(&self.head().files);
+        self.add_commit(author, message, files, step)
+    }
+
+    /// Replaces the files of the newest commit (`git commit --amend`); the
+    /// first commit is never amended. Returns the new id.
+    pub fn amend(&mut self, files: Files) -> Option<&Commit> {
+        if self.commits.len() < 2 {
+            return None;
+        }
+        let last = self.commits.pop()?;
+        Some(self.add_commit(&last.author, &last.message, files, last.step))
+    }
+
+    /// A commit: `HEAD`, `HEAD~n`, or an id (or the start of one).
+    pub fn find(&self, name: &str) -> Option<&Commit> {
+        let back = match name {
+            "HEAD" => Some(0),
+            _ => name
+                .strip_prefix("HEAD~")
+                .and_then(|n| n.parse::<usize>().ok()),
+        };
+        match back {
+            Some(back) => self
+                .commits
+                .len()
+                .checked_sub(back + 1)
+                .map(|index| &self.commits[index]),
+            None if name.is_empty() => None,
+            None => self
+                .commits
+                .iter()
+                .chain(self.branches.values().flatten())
+                .find(|commit| commit.id.starts_with(name)),
+        }
+    }
+
+    /// A commit that puts back, in every file the named commit changed, what
+    /// its parent had: a rollback is a revert, reviewed like any change.
+    pub fn revert(&mut self, name: &str, author: &str, step: u32) -> Result<&Commit, String> {
+        let target = self
+            .find(name)
+            .ok_or_else(|| format!("there is no commit {name}"))?
+            .clone();
+        if let Some(branch) = &target.branch {
+            return Err(format!("{} is on branch {branch}: with a branch per environment, undo it with a commit there", target.id));
+        }
+        let Some(parent) = target
+            .parent
+            .as_deref()
+            .and_then(|id| self.find(id))
+            .cloned()
+        else {
+            return Err(format!(
+                "{} is the first commit: there is nothing before it to go back to",
+                target.id
+            ));
+        };
+        let mut files = self.head().files.clone();
+        let touched: BTreeSet<&String> = target.files.keys().chain(parent.files.keys()).collect();
+        for path in touched {
+            if target.files.get(path) == parent.files.get(path) {
+                continue;
+            }
+            match parent.files.get(path) {
+                Some(content) => files.insert(path.clone(), content.clone()),
+                None => files.remove(path),
+            };
+        }
+        let message = format!("Revert \"{}\"", target.message);
+        Ok(self.add_commit(author, &message, files, step))
+    }
+}
+
+/// Feeds what is written straight to the hash, so that a large file is
+/// not first copied into one more string.
+struct HashWriter<'a>(&'a mut Sha256);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn commit_id(parent: Option<&str>, author: &str, message: &str, files: &Files) -> String {
+    let mut hash = Sha256::new();
+    hash.update(parent.unwrap_or("").as_bytes());
+    hash.update(b"\0");
+    hash.update(author.as_bytes());
+    hash.update(b"\0");
+    hash.update(message.as_bytes());
+    hash.update(b"\0");
+    let mut writer = std::io::BufWriter::with_capacity(64 * 1024, HashWriter(&mut hash));
+    let _ = serde_json::to_writer(&mut writer, files);
+    let _ = std::io::Write::flush(&mut writer);
+    drop(writer);
+    hash.finalize()
+        .iter()
+        .take(4)
+        .map(|byte| format!("{byte:02x}"))
+        .collect::<String>()[..7]
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests;

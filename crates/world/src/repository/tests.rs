@@ -1,0 +1,277 @@
+use super::*;
+use crate::scenario::Layout;
+use serde_json::json;
+use serde_json::Value;
+
+fn files(entries: &[(&str, Value)]) -> Files {
+    entries
+        .iter()
+        .map(|(path, value)| (path.to_string(), value.clone()))
+        .collect()
+}
+
+fn repository() -> Repository {
+    Repository::new(
+        "alice",
+        "Initial state",
+        files(&[
+            ("envs/prod/web.json", json!({"web": {"image": "web:1"}})),
+            ("envs/staging/web.json", json!({"web": {"image": "web:2"}})),
+        ]),
+        vec!["prod".into()],
+    )
+}
+
+fn branches() -> Repository {
+    let mut repo = repository();
+    let web = |replicas: u32| {
+        files(&[(
+            "app/web.json",
+            json!({"web": {"image": "web:1", "replicas": replicas}}),
+        )])
+    };
+    repo.create_branch("prod", "alice", "Initial state", web(3), 0);
+    repo.create_branch("staging", "alice", "Initial state", web(1), 0);
+    repo
+}
+
+fn set(path: &str, value: Value) -> FileChanges {
+    FileChanges {
+        write: files(&[(path, value)]),
+        remove: Vec::new(),
+    }
+}
+
+#[test]
+fn a_merge_keeps_both_sides_changes_and_carries_what_differs() {
+    let mut repo = branches();
+    repo.commit_on(
+        "staging",
+        "alice",
+        "Release",
+        &set(
+            "app/web.json",
+            json!({"web": {"image": "web:2", "replicas": 1}}),
+        ),
+        1,
+    );
+    repo.commit_on(
+        "prod",
+        "bob",
+        "Label",
+        &set(
+            "app/web.json",
+            json!({"web": {"image": "web:1", "replicas": 3, "team": "shop"}}),
+        ),
+        2,
+    );
+    repo.merge_branch("staging", "prod", "alice", 3).unwrap();
+    let (head, prod) = repo.environment_files("prod", Layout::Branches);
+    assert_eq!(head.message, "Merge branch staging into prod");
+    assert_eq!(
+        prod["envs/prod/web.json"],
+        json!({"web": {"image": "web:2", "replicas": 1, "team": "shop"}})
+    );
+    assert_eq!(
+        repo.log().next().map(|commit| commit.branch.as_deref()),
+        Some(Some("prod"))
+    );
+}
+
+#[test]
+fn a_second_merge_brings_only_what_changed_since_the_first() {
+    let mut repo = branches();
+    repo.merge_branch("staging", "prod", "alice", 1).unwrap();
+    repo.commit_on(
+        "prod",
+        "bob",
+        "Scale prod back",
+        &set(
+            "app/web.json",
+            json!({"web": {"image": "web:1", "replicas": 3}}),
+        ),
+        2,
+    );
+    repo.commit_on(
+        "staging",
+        "alice",
+        "Release",
+        &set(
+            "app/web.json",
+            json!({"web": {"image": "web:2", "replicas": 1}}),
+        ),
+        3,
+    );
+    repo.merge_branch("staging", "prod", "alice", 4).unwrap();
+    let (_, prod) = repo.environment_files("prod", Layout::Branches);
+    assert_eq!(
+        prod["envs/prod/web.json"],
+        json!({"web": {"image": "web:2", "replicas": 3}})
+    );
+    assert!(repo
+        .merge_branch("nowhere", "prod", "alice", 5)
+        .unwrap_err()
+        .contains("no branch nowhere"));
+}
+
+#[test]
+fn an_environment_without_a_branch_declares_nothing() {
+    let repo = branches();
+    assert!(repo.environment_files("qa", Layout::Branches).1.is_empty());
+    assert_eq!(
+        repo.environment_files("prod", Layout::Directories).1,
+        repo.head().files
+    );
+}
+
+#[test]
+fn commits_have_stable_ids_and_a_log() {
+    let mut repo = repository();
+    let first = repo.head().id.clone();
+    assert_eq!(
+        first,
+        repository().head().id,
+        "the same content gives the same id"
+    );
+    let change = FileChanges {
+        write: files(&[("envs/prod/web.json", json!({"web": {"image": "web:3"}}))]),
+        ..FileChanges::default()
+    };
+    repo.commit("bob", "Bump web", &change, 2);
+    let log: Vec<&str> = repo.log().map(|commit| commit.message.as_str()).collect();
+    assert_eq!(log, ["Bump web", "Initial state"]);
+    assert_eq!(repo.find("HEAD~1").unwrap().id, first);
+    assert_eq!(repo.find(&first[..4]).unwrap().id, first);
+}
+
+#[test]
+fn a_revert_puts_back_what_the_commit_changed() {
+    let mut repo = repository();
+    let before = repo.head().files.clone();
+    let change = FileChanges {
+        write: files(&[("envs/prod/web.json", json!({"web": {"image": "bad"}}))]),
+        remove: vec!["envs/staging/web.json".into()],
+    };
+    repo.commit("bob", "Break things", &change, 1);
+    let reverted = repo.revert("HEAD", "carol", 2).unwrap();
+    assert_eq!(reverted.files, before);
+    assert_eq!(reverted.message, "Revert \"Break things\"");
+    assert!(repo
+        .revert("HEAD~2", "carol", 3)
+        .unwrap_err()
+        .contains("first commit"));
+}
+
+#[test]
+fn production_needs_a_review_by_someone_else() {
+    let mut repo = repository();
+    let change = FileChanges {
+        write: files(&[("envs/prod/web.json", json!({"web": {"image": "web:2"}}))]),
+        ..FileChanges::default()
+    };
+    let number = repo.open_pull_request("alice", "Promote web", change, 1);
+    assert!(repo
+        .merge(number, "alice", 2)
+        .unwrap_err()
+        .contains("approval by someone other than alice"));
+    assert!(repo
+        .approve(number, "alice")
+        .unwrap_err()
+        .contains("cannot approve"));
+    repo.approve(number, "bob").unwrap();
+    let merged = repo.merge(number, "alice", 3).unwrap().id.clone();
+    assert_eq!(
+        repo.pull_requests()[0].merged_as.as_deref(),
+        Some(merged.as_str())
+    );
+    assert!(repo.merge(number, "alice", 4).is_err(), "merged once");
+}
+
+#[test]
+fn staging_needs_no_review() {
+    let mut repo = repository();
+    let change = FileChanges {
+        write: files(&[("envs/staging/web.json", json!({"web": {"image": "web:4"}}))]),
+        ..FileChanges::default()
+    };
+    let number = repo.open_pull_request("alice", "Try web 4", change, 1);
+    assert!(repo.merge(number, "alice", 2).is_ok());
+}
+
+#[test]
+fn an_environment_is_its_directory() {
+    let tree = files(&[
+        (
+            "envs/prod/a.json",
+            json!([{"kind": "Service", "metadata": {"name": "a"}}]),
+        ),
+        (
+            "envs/prod/b.yaml",
+            json!("kind: Service\nmetadata:\n  name: b\n"),
+        ),
+        ("README.md", json!("# state")),
+    ]);
+    let keys: Vec<String> = desired_state(&tree, "prod")
+        .unwrap()
+        .objects()
+        .keys()
+        .map(|key| key.to_string())
+        .collect();
+    assert_eq!(keys, ["Service/a", "Service/b"]);
+    assert_eq!(
+        environments_of(&tree).into_iter().collect::<Vec<_>>(),
+        ["prod"]
+    );
+    let twice = files(&[
+        ("envs/prod/a.json", json!({"web": {}})),
+        ("envs/prod/b.json", json!({"web": {}})),
+    ]);
+    assert!(desired_state(&twice, "prod")
+        .unwrap_err()
+        .to_string()
+        .contains("declared in envs/prod/a.json and again in envs/prod/b.json"));
+    let broken = files(&[("envs/prod/a.yaml", json!("web: [1,"))]);
+    assert_eq!(
+        desired_state(&broken, "prod").unwrap_err().source,
+        "envs/prod/a.yaml"
+    );
+}
+
+#[test]
+fn diffs_between_commits_and_environments() {
+    let mut repo = repository();
+    let change = FileChanges {
+        write: files(&[(
+            "envs/prod/web.json",
+            json!({"web": {"image": "web:2"}, "db": {"image": "pg"}}),
+        )]),
+        ..FileChanges::default()
+    };
+    repo.commit("bob", "Promote", &change, 1);
+    let diff = repo.diff_commits("HEAD~1", "HEAD").unwrap();
+    assert_eq!(diff.keys().collect::<Vec<_>>(), ["prod"]);
+    let kinds: Vec<(&str, &str)> = diff["prod"]
+        .iter()
+        .map(|d| (d.key.as_str(), d.change))
+        .collect();
+    assert_eq!(kinds, [("db", "added"), ("web", "changed")]);
+    let between = repo.diff_environments("HEAD", "staging", "prod").unwrap();
+    assert_eq!(
+        between.iter().map(|d| d.key.as_str()).collect::<Vec<_>>(),
+        ["db"],
+        "staging and prod now run the same web"
+    );
+    assert!(repo.diff_commits("nope", "HEAD").is_err());
+}
+
+#[test]
+fn diffs_show_each_object_field_by_field() {
+    let repo = repository();
+    let prod = desired_state(&repo.head().files, "prod").unwrap();
+    let staging = desired_state(&repo.head().files, "staging").unwrap();
+    let diff = diff_states(&prod, &staging);
+    assert_eq!(diff.len(), 1);
+    assert_eq!(diff[0].changes[0].path, "/image");
+    assert_eq!(diff[0].changes[0].from, Some(json!("web:1")));
+    assert_eq!(diff[0].changes[0].to, Some(json!("web:2")));
+}

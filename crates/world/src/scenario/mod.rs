@@ -1,0 +1,306 @@
+//! Scenario files: the one format `gitops-sim` reads, presets are written
+//! in, and share links carry. The lesson's form is a scenario too:
+//! `{"desired": ..., "actual": ..., "options": ...}`; a world adds a
+//! repository, clusters, a registry, controllers and a script.
+
+mod validate;
+
+use crate::script::ScriptStep;
+use gitops_core::diff::ignore::IgnoreRule;
+use gitops_core::error::{ErrorKind, InputError};
+use gitops_core::options::Options;
+use gitops_core::pointer;
+use gitops_core::state::{forms_agree, Form, State};
+use gitops_core::text::document;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub const SCENARIO_VERSION: u64 = 1;
+
+/// The environment that `desired` and `actual` stand for.
+pub const DEFAULT_ENVIRONMENT: &str = "prod";
+
+/// A repository's files: path to content, a JSON value or a text (JSON or
+/// YAML, possibly broken on purpose).
+pub type Files = BTreeMap<String, Value>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct InitialRepository {
+    #[serde(default = "default_author")]
+    pub author: String,
+    #[serde(default = "default_message")]
+    pub message: String,
+    #[serde(default)]
+    pub files: Files,
+    /// With `layout: branches`, the first commit of each environment's branch.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub branches: BTreeMap<String, Files>,
+}
+
+fn default_author() -> String {
+    "alice".into()
+}
+
+fn default_message() -> String {
+    "Initial state".into()
+}
+
+/// An image in the registry at the start.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ImageSpec {
+    /// `repository:tag`.
+    pub tag: String,
+    /// Its digest; made from the tag when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+    /// The image exits at start: its workloads never become available.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub crashes: bool,
+    /// Built by an attacker.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub malicious: bool,
+}
+
+/// A controller that writes one field of one object every step, such as an
+/// autoscaler setting replicas.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ControllerSpec {
+    /// Its name, which is the actor of its events (`autoscaler`).
+    pub name: String,
+    #[serde(default = "default_environment")]
+    pub environment: String,
+    pub key: String,
+    /// The JSON pointer of the field it owns (`/spec/replicas`).
+    pub path: String,
+    pub value: Value,
+    /// Why it writes, for its events (`load needs 5 replicas`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+}
+
+fn default_environment() -> String {
+    DEFAULT_ENVIRONMENT.into()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Mode {
+    /// An agent in the cluster pulls Git; CI only builds and proposes.
+    #[default]
+    Pull,
+    /// CI holds cluster credentials and applies on every commit.
+    Push,
+}
+
+/// Where each environment's desired state lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Layout {
+    /// One branch, a directory per environment (`envs/<environment>/`).
+    #[default]
+    Directories,
+    /// A branch per environment, each with its `app/` directory.
+    Branches,
+}
+
+/// What makes the agent act.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Trigger {
+    /// It recomputes the whole difference every pass (how real reconcilers work).
+    #[default]
+    Level,
+    /// It replays the events it receives while running, and nothing else.
+    Edge,
+}
+
+/// How the world runs: the reconciler's options and the agent's policy.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase", default)]
+pub struct WorldOptions {
+    pub mode: Mode,
+    /// Delete what Git no longer declares (off by default, as in Argo CD and Flux).
+    pub prune: bool,
+    /// Let an automatic sync with prune delete every object when Git
+    /// declares none (off by default, as Argo CD's `automated.allowEmpty`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub allow_empty: bool,
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "gitops_core::diff::ignore::deserialize_rules"
+    )]
+    pub ignore: Vec<IgnoreRule>,
+    /// Sync when Git moves to a new revision.
+    pub auto_sync: bool,
+    /// Revert changes made to the cluster outside Git.
+    pub self_heal: bool,
+    /// The agent reads Git every this many steps.
+    pub poll_every: u32,
+    /// Git tells the agent about a commit at once.
+    pub webhook: bool,
+    /// Environments whose pull requests need an approval by someone other than the author.
+    pub protected_environments: Vec<String>,
+    /// A person's edits of a protected environment open a pull request
+    /// instead of committing (branch protection).
+    pub require_pull_requests: bool,
+    /// Level-triggered (the default) or edge-triggered, for contrast.
+    pub trigger: Trigger,
+    /// Directories on one branch (the default) or a branch per environment.
+    pub layout: Layout,
+}
+
+impl Default for WorldOptions {
+    fn default() -> Self {
+        WorldOptions {
+            mode: Mode::Pull,
+            prune: false,
+            allow_empty: false,
+            ignore: Vec::new(),
+            auto_sync: true,
+            self_heal: true,
+            poll_every: 3,
+            webhook: false,
+            protected_environments: vec![DEFAULT_ENVIRONMENT.into()],
+            require_pull_requests: false,
+            trigger: Trigger::Level,
+            layout: Layout::Directories,
+        }
+    }
+}
+
+impl WorldOptions {
+    /// What the core needs to plan.
+    pub fn reconcile(&self) -> Options {
+        Options {
+            prune: self.prune,
+            ignore: self.ignore.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    pub title: Option<String>,
+    pub explanation: Option<String>,
+    pub section: Option<String>,
+    pub repository: InitialRepository,
+    /// The actual state of each environment's cluster at the start.
+    pub clusters: BTreeMap<String, State>,
+    pub registry: Vec<ImageSpec>,
+    pub controllers: Vec<ControllerSpec>,
+    pub options: WorldOptions,
+    pub script: Vec<ScriptStep>,
+    /// How many steps `run` takes after the start.
+    pub steps: u32,
+    /// The exercise this scenario is the start of, if it is one.
+    pub exercise: Option<crate::exercise::Exercise>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct RawScenario {
+    version: Option<Value>,
+    title: Option<String>,
+    explanation: Option<String>,
+    section: Option<String>,
+    desired: Option<Value>,
+    actual: Option<Value>,
+    repository: Option<InitialRepository>,
+    #[serde(default)]
+    clusters: BTreeMap<String, Value>,
+    #[serde(default)]
+    registry: Vec<ImageSpec>,
+    #[serde(default)]
+    controllers: Vec<ControllerSpec>,
+    #[serde(default)]
+    options: WorldOptions,
+    #[serde(default)]
+    script: Vec<ScriptStep>,
+    steps: Option<u32>,
+    exercise: Option<crate::exercise::Exercise>,
+}
+
+/// Steps a run takes after the last scripted action, when `steps` is left out.
+const SETTLE_STEPS: u32 = 6;
+
+/// The most steps a scenario may run, so that no file can hang a page.
+pub const MAX_STEPS: u32 = 10_000;
+
+/// How many steps time may run on after a scenario's last step.
+pub const MAX_STEPS_AFTER_SCRIPT: u32 = 100;
+
+impl Scenario {
+    /// Reads a scenario from JSON or YAML text; `source` (a file name) names it in errors.
+    pub fn parse(source: &str, text: &str) -> Result<Self, InputError> {
+        let value = document::parse_one(source, text)?;
+        if !value.is_object() {
+            return Err(InputError::shape(
+                source,
+                "",
+                format!(
+                    "a scenario is an object with `desired` (or `repository`), `actual` and `options`; found {}",
+                    gitops_core::state::describe(&value)
+                ),
+            ));
+        }
+        let raw: RawScenario = serde_path_to_error::deserialize(value).map_err(|error| {
+            let pointer = pointer::of_serde_path(error.path());
+            InputError::shape(source, pointer, error.into_inner().to_string())
+        })?;
+        Scenario::from_raw(source, raw)
+    }
+
+    /// The environments, in name order.
+    pub fn environments(&self) -> Vec<String> {
+        self.clusters.keys().cloned().collect()
+    }
+
+    /// The first environment's desired and actual states at the start: what
+    /// `plan` and `sync` read.
+    pub fn initial(&self) -> (State, State) {
+        let environment = self
+            .clusters
+            .keys()
+            .next()
+            .cloned()
+            .unwrap_or_else(default_environment);
+        let files = declared_environments(&self.repository, self.options.layout)
+            .into_iter()
+            .find(|(name, _)| *name == environment)
+            .map(|(_, files)| files)
+            .unwrap_or_default();
+        let desired = crate::repository::desired_state(&files, &environment)
+            .unwrap_or_else(|_| State::empty(gitops_core::state::Form::Named));
+        let actual = self
+            .clusters
+            .get(&environment)
+            .cloned()
+            .unwrap_or_else(|| State::empty(desired.form().clone()));
+        (desired, actual)
+    }
+}
+
+/// Each environment the repository declares, with its files as
+/// `envs/<environment>/` files.
+fn declared_environments(repository: &InitialRepository, layout: Layout) -> Vec<(String, Files)> {
+    match layout {
+        Layout::Directories => crate::repository::environments_of(&repository.files)
+            .into_iter()
+            .map(|environment| (environment, repository.files.clone()))
+            .collect(),
+        Layout::Branches => repository
+            .branches
+            .iter()
+            .map(|(branch, files)| {
+                (
+                    branch.clone(),
+                    crate::repository::branch_view(branch, files),
+                )
+            })
+            .collect(),
+    }
+}

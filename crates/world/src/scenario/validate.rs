@@ -1,0 +1,402 @@
+//! What can be known wrong with a scenario file as it is read: its version,
+//! layout, environments, forms, controllers and script, each an
+//! `InputError` at its JSON pointer.
+
+use super::*;
+
+impl Scenario {
+    pub(super) fn from_raw(source: &str, raw: RawScenario) -> Result<Self, InputError> {
+        check_version(source, raw.version.as_ref())?;
+        let lesson_form = raw.desired.is_some();
+        let (repository, mut clusters) = match (raw.desired, raw.repository) {
+            (Some(desired), None) => {
+                let state = State::from_value("desired", desired.clone())
+                    .map_err(|e| e.nested_in(source, "/desired"))?;
+                let actual = match raw.actual {
+                    Some(actual) => State::from_value("actual", actual)
+                        .map_err(|e| e.nested_in(source, "/actual"))?,
+                    None => State::empty(state.form().clone()),
+                };
+                let files = Files::from([(
+                    format!("envs/{DEFAULT_ENVIRONMENT}/manifests.json"),
+                    desired,
+                )]);
+                let repository = InitialRepository {
+                    author: default_author(),
+                    message: default_message(),
+                    files,
+                    branches: BTreeMap::new(),
+                };
+                (
+                    repository,
+                    BTreeMap::from([(DEFAULT_ENVIRONMENT.to_string(), actual)]),
+                )
+            }
+            (None, Some(repository)) => {
+                if raw.actual.is_some() {
+                    return Err(InputError::shape(
+                        source,
+                        "/actual",
+                        "with `repository`, write each cluster under `clusters`",
+                    ));
+                }
+                (repository, BTreeMap::new())
+            }
+            (Some(_), Some(_)) => {
+                return Err(InputError::shape(
+                    source,
+                    "/repository",
+                    "a scenario has `desired` or `repository`, not both",
+                ))
+            }
+            (None, None) => {
+                return Err(InputError::shape(
+                    source,
+                    "",
+                    "a scenario needs `desired`, the state Git declares (or a `repository`)",
+                ))
+            }
+        };
+        let mut written_at: BTreeMap<String, String> = clusters
+            .keys()
+            .map(|environment| (environment.clone(), "/actual".to_string()))
+            .collect();
+        for (environment, value) in raw.clusters {
+            let pointer = format!("/clusters/{}", gitops_core::pointer::escape(&environment));
+            let state = State::from_value(&environment, value)
+                .map_err(|e| e.nested_in(source, &pointer))?;
+            written_at.insert(environment.clone(), pointer);
+            clusters.insert(environment, state);
+        }
+        check_layout(source, &repository, raw.options.layout)?;
+        let declared = declared_environments(&repository, raw.options.layout);
+        if declared.is_empty() {
+            return Err(InputError::shape(
+                source,
+                "/repository/files",
+                "no file is under `envs/<environment>/` (or, with branches, under a branch's `app/`), so no environment is declared",
+            ));
+        }
+        for (environment, files) in &declared {
+            let desired = crate::repository::desired_state(files, environment)
+                .map_err(|error| locate_file_error(source, error))?;
+            let Some(actual) = clusters.remove(environment) else {
+                clusters.insert(environment.clone(), State::empty(desired.form().clone()));
+                continue;
+            };
+            let places = match written_at.get(environment) {
+                Some(pointer) if lesson_form && pointer == "/actual" => Places {
+                    pointer: pointer.clone(),
+                    desired: "`desired`".into(),
+                    actual: "`actual`".into(),
+                },
+                pointer => Places {
+                    pointer: pointer.cloned().unwrap_or_default(),
+                    desired: match raw.options.layout {
+                        Layout::Directories => format!("Git's `envs/{environment}/`"),
+                        Layout::Branches => format!("Git's branch {environment}"),
+                    },
+                    actual: format!("the {environment} cluster"),
+                },
+            };
+            let actual = in_form_of(source, &places, &desired, actual)?;
+            clusters.insert(environment.clone(), actual);
+        }
+        if raw.options.poll_every == 0 {
+            return Err(InputError::shape(
+                source,
+                "/options/pollEvery",
+                "the agent polls every 1 step or more",
+            ));
+        }
+        if raw.steps.is_some_and(|steps| steps > MAX_STEPS) {
+            return Err(InputError::shape(
+                source,
+                "/steps",
+                format!("a scenario runs at most {MAX_STEPS} steps"),
+            ));
+        }
+        let environments: BTreeSet<String> = clusters.keys().cloned().collect();
+        check_controllers(source, &raw.controllers, &environments)?;
+        check_script(
+            source,
+            &raw.script,
+            raw.steps,
+            &environments,
+            &raw.controllers,
+        )?;
+        let last_action = raw.script.iter().map(|step| step.at).max().unwrap_or(0);
+        let steps = raw
+            .steps
+            .unwrap_or(last_action.saturating_add(SETTLE_STEPS).min(MAX_STEPS));
+        if let Some(exercise) = &raw.exercise {
+            let environments: Vec<String> = environments.iter().cloned().collect();
+            exercise.validate(source, &environments)?;
+        }
+        Ok(Scenario {
+            title: raw.title,
+            explanation: raw.explanation,
+            section: raw.section,
+            repository,
+            clusters,
+            registry: raw.registry,
+            controllers: raw.controllers,
+            options: raw.options,
+            script: raw.script,
+            steps,
+            exercise: raw.exercise,
+        })
+    }
+}
+
+/// Branches go with `layout: branches`, and their files live under `app/`.
+fn check_layout(
+    source: &str,
+    repository: &InitialRepository,
+    layout: Layout,
+) -> Result<(), InputError> {
+    if layout == Layout::Directories && !repository.branches.is_empty() {
+        return Err(InputError::shape(
+            source,
+            "/repository/branches",
+            "branches per environment need `options.layout: branches`",
+        ));
+    }
+    for (branch, files) in &repository.branches {
+        if let Some(path) = files.keys().find(|path| !path.starts_with("app/")) {
+            let pointer = format!(
+                "/repository/branches/{branch}/{}",
+                gitops_core::pointer::escape(path)
+            );
+            return Err(InputError::shape(
+                source,
+                pointer,
+                format!("a branch holds its environment's files under `app/` (`app/{path}`)"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_version(source: &str, version: Option<&Value>) -> Result<(), InputError> {
+    match version {
+        None => Ok(()),
+        Some(Value::Number(number)) if number.as_u64() == Some(SCENARIO_VERSION) => Ok(()),
+        Some(other) => Err(InputError::shape(
+            source,
+            "/version",
+            format!("this playground reads scenario version {SCENARIO_VERSION}; found {other}"),
+        )),
+    }
+}
+
+/// A file's error, reported against the scenario at that file.
+fn locate_file_error(source: &str, error: InputError) -> InputError {
+    let file = gitops_core::pointer::escape(&error.source);
+    let prefix = format!("/repository/files/{file}");
+    match error.kind {
+        ErrorKind::Syntax => {
+            let position = match (error.line, error.column) {
+                (Some(line), Some(column)) => {
+                    format!(" (line {line}, column {column} of the file)")
+                }
+                _ => String::new(),
+            };
+            InputError::shape(source, prefix, format!("{}{position}", error.message))
+        }
+        _ => error.nested_in(source, &prefix),
+    }
+}
+
+/// Where a state and its desired state are written, for errors.
+struct Places {
+    /// The pointer of the actual state in the scenario file.
+    pointer: String,
+    desired: String,
+    actual: String,
+}
+
+/// An actual state in the form its desired state is written in, since a
+/// sync writes desired objects into it: an empty one takes that form, and
+/// one that holds objects of the other form is an error.
+fn in_form_of(
+    source: &str,
+    places: &Places,
+    desired: &State,
+    actual: State,
+) -> Result<State, InputError> {
+    forms_agree(desired, &places.desired, &actual, &places.actual)
+        .map_err(|message| InputError::shape(source, places.pointer.clone(), message))?;
+    let named = |state: &State| matches!(state.form(), Form::Named);
+    if actual.is_empty() && !desired.is_empty() && named(desired) != named(&actual) {
+        return Ok(State::empty(desired.form().clone()));
+    }
+    Ok(actual)
+}
+
+/// Names the environments a scenario has, for errors.
+fn list_environments(environments: &BTreeSet<String>) -> String {
+    environments.iter().cloned().collect::<Vec<_>>().join(", ")
+}
+
+fn no_environment(environment: &str, environments: &BTreeSet<String>) -> String {
+    format!(
+        "there is no environment `{environment}` in this scenario; it has {}. Name one of those, \
+         or declare `{environment}` with files under `envs/{environment}/` (or a cluster under `clusters`)",
+        list_environments(environments)
+    )
+}
+
+/// What is wrong with a field's JSON pointer, if anything (`""` is the whole object).
+fn pointer_problem(path: &str) -> Option<String> {
+    gitops_core::pointer::Pattern::parse(path)
+        .err()
+        .map(|error| match path.starts_with('/') {
+            true => error,
+            false => format!("{error} (write `/{path}`)"),
+        })
+}
+
+/// Each controller owns a field of an environment the scenario has.
+fn check_controllers(
+    source: &str,
+    controllers: &[ControllerSpec],
+    environments: &BTreeSet<String>,
+) -> Result<(), InputError> {
+    for (index, controller) in controllers.iter().enumerate() {
+        if !environments.contains(&controller.environment) {
+            return Err(InputError::shape(
+                source,
+                format!("/controllers/{index}/environment"),
+                no_environment(&controller.environment, environments),
+            ));
+        }
+        if let Some(problem) = pointer_problem(&controller.path) {
+            return Err(InputError::shape(
+                source,
+                format!("/controllers/{index}/path"),
+                problem,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Fields of an action, by name, that name an environment.
+type Fields<'a> = Vec<(&'static str, &'a String)>;
+
+/// What can be known wrong with the script before it runs: an action after
+/// the last step, an environment or a controller the scenario does not
+/// have, a path that is not a JSON pointer.
+fn check_script(
+    source: &str,
+    script: &[ScriptStep],
+    steps: Option<u32>,
+    environments: &BTreeSet<String>,
+    controllers: &[ControllerSpec],
+) -> Result<(), InputError> {
+    use crate::script::Action;
+    // Environments in Git may also come from the script's own commits.
+    let mut in_git = environments.clone();
+    for scripted in script {
+        match &scripted.action {
+            Action::Commit { branch, write, .. } => {
+                in_git.extend(branch.iter().cloned());
+                in_git.extend(
+                    write
+                        .keys()
+                        .filter_map(|path| crate::repository::environment_of(path))
+                        .map(str::to_string),
+                );
+            }
+            Action::OpenPullRequest { write, .. } => in_git.extend(
+                write
+                    .keys()
+                    .filter_map(|path| crate::repository::environment_of(path))
+                    .map(str::to_string),
+            ),
+            _ => {}
+        }
+    }
+    for (index, scripted) in script.iter().enumerate() {
+        let at = format!("/script/{index}");
+        let refuse = |field: &str, message: String| {
+            Err(InputError::shape(source, format!("{at}/{field}"), message))
+        };
+        if scripted.at > MAX_STEPS {
+            return refuse(
+                "at",
+                format!(
+                    "this action is at step {}, but a scenario runs at most {MAX_STEPS} steps",
+                    scripted.at
+                ),
+            );
+        }
+        if let Some(steps) = steps.filter(|steps| scripted.at > *steps) {
+            return refuse(
+                "at",
+                format!(
+                    "this action is at step {}, after the last step the scenario runs (`steps: {steps}`), \
+                     so it would never happen; move it to step {steps} or earlier, or raise `steps`",
+                    scripted.at
+                ),
+            );
+        }
+        // The fields that name a cluster, and those that name a directory or branch in Git.
+        let (clusters, gits): (Fields, Fields) = match &scripted.action {
+            Action::EditCluster { environment, .. }
+            | Action::CiApply { environment, .. }
+            | Action::Restart { environment, .. }
+            | Action::Sync { environment, .. }
+            | Action::SetCluster { environment, .. }
+            | Action::ApplyNext { environment, .. }
+            | Action::LoseCluster { environment } => (vec![("environment", environment)], vec![]),
+            Action::UpdateImage { environment, .. } => (vec![], vec![("environment", environment)]),
+            Action::Promote { from, to, .. } | Action::MergeBranch { from, to, .. } => {
+                (vec![], vec![("from", from), ("to", to)])
+            }
+            _ => (vec![], vec![]),
+        };
+        for (field, environment) in clusters {
+            if !environments.contains(environment) {
+                return refuse(field, no_environment(environment, environments));
+            }
+        }
+        for (field, environment) in gits {
+            if !in_git.contains(environment) {
+                return refuse(field, no_environment(environment, environments));
+            }
+        }
+        match &scripted.action {
+            Action::SetController { name, .. }
+                if !controllers
+                    .iter()
+                    .any(|controller| controller.name == *name) =>
+            {
+                let names: Vec<&str> = controllers
+                    .iter()
+                    .map(|controller| controller.name.as_str())
+                    .collect();
+                let known = match names.as_slice() {
+                    [] => "this scenario has none (declare it under `controllers`)".to_string(),
+                    names => format!("its controllers are {}", names.join(", ")),
+                };
+                return refuse("name", format!("there is no controller `{name}`; {known}"));
+            }
+            Action::Commit { set, .. } | Action::OpenPullRequest { set, .. } => {
+                for (number, edit) in set.iter().enumerate() {
+                    if let Some(problem) = pointer_problem(&edit.path) {
+                        return refuse(&format!("set/{number}/path"), problem);
+                    }
+                }
+            }
+            Action::EditCluster { path, .. } | Action::CiApply { path, .. } => {
+                if let Some(problem) = pointer_problem(path) {
+                    return refuse("path", problem);
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,240 @@
+//! The timed actions of a scenario: `{"at": 3, "do": "commit", ...}`.
+
+use crate::scenario::Files;
+use serde::de::{self, Deserializer};
+use serde::ser::{self, Serializer};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One action at one step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScriptStep {
+    pub at: u32,
+    pub action: Action,
+}
+
+/// What someone does.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
+)]
+pub enum Action {
+    /// A commit to the state repository: to `main`, or, with `layout:
+    /// branches`, to an environment's branch (whose paths start `app/`).
+    Commit {
+        author: String,
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        branch: Option<String>,
+        #[serde(default, skip_serializing_if = "Files::is_empty")]
+        write: Files,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        remove: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        set: Vec<FieldEdit>,
+    },
+    /// A commit that undoes an earlier one: `HEAD`, `HEAD~1`, or an id.
+    Revert {
+        author: String,
+        commit: String,
+    },
+    /// A pull request with changes to the repository.
+    OpenPullRequest {
+        author: String,
+        title: String,
+        #[serde(default, skip_serializing_if = "Files::is_empty")]
+        write: Files,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        remove: Vec<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        set: Vec<FieldEdit>,
+    },
+    /// A pull request that copies the image references of one object from an
+    /// environment to the next.
+    Promote {
+        author: String,
+        key: String,
+        from: String,
+        to: String,
+    },
+    /// With `layout: branches`: merges one environment's branch into
+    /// another's, which deploys what it carries.
+    MergeBranch {
+        by: String,
+        from: String,
+        to: String,
+    },
+    Approve {
+        by: String,
+        pull_request: u32,
+    },
+    Merge {
+        by: String,
+        pull_request: u32,
+    },
+    /// A push of an image to the registry: a new tag, or the same tag again.
+    PushImage {
+        by: String,
+        tag: String,
+        #[serde(default)]
+        crashes: bool,
+        #[serde(default)]
+        malicious: bool,
+    },
+    /// A change made to a cluster outside Git, by a person or with stolen credentials.
+    EditCluster {
+        by: String,
+        #[serde(default = "default_environment")]
+        environment: String,
+        key: String,
+        path: String,
+        value: Value,
+    },
+    /// CI applying a change to a cluster itself (push mode; refused in pull mode).
+    CiApply {
+        #[serde(default = "default_environment")]
+        environment: String,
+        key: String,
+        path: String,
+        value: Value,
+    },
+    /// The pods of a workload restart and pull their images again.
+    Restart {
+        #[serde(default = "default_environment")]
+        environment: String,
+        key: String,
+    },
+    /// A person asks the agent to sync now.
+    Sync {
+        by: String,
+        #[serde(default = "default_environment")]
+        environment: String,
+    },
+    /// The agent stops (crashes) or starts again.
+    StopAgent,
+    StartAgent,
+    /// The agent loses, or gets back, read access to the repository.
+    RevokeAccess,
+    RestoreAccess,
+    /// A person replaces an environment's whole actual state by hand.
+    SetCluster {
+        by: String,
+        #[serde(default = "default_environment")]
+        environment: String,
+        state: Value,
+    },
+    /// A person applies the first operation of the current plan, and only it.
+    ApplyNext {
+        by: String,
+        #[serde(default = "default_environment")]
+        environment: String,
+    },
+    /// The cluster is lost; a new, empty one takes its place with a new agent
+    /// pointed at the same repository.
+    LoseCluster {
+        #[serde(default = "default_environment")]
+        environment: String,
+    },
+    /// An image-updater bot sees the tag's image and opens a pull request
+    /// that pins its digest in the object's image references.
+    UpdateImage {
+        by: String,
+        tag: String,
+        #[serde(default = "default_environment")]
+        environment: String,
+        key: String,
+    },
+    /// A controller changes the value it writes (an autoscaler under new load).
+    SetController {
+        name: String,
+        value: Value,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        reason: String,
+    },
+}
+
+/// One field of one file: `{"file": "envs/prod/web.yaml", "path": "/spec/replicas", "value": 3}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldEdit {
+    pub file: String,
+    pub path: String,
+    pub value: Value,
+}
+
+fn default_environment() -> String {
+    crate::scenario::DEFAULT_ENVIRONMENT.into()
+}
+
+impl<'de> Deserialize<'de> for ScriptStep {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut fields = Map::<String, Value>::deserialize(deserializer)?;
+        let at = match fields.remove("at") {
+            Some(Value::Number(number)) => number
+                .as_u64()
+                .and_then(|at| u32::try_from(at).ok())
+                .ok_or_else(|| {
+                    de::Error::custom(format!("`at` is a step number (0 or more); found {number}"))
+                })?,
+            Some(other) => {
+                return Err(de::Error::custom(format!(
+                    "`at` is a step number; found {other}"
+                )))
+            }
+            None => {
+                return Err(de::Error::custom(
+                    "each action needs `at`, the step it happens at",
+                ))
+            }
+        };
+        let name = match fields.remove("do") {
+            Some(Value::String(name)) => name,
+            Some(other) => {
+                return Err(de::Error::custom(format!(
+                    "`do` names an action; found {other}"
+                )))
+            }
+            None => return Err(de::Error::custom("each action needs `do`, what happens")),
+        };
+        let unit = fields
+            .is_empty()
+            .then(|| Action::deserialize(Value::String(name.clone())).ok())
+            .flatten();
+        let action = match unit {
+            Some(action) => action,
+            None => {
+                let tagged = Value::Object(Map::from_iter([(name, Value::Object(fields))]));
+                Action::deserialize(tagged).map_err(de::Error::custom)?
+            }
+        };
+        Ok(ScriptStep { at, action })
+    }
+}
+
+impl Serialize for ScriptStep {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = Map::new();
+        fields.insert("at".into(), Value::from(self.at));
+        match serde_json::to_value(&self.action).map_err(ser::Error::custom)? {
+            Value::String(name) => {
+                fields.insert("do".into(), Value::String(name));
+            }
+            Value::Object(tagged) => {
+                for (name, content) in tagged {
+                    fields.insert("do".into(), Value::String(name));
+                    if let Value::Object(content) = content {
+                        fields.extend(content);
+                    }
+                }
+            }
+            _ => {
+                return Err(ser::Error::custom(
+                    "an action is a name or a name with fields",
+                ))
+            }
+        }
+        fields.serialize(serializer)
+    }
+}

@@ -1,0 +1,536 @@
+//! Share links and saved work: a scenario (a preset by its name, or a whole
+//! scenario text) and what a person did since its start, replayed on
+//! opening. A link is `v1.` and the session as JSON, deflated and
+//! base64url-encoded, in the URL fragment (which no server ever sees).
+
+pub use crate::person::Interaction;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::{DecodeError, Engine};
+use miniz_oxide::deflate::compress_to_vec;
+use miniz_oxide::deflate::core::{
+    compress, create_comp_flags_from_zip_params, CompressorOxide, TDEFLFlush, TDEFLStatus,
+};
+use miniz_oxide::inflate::TINFLStatus;
+use serde::{Deserialize, Serialize};
+use sliced_json::SlicedJson;
+use std::fmt;
+
+mod sliced_json;
+
+/// The version this playground writes; every earlier one keeps opening.
+pub const LINK_VERSION: u32 = 1;
+
+/// The longest link fragment read, in characters.
+pub const MAX_LINK_CHARS: usize = 512 * 1024;
+
+/// The most a link may expand to, in bytes: a link cannot make the page
+/// inflate a huge document.
+pub const MAX_EXPANDED_BYTES: usize = 4 * 1024 * 1024;
+
+/// The most a session of saved work may expand to, in bytes: the page wrote
+/// it, and it holds what was typed, up to two panes of the largest document
+/// the playground reads (`core::json::MAX_DOCUMENT_BYTES`).
+pub const MAX_SAVED_EXPANDED_BYTES: usize =
+    2 * gitops_core::text::json::MAX_DOCUMENT_BYTES + 1024 * 1024;
+
+/// A scenario and what a person did with it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    /// A preset, by its file name in `presets/`.
+    #[serde(rename = "p", default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
+    /// A whole scenario, as text (JSON or YAML), when it is not a preset.
+    #[serde(rename = "s", default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
+    #[serde(rename = "i", default, skip_serializing_if = "Vec::is_empty")]
+    pub interactions: Vec<Interaction>,
+    /// Whether the last interaction is a pane text that does not read.
+    #[serde(skip)]
+    broken_tail: bool,
+}
+
+impl Session {
+    pub fn of_preset(file: &str) -> Self {
+        Session {
+            preset: Some(file.into()),
+            ..Session::default()
+        }
+    }
+
+    pub fn of_scenario(text: &str) -> Self {
+        Session {
+            scenario: Some(text.into()),
+            ..Session::default()
+        }
+    }
+
+    /// Records an interaction. Typing in a pane is one entry per burst, as
+    /// the world keeps one commit per burst: a text replaces the texts typed
+    /// into the same pane just before it, except a good one followed by a
+    /// broken one (the good one reached the world, so both are kept). Ignore
+    /// rules typed one after another keep only the last.
+    pub fn record(&mut self, interaction: Interaction, reads: bool) {
+        let same_pane = |earlier: &Interaction| {
+            matches!(
+                (earlier, &interaction),
+                (Interaction::Desired(_), Interaction::Desired(_))
+                    | (Interaction::Actual(_), Interaction::Actual(_))
+            )
+        };
+        let is_text = matches!(
+            interaction,
+            Interaction::Desired(_) | Interaction::Actual(_)
+        );
+        if is_text && self.broken_tail && self.interactions.last().is_some_and(same_pane) {
+            self.interactions.pop();
+        }
+        if is_text && reads && self.interactions.last().is_some_and(same_pane) {
+            self.interactions.pop();
+        }
+        if matches!(interaction, Interaction::Ignore(_))
+            && matches!(self.interactions.last(), Some(Interaction::Ignore(_)))
+        {
+            self.interactions.pop();
+        }
+        self.broken_tail = is_text && !reads;
+        self.interactions.push(interaction);
+    }
+}
+
+/// Why a link does not open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkError {
+    /// No `v<number>.` at its start.
+    NotALink,
+    /// Made by a newer playground.
+    NewerVersion(u32),
+    TooLong(usize),
+    /// Not base64url, or not deflate: damaged or cut short. It holds what is
+    /// wrong in plain words (where the link stops, or which character of it
+    /// cannot be in a link), not the decoder's.
+    Damaged(String),
+    /// Expands past `MAX_EXPANDED_BYTES`.
+    TooLarge,
+    /// Expands to something that is not a session. It holds the JSON reader's
+    /// words, for a developer; the message does not show them.
+    Unreadable(String),
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::NotALink => write!(f, "this is not a playground link (it should start with #v1.)"),
+            LinkError::NewerVersion(version) => {
+                write!(f, "this link was made by a newer playground (version {version}; this one reads up to {LINK_VERSION})")
+            }
+            LinkError::TooLong(length) => write!(f, "this link is {length} characters long; the playground reads links up to {MAX_LINK_CHARS}"),
+            LinkError::Damaged(why) => write!(f, "this link is damaged or cut short ({why}); copy the whole link again"),
+            LinkError::TooLarge => write!(f, "this link expands to more than {} MB", MAX_EXPANDED_BYTES / (1024 * 1024)),
+            LinkError::Unreadable(_) => write!(f, "this link opens to something that is not a playground session; ask whoever made it for a new link"),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+/// The link fragment of a session, without the `#`.
+pub fn encode(session: &Session) -> String {
+    Encoder::new(session).finish()
+}
+
+/// The link fragment of a session (without the `#`), if the playground opens
+/// it; else why it does not (`TooLong` or `TooLarge`), by the limits `decode`
+/// holds a link to, so that Share, an embedded page's state and
+/// `gitops-sim link` never hand out a link that the playground then refuses.
+pub fn encode_link(session: &Session) -> Result<String, LinkError> {
+    let mut encoder = Encoder::new(session);
+    while !encoder.advance(usize::MAX) {}
+    if encoder.json.len() > MAX_EXPANDED_BYTES {
+        return Err(LinkError::TooLarge);
+    }
+    let fragment = encoder.finish();
+    check_length(&fragment)?;
+    Ok(fragment)
+}
+
+fn check_length(fragment: &str) -> Result<(), LinkError> {
+    match fragment.len() {
+        length if length > MAX_LINK_CHARS => Err(LinkError::TooLong(length)),
+        _ => Ok(()),
+    }
+}
+
+/// A session's link fragment, deflated a slice at a time, so that the page can
+/// save a large session (panes of thousands of objects) between keystrokes.
+pub struct Encoder {
+    /// The session's JSON still to write, a slice at a time, onto `json`.
+    writing: Option<SlicedJson>,
+    json: Vec<u8>,
+    deflated_up_to: usize,
+    compressor: Box<CompressorOxide>,
+    deflated: Vec<u8>,
+    /// Where the compressor writes before its output joins `deflated`.
+    scratch: Vec<u8>,
+}
+
+const DEFLATE_LEVEL: i32 = 9;
+
+impl Encoder {
+    /// Starts on `session`: its JSON is written, then deflated, by `advance`.
+    pub fn new(session: &Session) -> Self {
+        let flags = create_comp_flags_from_zip_params(DEFLATE_LEVEL, 0, 0);
+        Encoder {
+            writing: Some(SlicedJson::new(session)),
+            json: Vec::new(),
+            deflated_up_to: 0,
+            compressor: Box::new(CompressorOxide::new(flags)),
+            deflated: Vec::new(),
+            scratch: vec![0; 64 * 1024],
+        }
+    }
+
+    /// Writes or deflates about `bytes` more of the session's JSON; whether it
+    /// is all done.
+    pub fn advance(&mut self, bytes: usize) -> bool {
+        if let Some(writing) = &mut self.writing {
+            if writing.write(bytes, &mut self.json) {
+                self.writing = None;
+            }
+            return false;
+        }
+        let end = self
+            .deflated_up_to
+            .saturating_add(bytes)
+            .min(self.json.len());
+        let last = end == self.json.len();
+        let flush = if last {
+            TDEFLFlush::Finish
+        } else {
+            TDEFLFlush::None
+        };
+        let mut input = &self.json[self.deflated_up_to..end];
+        loop {
+            let (status, read, written) =
+                compress(&mut self.compressor, input, &mut self.scratch, flush);
+            self.deflated.extend_from_slice(&self.scratch[..written]);
+            input = &input[read..];
+            match status {
+                TDEFLStatus::Done => break,
+                TDEFLStatus::Okay if input.is_empty() && !last => break,
+                TDEFLStatus::Okay => {}
+                // The compressor refused its input, which does not happen: deflate it
+                // all at once instead.
+                _ => {
+                    self.deflated = compress_to_vec(&self.json, DEFLATE_LEVEL as u8);
+                    self.deflated_up_to = self.json.len();
+                    return true;
+                }
+            }
+        }
+        self.deflated_up_to = end;
+        last
+    }
+
+    /// The fragment, deflating what is left at once.
+    pub fn finish(mut self) -> String {
+        while !self.advance(usize::MAX) {}
+        format!("v{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(&self.deflated))
+    }
+}
+
+/// The session of a link fragment (with or without its `#`).
+pub fn decode(fragment: &str) -> Result<Session, LinkError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment).trim();
+    check_length(fragment)?;
+    decode_within(fragment, MAX_EXPANDED_BYTES)
+}
+
+/// A session of saved work, which may be larger than a link may: the panes'
+/// texts are in it, however large they were.
+pub fn decode_saved(fragment: &str) -> Result<Session, LinkError> {
+    decode_within(fragment, MAX_SAVED_EXPANDED_BYTES)
+}
+
+fn decode_within(fragment: &str, max_expanded: usize) -> Result<Session, LinkError> {
+    let (version, payload) = fragment
+        .strip_prefix('v')
+        .and_then(|rest| rest.split_once('.'))
+        .and_then(|(version, payload)| Some((version.parse::<u32>().ok()?, payload)))
+        .ok_or(LinkError::NotALink)?;
+    match version {
+        1 => decode_v1(fragment, payload, max_expanded),
+        newer if newer > LINK_VERSION => Err(LinkError::NewerVersion(newer)),
+        _ => Err(LinkError::NotALink),
+    }
+}
+
+/// `payload` is the end of `fragment`, after `v1.`.
+fn decode_v1(fragment: &str, payload: &str, max_expanded: usize) -> Result<Session, LinkError> {
+    // Where the link stops, counted in characters after the `#`, as a person reads it.
+    let stops = || {
+        format!(
+            "it stops part-way, at character {} after the #",
+            fragment.chars().count()
+        )
+    };
+    let deflated = URL_SAFE_NO_PAD
+        .decode(payload.trim_end_matches('='))
+        .map_err(|error| {
+            LinkError::Damaged(match error {
+                DecodeError::InvalidByte(at, _) => {
+                    let before = &fragment[..fragment.len() - payload.len()];
+                    let (position, character) = character_at(payload, at);
+                    format!(
+                        "character {} after the #, {}, cannot be in a playground link",
+                        before.chars().count() + position + 1,
+                        shown(character)
+                    )
+                }
+                DecodeError::InvalidLength(_) | DecodeError::InvalidLastSymbol(..) => stops(),
+                DecodeError::InvalidPadding => CHANGED.into(),
+            })
+        })?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, max_expanded)
+        .map_err(|error| match error.status {
+            TINFLStatus::HasMoreOutput => LinkError::TooLarge,
+            // The deflated data ends before its last block does.
+            TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                LinkError::Damaged(stops())
+            }
+            _ => LinkError::Damaged(CHANGED.into()),
+        })?;
+    serde_json::from_slice(&json).map_err(|error| LinkError::Unreadable(error.to_string()))
+}
+
+/// Why a link that reads as base64url does not inflate: no place in it is known.
+const CHANGED: &str = "some of its characters were changed or lost";
+
+/// Which character of `text` (counted from 0) holds the byte at `at`, and that character.
+fn character_at(text: &str, at: usize) -> (usize, char) {
+    text.char_indices()
+        .enumerate()
+        .find(|(_, (start, character))| start + character.len_utf8() > at)
+        .map_or((text.chars().count(), ' '), |(position, (_, character))| {
+            (position, character)
+        })
+}
+
+/// A character as a person can find it in the link.
+fn shown(character: char) -> String {
+    match character {
+        ' ' => "a space".into(),
+        // Spaces, control characters, and the zero-width ones (format characters).
+        _ if character.is_whitespace()
+            || character.is_control()
+            || matches!(character, '\u{200b}'..='\u{200f}' | '\u{2060}'..='\u{2064}' | '\u{feff}') =>
+        {
+            "an invisible character".into()
+        }
+        _ => format!("“{character}”"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_preset_link_is_short() {
+        let mut session = Session::of_preset("autoscaler-flapping.yaml");
+        session.record(Interaction::Step, true);
+        session.record(Interaction::Advance, true);
+        let link = encode(&session);
+        assert!(link.starts_with("v1."));
+        assert!(link.len() < 80, "{link}");
+        assert_eq!(decode(&format!("#{link}")).unwrap(), session);
+    }
+
+    #[test]
+    fn typing_is_one_entry_per_burst() {
+        let mut session = Session::of_preset("worked-example.json");
+        session.record(Interaction::Desired("{\"a\": {}}".into()), true);
+        session.record(Interaction::Desired("{\"a\": {".into()), false);
+        session.record(Interaction::Desired("{\"a\": {}, \"b\": {}}".into()), true);
+        assert_eq!(
+            session.interactions,
+            [Interaction::Desired("{\"a\": {}, \"b\": {}}".into())]
+        );
+        session.record(Interaction::Desired("{\"a\"".into()), false);
+        assert_eq!(
+            session.interactions.len(),
+            2,
+            "the good text reached the world; the broken one is what the pane shows"
+        );
+        session.record(Interaction::Step, true);
+        session.record(Interaction::Desired("{}".into()), true);
+        assert_eq!(session.interactions.len(), 4);
+    }
+
+    #[test]
+    fn damaged_links_say_why() {
+        let link = encode(&Session::of_scenario("desired: {}\n"));
+        assert_eq!(decode("nonsense"), Err(LinkError::NotALink));
+        assert_eq!(decode("#v9.abc"), Err(LinkError::NewerVersion(9)));
+        assert!(
+            matches!(decode(&link[..link.len() - 6]), Err(LinkError::Damaged(_))),
+            "cut short"
+        );
+        assert!(matches!(decode("v1.@@@"), Err(LinkError::Damaged(_))));
+        let not_a_session = format!(
+            "v1.{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"[1, 2]", 9))
+        );
+        assert!(matches!(
+            decode(&not_a_session),
+            Err(LinkError::Unreadable(_))
+        ));
+        assert!(decode(&"v1.A".repeat(MAX_LINK_CHARS))
+            .unwrap_err()
+            .to_string()
+            .contains("characters long"));
+    }
+
+    #[test]
+    fn a_link_cut_short_says_where_it_stops_in_plain_words() {
+        let link = encode(&Session::of_scenario(
+            "desired: {web: {image: registry.example/web:2.0.1, replicas: 3}}\n",
+        ));
+        for cut in 4..link.len() {
+            let message = decode(&format!("#{}", &link[..cut]))
+                .unwrap_err()
+                .to_string();
+            // A cut where base64 cannot end (its length), or where it can but deflate has
+            // not ended.
+            assert_eq!(
+                message,
+                format!("this link is damaged or cut short (it stops part-way, at character {cut} after the #); copy the whole link again"),
+                "cut at {cut}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_character_a_link_cannot_hold_is_named_with_its_place() {
+        let said = |fragment: &str| decode(fragment).unwrap_err().to_string();
+        assert_eq!(
+            said("#v1.AAAA%%%"),
+            "this link is damaged or cut short (character 8 after the #, “%”, cannot be in a playground link); copy the whole link again"
+        );
+        assert!(said("v1.AAAA AAAA").contains("character 8 after the #, a space,"));
+        assert!(said("v1.AAé…AA").contains("character 6 after the #, “é”,"));
+        assert!(said("v1.AAAA\u{200b}AA").contains("an invisible character"));
+        assert!(said("v1.AA=AAA").contains("character 6 after the #, “=”,"));
+    }
+
+    #[test]
+    fn a_link_changed_inside_or_holding_no_session_says_so_without_decoder_words() {
+        assert_eq!(
+            decode("v1.____").unwrap_err().to_string(),
+            "this link is damaged or cut short (some of its characters were changed or lost); copy the whole link again"
+        );
+        let not_a_session = format!(
+            "v1.{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(
+                b"{\"i\": [{\"x\": 1}]}",
+                9
+            ))
+        );
+        assert_eq!(
+            decode(&not_a_session).unwrap_err().to_string(),
+            "this link opens to something that is not a playground session; ask whoever made it for a new link"
+        );
+        let link = encode(&Session::of_scenario("desired: {api: {image: busybox}}\n"));
+        let jargon = [
+            "invalid", "input", "length", "symbol", "byte", "inflate", "deflate", "base64",
+            "expected", "column",
+        ];
+        for at in 3..link.len() {
+            for replacement in ["A", "_", "%", "", "AA"] {
+                let damaged = format!("{}{replacement}{}", &link[..at], &link[at + 1..]);
+                if let Err(error) = decode(&damaged) {
+                    let message = error.to_string().to_lowercase();
+                    assert!(
+                        !jargon.iter().any(|word| message.contains(word)),
+                        "{damaged}: {message}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_link_that_expands_too_far_is_refused() {
+        let bomb = vec![b' '; MAX_EXPANDED_BYTES + 1];
+        let link = format!(
+            "v1.{}",
+            URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&bomb, 9))
+        );
+        assert!(link.len() < 20_000, "deflate makes it small");
+        assert_eq!(decode(&link), Err(LinkError::TooLarge));
+    }
+
+    #[test]
+    fn a_session_deflated_in_slices_is_the_session_deflated_at_once() {
+        let mut session = Session::of_preset("worked-example.json");
+        let pane: String = (0..5_000)
+            .map(|index| {
+                format!(
+                    "{{\"name\": \"service-{index}\", \"replicas\": {}}},\n",
+                    index % 7
+                )
+            })
+            .collect();
+        session.record(Interaction::Desired(pane.as_str().into()), true);
+        let at_once = encode(&session);
+        for slice in [7, 1_000, 65_536, 1 << 20] {
+            let mut encoder = Encoder::new(&session);
+            let mut slices = 1;
+            while !encoder.advance(slice) {
+                slices += 1;
+            }
+            assert!(slice > pane.len() || slices > 1, "{slice}");
+            assert_eq!(encoder.finish(), at_once, "in slices of {slice} bytes");
+        }
+        assert_eq!(decode_saved(&at_once), Ok(session));
+    }
+
+    #[test]
+    fn saved_work_opens_where_a_link_of_it_would_be_too_large() {
+        let mut session = Session::of_preset("worked-example.json");
+        let pane = "{\"name\": \"web\", \"replicas\": 2},\n".repeat(200_000);
+        assert!(pane.len() > MAX_EXPANDED_BYTES);
+        session.record(Interaction::Desired(pane.as_str().into()), true);
+        let saved = encode(&session);
+        assert_eq!(decode(&saved), Err(LinkError::TooLarge));
+        assert_eq!(decode_saved(&saved), Ok(session));
+    }
+
+    #[test]
+    fn a_link_is_handed_out_only_when_the_playground_opens_it() {
+        let mut small = Session::of_preset("worked-example.json");
+        small.record(Interaction::Step, true);
+        assert_eq!(encode_link(&small), Ok(encode(&small)));
+
+        let mut large = Session::of_preset("worked-example.json");
+        let pane = "{\"name\": \"web\", \"replicas\": 2},\n".repeat(200_000);
+        large.record(Interaction::Actual(pane.as_str().into()), true);
+        assert_eq!(encode_link(&large), Err(LinkError::TooLarge));
+
+        // Text deflate cannot shrink: a link longer than the playground reads.
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let noise: String = (0..700_000)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                char::from(b'!' + (seed % 90) as u8)
+            })
+            .collect();
+        let mut long = Session::of_preset("worked-example.json");
+        long.record(Interaction::Actual(noise.as_str().into()), true);
+        assert!(matches!(
+            encode_link(&long),
+            Err(LinkError::TooLong(length)) if length > MAX_LINK_CHARS
+        ));
+    }
+}

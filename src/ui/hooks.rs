@@ -1,0 +1,366 @@
+//! The page's side effects, each in a hook: the start (presets, a shared
+//! link, saved work), links opened later in the same page, saving work, the
+//! theme, the play timer and the keyboard shortcuts.
+
+use crate::ui::ptr_eq::PtrEq;
+use crate::ui::reducer::PageModel;
+use crate::ui::storage::{self, SaveError};
+use gitops_page::{Action, Preset, Source, Theme, FIRST_PRESET};
+use gitops_world::share::decode;
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::net::http::Request;
+use gloo::timers::callback::{Interval, Timeout};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// The theme a person chose before, if storage allows; else the system's.
+pub fn saved_theme() -> Theme {
+    match storage::theme().as_deref() {
+        Some("light") => Theme::Light,
+        Some("dark") => Theme::Dark,
+        _ => Theme::System,
+    }
+}
+
+/// Applies the theme to the document and remembers the choice.
+#[hook]
+pub fn use_theme(theme: Theme) {
+    use_effect_with(theme, |theme| {
+        let root = gloo::utils::document_element();
+        let name = match theme {
+            Theme::System => None,
+            Theme::Light => Some("light"),
+            Theme::Dark => Some("dark"),
+        };
+        let _ = match name {
+            Some(name) => root.set_attribute("data-theme", name),
+            None => root.remove_attribute("data-theme"),
+        };
+        storage::set_theme(name.unwrap_or("system"));
+    });
+}
+
+/// The start: loads the presets listed in `presets/index.json`, next to
+/// the page, then opens what the page's link shares, else the work saved
+/// last, else stays on the lesson's example; then what links and a host page
+/// asked for meanwhile.
+#[hook]
+pub fn use_start(dispatch: UseReducerDispatcher<PageModel>) {
+    use_effect_with((), move |()| {
+        // The link the page was opened with, before Share may write another one.
+        let fragment = gloo::utils::window().location().hash().unwrap_or_default();
+        yew::platform::spawn_local(async move {
+            match load_presets().await {
+                Ok(presets) => dispatch.dispatch(Action::PresetsLoaded(presets)),
+                Err(error) => dispatch.dispatch(Action::Notice(format!(
+                    "The presets could not be loaded ({error}); the lesson's example is here."
+                ))),
+            }
+            if fragment.len() > 1 {
+                open_link(&fragment, Source::Start, &dispatch);
+            } else if let Some((key, session)) = last_saved() {
+                dispatch.dispatch(Action::Resume(key, session));
+            }
+            dispatch.dispatch(Action::Started);
+        });
+    });
+}
+
+/// Opens the session a link's fragment (`#v1.…`) carries, or says why it does not open.
+fn open_link(fragment: &str, source: Source, dispatch: &UseReducerDispatcher<PageModel>) {
+    match decode(fragment) {
+        Ok(session) => dispatch.dispatch(Action::Open(session, source)),
+        Err(error) => dispatch.dispatch(Action::CannotOpen(source, error.to_string())),
+    }
+}
+
+/// Opens a link pasted into the address bar of the page already open (or set by a
+/// script, or by a host page on its iframe): only the fragment changed, so the
+/// browser does not load the page again. Share writes its link with
+/// `history.replaceState`, which fires no `hashchange`, so the page never opens
+/// its own link again. A fragment that names an element of the page is a place in
+/// it, and one taken away leaves the scenario on screen.
+#[hook]
+pub fn use_followed_links(dispatch: UseReducerDispatcher<PageModel>) {
+    use_effect_with((), move |()| {
+        let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+            let fragment = gloo::utils::window().location().hash().unwrap_or_default();
+            let place = fragment
+                .strip_prefix('#')
+                .filter(|id| !id.is_empty())
+                .and_then(|id| gloo::utils::document().get_element_by_id(id));
+            if fragment.len() > 1 && place.is_none() {
+                open_link(&fragment, Source::Link, &dispatch);
+            }
+        });
+        move || drop(listener)
+    });
+}
+
+/// The sessions saved in this browser (none if storage is blocked).
+pub fn saved_work() -> BTreeMap<String, gitops_world::share::Session> {
+    storage::load_work()
+        .map(|(sessions, _)| sessions)
+        .unwrap_or_default()
+}
+
+fn last_saved() -> Option<(String, gitops_world::share::Session)> {
+    let (mut sessions, last) = storage::load_work()?;
+    let session = sessions.remove(&last)?;
+    Some((last, session))
+}
+
+/// Saves the work whenever it changes; says once if the browser does not allow it.
+/// Saving starts when typing pauses and goes a slice at a time, so that a keystroke
+/// waits for one slice at most; a change meanwhile starts it again, and leaving the
+/// page finishes it at once.
+#[hook]
+pub fn use_save_work(
+    saved: std::rc::Rc<BTreeMap<String, gitops_world::share::Session>>,
+    last: String,
+    dispatch: UseReducerDispatcher<PageModel>,
+) {
+    let warned = use_mut_ref(|| false);
+    let first = use_mut_ref(|| true);
+    // The saved work is replaced on each change (the effect keeps the last one, so the
+    // model's `Rc::make_mut` copies it), so its allocation says whether it changed.
+    use_effect_with((PtrEq(saved), last), move |(saved, last)| {
+        let mut pending = None;
+        if !std::mem::take(&mut *first.borrow_mut()) {
+            let progress = Rc::new(RefCell::new(SaveProgress::Waiting));
+            let start = {
+                let (saved, last) = (saved.0.clone(), last.clone());
+                let progress = progress.clone();
+                let (warned, dispatch) = (warned.clone(), dispatch.clone());
+                move || {
+                    *progress.borrow_mut() =
+                        SaveProgress::Saving(storage::Saving::new(&saved, &last));
+                    yew::platform::spawn_local(async move {
+                        loop {
+                            let done = match &mut *progress.borrow_mut() {
+                                SaveProgress::Saving(saving) => saving.advance(SAVE_SLICE_BYTES),
+                                _ => return,
+                            };
+                            if done {
+                                break;
+                            }
+                            gloo::timers::future::TimeoutFuture::new(0).await;
+                        }
+                        let finished = progress.replace(SaveProgress::Saved);
+                        if let SaveProgress::Saving(saving) = finished {
+                            report_save(saving.finish(), &warned, &dispatch);
+                        }
+                    });
+                }
+            };
+            let on_leave = {
+                let (saved, last) = (saved.0.clone(), last.clone());
+                let progress = progress.clone();
+                move || match progress.replace(SaveProgress::Saved) {
+                    SaveProgress::Waiting => report_save(
+                        storage::Saving::new(&saved, &last).finish(),
+                        &warned,
+                        &dispatch,
+                    ),
+                    SaveProgress::Saving(saving) => {
+                        report_save(saving.finish(), &warned, &dispatch)
+                    }
+                    SaveProgress::Saved | SaveProgress::Superseded => {}
+                }
+            };
+            pending = Some((
+                Timeout::new(SAVE_AFTER_MS, start),
+                EventListener::new(&gloo::utils::window(), "pagehide", move |_| on_leave()),
+                progress,
+            ));
+        }
+        move || {
+            // A newer change saves the work from now on: this saving stops.
+            if let Some((_, _, progress)) = &pending {
+                progress.replace(SaveProgress::Superseded);
+            }
+            drop(pending)
+        }
+    });
+}
+
+/// Where saving one change of the work is.
+enum SaveProgress {
+    /// Typing has not paused yet.
+    Waiting,
+    Saving(storage::Saving),
+    Saved,
+    /// The work changed again before this change was saved.
+    Superseded,
+}
+
+/// Saving waits until typing pauses this long (and happens at once when the page is left),
+/// so that a keystroke never pays for encoding every saved session.
+const SAVE_AFTER_MS: u32 = 400;
+
+/// How much of a session's JSON a slice of saving deflates: a few milliseconds.
+const SAVE_SLICE_BYTES: usize = 256 * 1024;
+
+fn report_save(
+    saved: Result<(), SaveError>,
+    warned: &std::rc::Rc<std::cell::RefCell<bool>>,
+    dispatch: &UseReducerDispatcher<PageModel>,
+) {
+    let problem = match saved {
+        Ok(()) => None,
+        Err(SaveError::Blocked) => Some("This browser does not let the page keep your work: it stays in memory until you leave.".to_string()),
+        Err(SaveError::TooLarge(size)) => Some(format!("Your work is too large to keep ({size} characters); it stays in memory until you leave.")),
+    };
+    if let Some(problem) = problem {
+        if !warned.replace(true) {
+            dispatch.dispatch(Action::Notice(problem));
+        }
+    }
+}
+
+/// Keeps the exercises' progress (solved, hints shown) in local storage.
+#[hook]
+pub fn use_save_progress(progress: std::rc::Rc<BTreeMap<String, gitops_page::Progress>>) {
+    use_effect_with(progress, |progress| {
+        if !progress.is_empty() {
+            storage::save_progress(progress);
+        }
+    });
+}
+
+/// Writes a shared session's link into the address bar.
+#[hook]
+pub fn use_share_link(fragment: Option<String>) {
+    use_effect_with(fragment, |fragment| {
+        if let Some(fragment) = fragment {
+            if let Ok(history) = gloo::utils::window().history() {
+                let _ = history.replace_state_with_url(
+                    &wasm_bindgen::JsValue::NULL,
+                    "",
+                    Some(&format!("#{fragment}")),
+                );
+            }
+        }
+    });
+}
+
+/// The presets, then the exercises (named `exercises/<file>`).
+async fn load_presets() -> Result<Vec<Preset>, String> {
+    let mut presets = Vec::new();
+    for (directory, prefix) in [("presets", ""), ("exercises", "exercises/")] {
+        let index = format!("{directory}/index.json");
+        let files: Vec<String> = fetch_text(&index).await.and_then(|text| {
+            serde_json::from_str(&text).map_err(|error| format!("{index}: {error}"))
+        })?;
+        for file in files {
+            let text = if file == FIRST_PRESET.0 {
+                FIRST_PRESET.1.to_string()
+            } else {
+                fetch_text(&format!("{directory}/{file}")).await?
+            };
+            let (preset, _) = Preset::read(&format!("{prefix}{file}"), &text)
+                .map_err(|error| error.to_string())?;
+            presets.push(preset);
+        }
+    }
+    Ok(presets)
+}
+
+async fn fetch_text(url: &str) -> Result<String, String> {
+    let response = Request::get(url)
+        .send()
+        .await
+        .map_err(|error| format!("{url}: {error}"))?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    response
+        .text()
+        .await
+        .map_err(|error| format!("{url}: {error}"))
+}
+
+/// When typing pauses this long, the world takes the text typed last.
+const SETTLE_AFTER_MS: u32 = 250;
+
+/// Tells the page that typing paused (`typing` is the keystroke count while
+/// the world has not taken a typed text).
+#[hook]
+pub fn use_settle_after_typing(typing: Option<u64>, dispatch: UseReducerDispatcher<PageModel>) {
+    use_effect_with(typing, move |typing| {
+        let timeout = typing
+            .map(|_| Timeout::new(SETTLE_AFTER_MS, move || dispatch.dispatch(Action::Settle)));
+        move || drop(timeout)
+    });
+}
+
+/// While playing, applies one operation every `speed` milliseconds.
+#[hook]
+pub fn use_play_timer(playing: bool, speed: u32, dispatch: UseReducerDispatcher<PageModel>) {
+    use_effect_with((playing, speed), move |(playing, speed)| {
+        let interval =
+            playing.then(|| Interval::new(*speed, move || dispatch.dispatch(Action::Tick)));
+        move || drop(interval)
+    });
+}
+
+/// Ctrl/Cmd+Enter steps; `?` outside a text field or an editor shows the help.
+#[hook]
+pub fn use_keyboard_shortcuts(dispatch: UseReducerDispatcher<PageModel>) {
+    use_effect_with((), move |()| {
+        // Not passive: Ctrl+Enter keeps the browser from acting on it too.
+        let listener = EventListener::new_with_options(
+            &gloo::utils::window(),
+            "keydown",
+            EventListenerOptions::enable_prevent_default(),
+            move |event| {
+                let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
+                    return;
+                };
+                if (event.ctrl_key() || event.meta_key()) && event.key() == "Enter" {
+                    event.prevent_default();
+                    dispatch.dispatch(Action::Step);
+                } else if event.key() == "?" && !typing(event) {
+                    dispatch.dispatch(Action::ToggleHelp);
+                }
+            },
+        );
+        move || drop(listener)
+    });
+}
+
+/// Whether the key goes into a text (an editor, a text area or a text field), where
+/// `?` is a character, not a shortcut. On a checkbox, a button or a menu it is not.
+fn typing(event: &web_sys::KeyboardEvent) -> bool {
+    event
+        .target()
+        .and_then(|target| target.dyn_into::<web_sys::HtmlElement>().ok())
+        .is_some_and(|element| {
+            element.is_content_editable()
+                || element.tag_name() == "TEXTAREA"
+                || element.get_attribute("role").as_deref() == Some("textbox")
+                || element
+                    .dyn_ref::<web_sys::HtmlInputElement>()
+                    .is_some_and(|input| takes_text(&input.type_()))
+        })
+}
+
+/// Whether an `<input>` of this type is typed into.
+fn takes_text(input_type: &str) -> bool {
+    !matches!(
+        input_type,
+        "checkbox"
+            | "radio"
+            | "button"
+            | "submit"
+            | "reset"
+            | "image"
+            | "file"
+            | "color"
+            | "range"
+            | "hidden"
+    )
+}

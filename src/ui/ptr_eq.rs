@@ -1,0 +1,42 @@
+//! A shared value compared by its allocation, not its contents. Where a value is only
+//! ever replaced, never changed in place (a typed text, the saved work, the world after
+//! `Rc::make_mut`), the same allocation means the same value, and comparing megabytes
+//! of text on every render to learn that a new text is new costs more than the render.
+
+use std::ops::Deref;
+use std::rc::Rc;
+
+#[derive(Debug)]
+pub struct PtrEq<T: ?Sized>(pub Rc<T>);
+
+impl<T: ?Sized> Clone for PtrEq<T> {
+    fn clone(&self) -> Self {
+        PtrEq(self.0.clone())
+    }
+}
+
+impl<T: ?Sized> PartialEq for PtrEq<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T: ?Sized> Deref for PtrEq<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T: ?Sized> From<Rc<T>> for PtrEq<T> {
+    fn from(shared: Rc<T>) -> Self {
+        PtrEq(shared)
+    }
+}
+
+impl From<&str> for PtrEq<str> {
+    fn from(text: &str) -> Self {
+        PtrEq(text.into())
+    }
+}

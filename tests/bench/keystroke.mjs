@@ -1,0 +1,210 @@
+// The re-plan after a keystroke, in the built page: both panes hold 2,000 objects (as
+// the page writes states: pretty JSON), then one digit of a replica count is typed over
+// in Desired, again and again, each time with a digit not typed in the last six strokes
+// (so that no text is one the page read a moment ago). Each time the page clocks from the keydown to the input
+// event (the browser's own editing of the text), to the moment the Plan shows the new
+// card count (a MutationObserver), and to the end of the next frame (a task queued from
+// requestAnimationFrame runs after that frame is painted).
+
+import { freshPage } from './serve.mjs';
+import { workload } from './inputs.mjs';
+import { median } from './stats.mjs';
+import { pasteOver, selectInEditor } from '../e2e/editor-dom.mjs';
+
+export const OBJECTS = 2_000;
+const WARM_UP = 2;
+// Between two keystrokes the page goes quiet: a quarter of a second after typing pauses,
+// the playground commits what was typed, and that work is not the keystroke's.
+const QUIET_MS = 600;
+const KEYSTROKES = 20;
+const LOAD_TIMEOUT = 120_000;
+
+export async function measureKeystroke(browser, server, { objects = OBJECTS, keystrokes = KEYSTROKES } = {}) {
+  const work = workload(objects);
+  const target = undrifted(work, Math.floor(objects / 2));
+  const { page, errors, close } = await freshPage(browser);
+  try {
+    await page.goto(server.playground);
+    await cardCount(page, 2);
+    const actualText = JSON.stringify(work.live, null, 2);
+    const desiredText = JSON.stringify(work.desired, null, 2);
+    await paste(page, 'Actual', actualText);
+    await paste(page, 'Desired', desiredText);
+    await cardCount(page, work.drifted, LOAD_TIMEOUT);
+    const lines = desiredText.split('\n').length;
+
+    const digits = [...'3456789'].filter((digit) => digit !== String(target.spec.replicas));
+    const runs = { toInput: [], toPlan: [], toFrame: [] };
+    const pauses = [];
+    await watchLongTasks(page);
+    for (let stroke = 0; stroke <= WARM_UP + keystrokes; stroke += 1) {
+      await page.waitForTimeout(QUIET_MS);
+      const longest = await longestTaskSince(page);
+      if (stroke > WARM_UP) pauses.push(longest);
+      if (stroke === WARM_UP + keystrokes) break;
+      const timing = await typeReplicaDigit(page, target.metadata.name, digits[stroke % digits.length]);
+      if (stroke >= WARM_UP) for (const [name, values] of Object.entries(runs)) values.push(timing[name]);
+    }
+    if (errors.length) throw new Error(`the playground failed: ${errors.join('; ')}`);
+    // After the keystrokes: reading fresh copies pushes the panes' texts out of what
+    // the page keeps, and the keystrokes after it would pay for that.
+    const coreAlone = await timeCoreAlone(page, desiredText, actualText);
+    const medians = Object.fromEntries(Object.entries(runs).map(([name, values]) => [name, median(values)]));
+    const bare = await measureBareTextarea(browser, JSON.stringify(work.desired, null, 2), target, keystrokes);
+    // Long tasks are those of 50 ms or more; a pause may have none.
+    const long = pauses.filter((duration) => duration > 0);
+    const pause = { long: long.length, of: pauses.length, median: long.length ? median(long) : 0, longest: Math.max(0, ...long) };
+    return { objects, lines, keystrokes, ...medians, pause, coreAlone, bare, runs, pauses };
+  } finally {
+    await close();
+  }
+}
+
+/** Keeps the page's long tasks (50 ms or more), as the browser reports them. */
+function watchLongTasks(page) {
+  return page.evaluate(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
+    }).observe({ type: 'longtask' });
+  });
+}
+
+/** The longest task since the last look, 0 if none took 50 ms. */
+function longestTaskSince(page) {
+  return page.evaluate(() => Math.max(0, ...window.__longTasks.splice(0)));
+}
+
+/**
+ * The floor: the same keystrokes in a bare textarea holding the same Desired text, styled
+ * as the playground's editor (monospace, no wrapping), with no script listening.
+ */
+async function measureBareTextarea(browser, text, target, keystrokes) {
+  const { page, close } = await freshPage(browser);
+  try {
+    await page.setContent(
+      '<textarea aria-label="Desired" wrap="off" spellcheck="false" ' +
+        'style="white-space: pre; width: 40rem; height: 30rem; font: 14px/1.5 monospace"></textarea>',
+    );
+    await page.locator('textarea').evaluate((area, text) => {
+      area.value = text;
+    }, text);
+    const original = String(target.spec.replicas);
+    const runs = { toInput: [], toFrame: [] };
+    for (let stroke = 0; stroke < WARM_UP + keystrokes; stroke += 1) {
+      await page.waitForTimeout(QUIET_MS);
+      await page.getByRole('textbox', { name: 'Desired' }).evaluate((area, name) => {
+        const at = area.value.indexOf(`"name": "${name}"`);
+        const digitAt = area.value.indexOf('"replicas": ', at) + '"replicas": '.length;
+        area.focus();
+        area.setSelectionRange(digitAt, digitAt + 1);
+        window.__typed = new Promise((done) => {
+          let start;
+          addEventListener('keydown', () => (start = performance.now()), { capture: true, once: true });
+          addEventListener('input', () => {
+            const input = performance.now();
+            requestAnimationFrame(() => setTimeout(() => done({ toInput: input - start, toFrame: performance.now() - start }), 0));
+          }, { capture: true, once: true });
+        });
+      }, target.metadata.name);
+      await page.keyboard.press(stroke % 2 === 0 ? '7' : original);
+      const timing = await page.evaluate(() => window.__typed);
+      if (stroke >= WARM_UP) for (const [name, values] of Object.entries(runs)) values.push(timing[name]);
+    }
+    return { toInput: median(runs.toInput), toFrame: median(runs.toFrame), runs };
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * The core's share: `diff` of the two pane texts read afresh, through the page's own wasm module
+ * (Trunk's loader leaves its exports on `window.wasmBindings`); median of 5 after a
+ * warm-up, or undefined if the page does not expose them.
+ */
+function timeCoreAlone(page, desired, actual) {
+  return page.evaluate(({ desired, actual }) => {
+    const diff = window.wasmBindings?.diff;
+    if (!diff) return undefined;
+    const times = [];
+    for (let run = 0; run < 6; run += 1) {
+      // Fresh copies (a trailing space more each run): the page keeps its last few
+      // large reads, and the core alone is timed reading them for the first time.
+      const [desiredCopy, actualCopy] = [desired, actual].map((text) => text + ' '.repeat(run + 1));
+      desiredCopy.indexOf('\u0000');
+      actualCopy.indexOf('\u0000');
+      const start = performance.now();
+      diff(desiredCopy, actualCopy);
+      if (run > 0) times.push(performance.now() - start);
+    }
+    return times.sort((a, b) => a - b)[2];
+  }, { desired, actual });
+}
+
+/** An object near `index` that has not drifted, so that a change to it adds a card. */
+function undrifted(work, index) {
+  const liveByName = new Map(work.live.map((object) => [object.metadata.name, object]));
+  for (let at = index; at < work.desired.length; at += 1) {
+    const desired = work.desired[at];
+    const live = liveByName.get(desired.metadata.name);
+    const same = (pick) => JSON.stringify(pick(desired)) === JSON.stringify(pick(live));
+    if (same((object) => object.spec.replicas) && same((object) => object.spec.template.spec.containers[0].image) &&
+        same((object) => object.spec.template.spec.containers[0].env)) {
+      return desired;
+    }
+  }
+  throw new Error('no object without drift');
+}
+
+/** Pastes `text` over a pane's text, as select-all and paste do: one paste event. */
+function paste(page, pane, text) {
+  return pasteOver(page.getByRole('textbox', { name: new RegExp(`^${pane}`) }), text);
+}
+
+async function cardCount(page, count, timeout = 30_000) {
+  await page.waitForFunction(
+    (count) => document.querySelectorAll('ol.cards[aria-label="Operations"] > li').length === count,
+    count,
+    { timeout, polling: 100 },
+  );
+}
+
+/**
+ * Selects the replica digit of the object `name` in Desired, types `digit`, and times it
+ * until the Plan shows the object's update to that count.
+ */
+async function typeReplicaDigit(page, name, digit) {
+  // The replica digit after the object's name, on screen, as where a person types is.
+  const desired = page.getByRole('textbox', { name: /^Desired/ });
+  await selectInEditor(desired, { after: `"name": "${name}"`, before: '"replicas": ', length: 1 });
+  await page.evaluate(
+    ({ name, digit }) => {
+      const plan = document.querySelector('section.plan');
+      const shown = () =>
+        [...plan.querySelectorAll('ol.cards[aria-label="Operations"] > li')].some(
+          (card) => card.textContent.includes(name) && card.querySelector('.to')?.textContent === digit,
+        );
+      window.__replan = new Promise((done) => {
+        let start;
+        let input;
+        addEventListener('keydown', () => (start = performance.now()), { capture: true, once: true });
+        addEventListener('input', () => (input = performance.now()), { capture: true, once: true });
+        const observer = new MutationObserver(() => {
+          if (start === undefined || !shown()) return;
+          const planned = performance.now();
+          observer.disconnect();
+          requestAnimationFrame(() =>
+            setTimeout(() => done({ toInput: input - start, toPlan: planned - start, toFrame: performance.now() - start }), 0),
+          );
+        });
+        observer.observe(plan, { childList: true, subtree: true, characterData: true });
+      });
+    },
+    { name, digit },
+  );
+  // The selection and the scroll settle (the browser lays out the lines now on screen)
+  // before the keystroke is timed.
+  await page.waitForTimeout(100);
+  await page.keyboard.press(digit);
+  return page.evaluate(() => window.__replan);
+}
