@@ -7,7 +7,8 @@
 //   1. checks that the `integrity` attributes Trunk wrote still match their files
 //      (Trunk computes them before this hook; nothing here changes those files);
 //   2. writes api.js, the stable module lesson pages import (`import init, { diff }
-//      from './api.js'`), re-exporting the hashed wasm-bindgen glue;
+//      from './api.js'`), re-exporting the glue of the API's own wasm module
+//      (crates/api, without the page), and api.d.ts, its TypeScript declarations;
 //   3. writes register-sw.js, which index.html loads to register sw.js;
 //   4. adds a Content-Security-Policy <meta> to index.html, with the sha256 of each of
 //      Trunk's inline scripts;
@@ -32,13 +33,17 @@ if (!existsSync(htmlPath)) fail(`no index.html in ${staging}`);
 /** The cache names of this app start with this, then the scope, then the version. */
 const CACHE_PREFIX = 'gitops-playground';
 
+/** The name Trunk gives the API module (crates/api), a `data-type="worker"` rust asset. */
+const API_MODULE = 'gitops-api';
+
 let html = readFileSync(htmlPath, 'utf8');
 const inlineScripts = elements(html, 'script').filter((script) => !/\ssrc\s*=/i.test(script.attributes));
 const underTrunkServe = inlineScripts.some((script) => script.text.includes('.well-known/trunk/ws'));
 
 checkIntegrity(html);
-const glue = findGlue();
-write('api.js', apiModule(glue));
+const api = findApiGlue();
+write('api.js', apiModule(api));
+write('api.d.ts', apiDeclarations(api));
 write('register-sw.js', underTrunkServe ? unregisterScript() : registerScript());
 if (underTrunkServe) {
   note('trunk serve: no CSP and no service worker (sw.js removes any a previous build installed)');
@@ -48,8 +53,9 @@ if (underTrunkServe) {
   writeFileSync(htmlPath, html);
   const files = buildFiles();
   const version = versionOf(files);
-  write('sw.js', serviceWorker(files.map((file) => file.url), version));
-  note(`CSP added to index.html; sw.js precaches ${files.length} files as version ${version}`);
+  const precached = files.filter((file) => !cachedOnFirstUse(file.url));
+  write('sw.js', serviceWorker(precached.map((file) => file.url), version));
+  note(`CSP added to index.html; sw.js precaches ${precached.length} of ${files.length} files as version ${version}`);
 }
 
 // ---------------------------------------------------------------------------------
@@ -77,31 +83,35 @@ function checkIntegrity(page) {
 // ---------------------------------------------------------------------------------
 // 2. api.js
 
-/** The wasm-bindgen glue: the one `NAME-HASH.js` with a `NAME-HASH_bg.wasm` beside it. */
-function findGlue() {
+/** The API module's wasm-bindgen glue, with its wasm and declarations beside it. */
+function findApiGlue() {
   const names = readdirSync(staging);
-  const found = names.filter((name) => name.endsWith('.js') && names.includes(name.replace(/\.js$/, '_bg.wasm')));
-  if (found.length !== 1) fail(`expected one wasm-bindgen glue script in ${staging}, found ${found.length}: ${found}`);
-  return { js: found[0], wasm: found[0].replace(/\.js$/, '_bg.wasm') };
+  const glue = { js: `${API_MODULE}.js`, wasm: `${API_MODULE}_bg.wasm`, types: `${API_MODULE}.d.ts` };
+  for (const file of Object.values(glue)) {
+    if (!names.includes(file)) fail(`${file} is not in ${staging}: index.html builds the API module (crates/api) with data-type="worker" and data-typescript`);
+  }
+  return glue;
 }
 
 /**
- * Re-exports the glue. `init` also defaults the wasm's URL: the glue's own default is
- * `playground_bg.wasm` beside it (the name before Trunk added the hash), which is not
- * in dist/, so a bare `init()` through the glue would fetch a missing file.
+ * Re-exports the API module's glue. `init` also defaults the wasm's URL to the file
+ * beside api.js, wherever the playground is hosted (the glue's own default is resolved
+ * against the glue, which is the same folder, but saying so keeps api.js the one place
+ * that knows the file names).
  */
 function apiModule({ js, wasm }) {
   return `// api.js: the playground's stable JavaScript entry point, written by
-// scripts/post-build.mjs at build time. It re-exports everything the hashed
-// wasm-bindgen glue of this build exports, so lesson pages need not know the hash:
+// scripts/post-build.mjs at build time. It re-exports everything the glue of the
+// API's wasm module exports (the core and the world, without the page), so lesson
+// pages need not know its file names; api.d.ts beside it declares the types:
 //
 //   import init, { diff } from './api.js';   // or: import { init, diff } from ...
 //   await init();                              // loads the wasm beside this file
 //
 // \`init\` (also the default export) is the glue's init function. Called with no
 // argument, or with an object without \`module_or_path\`, it loads the wasm next to
-// this file, wherever the playground is hosted. Importing this module mounts
-// nothing: the playground only renders into an element with id "gitops-playground".
+// this file, wherever the playground is hosted. This module holds no page: it
+// mounts nothing and loads nothing of the playground's own wasm.
 //
 //   glue: ${js}
 //   wasm: ${wasm}
@@ -120,6 +130,22 @@ export default function init(options) {
   return glueInit(options);
 }
 
+export { init };
+`;
+}
+
+/** api.d.ts: the API module's declarations, with `init` as api.js defines it. */
+function apiDeclarations({ js, types }) {
+  return `// api.d.ts: the types of api.js, written by scripts/post-build.mjs. The functions
+// and the shapes they take and return (Operation, Report, Drift, RunResult,
+// GitopsInputError, ...) are declared in ${types}, from crates/api.
+export * from './${js}';
+import type { InitInput, InitOutput } from './${js}';
+
+/** Loads the API's wasm (by default the file next to api.js); call it once, first. */
+export default function init(
+  options?: { module_or_path?: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput> | null,
+): Promise<InitOutput>;
 export { init };
 `;
 }
@@ -243,6 +269,15 @@ function buildFiles() {
   return [{ url: './', hash: files.find((file) => file.url === 'index.html').hash }, ...files];
 }
 
+/**
+ * The API module's files: a student's first visit need not download a module only
+ * lesson pages load, so the service worker caches them when a page first fetches them
+ * (then they work offline too). The build's version still covers them.
+ */
+function cachedOnFirstUse(url) {
+  return url.startsWith(`${API_MODULE}.`) || url.startsWith(`${API_MODULE}_`) || url === 'api.d.ts';
+}
+
 /** A short hash of the file list and contents: a new build is a new cache. */
 function versionOf(files) {
   const digest = createHash('sha256');
@@ -252,10 +287,10 @@ function versionOf(files) {
 
 function serviceWorker(urls, version) {
   return `// sw.js, written by scripts/post-build.mjs at build time: the playground's service
-// worker. It precaches every file of this build (version ${version}), then answers
-// same-origin GET requests for files under its scope from that cache first and the
-// network second (caching what the network gives), so the playground works offline
-// after one visit. A new build is a new sw.js: the browser installs it, it precaches
+// worker. It precaches the files of this build (version ${version}) but the API
+// module's, then answers same-origin GET requests for files under its scope from that
+// cache first and the network second (caching what the network gives, so the API
+// module once a page loaded it), so the playground works offline after one visit. A new build is a new sw.js: the browser installs it, it precaches
 // the new files, takes over, and deletes the old caches. Cross-origin requests, and
 // all but GET, never pass through it.
 

@@ -214,7 +214,7 @@ test('the embedded view shows one scenario and its step control, no chrome', asy
   await close();
 });
 
-test('the example lesson page calls the core and steps the embedded playground', async () => {
+test('the example lesson page calls the core through the API module alone and steps the embedded playground', async () => {
   const { page, record, close } = await openPage(browser, `${server.url}examples/lesson.html`);
   const direct = page.getByLabel('Plan computed by the lesson page');
   await until(async () => (await direct.innerText()).split('\n'), ['delete debug', 'update web', 'sync: OutOfSync, health: Healthy']);
@@ -228,6 +228,11 @@ test('the example lesson page calls the core and steps the embedded playground',
   const frame = page.frameLocator('#playground');
   assert.deepEqual(await cards(frame), ['DELETE debug (done)', 'UPDATE web (done)']);
   await screenshot(page, 'lesson-page');
+  // The lesson page itself loads the API's wasm, not the page's (the iframe loads that).
+  const ownWasm = await page.evaluate(() =>
+    performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname.split('/').pop()).filter((file) => file.endsWith('.wasm')),
+  );
+  assert.deepEqual(ownWasm, ['gitops-api_bg.wasm']);
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });

@@ -144,13 +144,12 @@ test('a new build takes over and deletes its old cache, and only its own', async
   await close();
 });
 
-test('api.js re-exports the glue for a module on the same origin, and its init loads the wasm', async () => {
+test('api.js re-exports the API module for a module on the same origin, and its init loads that wasm alone', async () => {
   const { page, record, close } = await openPage(browser, server.url);
   await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const onTheApp = await page.evaluate(async () => {
     const api = await import(new URL('api.js', location.href));
-    const glueUrl = document.querySelector('link[rel="modulepreload"]').href;
-    const glue = await import(glueUrl);
+    const glue = await import(new URL('gitops-api.js', location.href));
     const exports = await api.init();
     return {
       init: typeof api.init,
@@ -165,8 +164,8 @@ test('api.js re-exports the glue for a module on the same origin, and its init l
   assert.deepEqual(onTheApp.apiNames, [...new Set([...onTheApp.glueNames, 'init'])].sort(), 'everything the glue exports');
   assert.ok(onTheApp.memory, 'init returns the wasm exports');
 
-  // A lesson page elsewhere on the site: a bare init() finds the wasm next to api.js,
-  // and nothing mounts.
+  // A lesson page elsewhere on the site: a bare init() finds the API's wasm next to
+  // api.js, nothing mounts, and the page's own wasm (Yew and all) is never fetched.
   const lesson = '/courses/gitops/lesson-3/';
   server.routes.set(lesson, { type: 'text/html', body: '<!doctype html><title>Lesson 3</title><link rel="icon" href="data:,"><p>Lesson</p>' });
   const before = record.requests.length;
@@ -182,7 +181,8 @@ test('api.js re-exports the glue for a module on the same origin, and its init l
     server.routes.delete(lesson);
   }
   const fetched = record.requests.slice(before).map((url) => new URL(url).pathname);
-  assert.ok(fetched.some((path) => /^\/courses\/gitops\/playground\/playground-[0-9a-f]+_bg\.wasm$/.test(path)), fetched.join(' '));
+  assert.ok(fetched.includes('/courses/gitops/playground/gitops-api_bg.wasm'), fetched.join(' '));
+  assert.ok(!fetched.some((path) => /playground-[0-9a-f]+_bg\.wasm$/.test(path)), `the page's wasm is not loaded: ${fetched.join(' ')}`);
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });

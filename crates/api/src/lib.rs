@@ -23,6 +23,8 @@ use serde_json::Value;
 use std::fmt;
 use wasm_bindgen::prelude::*;
 
+mod types;
+
 /// The `name` of every error thrown for bad input.
 pub const ERROR_NAME: &str = "GitopsInputError";
 
@@ -36,7 +38,8 @@ pub const ERROR_NAME: &str = "GitopsInputError";
 /// `options`; left out, nothing is pruned or ignored.
 ///
 /// Throws a `GitopsInputError` when an input does not read.
-#[wasm_bindgen]
+// Declared in `types.rs`, where `options` can be optional.
+#[wasm_bindgen(skip_typescript)]
 pub fn diff(
     desired: JsValue,
     actual: JsValue,
@@ -51,8 +54,11 @@ pub fn diff(
 ///
 /// Throws a `GitopsInputError` when `actual` does not read or `plan` is not
 /// an array of operations.
-#[wasm_bindgen]
-pub fn apply(plan: JsValue, actual: JsValue) -> Result<JsValue, js_sys::Error> {
+#[wasm_bindgen(unchecked_return_type = "State")]
+pub fn apply(
+    #[wasm_bindgen(unchecked_param_type = "Operation[]")] plan: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "StateInput")] actual: JsValue,
+) -> Result<JsValue, js_sys::Error> {
     let plan = read_plan(plan)?;
     let actual = read_state("actual", actual)?;
     output(&gitops_core::apply(&plan, &actual).to_value())
@@ -64,7 +70,8 @@ pub fn apply(plan: JsValue, actual: JsValue) -> Result<JsValue, js_sys::Error> {
 ///
 /// Takes the same inputs as `diff`; throws a `GitopsInputError` when one
 /// does not read.
-#[wasm_bindgen]
+// Declared in `types.rs`, where `options` can be optional.
+#[wasm_bindgen(skip_typescript)]
 pub fn drift(
     desired: JsValue,
     actual: JsValue,
@@ -79,7 +86,8 @@ pub fn drift(
 ///
 /// Takes the same inputs as `diff`; throws a `GitopsInputError` when one
 /// does not read.
-#[wasm_bindgen]
+// Declared in `types.rs`, where `options` can be optional.
+#[wasm_bindgen(skip_typescript)]
 pub fn report(
     desired: JsValue,
     actual: JsValue,
@@ -94,8 +102,10 @@ pub fn report(
 ///
 /// `scenario` is a scenario object or its JSON or YAML text; errors name
 /// the document `scenario`. Throws a `GitopsInputError` when it does not read.
-#[wasm_bindgen]
-pub fn run(scenario: JsValue) -> Result<JsValue, js_sys::Error> {
+#[wasm_bindgen(unchecked_return_type = "RunResult")]
+pub fn run(
+    #[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue,
+) -> Result<JsValue, js_sys::Error> {
     let text = match scenario.as_string() {
         Some(text) => text,
         None if scenario.is_null() || scenario.is_undefined() => {

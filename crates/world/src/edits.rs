@@ -3,12 +3,12 @@
 //! and the next ones of the same kind amend it, until anything else happens.
 
 use crate::event::Event;
-use crate::person::environment_changes;
-use crate::repository::on_branch;
+use crate::repository::{environment_of, on_branch, FileChanges, Files};
 use crate::scenario::Layout;
 use crate::script::Action;
 use crate::World;
 use gitops_core::state::State;
+use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Burst {
@@ -134,5 +134,23 @@ impl World {
         let same_kind = std::mem::discriminant(&burst.kind) == std::mem::discriminant(kind);
         (same_kind && burst.environment == environment && burst.event < self.events.len())
             .then_some(burst.event)
+    }
+}
+
+/// The changes that make `text` the whole desired state of `environment`.
+pub(crate) fn environment_changes(head: &Files, environment: &str, text: &str) -> FileChanges {
+    let extension = match gitops_core::state::render::Format::of(text) {
+        gitops_core::state::render::Format::Json => "json",
+        gitops_core::state::render::Format::Yaml => "yaml",
+    };
+    let file = format!("envs/{environment}/manifests.{extension}");
+    let remove = head
+        .keys()
+        .filter(|path| environment_of(path) == Some(environment) && **path != file)
+        .cloned()
+        .collect();
+    FileChanges {
+        write: Files::from([(file, Value::String(text.to_string()))]),
+        remove,
     }
 }

@@ -4,14 +4,13 @@
 //! solutions) and replays to the same world.
 
 use crate::cluster::comparable;
-use crate::edits::edit_message;
-use crate::repository::{environment_of, FileChanges, PullRequest};
-use crate::scenario::{Files, Layout, Mode};
+use crate::edits::{edit_message, environment_changes};
+use crate::repository::PullRequest;
+use crate::scenario::{Layout, Mode};
 use crate::script::Action;
 use crate::World;
 use gitops_core::{IgnoreRule, Operation, State};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::rc::Rc;
 
 /// The person at the keyboard, as events name them.
@@ -271,24 +270,6 @@ impl World {
                 );
             }
         }
-    }
-}
-
-/// The changes that make `text` the whole desired state of `environment`.
-pub(super) fn environment_changes(head: &Files, environment: &str, text: &str) -> FileChanges {
-    let extension = match gitops_core::state::render::Format::of(text) {
-        gitops_core::state::render::Format::Json => "json",
-        gitops_core::state::render::Format::Yaml => "yaml",
-    };
-    let file = format!("envs/{environment}/manifests.{extension}");
-    let remove = head
-        .keys()
-        .filter(|path| environment_of(path) == Some(environment) && **path != file)
-        .cloned()
-        .collect();
-    FileChanges {
-        write: Files::from([(file, Value::String(text.to_string()))]),
-        remove,
     }
 }
 

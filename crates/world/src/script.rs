@@ -1,6 +1,6 @@
 //! The timed actions of a scenario: `{"at": 3, "do": "commit", ...}`.
 
-use crate::scenario::Files;
+use crate::repository::Files;
 use serde::de::{self, Deserializer};
 use serde::ser::{self, Serializer};
 use serde::{Deserialize, Serialize};
@@ -165,7 +165,7 @@ pub struct FieldEdit {
 }
 
 fn default_environment() -> String {
-    crate::scenario::DEFAULT_ENVIRONMENT.into()
+    crate::repository::DEFAULT_ENVIRONMENT.into()
 }
 
 impl<'de> Deserialize<'de> for ScriptStep {

@@ -2,7 +2,7 @@
 
 use super::Checkpoint;
 use crate::event::Event;
-use crate::exercise::*;
+use crate::exercise::{EventGoal, GitDecides, Goal, PullRequestGoal};
 use crate::repository::{diff_trees, PullRequestStatus};
 use crate::summary::EnvironmentStatus;
 use crate::World;

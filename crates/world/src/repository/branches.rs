@@ -4,7 +4,7 @@
 
 use super::commit_id;
 use super::{Commit, FileChanges, Repository};
-use crate::scenario::{Files, Layout};
+use super::{Files, Layout};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 

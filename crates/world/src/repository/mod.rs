@@ -14,10 +14,28 @@ pub use trees::{
     desired_state, diff_states, diff_trees, environment_of, environments_of, ObjectDiff,
 };
 
-use crate::scenario::Files;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// The environment that `desired` and `actual` stand for.
+pub const DEFAULT_ENVIRONMENT: &str = "prod";
+
+/// A repository's files: path to content, a JSON value or a text (JSON or
+/// YAML, possibly broken on purpose).
+pub type Files = BTreeMap<String, Value>;
+
+/// Where each environment's desired state lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Layout {
+    /// One branch, a directory per environment (`envs/<environment>/`).
+    #[default]
+    Directories,
+    /// A branch per environment, each with its `app/` directory.
+    Branches,
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Commit {

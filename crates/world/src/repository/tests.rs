@@ -1,5 +1,4 @@
 use super::*;
-use crate::scenario::Layout;
 use serde_json::json;
 use serde_json::Value;
 

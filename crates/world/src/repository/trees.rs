@@ -1,8 +1,8 @@
 //! What a tree of files declares for each environment, and how two trees,
 //! commits or environments differ, object by object.
 
+use super::Files;
 use super::Repository;
-use crate::scenario::Files;
 use gitops_core::diff::changes::{changes, Change, Rules};
 use gitops_core::diff::normalize::Mode;
 use gitops_core::error::InputError;

@@ -5,6 +5,8 @@
 
 mod validate;
 
+pub use crate::repository::{Files, Layout, DEFAULT_ENVIRONMENT};
+
 use crate::script::ScriptStep;
 use gitops_core::diff::ignore::IgnoreRule;
 use gitops_core::error::{ErrorKind, InputError};
@@ -17,13 +19,6 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub const SCENARIO_VERSION: u64 = 1;
-
-/// The environment that `desired` and `actual` stand for.
-pub const DEFAULT_ENVIRONMENT: &str = "prod";
-
-/// A repository's files: path to content, a JSON value or a text (JSON or
-/// YAML, possibly broken on purpose).
-pub type Files = BTreeMap<String, Value>;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -94,17 +89,6 @@ pub enum Mode {
     Pull,
     /// CI holds cluster credentials and applies on every commit.
     Push,
-}
-
-/// Where each environment's desired state lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Layout {
-    /// One branch, a directory per environment (`envs/<environment>/`).
-    #[default]
-    Directories,
-    /// A branch per environment, each with its `app/` directory.
-    Branches,
 }
 
 /// What makes the agent act.

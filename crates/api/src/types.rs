@@ -1,0 +1,155 @@
+//! The TypeScript shapes of what the API takes and returns, written into
+//! the module's `.d.ts` (and so into `api.d.ts`), so that a lesson
+//! author's editor completes them. They follow the core's `Serialize`
+//! impls; `crates/api/tests/api.rs` checks results against them.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(typescript_custom_section)]
+const SHAPES: &'static str = r#"
+/** A JSON value, as states and objects hold them. */
+export type Json = null | boolean | number | string | Json[] | { [field: string]: Json };
+
+/**
+ * A state: an object of named objects (the lesson's form), a list of
+ * Kubernetes objects (or one), or a Kubernetes `List`.
+ */
+export type State = { [name: string]: Json } | Json[];
+
+/** A state, or that state as JSON or YAML text. */
+export type StateInput = State | string;
+
+/** A field another controller owns: a JSON pointer, or Argo CD's shape. */
+export type IgnoreRule =
+  | string
+  | {
+      kind?: string;
+      name?: string;
+      namespace?: string;
+      jsonPointers?: string[];
+      jqPathExpressions?: string[];
+    };
+
+/** How the reconciler treats the difference, as a scenario's `options`. */
+export interface Options {
+  prune?: boolean;
+  ignore?: IgnoreRule[];
+}
+
+/** One field that differs: the live value `from`, the desired value `to`. */
+export interface Change {
+  /** RFC 6901 pointer of the field. */
+  path: string;
+  /** Absent when Git adds the field. */
+  from?: Json;
+  /** Absent when Git removed the field. */
+  to?: Json;
+}
+
+/** One step of a plan, in its sync wave, in the order a sync runs it. */
+export type Operation =
+  | { op: "create"; key: string; wave: number; object: Json }
+  | { op: "update"; key: string; wave: number; changes: Change[]; object: Json }
+  | { op: "delete"; key: string; wave: number }
+  | { op: "skip"; key: string; wave: number; reason: string };
+
+/** Every difference, whether or not the plan will fix it; keys in order. */
+export interface Drift {
+  missing: string[];
+  changed: string[];
+  extra: string[];
+  changes: { [key: string]: Change[] };
+}
+
+export type SyncStatus = "Synced" | "OutOfSync" | "Unknown";
+export type Health = "Healthy" | "Suspended" | "Progressing" | "Missing" | "Degraded" | "Unknown";
+
+/** A finding of the lesson's checklist. */
+export interface Warning {
+  key: string;
+  rule:
+    | "mutable-image-tag"
+    | "plaintext-secret"
+    | "unprotected-prune"
+    | "pruned-namespace"
+    | "field-owned-by-controller";
+  message: string;
+}
+
+/** The plan, drift and status of a pair of states, from one comparison. */
+export interface Report {
+  plan: Operation[];
+  drift: Drift;
+  status: { sync: SyncStatus; health: Health };
+  /** Each object of either state; `health` is absent for kinds without a rule. */
+  objects: { key: string; sync: SyncStatus; health?: Health }[];
+  warnings: Warning[];
+}
+
+/** Something that happened in the world: who acted, what and why. */
+export interface WorldEvent {
+  step: number;
+  actor: string;
+  what: string;
+  why?: string;
+}
+
+/** An environment at the end of a run. */
+export interface EnvironmentStatus {
+  sync: SyncStatus;
+  health: Health;
+  /** The head of Git. */
+  head: string;
+  /** The revision the agent last synced (pull mode). */
+  syncedRevision?: string;
+  error?: string;
+  warnings?: Warning[];
+}
+
+/** What `run` returns: the events step by step, and where the world ends. */
+export interface RunResult {
+  events: WorldEvent[];
+  final: {
+    step: number;
+    /** Each environment's desired state at the head of Git (null when it does not read). */
+    desired: { [environment: string]: State | null };
+    actual: { [environment: string]: State };
+    status: { [environment: string]: EnvironmentStatus };
+    running: { [environment: string]: { [key: string]: unknown[] } };
+    agent?: unknown;
+    repository: unknown;
+    registry: unknown;
+  };
+}
+
+/**
+ * The plan that makes `actual` equal `desired`, in the order a sync runs it.
+ * `options` left out: nothing is pruned or ignored. Throws a
+ * `GitopsInputError` when an input does not read.
+ */
+export function diff(desired: StateInput, actual: StateInput, options?: Options | null): Operation[];
+
+/**
+ * The drift of `actual` from `desired`, whether or not a plan would fix it.
+ * Throws a `GitopsInputError` when an input does not read.
+ */
+export function drift(desired: StateInput, actual: StateInput, options?: Options | null): Drift;
+
+/**
+ * The plan, drift, status, objects and warnings, as `gitops-sim plan`
+ * prints them. Throws a `GitopsInputError` when an input does not read.
+ */
+export function report(desired: StateInput, actual: StateInput, options?: Options | null): Report;
+
+/** What every function throws for bad input: an `Error` named `GitopsInputError`. */
+export interface GitopsInputError extends Error {
+  name: "GitopsInputError";
+  kind: "syntax" | "shape" | "duplicateKey" | "tooLarge";
+  /** Which input: `desired`, `actual`, `options`, `plan` or `scenario`. */
+  source: string;
+  line?: number;
+  column?: number;
+  pointer?: string;
+  key?: string;
+}
+"#;
