@@ -1,0 +1,89 @@
+//! `field-owned-by-controller`: Git sets `spec.replicas` of an object an
+//! autoscaler scales, with no ignore rule.
+
+use super::{kind, name, namespace, warning, Warning};
+use super::{FIELD_OWNED_BY_CONTROLLER, REPLICAS};
+use crate::diff::ignore::patterns_for;
+use crate::options::Options;
+use crate::state::State;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub(super) fn fields_owned_by_controllers(
+    desired: &State,
+    actual: &State,
+    options: &Options,
+    found: &mut Vec<Warning>,
+) {
+    let targets = autoscaler_targets(desired, actual);
+    if targets.is_empty() {
+        return;
+    }
+    for (key, object) in desired.objects() {
+        let Some(replicas) = object
+            .pointer("/spec/replicas")
+            .filter(|value| value.is_number())
+        else {
+            continue;
+        };
+        let (Some(object_kind), Some(object_name)) = (kind(object), name(key, object)) else {
+            continue;
+        };
+        let Some(autoscalers) = targets.get(&(object_kind, object_name, namespace(object))) else {
+            continue;
+        };
+        let covered = patterns_for(&options.ignore, key, object)
+            .iter()
+            .any(|pattern| pattern.matches(&REPLICAS));
+        if covered {
+            continue;
+        }
+        let autoscalers: Vec<String> = autoscalers
+            .iter()
+            .map(|autoscaler| format!("`{autoscaler}`"))
+            .collect();
+        found.push(warning(
+            key,
+            FIELD_OWNED_BY_CONTROLLER,
+            format!(
+                "`{key}` sets `spec.replicas` to {replicas} in Git, but the autoscaler {} \
+                 owns that field: the autoscaler and the reconciler will fight, each sync \
+                 resetting the count the autoscaler chose (flapping). Remove `replicas` \
+                 from the manifest in Git, or add an ignore rule for `/spec/replicas` of \
+                 this object.",
+                autoscalers.join(" and ")
+            ),
+        ));
+    }
+}
+
+/// What a scale target is: kind, name and namespace.
+type Target<'a> = (&'a str, &'a str, Option<&'a str>);
+
+/// The keys of the HorizontalPodAutoscalers, desired or actual, by the
+/// object each scales (same kind and name, in the autoscaler's namespace).
+fn autoscaler_targets<'a>(
+    desired: &'a State,
+    actual: &'a State,
+) -> BTreeMap<Target<'a>, BTreeSet<&'a str>> {
+    let mut targets: BTreeMap<Target, BTreeSet<&str>> = BTreeMap::new();
+    let autoscalers = desired
+        .objects()
+        .iter()
+        .chain(actual.objects())
+        .filter(|(_, hpa)| kind(hpa) == Some("HorizontalPodAutoscaler"));
+    for (hpa_key, hpa) in autoscalers {
+        let target = |field: &str| {
+            hpa.pointer("/spec/scaleTargetRef")
+                .and_then(|target| target.get(field))
+                .and_then(Value::as_str)
+        };
+        if let (Some(target_kind), Some(target_name)) = (target("kind"), target("name")) {
+            targets
+                .entry((target_kind, target_name, namespace(hpa)))
+                .or_default()
+                .insert(&**hpa_key);
+        }
+    }
+    targets
+}

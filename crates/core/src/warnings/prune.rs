@@ -1,0 +1,154 @@
+//! `unprotected-prune` (prune is on and a stateful object has no protection)
+//! and `pruned-namespace` (a prune deletes a Namespace holding objects meant to stay).
+
+use super::{kind, warning, Warning};
+use super::{PRUNED_NAMESPACE, UNPROTECTED_PRUNE};
+use crate::memo::Memo;
+use crate::options::Options;
+use crate::state::meta::metadata_map;
+use crate::state::State;
+use crate::sync::apply::{is_in, namespace_at};
+use crate::sync::protection::{misspelt_sync_option, prune_protection};
+use serde_json::Value;
+use std::cell::RefCell;
+
+const PROTECT: &str = "`argocd.argoproj.io/sync-options: Prune=false` (Argo CD) or \
+                       `kustomize.toolkit.fluxcd.io/prune: disabled` (Flux)";
+
+pub(super) fn unprotected_prunes(
+    desired: &State,
+    actual: &State,
+    options: &Options,
+    found: &mut Vec<Warning>,
+) {
+    if !options.prune {
+        return;
+    }
+    let unprotected_desired = UNPROTECTED.with_borrow_mut(|memo| {
+        memo.pass((), desired.len(), |remembered| {
+            let objects = desired.objects().iter();
+            objects
+                .filter_map(|(key, object)| {
+                    let what = remembered.get_or(key, [Some(object), None], || unprotected(object));
+                    Some((key, what?))
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    for (key, what) in unprotected_desired {
+        found.push(warning(
+            key,
+            UNPROTECTED_PRUNE,
+            format!(
+                "`{key}` is {what} and prune is on, but nothing protects it: if its manifest \
+                 leaves Git by mistake (a deleted file, a moved directory), the next sync \
+                 deletes it and its data. Annotate it with {PROTECT}."
+            ),
+        ));
+    }
+    let extra = actual
+        .objects()
+        .iter()
+        .filter(|(key, _)| desired.get(key).is_none());
+    for (key, what) in extra.filter_map(|(key, object)| Some((key, unprotected(object)?))) {
+        found.push(warning(
+            key,
+            UNPROTECTED_PRUNE,
+            format!(
+                "`{key}` is {what} that Git no longer declares, and prune is on: this sync \
+                 will delete it, and its data with it. If it left Git by mistake, put its \
+                 manifest back; to keep it anyway, annotate the live object with {PROTECT}, \
+                 or turn prune off."
+            ),
+        ));
+    }
+}
+
+// --- pruned-namespace -------------------------------------------------------
+
+/// A Namespace that a prune deletes, with objects in it that were meant to
+/// stay: protected from a prune, or in Git.
+pub(super) fn pruned_namespaces(
+    desired: &State,
+    actual: &State,
+    options: &Options,
+    found: &mut Vec<Warning>,
+) {
+    if !options.prune {
+        return;
+    }
+    let pruned = actual
+        .objects()
+        .iter()
+        .filter(|(key, object)| desired.get(key).is_none() && !prune_protected(object));
+    for (key, namespace) in pruned.filter_map(|(key, _)| Some((key, namespace_at(actual, key)?))) {
+        let protected = actual
+            .objects()
+            .iter()
+            .filter(|(inside, object)| {
+                is_in(object, namespace) && prune_protected(object) && desired.get(inside).is_none()
+            })
+            .map(|(inside, _)| format!("`{inside}` (protected from a prune, not from this)"));
+        let declared = desired
+            .objects()
+            .iter()
+            .filter(|(_, object)| is_in(object, namespace))
+            .map(|(inside, _)| {
+                format!("`{inside}` (in Git: the next sync creates it again, empty)")
+            });
+        let kept: Vec<String> = protected.chain(declared).collect();
+        if kept.is_empty() {
+            continue;
+        }
+        found.push(warning(
+            key,
+            PRUNED_NAMESPACE,
+            format!(
+                "`{key}` is not in Git and prune is on: this sync deletes it, and Kubernetes \
+                 deletes everything in it along with it: {}. Put the Namespace back in Git, \
+                 or annotate it with {PROTECT}.",
+                kept.join(", ")
+            ),
+        ));
+    }
+}
+
+thread_local! {
+    /// What `unprotected` found for each desired object, by key.
+    static UNPROTECTED: RefCell<Memo<(), Option<String>>> = const { RefCell::new(Memo::new()) };
+}
+
+/// What makes the object stateful, when no annotation protects it from a
+/// prune, followed by why an annotation meant to protect it does not.
+fn unprotected(object: &Value) -> Option<String> {
+    if prune_protected(object) {
+        return None;
+    }
+    let what = stateful(object)?;
+    Some(match misspelt_sync_option(object) {
+        Some((written, meant)) => format!(
+            "{what} (its sync option `{written}` does not protect it: Argo CD reads \
+             `{meant}` exactly, letter case included)"
+        ),
+        None => what,
+    })
+}
+
+/// What makes the object stateful, in words; None when it is not.
+fn stateful(object: &Value) -> Option<String> {
+    match kind(object) {
+        Some(kind @ ("StatefulSet" | "PersistentVolumeClaim")) => Some(format!("a {kind}")),
+        _ => {
+            let labels = metadata_map(object, "labels")?;
+            let (label, _) = labels
+                .iter()
+                .find(|(_, value)| value.as_str() == Some("database"))?;
+            Some(format!("a database (its label `{label}` is `database`)"))
+        }
+    }
+}
+
+/// Whether an annotation keeps a prune from deleting the object.
+fn prune_protected(object: &Value) -> bool {
+    prune_protection(object).is_some()
+}
