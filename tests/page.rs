@@ -758,17 +758,17 @@ async fn an_embedded_load_json_cannot_carry_says_what_and_where_and_tells_the_ho
         (
             "let o = 1; for (let i = 0; i < 127; i++) o = {a: o}; \
              return {type: 'gitops:load', scenario: {desired: {web: o}}};",
-            "the scenario is nested too deeply (more than 128 levels), at /desired/web/a/a/…",
+            "scenario at /desired/web/a/a/…: the value is nested too deeply (more than 128 levels)",
         ),
         (
             "return {type: 'gitops:load', scenario: \
-             {desired: {web: {image: 'busybox:1.36', replicas: 3n}}}};",
-            "a BigInt (3n) is not a JSON number, at /desired/web/replicas; send a number (3) instead",
+             {desired: {web: {image: 'busybox:1.36', replicas: 2n ** 70n}}}};",
+            "scenario at /desired/web/replicas: a BigInt (1180591620717411303424n) is outside the 64-bit integers the playground reads",
         ),
         (
             "const web = {image: 'busybox:1.36'}; web.self = web; \
              return {type: 'gitops:load', scenario: {desired: {web}}};",
-            "the scenario holds a cycle, which JSON cannot write: /desired/web/self refers back to /desired/web",
+            "scenario at /desired/web/self: this refers back to /desired/web: a cycle, which JSON cannot write",
         ),
     ] {
         button(&root, "Dismiss").click();

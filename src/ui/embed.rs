@@ -5,7 +5,8 @@
 //! after every change, and what did not open and why.
 
 use crate::ui::reducer::PageModel;
-use gitops_core::text::json::MAX_DEPTH;
+use gitops_core::InputError;
+use gitops_js::json_of;
 use gitops_page::{Action, Failure, Model, Source};
 use gitops_world::share::{encode_link, Session};
 
@@ -274,179 +275,27 @@ fn load_of(message: &JsValue) -> Action {
     }
 }
 
-/// A `gitops:load`'s scenario as text: a text as it is, an object as JSON. What
-/// JSON cannot carry (a BigInt, a cycle) or the playground does not read
-/// (nesting deeper than it reads, a lone surrogate) is an error that says what
-/// and where; anything else the scenario reader finds, as in a text.
+/// A `gitops:load`'s scenario as text: a text as it is, an object as JSON
+/// (read as the API reads one, `gitops_js::json_of`). What JSON cannot carry
+/// (a BigInt, a cycle, nesting deeper than the playground reads) is an error
+/// that says what and where; anything else the scenario reader finds, as in
+/// a text.
 fn scenario_text(scenario: &JsValue) -> Result<String, String> {
     if let Some(text) = scenario.as_string() {
         return Ok(text);
     }
-    let text = match js_sys::JSON::stringify(scenario) {
-        Ok(text) => text
-            .as_string()
-            .ok_or_else(|| "its scenario is neither an object nor JSON or YAML text".to_string())?,
-        Err(error) => {
-            let why = js_sys::Reflect::get(&error, &JsValue::from_str("message"))
-                .ok()
-                .and_then(|message| message.as_string())
-                .unwrap_or_default();
-            return Err(unwritable(scenario)
-                .unwrap_or_else(|| format!("the scenario cannot be written as JSON ({why})")));
-        }
-    };
-    // What JSON.stringify writes that the playground does not read: find what and where.
-    if needs_a_look(&text) {
-        if let Some(problem) = unwritable(scenario) {
-            return Err(problem);
-        }
-    }
-    Ok(text)
+    let value = json_of("scenario", scenario.clone()).map_err(|error| shortened(&error))?;
+    serde_json::to_string(&value).map_err(|error| error.to_string())
 }
 
-/// Whether `text`, as `JSON.stringify` writes, nests deeper than the
-/// playground reads or holds a lone surrogate (which it writes as `\udXXX`):
-/// one quick pass over the bytes.
-fn needs_a_look(text: &str) -> bool {
-    let (mut depth, mut in_text, mut escaped) = (0usize, false, false);
-    let bytes = text.as_bytes();
-    for (at, byte) in bytes.iter().enumerate() {
-        match (in_text, escaped, byte) {
-            (true, true, b'u') => {
-                escaped = false;
-                let surrogate = bytes.get(at + 1) == Some(&b'd')
-                    && bytes
-                        .get(at + 2)
-                        .is_some_and(|digit| b"89abcdef".contains(digit));
-                if surrogate {
-                    return true;
-                }
-            }
-            (true, true, _) => escaped = false,
-            (true, false, b'\\') => escaped = true,
-            (true, false, b'"') => in_text = false,
-            (true, false, _) => {}
-            (false, _, b'"') => in_text = true,
-            (false, _, b'{' | b'[') => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return true;
-                }
-            }
-            (false, _, b'}' | b']') => depth = depth.saturating_sub(1),
-            (false, _, _) => {}
+/// An error as a notice says it, a pointer many levels deep cut short.
+fn shortened(error: &InputError) -> String {
+    let mut error = error.clone();
+    if let Some(pointer) = &error.pointer {
+        let segments: Vec<&str> = pointer.split('/').skip(1).collect();
+        if segments.len() > 6 {
+            error.pointer = Some(format!("/{}/…", segments[..4].join("/")));
         }
     }
-    false
-}
-
-/// What in `value` JSON cannot carry, and where, found by walking it as
-/// `JSON.stringify` writes it: run only once writing or reading it failed.
-fn unwritable(value: &JsValue) -> Option<String> {
-    Walk::default().find(value)
-}
-
-/// A walk through a scenario object: the keys down to where it is, and the
-/// objects that hold it (a cycle is one of them again).
-#[derive(Default)]
-struct Walk {
-    path: Vec<String>,
-    holders: Vec<JsValue>,
-}
-
-impl Walk {
-    fn find(&mut self, value: &JsValue) -> Option<String> {
-        if value.is_bigint() {
-            let digits = js_sys::BigInt::unchecked_from_js_ref(value)
-                .to_string(10)
-                .map(String::from)
-                .unwrap_or_default();
-            return Some(format!(
-                "a BigInt ({digits}n) is not a JSON number, at {}; send a number ({digits}) \
-                 instead",
-                self.pointer()
-            ));
-        }
-        if let Some(text) = value.dyn_ref::<js_sys::JsString>() {
-            return (!text.is_valid_utf16()).then(|| {
-                format!(
-                    "the text at {} is not valid Unicode (it holds half of a surrogate pair)",
-                    self.pointer()
-                )
-            });
-        }
-        if !value.is_object() || value.is_function() {
-            return None;
-        }
-        // An object that writes itself (a Date) is what it writes.
-        let writes_itself = js_sys::Reflect::get(value, &JsValue::from_str("toJSON"))
-            .is_ok_and(|method| method.is_function());
-        if writes_itself {
-            return None;
-        }
-        if let Some(at) = self
-            .holders
-            .iter()
-            .position(|holder| js_sys::Object::is(holder, value))
-        {
-            let held_by = match at {
-                0 => "the scenario itself".to_string(),
-                _ => pointer_of(&self.path[..at]),
-            };
-            return Some(format!(
-                "the scenario holds a cycle, which JSON cannot write: {} refers back to {held_by}",
-                self.pointer()
-            ));
-        }
-        if self.holders.len() >= MAX_DEPTH {
-            let shown = match self.path.len() {
-                0..=6 => self.pointer(),
-                _ => format!("{}/…", pointer_of(&self.path[..4])),
-            };
-            return Some(format!(
-                "the scenario is nested too deeply (more than {MAX_DEPTH} levels), at {shown}"
-            ));
-        }
-        let entries: Vec<(String, JsValue)> = if js_sys::Array::is_array(value) {
-            js_sys::Array::unchecked_from_js_ref(value)
-                .iter()
-                .enumerate()
-                .map(|(index, item)| (index.to_string(), item))
-                .collect()
-        } else {
-            js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
-                .iter()
-                .filter_map(|key| {
-                    let item = js_sys::Reflect::get(value, &key).ok()?;
-                    Some((key.as_string()?, item))
-                })
-                .collect()
-        };
-        self.holders.push(value.clone());
-        for (key, item) in entries {
-            self.path.push(key);
-            let found = self.find(&item);
-            self.path.pop();
-            if found.is_some() {
-                return found;
-            }
-        }
-        self.holders.pop();
-        None
-    }
-
-    fn pointer(&self) -> String {
-        pointer_of(&self.path)
-    }
-}
-
-/// A JSON pointer (RFC 6901) to the value under `keys`, or, for the scenario
-/// itself, words.
-fn pointer_of(keys: &[String]) -> String {
-    if keys.is_empty() {
-        return "the scenario's top level".to_string();
-    }
-    keys.iter()
-        .map(|key| format!("/{}", key.replace('~', "~0").replace('/', "~1")))
-        .collect()
+    error.to_string()
 }

@@ -8,12 +8,15 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess};
 use serde_json::{Map, Number, Value};
 use std::cell::Cell;
 use std::fmt;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// Reads a JavaScript value as JSON: null (or undefined), booleans, finite
-/// numbers, strings, arrays and plain objects. Nesting is capped at
-/// `MAX_DEPTH` and the size at `MAX_DOCUMENT_BYTES` of JSON text, so a cyclic
-/// or huge object is an error, not a stack overflow.
+/// numbers and BigInts within 64 bits, strings (a lone surrogate reads as
+/// U+FFFD, as in a text),
+/// arrays and plain objects. Nesting is capped at `MAX_DEPTH` and the size
+/// at `MAX_DOCUMENT_BYTES` of JSON text, so a cyclic or huge object is an
+/// error, not a stack overflow. What JSON cannot carry (a cycle, a function,
+/// a symbol, NaN, a larger BigInt) is a shape error at its pointer that says what.
 pub fn json_of(source: &str, value: JsValue) -> Result<Value, InputError> {
     let reading = Reading {
         budget: Cell::new(MAX_DOCUMENT_BYTES),
@@ -21,7 +24,7 @@ pub fn json_of(source: &str, value: JsValue) -> Result<Value, InputError> {
     };
     let mut track = serde_path_to_error::Track::new();
     let deserializer = serde_path_to_error::Deserializer::new(
-        serde_wasm_bindgen::Deserializer::from(value),
+        serde_wasm_bindgen::Deserializer::from(value.clone()),
         &mut track,
     );
     let result = JsonSeed {
@@ -30,12 +33,17 @@ pub fn json_of(source: &str, value: JsValue) -> Result<Value, InputError> {
     }
     .deserialize(deserializer);
     result.map_err(|error| {
-        let message = plain_message(&error.to_string());
-        let message = message.as_str();
         if reading.too_large.get() {
-            InputError::too_large(source, message)
-        } else {
-            InputError::shape(source, pointer::of_serde_path(&track.path()), message)
+            return InputError::too_large(source, plain_message(&error.to_string()));
+        }
+        // Only once reading failed: a walk that says what JSON cannot carry.
+        match Walk::default().find(&value) {
+            Some((pointer, problem)) => InputError::shape(source, pointer, problem),
+            None => InputError::shape(
+                source,
+                pointer::of_serde_path(&track.path()),
+                plain_message(&error.to_string()),
+            ),
         }
     })
 }
@@ -180,4 +188,93 @@ impl<'de> de::Visitor<'de> for JsonSeed<'_> {
         }
         Ok(Value::Object(fields))
     }
+}
+
+/// A walk through a value as JSON would write it, to find what it cannot
+/// carry: the keys down to where it is, and the objects that hold it (a
+/// cycle is one of them again).
+#[derive(Default)]
+struct Walk {
+    path: Vec<String>,
+    holders: Vec<JsValue>,
+}
+
+impl Walk {
+    /// The pointer and the problem of the first value JSON cannot carry.
+    fn find(&mut self, value: &JsValue) -> Option<(String, String)> {
+        // A BigInt within 64 bits reads as its number; a larger one cannot.
+        if value.is_bigint()
+            && i64::try_from(value.clone()).is_err()
+            && u64::try_from(value.clone()).is_err()
+        {
+            let digits = js_sys::BigInt::unchecked_from_js_ref(value)
+                .to_string(10)
+                .map(String::from)
+                .unwrap_or_default();
+            return Some((
+                self.pointer(),
+                format!("a BigInt ({digits}n) is outside the 64-bit integers the playground reads"),
+            ));
+        }
+        if !value.is_object() || value.is_function() {
+            return None;
+        }
+        if let Some(at) = self
+            .holders
+            .iter()
+            .position(|holder| js_sys::Object::is(holder, value))
+        {
+            let held_by = match at {
+                0 => "the top level".to_string(),
+                _ => pointer_of(&self.path[..at]),
+            };
+            return Some((
+                self.pointer(),
+                format!("this refers back to {held_by}: a cycle, which JSON cannot write"),
+            ));
+        }
+        if self.holders.len() >= MAX_DEPTH {
+            return Some((
+                self.pointer(),
+                format!("the value is nested too deeply (more than {MAX_DEPTH} levels)"),
+            ));
+        }
+        let entries: Vec<(String, JsValue)> = if js_sys::Array::is_array(value) {
+            js_sys::Array::unchecked_from_js_ref(value)
+                .iter()
+                .enumerate()
+                .map(|(index, item)| (index.to_string(), item))
+                .collect()
+        } else {
+            js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
+                .iter()
+                .filter_map(|key| {
+                    let item = js_sys::Reflect::get(value, &key).ok()?;
+                    Some((key.as_string()?, item))
+                })
+                .collect()
+        };
+        self.holders.push(value.clone());
+        for (key, item) in entries {
+            self.path.push(key);
+            let found = self.find(&item);
+            self.path.pop();
+            if found.is_some() {
+                return found;
+            }
+        }
+        self.holders.pop();
+        None
+    }
+
+    fn pointer(&self) -> String {
+        pointer_of(&self.path)
+    }
+}
+
+/// The JSON pointer (RFC 6901) of the value under `keys`.
+fn pointer_of(keys: &[String]) -> String {
+    keys.iter()
+        .map(|key| format!("/{}", pointer::escape(key)))
+        .collect()
 }
