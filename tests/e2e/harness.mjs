@@ -1,11 +1,12 @@
-// Serves dist/ on loopback and opens it in headless Chromium from Debian's
-// packages. Every request (the service worker's too), console error and
+// Serves the release build (DIST, by default target/e2e-dist, which scripts/test
+// builds) on loopback and opens it in headless Chromium from Debian's packages.
+// Every request (the service worker's too), console error and
 // Content-Security-Policy violation is recorded, so tests can fail on a request
 // that leaves the page's origin, on a console error or on a blocked resource.
 
 import { after, before } from 'node:test';
 import { createServer } from 'node:http';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sirv from 'sirv';
@@ -15,15 +16,29 @@ import { chromiumOptions } from './chromium.mjs';
 export { editorText, pasteOver, selectInEditor } from './editor-dom.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const dist = resolve(process.env.DIST ?? join(here, '../../dist'));
+/**
+ * The build under test. Not dist/: `trunk serve` rewrites that with a build that
+ * reloads itself and removes its service worker, and would fail the tests midway.
+ */
+export const dist = resolve(process.env.DIST ?? join(here, '../../target/e2e-dist'));
 export const artifacts = resolve(process.env.E2E_ARTIFACTS ?? join(here, 'artifacts'));
+
+/** Fails at once when `folder` holds no release build to test, saying how to make one. */
+export function checkBuild(folder, how = 'trunk build --release --dist target/e2e-dist; or set DIST') {
+  const index = join(folder, 'index.html');
+  if (!existsSync(index)) throw new Error(`no build in ${folder}: scripts/test builds it (${how})`);
+  if (readFileSync(index, 'utf8').includes('.well-known/trunk/ws')) {
+    throw new Error(`${folder} is a \`trunk serve\` build (it reloads itself, without a service worker): test a \`trunk build --release\``);
+  }
+}
+checkBuild(dist);
 
 const listed = (kind) => JSON.parse(readFileSync(join(dist, kind, 'index.json'), 'utf8')).length;
 /** How many entries the preset menu offers once loaded: every preset and every exercise. */
 export const menuEntries = listed('presets') + listed('exercises');
 
 /**
- * Serves dist/ at `prefix` (a path ending in `/`), as a site that hosts the
+ * Serves the build at `prefix` (a path ending in `/`), as a site that hosts the
  * playground in a sub-directory does; anything outside it is a 404. `routes`
  * maps absolute paths to `{ type, body }` answered instead of a file: other
  * pages of the site, or a file replaced mid-test (tests may change it).
@@ -73,7 +88,7 @@ export const cards = (page) =>
   );
 
 /**
- * For a test file: before its tests, serves dist/ (with `options`, as serveDist)
+ * For a test file: before its tests, serves the build (with `options`, as serveDist)
  * and launches Chromium, handing both to `take`; after them, closes both.
  */
 export function servedInChromium(options, take) {
