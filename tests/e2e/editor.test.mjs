@@ -2,9 +2,8 @@
 // (Ctrl+A, Ctrl+V), real key presses, Enter and undo (Ctrl+Z), with the Plan and the
 // error under the pane as what is checked.
 
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cards, editorText, openPage, pasteOver, screenshot, selectInEditor, servedInChromium, until } from './harness.mjs';
+import { cards, editorText, openPage, pasteOver, screenshot, selectInEditor, servedInChromium, test, until } from './harness.mjs';
 
 let server;
 let browser;

@@ -2,9 +2,8 @@
 // a wrong attempt says which goal fails and why, the right one is solved,
 // hints unfold one at a time, and progress survives a reload.
 
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { menuEntries, openPage, screenshot, servedInChromium, until, editorText } from './harness.mjs';
+import { editorText, menuEntries, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
 
 let server;
 let browser;

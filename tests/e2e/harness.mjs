@@ -4,7 +4,7 @@
 // Content-Security-Policy violation is recorded, so tests can fail on a request
 // that leaves the page's origin, on a console error or on a blocked resource.
 
-import { after, before } from 'node:test';
+import { after, before, test as nodeTest } from 'node:test';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -88,19 +88,49 @@ export const cards = (page) =>
   );
 
 /**
+ * The time limit of each test, unless it gives its own (`{ timeout }`): the slowest
+ * but one takes up to 23 s on a busy 2-core machine, so a test that hangs fails in a
+ * minute. `--test-timeout` in package.json limits a whole file instead: that is what
+ * Node 20 applies it to.
+ */
+export const TEST_TIMEOUT = 60_000;
+
+/**
+ * node:test's `test(name, [options], fn)`, with TEST_TIMEOUT unless `options` has a
+ * `timeout`. The test files take `test` from here, not from node:test.
+ */
+export function test(name, options, fn) {
+  if (typeof options === 'function') [options, fn] = [{}, options];
+  return nodeTest(name, { timeout: TEST_TIMEOUT, ...options }, fn);
+}
+
+/**
+ * The time limit of a `before` or `after` hook that starts or stops the server and
+ * Chromium (`{ timeout: HOOK_TIMEOUT }`): a launch that hangs fails the file instead.
+ * Chromium starts in about a second, or several on a busy machine.
+ */
+export const HOOK_TIMEOUT = 60_000;
+
+/**
  * For a test file: before its tests, serves the build (with `options`, as serveDist)
  * and launches Chromium, handing both to `take`; after them, closes both.
  */
 export function servedInChromium(options, take) {
   let started = {};
-  before(async () => {
-    started = { server: await serveDist(options), browser: await launchBrowser() };
-    take(started);
-  });
-  after(async () => {
-    await started.browser?.close();
-    await started.server?.close();
-  });
+  before(
+    async () => {
+      started = { server: await serveDist(options), browser: await launchBrowser() };
+      take(started);
+    },
+    { timeout: HOOK_TIMEOUT },
+  );
+  after(
+    async () => {
+      await started.browser?.close();
+      await started.server?.close();
+    },
+    { timeout: HOOK_TIMEOUT },
+  );
 }
 
 export async function launchBrowser() {

@@ -1,9 +1,8 @@
 // The page by keyboard on the release build: the shortcuts, and the dialogs as the
 // WAI-ARIA dialog pattern has them (focus moves in, Esc closes, focus goes back).
 
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cards, menuEntries, openPage, servedInChromium, until } from './harness.mjs';
+import { cards, menuEntries, openPage, servedInChromium, test, until } from './harness.mjs';
 
 let server;
 let browser;

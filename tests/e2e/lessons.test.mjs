@@ -2,9 +2,8 @@
 // under its lesson section, run to its end, and ends as its explanation says,
 // read from what a person sees.
 
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { menuEntries, openPage, screenshot, servedInChromium, until, editorText } from './harness.mjs';
+import { editorText, menuEntries, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
 
 let server;
 let browser;

@@ -1,9 +1,8 @@
 // The page on the release build, driven as a person drives it: controls are
 // found by their accessible names, assertions read what a person sees.
 
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cards, menuEntries, openPage, screenshot, servedInChromium, until, editorText } from './harness.mjs';
+import { cards, editorText, menuEntries, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
 
 let server;
 let browser;

@@ -1,26 +1,32 @@
 // Share links, saved work, the embedded view and its postMessage API, and
 // the example lesson page that uses the playground both ways.
 
-import { after, before, test } from 'node:test';
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
-import { launchBrowser, menuEntries, openPage, pasteOver, screenshot, serveDist, until, editorText } from './harness.mjs';
+import { HOOK_TIMEOUT, launchBrowser, menuEntries, openPage, pasteOver, screenshot, serveDist, until, editorText, test } from './harness.mjs';
 
 let server;
 let other;
 let browser;
 
-before(async () => {
-  server = await serveDist();
-  other = await serveDist();
-  browser = await launchBrowser();
-});
+before(
+  async () => {
+    server = await serveDist();
+    other = await serveDist();
+    browser = await launchBrowser();
+  },
+  { timeout: HOOK_TIMEOUT },
+);
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await other?.close();
-});
+after(
+  async () => {
+    await browser?.close();
+    await server?.close();
+    await other?.close();
+  },
+  { timeout: HOOK_TIMEOUT },
+);
 
 const cards = (page) =>
   page.getByRole('list', { name: 'Operations' }).locator(':scope > li').evaluateAll((items) =>

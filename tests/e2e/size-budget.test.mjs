@@ -2,12 +2,11 @@
 // (level 9, about what a static host sends), summed and held under a budget. The table
 // prints on every run, so a change's cost shows even when it passes.
 
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { dist } from './harness.mjs';
+import { dist, test } from './harness.mjs';
 
 const KB = 1024;
 /**

@@ -2,11 +2,10 @@
 // Policy, offline once its service worker has run, and with api.js for lesson pages
 // (all written by scripts/post-build.mjs).
 
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cards, dist, menuEntries, openPage, screenshot, servedInChromium, until, editorText } from './harness.mjs';
+import { cards, dist, editorText, menuEntries, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
 
 const prefix = '/courses/gitops/playground/';
 
