@@ -1,11 +1,17 @@
-// Trunk's post-build hook (Trunk.toml, [[hooks]] stage = "post_build"): makes dist/
+// Trunk's post-build hook (Trunk.toml, [[hooks]] stage = "post_build"): makes the build
 // work offline and under a strict Content-Security-Policy. Plain Node 20, no npm
 // dependency. Trunk runs it from the project root once the page is assembled in the
-// staging directory (TRUNK_STAGING_DIR, dist/.stage), before moving that to dist/.
+// staging directory (TRUNK_STAGING_DIR: .stage in the dist folder, dist/ or whatever
+// --dist names), before moving that to the dist folder; this hook writes only there.
+//
+// The page's URLs start with Trunk's public URL (TRUNK_PUBLIC_URL): `./` by default
+// (Trunk.toml), so the build works under any sub-path, or what --public-url gives, such
+// as `/courses/gitops/playground/`. The hook maps URLs under it to the build's files.
 //
 // In the staging directory it:
 //   1. checks that the `integrity` attributes Trunk wrote still match their files
-//      (Trunk computes them before this hook; nothing here changes those files);
+//      (Trunk computes them before this hook; nothing here changes those files), and,
+//      under an absolute public URL, points index.html's register-sw.js at it too;
 //   2. writes api.js, the stable module lesson pages import (`import init, { diff }
 //      from './api.js'`), re-exporting the glue of the API's own wasm module
 //      (crates/api, without the page), and api.d.ts, its TypeScript declarations;
@@ -30,6 +36,22 @@ if (!staging) fail('TRUNK_STAGING_DIR is not set: Trunk runs this hook (trunk bu
 const htmlPath = join(staging, 'index.html');
 if (!existsSync(htmlPath)) fail(`no index.html in ${staging}`);
 
+/**
+ * Where the build is served, as Trunk writes it into the page's URLs: relative (`./`),
+ * an absolute path (`/courses/gitops/playground/`), or a URL with an origin. Trunk
+ * always sets it and ends it with `/`; without Trunk, the default of Trunk.toml.
+ */
+const publicUrl = process.env.TRUNK_PUBLIC_URL || './';
+const absolutePublicUrl = !isRelative(publicUrl);
+/**
+ * The build's root as a URL, on a made-up site when the public URL has no origin: a URL
+ * of the page names a file of the build when, resolved against this, it is under it. A
+ * relative public URL is relative to index.html, which is at the root.
+ */
+const root = new URL(publicUrl, 'https://site.invalid/');
+/** A public URL with an origin (a CDN) serves the page's code from there: the CSP allows it. */
+const publicOrigin = /^[a-z][a-z0-9+.-]*:/i.test(publicUrl) ? root.origin : undefined;
+
 /** The cache names of this app start with this, then the scope, then the version. */
 const CACHE_PREFIX = 'gitops-playground';
 
@@ -41,11 +63,13 @@ const inlineScripts = elements(html, 'script').filter((script) => !/\ssrc\s*=/i.
 const underTrunkServe = inlineScripts.some((script) => script.text.includes('.well-known/trunk/ws'));
 
 checkIntegrity(html);
+if (absolutePublicUrl) html = withRegisterScriptAt(html, `${publicUrl}register-sw.js`);
 const api = findApiGlue();
 write('api.js', apiModule(api));
 write('api.d.ts', apiDeclarations(api));
 write('register-sw.js', underTrunkServe ? unregisterScript() : registerScript());
 if (underTrunkServe) {
+  writeFileSync(htmlPath, html);
   note('trunk serve: no CSP and no service worker (sw.js removes any a previous build installed)');
   write('sw.js', killSwitchWorker());
 } else {
@@ -55,7 +79,7 @@ if (underTrunkServe) {
   const version = versionOf(files);
   const precached = files.filter((file) => !cachedOnFirstUse(file.url));
   write('sw.js', serviceWorker(precached.map((file) => file.url), version));
-  note(`CSP added to index.html; sw.js precaches ${precached.length} of ${files.length} files as version ${version}`);
+  note(`CSP added to index.html; sw.js precaches ${precached.length} of ${files.length} files as version ${version} (public URL ${publicUrl})`);
 }
 
 // ---------------------------------------------------------------------------------
@@ -66,9 +90,13 @@ function checkIntegrity(page) {
   for (const tag of page.match(/<(?:link|script)\b[^>]*\sintegrity\s*=[^>]*>/gi) ?? []) {
     const integrity = attribute(tag, 'integrity');
     const target = attribute(tag, 'href') ?? attribute(tag, 'src');
-    if (!integrity || !target || isRemote(target)) continue;
-    const path = join(staging, decodeURIComponent(new URL(target, 'file:///').pathname));
-    if (!existsSync(path)) fail(`${target} has an integrity attribute but is not in the build`);
+    if (!integrity || !target) continue;
+    const url = new URL(target, root);
+    if (url.origin !== root.origin) continue;
+    const path = buildFile(url);
+    if (!path || !existsSync(path)) {
+      fail(`${target} has an integrity attribute but is not in the build (public URL ${publicUrl})`);
+    }
     const expected = integrity.trim().split(/\s+/);
     const actual = expected.map((item) => {
       const [algorithm] = item.split('-');
@@ -78,6 +106,23 @@ function checkIntegrity(page) {
       fail(`${target}: integrity ${integrity} no longer matches the file (${actual.join(' ')})`);
     }
   }
+}
+
+/** The build's file at `url` (absolute), or undefined when the URL is not under the build's root. */
+function buildFile(url) {
+  if (!url.href.startsWith(root.href)) return undefined;
+  return join(staging, decodeURIComponent(url.pathname.slice(root.pathname.length)));
+}
+
+/**
+ * index.html loads register-sw.js by a URL relative to the page. Trunk writes the URLs
+ * of its own assets from an absolute public URL, so they load wherever the page is
+ * served from (`/courses/gitops/playground` without its `/`, say): this one does too.
+ */
+function withRegisterScriptAt(page, url) {
+  const pattern = /(<script\b[^>]*\ssrc\s*=\s*["']?)(?:\.\/)?register-sw\.js(?=["'\s>])/i;
+  if (!pattern.test(page)) fail('index.html has no <script src="register-sw.js">, which registers the service worker');
+  return page.replace(pattern, (_match, start) => `${start}${url}`);
 }
 
 // ---------------------------------------------------------------------------------
@@ -155,8 +200,9 @@ export { init };
 
 function registerScript() {
   return `// register-sw.js, written by scripts/post-build.mjs: registers sw.js, the service
-// worker next to this file, so the playground works offline after a first visit. Both
-// URLs are relative, so this works under any sub-path. It waits for the page's load
+// worker next to this file, so the playground works offline after a first visit. Its
+// URL is relative to this file, so this works under any sub-path (the worker's scope is
+// the folder both are in, the public URL). It waits for the page's load
 // event, so the worker's precache does not compete with the page's own downloads.
 
 if ('serviceWorker' in navigator && window.isSecureContext) {
@@ -209,6 +255,9 @@ if ('serviceWorker' in navigator) {
  *   <style> elements in index.html, if any, get their sha256 in style-src-elem.
  * - img-src 'self' data: the favicon; data: URLs for images are harmless.
  * - connect-src 'self': fetch of presets/ and the wasm.
+ * - Under a public URL with an origin (`--public-url https://cdn.example.edu/p/`), the
+ *   page's code, style, icon and wasm come from there: that origin joins 'self' in
+ *   script-src, style-src(-elem), img-src and connect-src. Paths need nothing: 'self'.
  * - worker-src 'self': sw.js.
  * - base-uri 'self', form-action 'none', object-src 'none': no <base> hijack, no form
  *   posting anywhere, no plugins.
@@ -221,14 +270,15 @@ function contentSecurityPolicy(page) {
   if (handlers) fail(`index.html has inline event handlers, which the CSP blocks: ${handlers.join(', ')}`);
   const scriptHashes = inlineScripts.map((script) => `'sha256-${sha256Base64(script.text)}'`);
   const styleHashes = elements(page, 'style').map((style) => `'sha256-${sha256Base64(style.text)}'`);
+  const build = publicOrigin ? ["'self'", publicOrigin] : ["'self'"];
   return [
     ["default-src", "'self'"],
-    ['script-src', "'self'", ...scriptHashes, "'wasm-unsafe-eval'"],
-    ['style-src', "'self'", "'unsafe-inline'"],
-    ['style-src-elem', "'self'", ...styleHashes],
+    ['script-src', ...build, ...scriptHashes, "'wasm-unsafe-eval'"],
+    ['style-src', ...build, "'unsafe-inline'"],
+    ['style-src-elem', ...build, ...styleHashes],
     ['style-src-attr', "'unsafe-inline'"],
-    ['img-src', "'self'", 'data:'],
-    ['connect-src', "'self'"],
+    ['img-src', ...build, 'data:'],
+    ['connect-src', ...build],
     ['worker-src', "'self'"],
     ['base-uri', "'self'"],
     ['form-action', "'none'"],
@@ -255,7 +305,11 @@ function withCsp(page, policy) {
 // ---------------------------------------------------------------------------------
 // 5. sw.js
 
-/** Every file of the build but sw.js itself, as URLs relative to it, with its hash. */
+/**
+ * Every file of the build but sw.js itself, as URLs relative to it, with its hash.
+ * sw.js is at the build's root, so these resolve under the public URL, whatever it is,
+ * to the URLs the page asks for.
+ */
 function buildFiles() {
   const files = walk(staging)
     .map((path) => relative(staging, path).split(sep).join(posix.sep))
@@ -409,8 +463,9 @@ function attribute(tag, name) {
   return match ? (match[1] ?? match[2] ?? match[3]) : undefined;
 }
 
-function isRemote(url) {
-  return /^[a-z][a-z0-9+.-]*:|^\/\//i.test(url);
+/** A URL relative to the page: neither `/path`, `//host` nor `scheme:`. */
+function isRelative(url) {
+  return !/^[a-z][a-z0-9+.-]*:|^\//i.test(url);
 }
 
 function sha256Base64(text) {
