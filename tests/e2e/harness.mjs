@@ -38,13 +38,14 @@ const listed = (kind) => JSON.parse(readFileSync(join(dist, kind, 'index.json'),
 export const menuEntries = listed('presets') + listed('exercises');
 
 /**
- * Serves the build at `prefix` (a path ending in `/`), as a site that hosts the
- * playground in a sub-directory does; anything outside it is a 404. `routes`
- * maps absolute paths to `{ type, body }` answered instead of a file: other
- * pages of the site, or a file replaced mid-test (tests may change it).
+ * Serves a build (`dir`, by default the one under test) at `prefix` (a path ending
+ * in `/`), as a site that hosts the playground in a sub-directory does; anything
+ * outside it is a 404. `routes` maps absolute paths to `{ type, body }` answered
+ * instead of a file: other pages of the site, or a file replaced mid-test (tests
+ * may change it).
  */
-export async function serveDist({ prefix = '/' } = {}) {
-  const files = sirv(dist, { dev: true });
+export async function serveDist({ prefix = '/', dir = dist } = {}) {
+  const files = sirv(dir, { dev: true });
   const routes = new Map();
   const notFound = (res) => {
     res.writeHead(404, { 'content-type': 'text/plain' });
@@ -177,6 +178,16 @@ export async function screenshot(page, name, { fullPage = true } = {}) {
   await page.screenshot({ path, fullPage });
   return path;
 }
+
+/** Waits until a service worker controls the page, and returns its scope. */
+export const controlledBy = (page) =>
+  page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    while (!navigator.serviceWorker.controller) {
+      await new Promise((changed) => navigator.serviceWorker.addEventListener('controllerchange', changed, { once: true }));
+    }
+    return registration.scope;
+  });
 
 /** Polls `read` until it returns something equal (as JSON) to `expected`. */
 export async function until(read, expected, timeout = 5000) {

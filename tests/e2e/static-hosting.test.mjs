@@ -1,11 +1,12 @@
-// dist/ as a course site hosts it: under a sub-path, under its Content-Security-
+// The build as a course site hosts it: under a sub-path, under its Content-Security-
 // Policy, offline once its service worker has run, and with api.js for lesson pages
-// (all written by scripts/post-build.mjs).
+// (all written by scripts/post-build.mjs). Its URLs are relative (public_url "./" in
+// Trunk.toml); public-url.test.mjs hosts a build made with `--public-url` instead.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cards, dist, editorText, menuEntries, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
+import { cards, controlledBy, dist, editorText, menuEntries, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
 
 const prefix = '/courses/gitops/playground/';
 
@@ -14,16 +15,6 @@ let browser;
 servedInChromium({ prefix }, (started) => ({ server, browser } = started));
 
 const presetOptions = (page) => page.getByLabel('Preset').locator('option').count();
-
-/** Waits until the service worker controls the page, and returns its scope. */
-const controlledBy = (page) =>
-  page.evaluate(async () => {
-    const registration = await navigator.serviceWorker.ready;
-    while (!navigator.serviceWorker.controller) {
-      await new Promise((changed) => navigator.serviceWorker.addEventListener('controllerchange', changed, { once: true }));
-    }
-    return registration.scope;
-  });
 
 test('under a sub-path the page works and every request stays on its origin', async () => {
   const { page, record, close } = await openPage(browser, server.url);
