@@ -1,17 +1,15 @@
-//! A cluster: the actual objects of one environment, what its workloads
-//! run, and the controllers that write to it: the API server's generation
-//! counter, a kubelet stand-in that rolls workloads out and writes their
-//! status, and controllers that own one field (an autoscaler).
+//! The kubelet stand-in: rolls out the Kubernetes workloads whose spec
+//! changed (or whose pods restart), pulling their images from the registry,
+//! waits for what an application needs, and writes their status as the
+//! kubelet and the workload controllers would.
 
+use super::{is_kubernetes, Cluster};
 use crate::event::Event;
 use crate::registry::{short, shorten_digests, Registry};
 use gitops_core::image::image_fields;
-use gitops_core::state::{forms_agree, Key, State};
-use gitops_core::sync::apply::deleted_with;
-use gitops_core::sync::plan::Operation;
+use gitops_core::state::Key;
 use serde::Serialize;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// Steps a failing rollout takes before its Deployment reports
 /// `ProgressDeadlineExceeded`.
@@ -39,14 +37,14 @@ impl Running {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-struct Rollout {
-    started: u32,
+pub(super) struct Rollout {
+    pub(super) started: u32,
     /// The pod template it rolled out: a change of replicas alone is a
     /// scale, not a rollout.
-    template: Value,
-    images: Vec<Running>,
+    pub(super) template: Value,
+    pub(super) images: Vec<Running>,
     /// What its pods wait for (see `NEEDS`) before they can start.
-    waiting_for: Option<String>,
+    pub(super) waiting_for: Option<String>,
 }
 
 /// The simulation's stand-in for an application that connects to another
@@ -54,142 +52,7 @@ struct Rollout {
 /// StatefulSet/shop/db`. Its pods fail until every object named is Healthy.
 pub const NEEDS: &str = "gitops-playground/needs";
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct Cluster {
-    pub environment: String,
-    actual: State,
-    rollouts: BTreeMap<String, Rollout>,
-    restarts: BTreeSet<String>,
-}
-
-/// Whether what Git declares can be compared with a cluster's state, and
-/// so synced into it: both named objects, or both Kubernetes objects (an
-/// empty state goes with either). Else why not. Every part of the world
-/// that syncs, and the page, asks this one question.
-pub fn comparable(desired: &State, actual: &State) -> Result<(), String> {
-    forms_agree(desired, "Git", actual, "the cluster")
-}
-
 impl Cluster {
-    pub fn new(environment: &str, actual: State) -> Self {
-        Cluster {
-            environment: environment.into(),
-            actual,
-            rollouts: BTreeMap::new(),
-            restarts: BTreeSet::new(),
-        }
-    }
-
-    pub fn actual(&self) -> &State {
-        &self.actual
-    }
-
-    /// What each workload runs now, by key.
-    pub fn running(&self) -> BTreeMap<&str, &[Running]> {
-        self.rollouts
-            .iter()
-            .map(|(key, rollout)| (key.as_str(), rollout.images.as_slice()))
-            .collect()
-    }
-
-    /// Writes an object as the API server would: a Kubernetes object whose
-    /// `spec` changed gets the next `metadata.generation`.
-    pub fn write(&mut self, key: &str, mut object: Value) {
-        let current = self.actual.get(key);
-        if is_kubernetes(&object) && object.get("spec").is_some() {
-            let generation = current
-                .and_then(|c| c.pointer("/metadata/generation"))
-                .and_then(Value::as_u64)
-                .unwrap_or(0);
-            let spec_changed = current.and_then(|c| c.get("spec")) != object.get("spec");
-            let next = if spec_changed || generation == 0 {
-                generation + 1
-            } else {
-                generation
-            };
-            if let Some(metadata) = object.get_mut("metadata").and_then(Value::as_object_mut) {
-                metadata.insert("generation".into(), json!(next));
-            }
-        }
-        self.actual.insert(key.to_string(), object);
-    }
-
-    /// Replaces the whole actual state (a person editing the cluster by hand).
-    pub fn replace(&mut self, next: State) {
-        let gone: Vec<String> = self
-            .rollouts
-            .keys()
-            .filter(|key| next.get(key).is_none())
-            .cloned()
-            .collect();
-        for key in gone {
-            self.rollouts.remove(&key);
-        }
-        let keys: Vec<Key> = next.objects().keys().cloned().collect();
-        self.actual = State::empty(next.form().clone());
-        for key in keys {
-            if let Some(object) = next.get(&key) {
-                self.write(&key, object.clone());
-            }
-        }
-    }
-
-    pub fn remove(&mut self, key: &str) -> Option<Value> {
-        self.rollouts.remove(key);
-        self.actual.remove(key)
-    }
-
-    /// Carries out the operations of a plan.
-    pub fn apply(&mut self, plan: &[Operation]) {
-        for operation in plan {
-            match operation {
-                Operation::Create { key, object, .. } | Operation::Update { key, object, .. } => {
-                    self.write(key, Value::clone(object))
-                }
-                Operation::Delete { key, .. } => {
-                    for contained in deleted_with(&self.actual, key) {
-                        self.remove(&contained);
-                    }
-                    self.remove(key);
-                }
-                Operation::Skip { .. } => {}
-            }
-        }
-    }
-
-    /// Sets one field of an object (the whole object, creating it, when
-    /// `path` is empty); `Err` says why it cannot.
-    pub fn set_field(
-        &mut self,
-        key: &str,
-        path: &str,
-        value: Value,
-    ) -> Result<Option<Value>, String> {
-        if path.is_empty() {
-            let old = self.actual.get(key).cloned();
-            self.write(key, value);
-            return Ok(old);
-        }
-        let mut object = self
-            .actual
-            .get(key)
-            .cloned()
-            .ok_or_else(|| format!("{key} is not in the {} cluster", self.environment))?;
-        let old = set_pointer(&mut object, path, value)?;
-        self.write(key, object);
-        Ok(old)
-    }
-
-    /// The pods of a workload restart at the next kubelet pass and pull
-    /// their images again.
-    pub fn restart(&mut self, key: &str) -> bool {
-        let known = self.actual.get(key).is_some();
-        if known {
-            self.restarts.insert(key.to_string());
-        }
-        known
-    }
-
     /// The kubelet stand-in: rolls out the Kubernetes workloads whose spec
     /// changed (or whose pods restart), pulling images from the registry,
     /// and writes their status. Objects of the lesson's form have no pods.
@@ -316,11 +179,6 @@ impl Cluster {
     }
 }
 
-fn is_kubernetes(object: &Value) -> bool {
-    object.get("kind").is_some_and(Value::is_string)
-        && object.get("metadata").is_some_and(Value::is_object)
-}
-
 fn pod_template(object: &Value) -> Value {
     object
         .pointer("/spec/template")
@@ -432,66 +290,5 @@ fn provisioned_status(object: &Value) -> Option<Value> {
             "conditions": [{"type": "AbleToScale", "status": "True", "reason": "SucceededGetScale"}]
         })),
         _ => None,
-    }
-}
-
-/// The most fields a path that writes may go through: as deep as a
-/// document may nest. The objects made on the way nest the value, and a
-/// value nested thousands deep overflows the stack when it is copied,
-/// compared or dropped.
-const MAX_PATH_FIELDS: usize = 128;
-
-/// Sets the value at a JSON pointer, making the objects on the way; returns
-/// the value it replaced.
-pub fn set_pointer(target: &mut Value, path: &str, value: Value) -> Result<Option<Value>, String> {
-    let pattern = gitops_core::pointer::Pattern::parse(path)?;
-    let segments: Vec<&str> = pattern
-        .segments()
-        .map(|segment| segment.unwrap_or("*"))
-        .collect();
-    if segments.len() > MAX_PATH_FIELDS {
-        return Err(format!(
-            "the path goes through {} fields; a path goes through at most {MAX_PATH_FIELDS}",
-            segments.len()
-        ));
-    }
-    let Some((last, parents)) = segments.split_last() else {
-        return Ok(Some(std::mem::replace(target, value)));
-    };
-    let mut here = target;
-    for segment in parents {
-        here = match here {
-            Value::Object(fields) => fields
-                .entry(segment.to_string())
-                .or_insert_with(|| json!({})),
-            Value::Array(items) => {
-                let index: usize = segment
-                    .parse()
-                    .map_err(|_| format!("{path}: `{segment}` is not an index of a list"))?;
-                items
-                    .get_mut(index)
-                    .ok_or_else(|| format!("{path}: the list has no item {index}"))?
-            }
-            _ => {
-                return Err(format!(
-                    "{path}: `{segment}` is inside a value that is not an object or a list"
-                ))
-            }
-        };
-    }
-    match here {
-        Value::Object(fields) => Ok(fields.insert(last.to_string(), value)),
-        Value::Array(items) => {
-            let index: usize = last
-                .parse()
-                .map_err(|_| format!("{path}: `{last}` is not an index of a list"))?;
-            let slot = items
-                .get_mut(index)
-                .ok_or_else(|| format!("{path}: the list has no item {index}"))?;
-            Ok(Some(std::mem::replace(slot, value)))
-        }
-        _ => Err(format!(
-            "{path}: the field is inside a value that is not an object or a list"
-        )),
     }
 }
