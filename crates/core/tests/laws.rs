@@ -5,7 +5,7 @@ mod common;
 use gitops_testing::everywhere;
 
 use common::{state, steps};
-use gitops_core::{apply, drift, plan, report, Options, State, SyncStatus};
+use gitops_core::{apply, drift, plan, report, sync, Options, State, SyncStatus};
 use serde_json::json;
 
 fn two_services() -> State {
@@ -100,6 +100,27 @@ everywhere! {
         let restored = apply(&plan(&good, &broken, &PRUNE), &broken);
         assert_eq!(restored, running);
         assert_eq!(restored.to_value(), good.to_value());
+    }
+
+    fn helm_s_null_annotations_converge_in_one_pass_and_delete_no_annotation() {
+        // Helm renders an empty map as `annotations: null` (the grafana ClusterRole of
+        // Argo CD's corpus): kubectl's apply keeps its last-applied annotation there, so
+        // Git's null never deletes the annotations and the agent does not fight its record.
+        let role = |annotations: serde_json::Value| {
+            state(json!([{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+                          "metadata": {"name": "grafana", "annotations": annotations}, "rules": []}]))
+        };
+        let desired = role(json!(null));
+        let created = sync(&desired, &state(json!([])), &PRUNE);
+        assert!(created.converged && created.passes.len() == 2, "{:?}", created.passes);
+        let live = created.actual.get("ClusterRole/grafana").unwrap();
+        let record = "/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration";
+        assert!(live.pointer(record).is_some(), "the apply records itself: {live}");
+        assert_eq!(report(&desired, &created.actual, &PRUNE).status.sync, SyncStatus::Synced);
+
+        let annotated = role(json!({"team": "obs"}));
+        assert!(plan(&desired, &annotated, &PRUNE).is_empty(), "the cluster's own annotation stays");
+        assert_eq!(report(&desired, &annotated, &PRUNE).status.sync, SyncStatus::Synced);
     }
 
     fn kubernetes_objects_are_keyed_by_kind_namespace_and_name() {

@@ -96,13 +96,19 @@ pub fn with_last_applied(mut object: Value, applied: &Value) -> Value {
 }
 
 /// A desired object as the cluster would store it: a Secret's `stringData`
-/// is folded into `data`, base64-encoded, as the API server does.
+/// is folded into `data`, base64-encoded, as the API server does; and
+/// `metadata.annotations: null` (as Helm renders an empty map) is no
+/// annotations at all, since an apply can never delete them: kubectl's
+/// modified configuration always carries its last-applied annotation
+/// (`GetModifiedConfiguration`, k8s.io/kubectl/pkg/util/apply.go), and
+/// gitops-engine's diff compares typed objects, where a null map is absent.
 pub fn desired_as_stored(object: &Value) -> Cow<'_, Value> {
+    let object = without_null_annotations(object);
     let is_secret = object.get("kind").and_then(Value::as_str) == Some("Secret");
     let Some(Value::Object(plain)) = object.get("stringData").filter(|_| is_secret) else {
-        return Cow::Borrowed(object);
+        return object;
     };
-    let mut stored = object.clone();
+    let mut stored = object.clone().into_owned();
     let mut data = match object.get("data") {
         Some(Value::Object(data)) => data.clone(),
         _ => Map::new(),
@@ -120,6 +126,21 @@ pub fn desired_as_stored(object: &Value) -> Cow<'_, Value> {
     if let Some(fields) = stored.as_object_mut() {
         fields.remove("stringData");
         fields.insert("data".into(), Value::Object(data));
+    }
+    Cow::Owned(stored)
+}
+
+/// `object` without `metadata.annotations` when Git writes it as null.
+fn without_null_annotations(object: &Value) -> Cow<'_, Value> {
+    let null = object
+        .pointer("/metadata/annotations")
+        .is_some_and(Value::is_null);
+    if !null {
+        return Cow::Borrowed(object);
+    }
+    let mut stored = object.clone();
+    if let Some(metadata) = stored.get_mut("metadata").and_then(Value::as_object_mut) {
+        metadata.remove("annotations");
     }
     Cow::Owned(stored)
 }
