@@ -123,6 +123,22 @@ everywhere! {
         assert_eq!(report(&desired, &annotated, &PRUNE).status.sync, SyncStatus::Synced);
     }
 
+    fn a_container_named_by_an_object_converges_in_one_pass() {
+        // Kubernetes merges containers by a string `name`; an object there with a null
+        // inside lost the null when merged, then matched no live container, so every
+        // pass added it again (a fuzzing find). Such a list is compared and written whole.
+        let deployment = |name: serde_json::Value, image: &str| {
+            state(json!([{"apiVersion": "apps/v1", "kind": "Deployment",
+                          "metadata": {"name": "web", "namespace": "shop"},
+                          "spec": {"template": {"spec": {"containers": [
+                              {"name": name, "image": image, "ports": [{"containerPort": 80}]}]}}}}]))
+        };
+        let desired = deployment(json!({"first": "web", "second": null}), "nginx:2");
+        let live = deployment(json!({"first": "web", "second": null}), "nginx:1");
+        let synced = sync(&desired, &live, &PRUNE);
+        assert!(synced.converged && synced.passes.len() == 2, "{:?}", synced.passes);
+    }
+
     fn kubernetes_objects_are_keyed_by_kind_namespace_and_name() {
         let desired = state(json!([
             {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}},

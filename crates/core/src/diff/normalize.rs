@@ -146,7 +146,10 @@ fn without_null_annotations(object: &Value) -> Cow<'_, Value> {
 }
 
 /// The field by which Kubernetes merges the items of a list (strategic merge
-/// patch), when the list is one of those it merges by key.
+/// patch), when the list is one of those it merges by key and every item
+/// has that field as a string or a number. A key of another type (an object
+/// as a container's name) is one the API server refuses; such a list is
+/// compared and written whole, so what is applied is what is compared next.
 pub fn merge_key(field: &str, items: &[&Value]) -> Option<&'static str> {
     let key = match field {
         "containers"
@@ -164,7 +167,7 @@ pub fn merge_key(field: &str, items: &[&Value]) -> Option<&'static str> {
     };
     items
         .iter()
-        .all(|item| item.get(key).is_some())
+        .all(|item| matches!(item.get(key), Some(Value::String(_) | Value::Number(_))))
         .then_some(key)
 }
 
