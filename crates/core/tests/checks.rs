@@ -206,6 +206,28 @@ everywhere! {
         only(&found, "unprotected-prune", "db", &["database", "`tier`", "Prune=false"]);
     }
 
+    fn the_warning_says_a_pruned_stateful_set_keeps_its_claims_unless_its_policy_deletes_them() {
+        // Kubernetes' persistentVolumeClaimRetentionPolicy defaults to whenDeleted: Retain.
+        let stateful_set = |policy: serde_json::Value| {
+            json!({"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "shop"},
+                   "spec": {"persistentVolumeClaimRetentionPolicy": policy}})
+        };
+        let retained = state(json!([stateful_set(json!(null))]));
+        let found = warnings(&retained, &retained, &PRUNE);
+        let warning = only(&found, "unprotected-prune", "StatefulSet/shop/db", &[
+            "the database stops", "PersistentVolumeClaims stay", "`whenDeleted: Retain`",
+        ]);
+        assert!(!warning.message.contains("their data"), "{}", warning.message);
+        let deleted = state(json!([stateful_set(json!({"whenDeleted": "Delete"}))]));
+        only(&warnings(&empty(), &deleted, &PRUNE), "unprotected-prune", "StatefulSet/shop/db", &[
+            "this sync will delete it", "`whenDeleted: Delete`", "its PersistentVolumeClaims and their data",
+        ]);
+        let claim = state(json!([claim("data", json!({}))]));
+        only(&warnings(&claim, &claim, &PRUNE), "unprotected-prune", "PersistentVolumeClaim/shop/data", &[
+            "reclaim policy", "its data",
+        ]);
+    }
+
     fn pruning_a_namespace_warns_of_what_it_takes_along_that_was_meant_to_stay() {
         let namespace = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}});
         let protected = claim("data", json!({"argocd.argoproj.io/sync-options": "Prune=false"}));

@@ -36,13 +36,14 @@ pub(super) fn unprotected_prunes(
         })
     });
     for (key, what) in unprotected_desired {
+        let loss = what_a_prune_loses(desired.get(key));
         found.push(warning(
             key,
             UNPROTECTED_PRUNE,
             format!(
                 "`{key}` is {what} and prune is on, but nothing protects it: if its manifest \
                  leaves Git by mistake (a deleted file, a moved directory), the next sync \
-                 deletes it and its data. Annotate it with {PROTECT}."
+                 deletes it{loss}. Annotate it with {PROTECT}."
             ),
         ));
     }
@@ -50,13 +51,17 @@ pub(super) fn unprotected_prunes(
         .objects()
         .iter()
         .filter(|(key, _)| desired.get(key).is_none());
-    for (key, what) in extra.filter_map(|(key, object)| Some((key, unprotected(object)?))) {
+    for (key, object) in extra {
+        let Some(what) = unprotected(object) else {
+            continue;
+        };
+        let loss = what_a_prune_loses(Some(object));
         found.push(warning(
             key,
             UNPROTECTED_PRUNE,
             format!(
                 "`{key}` is {what} that Git no longer declares, and prune is on: this sync \
-                 will delete it, and its data with it. If it left Git by mistake, put its \
+                 will delete it{loss}. If it left Git by mistake, put its \
                  manifest back; to keep it anyway, annotate the live object with {PROTECT}, \
                  or turn prune off."
             ),
@@ -132,6 +137,34 @@ fn unprotected(object: &Value) -> Option<String> {
         ),
         None => what,
     })
+}
+
+/// What goes with a stateful object when it is deleted, in words. Deleting a
+/// StatefulSet keeps the PersistentVolumeClaims its `volumeClaimTemplates`
+/// made unless its `persistentVolumeClaimRetentionPolicy.whenDeleted` is
+/// `Delete` (Kubernetes' default is `Retain`); deleting a claim releases its
+/// volume, which a dynamically provisioned one (reclaim policy `Delete`, the
+/// default of a StorageClass) takes with its data.
+fn what_a_prune_loses(object: Option<&Value>) -> &'static str {
+    let object = object.unwrap_or(&Value::Null);
+    let when_deleted = object
+        .pointer("/spec/persistentVolumeClaimRetentionPolicy/whenDeleted")
+        .and_then(Value::as_str);
+    match (kind(object), when_deleted) {
+        (Some("StatefulSet"), Some("Delete")) => {
+            ", and by its `persistentVolumeClaimRetentionPolicy` (`whenDeleted: Delete`) \
+             its PersistentVolumeClaims and their data"
+        }
+        (Some("StatefulSet"), _) => {
+            " and the database stops; its PersistentVolumeClaims stay (Kubernetes' default \
+             `whenDeleted: Retain`), so a new StatefulSet of the same name finds its data"
+        }
+        (Some("PersistentVolumeClaim"), _) => {
+            " and, with a volume provisioned for it (a StorageClass's default reclaim policy \
+             `Delete`), its data"
+        }
+        _ => " and whatever it holds",
+    }
 }
 
 /// What makes the object stateful, in words; None when it is not.
