@@ -134,6 +134,8 @@ fn full_page(props: &PageProps) -> Html {
                 }
                 <Controls
                     can_step={model.can_step()}
+                    can_step_now={model.can_step_now()}
+                    hold={model.step_hold_text().map(AttrValue::from)}
                     playing={model.playing}
                     speed={model.speed}
                     can_advance={model.can_advance()}
@@ -278,12 +280,13 @@ fn embedded_page(props: &PageProps) -> Html {
             }
             <div class="controls">
                 <div class="group" role="group" aria-label="Sync">
-                    <button class="primary" onclick={send(|| Action::Step)} disabled={!model.can_step()}>{ "Step" }</button>
+                    <button class="primary" onclick={send(|| Action::Step)} disabled={!model.can_step_now()}>{ "Step" }</button>
                     <button onclick={send(if playing { || Action::Pause } else { || Action::Play })} disabled={!model.can_step() && !playing} aria-pressed={playing.to_string()}>
                         { if playing { "Pause" } else { "Play" } }
                     </button>
                     <button onclick={send(|| Action::Reset)}>{ "Reset" }</button>
                     <button onclick={send(|| Action::Advance)} disabled={!model.can_advance()}>{ "Next step" }</button>
+                    <span class="hold" aria-live="polite">{ model.step_hold_text().unwrap_or_default() }</span>
                 </div>
             </div>
             <div class="panes">

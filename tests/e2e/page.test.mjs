@@ -115,6 +115,26 @@ test('the compromised CI ends differently in the push and the pull model', async
   await close();
 });
 
+test('a sync stepped by hand stops at a wave and says what it waits for; Play lets time run', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await loadPreset(page, 'Ordering and waves');
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  await step.click();
+  await step.click();
+  await until(async () => (await cards(page)).filter((card) => card.endsWith('(done)')).length, 2);
+  await until(async () => /wave 0 waits until StatefulSet\/shop\/db is Healthy/.test(await page.locator('.controls').innerText()), true);
+  assert.equal(await step.isDisabled(), true, 'Step waits for the wave');
+  await screenshot(page, 'step-waits-for-wave');
+  await page.getByLabel('Speed').selectOption({ label: 'Fast' });
+  await page.getByRole('button', { name: 'Play' }).click();
+  await until(() => page.getByRole('button', { name: 'Play' }).isDisabled(), true, 15000);
+  const events = await page.getByRole('list', { name: 'Events' }).innerText();
+  assert.match(events, /you\s*applied create Job\/shop\/migrate/);
+  assert.doesNotMatch(events, /crash-looping|cannot start/);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
 test('a preset steps through time and a commit can be reverted', async () => {
   const { page, close } = await openPage(browser, server.url);
   await loadPreset(page, 'Synced is not healthy');

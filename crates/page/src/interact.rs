@@ -7,6 +7,7 @@ use crate::editor::Pane;
 use crate::model::Model;
 use gitops_core::state::render::Format;
 use gitops_core::State;
+use gitops_world::agent::waves::Hold;
 use gitops_world::person::ignore_rules;
 use gitops_world::share::Interaction;
 use std::rc::Rc;
@@ -84,6 +85,16 @@ impl Model {
         }
         self.session.record(interaction, reads);
         self.remember();
+    }
+
+    /// One beat of Play: Step, or where the next wave waits for an earlier
+    /// one to be Healthy, time runs a step; Play stops where the sync failed.
+    pub fn tick(&mut self) {
+        match &self.hold {
+            Some(Hold::Waiting { .. }) if self.can_advance() => self.interact(Interaction::Advance),
+            Some(_) => self.playing = false,
+            None => self.interact(Interaction::Step),
+        }
     }
 
     /// A text typed in a pane. The editor, the plan and the session follow

@@ -6,6 +6,7 @@ use crate::preset::{Preset, FIRST_PRESET};
 use gitops_core::state::render::{render_value, Format};
 use gitops_core::sync::plan::{has_work, Operation};
 use gitops_core::{report, IgnoreRule, Report, State};
+use gitops_world::agent::waves::{hold, Hold};
 use gitops_world::attempt::Checked;
 use gitops_world::cluster::comparable;
 use gitops_world::scenario::Scenario;
@@ -67,6 +68,9 @@ pub struct Model {
     /// Why Git and the cluster cannot be compared: one holds named objects
     /// and the other Kubernetes objects.
     pub forms_error: Option<String>,
+    /// What keeps Step from applying the plan's next operation now: its wave
+    /// waits for an earlier one to be Healthy, or the sync failed.
+    pub hold: Option<Hold>,
     /// The scenario and what the person did with it, for links and saved work.
     pub session: Session,
     /// Saved sessions by scenario (a preset's file, or `shared`), mirrored
@@ -203,6 +207,7 @@ impl Model {
             early: Some(Vec::new()),
             head_error: None,
             forms_error: None,
+            hold: None,
             session: Session::default(),
             saved: Rc::new(saved),
             saved_as: String::new(),
@@ -297,6 +302,25 @@ impl Model {
         self.desired.error.is_some() || self.actual.error.is_some()
     }
 
+    /// Whether Step applies an operation now: the plan has one, and its wave
+    /// may start.
+    pub fn can_step_now(&self) -> bool {
+        self.can_step() && self.hold.is_none()
+    }
+
+    /// What Step waits for, in words, while it waits.
+    pub fn step_hold_text(&self) -> Option<String> {
+        let hold = self.hold.as_ref().filter(|_| self.can_step())?;
+        Some(match hold {
+            Hold::Waiting { .. } => {
+                format!("Step waits: {hold}. Let time run (Next step), or Play.")
+            }
+            Hold::Degraded { .. } => {
+                format!("Step stops: {hold}. Fix it in Git, or in the cluster.")
+            }
+        })
+    }
+
     /// Whether the plan has an operation to apply (and the panes read).
     pub fn can_step(&self) -> bool {
         !self.is_stale()
@@ -351,15 +375,14 @@ impl Model {
         match comparable(desired, actual) {
             Ok(()) => {
                 self.forms_error = None;
-                self.report = Some(Rc::new(report(
-                    desired,
-                    actual,
-                    &self.world.options.reconcile(),
-                )));
+                let report = report(desired, actual, &self.world.options.reconcile());
+                self.hold = hold(desired, actual, &report.plan);
+                self.report = Some(Rc::new(report));
             }
             Err(why) => {
                 self.forms_error = Some(format!("Nothing syncs: {why}."));
                 self.report = None;
+                self.hold = None;
             }
         }
     }

@@ -183,3 +183,77 @@ fn time_runs_the_world_to_the_end_of_its_script_and_on_after_it() {
     model.act(Action::Advance);
     assert_eq!(model.world_position(), "Step 10, after the script's 9");
 }
+
+/// The page with a preset of `static/presets/` loaded.
+fn with_preset(file: &str) -> Model {
+    let path = format!("{}/../../static/presets/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).expect("the preset");
+    let (preset, _) = gitops_page::Preset::read(file, &text).expect("the preset reads");
+    let mut model = opened();
+    model.act(Action::Load(preset));
+    model
+}
+
+/// The health the report gives `key`, as text.
+fn health_of(model: &Model, key: &str) -> String {
+    let report = model.report.as_ref().expect("a report");
+    let object = report.objects.iter().find(|object| &*object.key == key);
+    format!("{:?}", object.and_then(|object| object.health))
+}
+
+#[test]
+fn a_sync_stepped_by_hand_stops_at_a_wave_until_the_earlier_wave_is_healthy() {
+    // Argo CD runs the waves of a sync started by hand as it runs an automated one's
+    // (gitops-engine's sync_context.go): wave 0 waits for the database of wave -1.
+    let mut model = with_preset("ordering-waves.yaml");
+    model.act(Action::Step);
+    model.act(Action::Step);
+    let done: Vec<String> = model.done.iter().map(|op| op.key().to_string()).collect();
+    assert_eq!(done, ["Namespace/shop", "StatefulSet/shop/db"]);
+    assert!(
+        !model.can_step_now() && model.can_step(),
+        "Step waits; Play still can run"
+    );
+    let hold = model.step_hold_text().expect("Step says what it waits for");
+    assert!(
+        hold.contains("wave 0 waits until StatefulSet/shop/db is Healthy"),
+        "{hold}"
+    );
+    model.act(Action::Step);
+    assert_eq!(
+        model.done.len(),
+        2,
+        "Step applies nothing while the wave waits"
+    );
+
+    model.act(Action::Play);
+    let mut beats = 0;
+    while model.playing && beats < 40 {
+        model.act(Action::Tick);
+        beats += 1;
+    }
+    assert!(
+        !model.can_step(),
+        "Play ran the sync to its end in {beats} beats"
+    );
+    while health_of(&model, "Deployment/shop/web") == "Some(Progressing)" && model.world.step < 8 {
+        model.act(Action::Advance);
+    }
+    for key in [
+        "StatefulSet/shop/db",
+        "Job/shop/migrate",
+        "Deployment/shop/web",
+    ] {
+        assert_eq!(health_of(&model, key), "Some(Healthy)", "{key}");
+    }
+    let events: Vec<String> = model
+        .world
+        .events
+        .iter()
+        .map(|event| event.what.clone())
+        .collect();
+    assert!(
+        !events.iter().any(|what| what.contains("crash")),
+        "nothing crash-looped: {events:#?}"
+    );
+}

@@ -269,12 +269,24 @@ impl World {
         };
         let plan = gitops_core::plan(&desired, cluster.actual(), &self.options.reconcile());
         let Some(operation) = plan
-            .into_iter()
+            .iter()
             .find(|operation| operation.changes_cluster())
+            .cloned()
         else {
             let event = Event::new(step, by, format!("nothing to apply to {environment}"));
             return (event.because("the cluster already matches Git"), None);
         };
+        if let Some(hold) = crate::agent::waves::hold(&desired, cluster.actual(), &plan) {
+            let what = format!(
+                "could not apply {} {} to {environment}",
+                operation.verb(),
+                operation.key()
+            );
+            let event = Event::new(step, by, what).because(format!(
+                "{hold}: a sync started by hand keeps the waves as an automated one does"
+            ));
+            return (event, None);
+        }
         let what = format!(
             "applied {} {} to {environment}",
             operation.verb(),

@@ -3,6 +3,7 @@
 //! Each interaction is recorded (share links, saved work, exercise
 //! solutions) and replays to the same world.
 
+use crate::agent::waves::{hold, Hold};
 use crate::cluster::comparable;
 use crate::edits::{edit_message, environment_changes};
 use crate::repository::PullRequest;
@@ -128,7 +129,7 @@ impl World {
     /// (the first that changes the cluster) and returns it; `None` when the
     /// plan has nothing to apply. What the page marks as done is this.
     pub fn apply_next_by_hand(&mut self, environment: &str) -> Option<Operation> {
-        if !self.has_work(environment) {
+        if !self.has_work(environment) || self.step_hold(environment).is_some() {
             return None;
         }
         self.perform(&Action::ApplyNext {
@@ -182,6 +183,17 @@ impl World {
                 < self
                     .steps
                     .saturating_add(crate::scenario::MAX_STEPS_AFTER_SCRIPT)
+    }
+
+    /// What keeps Step from applying the next operation of `environment`'s
+    /// plan now: an earlier wave not yet Healthy (time must run), or one
+    /// that turned Degraded (the sync fails).
+    pub fn step_hold(&self, environment: &str) -> Option<Hold> {
+        let desired = self.desired_state(environment).ok()?;
+        let actual = self.clusters.get(environment)?.actual();
+        comparable(&desired, actual).ok()?;
+        let plan = gitops_core::plan(&desired, actual, &self.options.reconcile());
+        hold(&desired, actual, &plan)
     }
 
     /// Whether the plan of `environment` has an operation to apply.

@@ -336,6 +336,34 @@ everywhere! {
         assert!(has(&fixed, "agent: created Deployment/shop/web in prod"), "{:#?}", lines(&fixed));
     }
 
+    fn a_person_applying_the_next_operation_waits_for_the_earlier_wave_as_the_agent_does() {
+        // gitops-engine's sync_context.go runs the waves of a sync started by hand as it
+        // runs an automated one's: wave 1 does not start while wave -1 is Progressing.
+        let deployment = |name: &str, wave: &str| json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": name, "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": wave}},
+            "spec": {"replicas": 1, "template": {"spec": {"containers": [{"name": name, "image": format!("registry.example/{name}:1")}]}}},
+        });
+        let text = json!({
+            "registry": [{"tag": "registry.example/api:1"}, {"tag": "registry.example/web:1"}],
+            "repository": {"files": {
+                "envs/prod/api.json": deployment("api", "-1"),
+                "envs/prod/web.json": deployment("web", "1"),
+            }},
+            "options": {"autoSync": false},
+            "script": [
+                {"at": 1, "do": "apply-next", "by": "carol"},
+                {"at": 1, "do": "apply-next", "by": "carol"},
+                {"at": 4, "do": "apply-next", "by": "carol"},
+            ],
+            "steps": 5,
+        });
+        let world = World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        assert!(has(&world, "1 carol: applied create Deployment/shop/api to prod"), "{:#?}", lines(&world));
+        assert!(has(&world, "1 carol: could not apply create Deployment/shop/web to prod; wave 1 waits until Deployment/shop/api is Healthy"), "{:#?}", lines(&world));
+        assert!(has(&world, "4 carol: applied create Deployment/shop/web to prod"), "{:#?}", lines(&world));
+    }
+
     fn a_refused_action_says_why() {
         let script = json!([
             {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},

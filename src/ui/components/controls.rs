@@ -2,7 +2,13 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ControlsProps {
+    /// Whether the plan has work: Play can run it, letting time run where a
+    /// wave waits.
     pub can_step: bool,
+    /// Whether Step applies an operation now.
+    pub can_step_now: bool,
+    /// What Step waits for, while it waits.
+    pub hold: Option<AttrValue>,
     pub playing: bool,
     pub speed: u32,
     pub can_advance: bool,
@@ -53,7 +59,7 @@ pub fn controls(props: &ControlsProps) -> Html {
     html! {
         <div class="controls">
             <div class="group" role="group" aria-label="Sync">
-                <button class="primary" onclick={on_step} disabled={!props.can_step} title="Ctrl+Enter">{ "Step" }</button>
+                <button class="primary" onclick={on_step} disabled={!props.can_step_now} title="Ctrl+Enter">{ "Step" }</button>
                 <button onclick={on_play} disabled={!props.can_step && !playing} aria-pressed={playing.to_string()}>
                     { if playing { "Pause" } else { "Play" } }
                 </button>
@@ -66,6 +72,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                     </select>
                 </label>
                 <button onclick={on_reset}>{ "Reset" }</button>
+                <span class="hold" aria-live="polite">{ props.hold.clone().unwrap_or_default() }</span>
             </div>
             <div class="group" role="group" aria-label="Time">
                 <button onclick={on_advance} disabled={!props.can_advance}>{ "Next step" }</button>

@@ -389,7 +389,7 @@ impl Agent {
 }
 
 mod edge;
-mod waves;
+pub mod waves;
 
 use waves::sync_wave;
 

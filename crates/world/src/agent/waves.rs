@@ -32,52 +32,48 @@ pub(super) fn sync_wave(
     // What changes the cluster, in sync order; a skip waits for nothing and
     // is told when the sync finishes.
     let work: Vec<&Operation> = plan.iter().filter(|op| op.changes_cluster()).collect();
-    let batch: Vec<Operation> = match work.first().map(|op| op.wave()) {
-        Some(first) => {
-            let blocker = blocker(target, cluster, first);
-            if let Some(Blocker::Degraded(key)) = blocker {
-                let revision = application.target_revision.clone().unwrap_or_default();
-                events.push(
-                    Event::new(
-                        step,
-                        "agent",
-                        format!(
-                            "{environment}: the sync to {revision} failed: {key} is Degraded, so wave {first} never starts"
-                        ),
-                    )
-                    .because(
-                        "an object a sync waits for that turns Degraded fails the sync; the agent \
-                         does not retry this revision by itself, only when Git moves or a person syncs",
+    match hold(target, cluster.actual(), plan) {
+        Some(Hold::Degraded { wave, key }) => {
+            let revision = application.target_revision.clone().unwrap_or_default();
+            events.push(
+                Event::new(
+                    step,
+                    "agent",
+                    format!(
+                        "{environment}: the sync to {revision} failed: {key} is Degraded, so wave {wave} never starts"
                     ),
-                );
-                application.waiting = None;
-                application.syncing = false;
-                application.failed_revision = Some(revision);
-                return false;
-            }
-            if let Some(Blocker::Waiting(key, state)) = blocker {
-                let waiting = format!("wave {first} waits until {key} is Healthy (it is {state})");
-                if application.waiting.as_ref() != Some(&waiting) {
-                    events.push(
-                        Event::new(step, "agent", format!("{environment}: {waiting}"))
-                            .because("a wave starts only when the earlier waves are healthy"),
-                    );
-                    application.waiting = Some(waiting);
-                }
-                application.syncing = true;
-                return false;
-            }
-            let later = work.iter().any(|op| op.wave() != first);
-            if later {
-                work.into_iter()
-                    .filter(|op| op.wave() == first)
-                    .cloned()
-                    .collect()
-            } else {
-                plan.to_vec()
-            }
+                )
+                .because(
+                    "an object a sync waits for that turns Degraded fails the sync; the agent \
+                     does not retry this revision by itself, only when Git moves or a person syncs",
+                ),
+            );
+            application.waiting = None;
+            application.syncing = false;
+            application.failed_revision = Some(revision);
+            return false;
         }
-        None => plan.to_vec(),
+        Some(waiting @ Hold::Waiting { .. }) => {
+            let waiting = waiting.to_string();
+            if application.waiting.as_ref() != Some(&waiting) {
+                events.push(
+                    Event::new(step, "agent", format!("{environment}: {waiting}"))
+                        .because("a wave starts only when the earlier waves are healthy"),
+                );
+                application.waiting = Some(waiting);
+            }
+            application.syncing = true;
+            return false;
+        }
+        None => {}
+    }
+    let batch: Vec<Operation> = match work.first().map(|op| op.wave()) {
+        Some(first) if work.iter().any(|op| op.wave() != first) => work
+            .into_iter()
+            .filter(|op| op.wave() == first)
+            .cloned()
+            .collect(),
+        _ => plan.to_vec(),
     };
     for operation in &batch {
         if let Operation::Delete { key, .. } = operation {
@@ -106,29 +102,69 @@ pub(super) fn sync_wave(
     finished
 }
 
-/// What keeps a wave from starting: an object of an earlier wave that is
-/// Degraded (the sync fails), else the first one not yet Healthy.
-enum Blocker {
-    Degraded(String),
+/// What keeps the next wave of a sync from starting: an object of an
+/// earlier wave that is Degraded (the sync fails), else the first one not
+/// yet Healthy. A sync started by hand waits the same way (gitops-engine's
+/// `sync_context.go` runs the waves of every sync alike).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Hold {
+    Degraded {
+        wave: i64,
+        key: String,
+    },
     /// The object, and what it is instead: missing, or its health.
-    Waiting(String, String),
+    Waiting {
+        wave: i64,
+        key: String,
+        state: String,
+    },
 }
 
-/// What keeps `wave_now` from starting, if anything does.
-fn blocker(target: &State, cluster: &Cluster, wave_now: i64) -> Option<Blocker> {
+impl std::fmt::Display for Hold {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Hold::Degraded { wave, key } => {
+                write!(
+                    f,
+                    "the sync fails: {key} is Degraded, so wave {wave} never starts"
+                )
+            }
+            Hold::Waiting { wave, key, state } => {
+                write!(
+                    f,
+                    "wave {wave} waits until {key} is Healthy (it is {state})"
+                )
+            }
+        }
+    }
+}
+
+/// What keeps the next operation of `plan` that changes the cluster from
+/// running now, if anything does.
+pub fn hold(target: &State, actual: &State, plan: &[Operation]) -> Option<Hold> {
+    let wave_now = plan.iter().find(|op| op.changes_cluster())?.wave();
     let mut waiting = None;
     let earlier = target
         .objects()
         .iter()
         .filter(|(_, object)| wave(object) < wave_now);
     for (key, _) in earlier {
-        let state = match cluster.actual().get(key).map(health) {
+        let state = match actual.get(key).map(health) {
             None => "missing".to_string(),
             Some(None | Some(Health::Healthy)) => continue,
-            Some(Some(Health::Degraded)) => return Some(Blocker::Degraded(key.to_string())),
+            Some(Some(Health::Degraded)) => {
+                return Some(Hold::Degraded {
+                    wave: wave_now,
+                    key: key.to_string(),
+                })
+            }
             Some(Some(other)) => other.to_string(),
         };
-        waiting.get_or_insert(Blocker::Waiting(key.to_string(), state));
+        waiting.get_or_insert(Hold::Waiting {
+            wave: wave_now,
+            key: key.to_string(),
+            state,
+        });
     }
     waiting
 }
