@@ -207,6 +207,7 @@ fn full_page(props: &PageProps) -> Html {
                         on_prune={let d = send_with(&dispatch); Callback::from(move |on| d.dispatch(Action::SetPrune(on)))}
                         on_self_heal={let d = send_with(&dispatch); Callback::from(move |on| d.dispatch(Action::SetSelfHeal(on)))}
                         on_auto_sync={let d = send_with(&dispatch); Callback::from(move |on| d.dispatch(Action::SetAutoSync(on)))}
+                        on_respect_ignore={let d = send_with(&dispatch); Callback::from(move |on| d.dispatch(Action::SetRespectIgnoreDifferences(on)))}
                         on_mode={let d = send_with(&dispatch); Callback::from(move |mode| d.dispatch(Action::SetMode(mode)))}
                         on_ignore={let d = send_with(&dispatch); Callback::from(move |text| d.dispatch(Action::EditIgnore(text)))}
                     />

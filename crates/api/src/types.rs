@@ -19,21 +19,34 @@ export type State = { [name: string]: Json } | Json[];
 /** A state, or that state as JSON or YAML text. */
 export type StateInput = State | string;
 
-/** A field another controller owns: a JSON pointer, or Argo CD's shape. */
+/**
+ * A field another controller owns: a JSON pointer for every object (a sync
+ * keeps its live value); an entry of Argo CD's `ignoreDifferences` (group
+ * and kind by glob, an omitted group being the core group; a sync writes
+ * Git's value unless `respectIgnoreDifferences`); or an entry of Flux's
+ * `spec.ignore` (a sync keeps the live value).
+ */
 export type IgnoreRule =
   | string
   | {
+      group?: string;
       kind?: string;
       name?: string;
       namespace?: string;
       jsonPointers?: string[];
       jqPathExpressions?: string[];
+    }
+  | {
+      paths: string[];
+      target?: { group?: string; kind?: string; name?: string; namespace?: string };
     };
 
 /** How the reconciler treats the difference, as a scenario's `options`. */
 export interface Options {
   prune?: boolean;
   ignore?: IgnoreRule[];
+  /** Argo CD's `RespectIgnoreDifferences=true`: a sync keeps what its rules ignore. */
+  respectIgnoreDifferences?: boolean;
 }
 
 /** One field that differs: the live value `from`, the desired value `to`. */
@@ -72,7 +85,8 @@ export interface Warning {
     | "plaintext-secret"
     | "unprotected-prune"
     | "pruned-namespace"
-    | "field-owned-by-controller";
+    | "field-owned-by-controller"
+    | "ignore-rule-selects-nothing";
   message: string;
 }
 

@@ -8,12 +8,18 @@ pub struct Options {
     /// Delete objects that are in the actual state but not in the desired one.
     /// Off by default, as in Argo CD and Flux.
     pub prune: bool,
-    /// Fields that another controller owns: not drift, and kept live by apply.
+    /// Fields that another controller owns: not drift; whether a sync keeps
+    /// their live value depends on the rule's dialect (`IgnoreRule::keeps_live`).
     #[serde(
         skip_serializing_if = "Vec::is_empty",
         deserialize_with = "crate::diff::ignore::deserialize_rules"
     )]
     pub ignore: Vec<IgnoreRule>,
+    /// Argo CD's sync option `RespectIgnoreDifferences=true`: a sync keeps the
+    /// live value of the fields Argo CD's rules ignore. Off by default, as in
+    /// Argo CD, where a sync then writes Git's value of an ignored field.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub respect_ignore_differences: bool,
 }
 
 impl Options {
@@ -22,6 +28,7 @@ impl Options {
         Options {
             prune,
             ignore: Vec::new(),
+            respect_ignore_differences: false,
         }
     }
 }

@@ -323,17 +323,32 @@ everywhere! {
             deployment("shop", "web", json!({"replicas": 3})),
             autoscaler("shop", "web", "Deployment", "web"),
         ]));
-        let for_web = with_ignore(false, json!([{"kind": "Deployment", "name": "web", "jsonPointers": ["/spec/replicas"]}]));
+        let mut for_web = with_ignore(false, json!([{"group": "apps", "kind": "Deployment", "name": "web", "jsonPointers": ["/spec/replicas"]}]));
+        for_web.respect_ignore_differences = true;
         assert_eq!(warnings(&desired, &empty(), &for_web), []);
         let everywhere = with_ignore(false, json!(["/spec/replicas"]));
         assert_eq!(warnings(&desired, &empty(), &everywhere), []);
+        let flux = with_ignore(false, json!([{"paths": ["/spec/replicas"], "target": {"kind": "Deployment"}}]));
+        assert_eq!(warnings(&desired, &empty(), &flux), []);
 
-        let for_api = with_ignore(false, json!([{"kind": "Deployment", "name": "api", "jsonPointers": ["/spec/replicas"]}]));
-        let other_field = with_ignore(false, json!([{"kind": "Deployment", "name": "web", "jsonPointers": ["/spec/template"]}]));
+        let for_api = with_ignore(false, json!([{"group": "apps", "kind": "Deployment", "name": "api", "jsonPointers": ["/spec/replicas"]}]));
+        let other_field = with_ignore(false, json!([{"group": "apps", "kind": "Deployment", "name": "web", "jsonPointers": ["/spec/template"]}]));
         for options in [for_api, other_field] {
             let found = warnings(&desired, &empty(), &options);
             assert_eq!(rules_and_keys(&found), [("field-owned-by-controller", "Deployment/shop/web")]);
         }
+    }
+
+    fn an_argo_cd_rule_hides_the_difference_but_its_sync_still_writes_replicas() {
+        let desired = state(json!([
+            deployment("shop", "web", json!({"replicas": 3})),
+            autoscaler("shop", "web", "Deployment", "web"),
+        ]));
+        let hiding = with_ignore(false, json!([{"group": "apps", "kind": "Deployment", "name": "web", "jsonPointers": ["/spec/replicas"]}]));
+        let found = warnings(&desired, &empty(), &hiding);
+        only(&found, "field-owned-by-controller", "Deployment/shop/web", &[
+            "an Argo CD ignore rule hides the difference", "still writes Git's 3", "`RespectIgnoreDifferences=true`",
+        ]);
     }
 
     fn an_autoscaler_of_another_object_does_not_warn() {

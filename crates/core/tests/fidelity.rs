@@ -44,6 +44,7 @@ fn options(prune: bool, ignore: Value) -> Options {
     Options {
         prune,
         ignore: serde_json::from_value::<Vec<IgnoreRule>>(ignore).unwrap(),
+        respect_ignore_differences: false,
     }
 }
 
@@ -216,14 +217,63 @@ everywhere! {
         let Operation::Update { changes, .. } = &fighting[0] else { panic!("an update") };
         assert!(changes.iter().any(|change| change.path == "/spec/replicas"), "without the rule, Git resets the autoscaler");
 
-        let rule = options(false, json!([{"kind": "Deployment", "name": "web", "jsonPointers": ["/spec/replicas"]}]));
-        let plan = gitops_core::plan(&desired, &scaled, &rule);
+        // Argo CD's rule names the group (util/argo/normalizers: group and kind by glob).
+        let rule = json!([{"group": "apps", "kind": "Deployment", "name": "web", "jsonPointers": ["/spec/replicas"]}]);
+        let mut respecting = options(false, rule.clone());
+        respecting.respect_ignore_differences = true;
+        let plan = gitops_core::plan(&desired, &scaled, &respecting);
         let Operation::Update { changes, object, .. } = &plan[0] else { panic!("an update") };
         let paths: Vec<&str> = changes.iter().map(|change| change.path.as_str()).collect();
         assert_eq!(paths, ["/spec/template/spec/containers/0/image"]);
-        assert_eq!(object["spec"]["replicas"], 5, "the autoscaler's value is kept");
+        assert_eq!(object["spec"]["replicas"], 5, "RespectIgnoreDifferences=true keeps the autoscaler's value");
         let after = apply(&plan, &scaled);
-        assert!(gitops_core::plan(&desired, &after, &rule).is_empty(), "converged, and stays converged");
+        assert!(gitops_core::plan(&desired, &after, &respecting).is_empty(), "converged, and stays converged");
+
+        // Without RespectIgnoreDifferences the difference is hidden, but a sync applies
+        // the manifest as Git has it (gitops-engine's sync), replicas included.
+        let hiding = options(false, rule);
+        let plan = gitops_core::plan(&desired, &scaled, &hiding);
+        let Operation::Update { changes, object, .. } = &plan[0] else { panic!("an update") };
+        assert!(changes.iter().all(|change| change.path != "/spec/replicas"), "not a difference");
+        assert_eq!(object["spec"]["replicas"], 2, "Argo CD's sync writes Git's value of an ignored field");
+        let scaled_only = state(json!([deployment(5, "web:2")]));
+        assert!(gitops_core::plan(&desired, &scaled_only, &hiding).is_empty(), "the autoscaler's count alone is no reason to sync");
+
+        // Flux's spec.ignore takes the paths out of what it applies (fluxcd/pkg ssa DriftIgnoreRules).
+        let flux = options(false, json!([{"paths": ["/spec/replicas"], "target": {"group": "apps", "kind": "Deployment", "name": "web"}}]));
+        let plan = gitops_core::plan(&desired, &scaled, &flux);
+        let Operation::Update { object, .. } = &plan[0] else { panic!("an update") };
+        assert_eq!(object["spec"]["replicas"], 5, "Flux keeps the live value");
+    }
+
+    fn an_argo_cd_rule_without_the_group_matches_no_deployment() {
+        // An omitted group is the core group "", and Deployment is in apps: Argo CD
+        // (diff_normalizer.go, `Normalize`: glob.Match(group, ...) && glob.Match(kind, ...))
+        // ignores nothing, and the checklist says so.
+        let deployment = |replicas: u32| {
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"},
+                   "spec": {"replicas": replicas}})
+        };
+        let desired = state(json!([deployment(2)]));
+        let scaled = state(json!([deployment(5)]));
+        let no_group = options(false, json!([{"kind": "Deployment", "name": "web", "jsonPointers": ["/spec/replicas"]}]));
+        assert_eq!(steps(&gitops_core::plan(&desired, &scaled, &no_group)), ["update Deployment/shop/web"]);
+        let warnings = gitops_core::report(&desired, &scaled, &no_group).warnings;
+        let warning = warnings.iter().find(|warning| warning.rule == "ignore-rule-selects-nothing").expect("a warning");
+        assert_eq!(warning.key, "Deployment/shop/web");
+        assert!(warning.message.contains("no `group`, which Argo CD reads as the core group"), "{}", warning.message);
+        assert!(warning.message.contains("Write `group: apps`"), "{}", warning.message);
+        for rule in [json!({"group": "apps", "kind": "Deployment"}), json!({"group": "*", "kind": "Deploy*"}), json!({"group": "{apps,extensions}", "kind": "*"})] {
+            let mut rule = rule;
+            rule["jsonPointers"] = json!(["/spec/replicas"]);
+            let matching = options(false, json!([rule.clone()]));
+            assert!(gitops_core::plan(&desired, &scaled, &matching).is_empty(), "{rule} matches by glob");
+            assert!(gitops_core::report(&desired, &scaled, &matching).warnings.iter().all(|warning| warning.rule != "ignore-rule-selects-nothing"));
+        }
+        let no_kind = options(false, json!([{"jsonPointers": ["/spec/replicas"]}]));
+        assert_eq!(steps(&gitops_core::plan(&desired, &scaled, &no_kind)), ["update Deployment/shop/web"], "a rule without kind matches no kind");
+        let warnings = gitops_core::report(&desired, &scaled, &no_kind).warnings;
+        assert!(warnings.iter().any(|warning| warning.rule == "ignore-rule-selects-nothing" && warning.message.contains("names no `kind`")), "{warnings:?}");
     }
 
     fn a_jq_path_ignores_every_containers_image_as_argo_cd_does() {
@@ -234,9 +284,10 @@ everywhere! {
         };
         let desired = state(json!([deployment(["web:2", "proxy:2"])]));
         let updated = state(json!([deployment(["web:3", "proxy:3"])]));
-        let rule = options(false, json!([{"kind": "Deployment", "jqPathExpressions": [".spec.template.spec.containers[].image"]}]));
+        let rule = options(false, json!([{"group": "apps", "kind": "Deployment", "jqPathExpressions": [".spec.template.spec.containers[].image"]}]));
         assert!(gitops_core::plan(&desired, &updated, &rule).is_empty(), "no container's image is a difference");
-        let first = options(false, json!([{"kind": "Deployment", "jqPathExpressions": [".spec.template.spec.containers[0].image"]}]));
+        let mut first = options(false, json!([{"group": "apps", "kind": "Deployment", "jqPathExpressions": [".spec.template.spec.containers[0].image"]}]));
+        first.respect_ignore_differences = true;
         let plan = gitops_core::plan(&desired, &updated, &first);
         let Operation::Update { changes, object, .. } = &plan[0] else { panic!("an update") };
         let paths: Vec<&str> = changes.iter().map(|change| change.path.as_str()).collect();

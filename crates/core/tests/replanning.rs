@@ -76,6 +76,7 @@ fn options(prune: bool, ignore_replicas: bool) -> Options {
         } else {
             Vec::new()
         },
+        respect_ignore_differences: false,
     }
 }
 

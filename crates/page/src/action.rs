@@ -42,6 +42,7 @@ pub enum Action {
     SetPrune(bool),
     SetSelfHeal(bool),
     SetAutoSync(bool),
+    SetRespectIgnoreDifferences(bool),
     SetMode(Mode),
     EditIgnore(String),
     /// Applies the next operation of the plan.
@@ -124,6 +125,9 @@ impl Model {
             Action::SetPrune(on) => next.interact(Interaction::Prune(on)),
             Action::SetSelfHeal(on) => next.interact(Interaction::SelfHeal(on)),
             Action::SetAutoSync(on) => next.interact(Interaction::AutoSync(on)),
+            Action::SetRespectIgnoreDifferences(on) => {
+                next.interact(Interaction::RespectIgnoreDifferences(on))
+            }
             Action::SetMode(mode) => next.interact(Interaction::Mode(mode)),
             Action::EditIgnore(text) => next.interact(Interaction::Ignore(text)),
             Action::Step => next.interact(Interaction::Step),

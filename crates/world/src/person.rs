@@ -44,6 +44,9 @@ pub enum Interaction {
     SelfHeal(bool),
     #[serde(rename = "y", alias = "autoSync")]
     AutoSync(bool),
+    /// Argo CD's sync option `RespectIgnoreDifferences=true`, on or off.
+    #[serde(rename = "k", alias = "respectIgnoreDifferences")]
+    RespectIgnoreDifferences(bool),
     #[serde(rename = "m", alias = "mode")]
     Mode(Mode),
     /// Wrote these ignore rules.
@@ -98,6 +101,9 @@ impl World {
             Interaction::Prune(on) => self.set_option(|options| options.prune = *on),
             Interaction::SelfHeal(on) => self.set_option(|options| options.self_heal = *on),
             Interaction::AutoSync(on) => self.set_option(|options| options.auto_sync = *on),
+            Interaction::RespectIgnoreDifferences(on) => {
+                self.set_option(|options| options.respect_ignore_differences = *on)
+            }
             Interaction::Mode(mode) => {
                 self.set_mode(*mode);
                 Some(true)

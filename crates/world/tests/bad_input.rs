@@ -162,7 +162,7 @@ everywhere! {
         );
         assert_eq!(
             ignore_rules("- /status\n- kind: X\n  jsonPointers: [/a]\n  bogus: 1\n").unwrap_err(),
-            "ignore rules, rule 2 (line 2): unknown field `bogus`; a rule has `kind`, `name`, `namespace`, `jsonPointers` and `jqPathExpressions`"
+            "ignore rules, rule 2 (line 2): unknown field `bogus`; an Argo CD rule has `group`, `kind`, `name`, `namespace`, `jsonPointers` and `jqPathExpressions`; a Flux rule has `paths` and `target`"
         );
         assert_eq!(
             ignore_rules("[\"/status\",\n {\"kind\": \"X\", \"jsonPointers\": \"/a\"}]").unwrap_err(),
@@ -173,12 +173,12 @@ everywhere! {
             "ignore rules, rule 1 (line 1): `spec/replicas` is not a JSON pointer: it should start with `/`"
         );
         assert_eq!(
-            ignore_rules("- {group: apps, kind: Deployment, jsonPointers: [/spec/replicas]}\n").unwrap_err(),
-            "ignore rules, rule 1 (line 1): `group` is Argo CD's, and the playground does not read it; a rule has `kind`, `name`, `namespace`, `jsonPointers` and `jqPathExpressions`"
+            ignore_rules("- {group: apps, kind: Deployment, jsonPointers: [/spec/replicas], target: {kind: Deployment}}\n").unwrap_err(),
+            "ignore rules, rule 1 (line 1): `target` is Flux's, beside `paths` (a Flux rule); an Argo CD rule has `group`, `kind`, `name`, `namespace`, `jsonPointers` and `jqPathExpressions`; a Flux rule has `paths` and `target`"
         );
         assert_eq!(
             ignore_rules("- 3\n").unwrap_err(),
-            "ignore rules, rule 1 (line 1): a rule is a JSON pointer such as `/status`, or an object with `kind`, `name`, `namespace`, and `jsonPointers` or `jqPathExpressions`; found a number"
+            "ignore rules, rule 1 (line 1): a rule is a JSON pointer such as `/status`, an Argo CD `ignoreDifferences` entry (`group`, `kind`, `name`, `namespace`, and `jsonPointers` or `jqPathExpressions`), or a Flux `spec.ignore` entry (`paths`, and a `target`); found a number"
         );
     }
 
@@ -227,7 +227,7 @@ everywhere! {
 
     fn a_wrong_ignore_rule_in_a_scenario_is_located() {
         let error = scenario_error("desired: {web: {}}\noptions:\n  ignore:\n    - /status\n    - {kind: X, jsonPointers: [/a], bogus: 1}\n");
-        assert_eq!(error.to_string(), "lesson.json at /options/ignore/1: unknown field `bogus`; a rule has `kind`, `name`, `namespace`, `jsonPointers` and `jqPathExpressions`");
+        assert_eq!(error.to_string(), "lesson.json at /options/ignore/1: unknown field `bogus`; an Argo CD rule has `group`, `kind`, `name`, `namespace`, `jsonPointers` and `jqPathExpressions`; a Flux rule has `paths` and `target`");
         let error = scenario_error("desired: {web: {}}\noptions:\n  ignore: {a: 1}\n");
         assert_eq!(error.to_string(), "lesson.json at /options/ignore: ignore rules are a list of rules (JSON pointers, or objects with `jsonPointers`); found an object");
         let error = scenario_error("desired: {web: {}}\noptions:\n  ignore: [{kind: Deployment}]\n");

@@ -59,12 +59,14 @@ fn the_core_plans_and_reports_any_two_states() {
         inputs::actual(states.clone()),
         inputs::text(ignores),
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(move |(desired, actual, ignore, prune)| Pair {
+        .prop_map(move |(desired, actual, ignore, prune, respect)| Pair {
             actual: actual.of(&desired, &states),
             desired,
             ignore,
             prune,
+            respect,
         });
     fuzz("core", pairs, plan_and_report);
 }
@@ -111,23 +113,26 @@ fn read_and_run(text: &str) -> Outcome {
     Ok(Verdict::Accepted)
 }
 
-/// Two states, the ignore rules as typed in Options, and prune.
+/// Two states, the ignore rules as typed in Options, prune, and Argo CD's
+/// `RespectIgnoreDifferences`.
 #[derive(Debug)]
 struct Pair {
     desired: String,
     actual: String,
     ignore: String,
     prune: bool,
+    respect: bool,
 }
 
 impl Input for Pair {
     fn parts(&self) -> Vec<(&'static str, &str)> {
-        let prune = if self.prune { "true" } else { "false" };
+        let flag = |on: bool| if on { "true" } else { "false" };
         vec![
             ("desired", &self.desired),
             ("actual", &self.actual),
             ("ignore", &self.ignore),
-            ("prune", prune),
+            ("prune", flag(self.prune)),
+            ("respect-ignore-differences", flag(self.respect)),
         ]
     }
 }
@@ -139,6 +144,8 @@ fn ignore_seeds() -> Vec<String> {
         r#"[{"kind": "Deployment", "name": "web", "jsonPointers": ["/spec/replicas"], "jqPathExpressions": [".spec.template.spec.containers[].image"]}]"#,
         "- jqPathExpressions: [\".metadata.labels[]\", '.metadata.annotations[\"example.com/owner\"]']\n",
         "- kind: HorizontalPodAutoscaler\n  namespace: shop\n  jsonPointers: [/status, /replicas]\n",
+        "- group: apps\n  kind: '*'\n  jsonPointers: [/spec/replicas]\n",
+        "- paths: [/spec/replicas]\n  target: {group: apps, kind: Deployment}\n",
     ]
     .map(String::from)
     .into()
@@ -154,6 +161,7 @@ fn plan_and_report(pair: &Pair) -> Outcome {
     let options = Options {
         prune: pair.prune,
         ignore: ignore_rules(&pair.ignore).unwrap_or_default(),
+        respect_ignore_differences: pair.respect,
     };
     let plan = plan(&desired, &actual, &options);
     report(&desired, &actual, &options);

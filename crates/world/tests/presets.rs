@@ -173,11 +173,21 @@ everywhere! {
 
     fn an_ignore_rule_ends_the_fight() {
         let world = run("autoscaler-fixed.yaml");
-        assert_eq!(count_events(&world, "autoscaler: set"), 1);
+        assert_eq!(count_events(&world, "autoscaler: set"), 1, "{:#?}", events(&world));
         assert_eq!(count_events(&world, "reverting"), 0);
         assert_eq!(prod_actual(&world)[0]["spec"]["replicas"], json!(5));
+        assert_eq!(prod_actual(&world)[0]["spec"]["template"]["spec"]["containers"][0]["image"], json!("registry.example/web:2.0.1"), "the release was synced");
         assert_eq!(status(&world), (SyncStatus::Synced, Health::Healthy));
-        assert!(world.summary().status["prod"].warnings.iter().all(|warning| warning.rule != "field-owned-by-controller"));
+        assert!(world.summary().status["prod"].warnings.iter().all(|warning| warning.rule != "field-owned-by-controller" && warning.rule != "ignore-rule-selects-nothing"));
+
+        // Without RespectIgnoreDifferences=true, Argo CD's sync of the release writes
+        // Git's replicas too, and the autoscaler scales up again.
+        let mut without = scenario("autoscaler-fixed.yaml");
+        without.options.respect_ignore_differences = false;
+        let world = World::run(&without);
+        assert!(has_event(&world, "agent: updated Deployment/shop/web in prod"), "{:#?}", events(&world));
+        assert_eq!(count_events(&world, "autoscaler: set"), 2, "{:#?}", events(&world));
+        assert!(world.summary().status["prod"].warnings.iter().any(|warning| warning.message.contains("RespectIgnoreDifferences=true")));
     }
 
     fn a_directory_change_prunes_an_unprotected_database() {

@@ -11,6 +11,7 @@ pub struct OptionsPanelProps {
     pub on_prune: Callback<bool>,
     pub on_self_heal: Callback<bool>,
     pub on_auto_sync: Callback<bool>,
+    pub on_respect_ignore: Callback<bool>,
     pub on_mode: Callback<Mode>,
     pub on_ignore: Callback<String>,
 }
@@ -52,19 +53,20 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
                 { checkbox("Prune: delete what Git no longer declares", options.prune, &props.on_prune) }
                 { checkbox("Self-heal: revert changes made outside Git", options.self_heal, &props.on_self_heal) }
                 { checkbox("Auto-sync: sync when Git moves", options.auto_sync, &props.on_auto_sync) }
+                { checkbox("RespectIgnoreDifferences: a sync keeps the live value of what Argo CD's rules ignore", options.respect_ignore_differences, &props.on_respect_ignore) }
             </fieldset>
             <fieldset>
                 <legend>{ "Who deploys" }</legend>
                 { mode(Mode::Pull, "Pull: an agent in the cluster reads Git") }
                 { mode(Mode::Push, "Push: CI applies with cluster credentials") }
             </fieldset>
-            <label for="ignore-rules" class="block">{ "Ignore rules (JSON pointers, or kind, name and jsonPointers or jqPathExpressions)" }</label>
+            <label for="ignore-rules" class="block">{ "Ignore rules (JSON pointers; Argo CD's group, kind, name and jsonPointers or jqPathExpressions; or Flux's paths and target)" }</label>
             <textarea
                 id="ignore-rules"
                 class="ignore"
                 rows="4"
                 spellcheck="false"
-                placeholder={"- kind: Deployment\n  name: web\n  jsonPointers: [/spec/replicas]"}
+                placeholder={"- group: apps\n  kind: Deployment\n  name: web\n  jsonPointers: [/spec/replicas]"}
                 aria-invalid={props.ignore_error.is_some().to_string()}
                 aria-describedby={props.ignore_error.as_ref().map(|_| "ignore-error")}
                 value={props.ignore_text.clone()}

@@ -29,9 +29,10 @@ pub enum Difference<'a> {
         changes: Vec<Change>,
         /// What Git last applied (Kubernetes objects that record it).
         last_applied: Option<Arc<Value>>,
-        /// The object an update writes, once a plan worked it out: the same
-        /// pair of objects compared again finds it here.
-        written: Rc<OnceCell<Arc<Value>>>,
+        /// The object an update writes, once a plan worked it out, without
+        /// and with `RespectIgnoreDifferences`: the same pair of objects
+        /// compared again finds it here.
+        written: Rc<[OnceCell<Arc<Value>>; 2]>,
     },
     /// In the actual state but not desired.
     Extra { key: &'a str, actual: &'a Value },
@@ -89,7 +90,7 @@ type Condition = (Mode, Vec<IgnoreRule>);
 struct Found {
     changes: Vec<Change>,
     last_applied: Option<Arc<Value>>,
-    written: Rc<OnceCell<Arc<Value>>>,
+    written: Rc<[OnceCell<Arc<Value>>; 2]>,
 }
 
 fn merge<'a>(

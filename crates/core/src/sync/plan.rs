@@ -3,7 +3,7 @@
 
 use crate::diff::changes::Change;
 use crate::diff::compare::{compare, mode_of, Difference};
-use crate::diff::ignore::patterns_for;
+use crate::diff::ignore::kept_live;
 use crate::diff::normalize::Mode;
 use crate::options::Options;
 use crate::state::State;
@@ -176,15 +176,16 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 last_applied,
                 written,
             } => {
-                let object = written
+                let respect = options.respect_ignore_differences;
+                let object = written[usize::from(respect)]
                     .get_or_init(|| {
-                        let ignored = patterns_for(&options.ignore, key, desired);
+                        let kept = kept_live(&options.ignore, respect, key, desired);
                         Arc::new(updated(
                             desired,
                             actual,
                             last_applied.as_deref(),
                             mode,
-                            &ignored,
+                            &kept,
                         ))
                     })
                     .clone();

@@ -3,7 +3,7 @@
 
 use super::{kind, name, namespace, warning, Warning};
 use super::{FIELD_OWNED_BY_CONTROLLER, REPLICAS};
-use crate::diff::ignore::patterns_for;
+use crate::diff::ignore::IgnoreRule;
 use crate::options::Options;
 use crate::state::State;
 use serde_json::Value;
@@ -32,28 +32,43 @@ pub(super) fn fields_owned_by_controllers(
         let Some(autoscalers) = targets.get(&(object_kind, object_name, namespace(object))) else {
             continue;
         };
-        let covered = patterns_for(&options.ignore, key, object)
+        let ignoring: Vec<&IgnoreRule> = options
+            .ignore
             .iter()
-            .any(|pattern| pattern.matches(&REPLICAS));
-        if covered {
+            .filter(|rule| rule.selects(key, object))
+            .filter(|rule| {
+                rule.patterns()
+                    .iter()
+                    .any(|pattern| pattern.matches(&REPLICAS))
+            })
+            .collect();
+        let respect = options.respect_ignore_differences;
+        if ignoring.iter().any(|rule| rule.keeps_live(respect)) {
             continue;
         }
         let autoscalers: Vec<String> = autoscalers
             .iter()
             .map(|autoscaler| format!("`{autoscaler}`"))
             .collect();
-        found.push(warning(
-            key,
-            FIELD_OWNED_BY_CONTROLLER,
+        let autoscalers = autoscalers.join(" and ");
+        let message = if ignoring.is_empty() {
             format!(
-                "`{key}` sets `spec.replicas` to {replicas} in Git, but the autoscaler {} \
+                "`{key}` sets `spec.replicas` to {replicas} in Git, but the autoscaler {autoscalers} \
                  owns that field: the autoscaler and the reconciler will fight, each sync \
                  resetting the count the autoscaler chose (flapping). Remove `replicas` \
                  from the manifest in Git, or add an ignore rule for `/spec/replicas` of \
-                 this object.",
-                autoscalers.join(" and ")
-            ),
-        ));
+                 this object."
+            )
+        } else {
+            format!(
+                "`{key}` sets `spec.replicas` to {replicas} in Git, and an Argo CD ignore rule \
+                 hides the difference from the autoscaler {autoscalers}, but Argo CD's sync \
+                 still writes Git's {replicas} whenever it applies this object (another change, \
+                 a sync by hand), and the autoscaler scales it back. Set the sync option \
+                 `RespectIgnoreDifferences=true`, or remove `replicas` from the manifest in Git."
+            )
+        };
+        found.push(warning(key, FIELD_OWNED_BY_CONTROLLER, message));
     }
 }
 

@@ -6,6 +6,7 @@
 //! type counts as absent, and nothing here panics, whatever the input.
 
 mod controllers;
+mod ignore_rules;
 mod images;
 mod prune;
 mod secrets;
@@ -14,6 +15,7 @@ use crate::options::Options;
 use crate::pointer::Step;
 use crate::state::State;
 use controllers::fields_owned_by_controllers;
+use ignore_rules::ignore_rules_that_select_nothing;
 use images::mutable_image_tags;
 use prune::{pruned_namespaces, unprotected_prunes};
 use secrets::plaintext_secrets;
@@ -33,14 +35,16 @@ pub const PLAINTEXT_SECRET: &str = "plaintext-secret";
 pub const UNPROTECTED_PRUNE: &str = "unprotected-prune";
 pub const PRUNED_NAMESPACE: &str = "pruned-namespace";
 pub const FIELD_OWNED_BY_CONTROLLER: &str = "field-owned-by-controller";
+pub const IGNORE_RULE_SELECTS_NOTHING: &str = "ignore-rule-selects-nothing";
 
 /// Every rule of the checklist.
-pub const RULES: [&str; 5] = [
+pub const RULES: [&str; 6] = [
     MUTABLE_IMAGE_TAG,
     PLAINTEXT_SECRET,
     UNPROTECTED_PRUNE,
     PRUNED_NAMESPACE,
     FIELD_OWNED_BY_CONTROLLER,
+    IGNORE_RULE_SELECTS_NOTHING,
 ];
 
 const REPLICAS: [Step<'static>; 2] = [Step::Field("spec"), Step::Field("replicas")];
@@ -53,6 +57,7 @@ pub fn warnings(desired: &State, actual: &State, options: &Options) -> Vec<Warni
     unprotected_prunes(desired, actual, options, &mut found);
     pruned_namespaces(desired, actual, options, &mut found);
     fields_owned_by_controllers(desired, actual, options, &mut found);
+    ignore_rules_that_select_nothing(desired, actual, options, &mut found);
     // A stable sort: several findings of one rule about one object keep the
     // order in which they were found (the object's field order).
     found.sort_by(|a, b| (a.key.as_str(), a.rule).cmp(&(b.key.as_str(), b.rule)));

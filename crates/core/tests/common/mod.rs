@@ -149,16 +149,36 @@ pub mod generate {
             ("/spec/*", ".spec[]"),
             ("/image", ".image"),
         ]);
-        let rule = (path, prop::option::of(name())).prop_map(|((pointer, jq), name)| match name {
-            None => IgnoreRule::everywhere(pointer).expect("a valid pointer"),
-            Some(name) if pointer.contains('*') => {
-                serde_json::from_value(json!({"name": name, "jqPathExpressions": [jq]}))
-                    .expect("a valid rule")
-            }
-            Some(name) => serde_json::from_value(json!({"name": name, "jsonPointers": [pointer]}))
-                .expect("a valid rule"),
-        });
-        (any::<bool>(), prop::collection::vec(rule, 0..3))
-            .prop_map(|(prune, ignore)| Options { prune, ignore })
+        // Who writes the rule: the shorthand (no name), Argo CD (by name, or by
+        // group and kind globs) or Flux (paths and a target).
+        let dialect = prop::sample::select(vec!["argo-cd-name", "argo-cd-kind", "flux"]);
+        let rule =
+            (path, prop::option::of((name(), dialect))).prop_map(|((pointer, jq), chosen)| {
+                let value = match chosen {
+                    None => return IgnoreRule::everywhere(pointer).expect("a valid pointer"),
+                    Some((_, "flux")) if pointer.contains('*') => {
+                        json!({"paths": ["/metadata/labels"]})
+                    }
+                    Some((name, "flux")) => json!({"paths": [pointer], "target": {"name": name}}),
+                    Some((_, "argo-cd-kind")) => {
+                        json!({"group": "*", "kind": "*", "jqPathExpressions": [jq]})
+                    }
+                    Some((name, _)) if pointer.contains('*') => {
+                        json!({"name": name, "jqPathExpressions": [jq]})
+                    }
+                    Some((name, _)) => json!({"name": name, "jsonPointers": [pointer]}),
+                };
+                serde_json::from_value(value).expect("a valid rule")
+            });
+        (
+            any::<bool>(),
+            prop::collection::vec(rule, 0..3),
+            any::<bool>(),
+        )
+            .prop_map(|(prune, ignore, respect_ignore_differences)| Options {
+                prune,
+                ignore,
+                respect_ignore_differences,
+            })
     }
 }

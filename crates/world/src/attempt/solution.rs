@@ -82,7 +82,7 @@ pub fn validate_questions(
 
 /// The interactions a solution file may name: the name files write, the
 /// short one links use, and what it takes (`None` for nothing).
-const INTERACTIONS: [(&str, &str, Option<&str>); 14] = [
+const INTERACTIONS: [(&str, &str, Option<&str>); 15] = [
     ("desired", "d", Some("the Desired pane's whole text")),
     ("actual", "a", Some("the Actual pane's whole text")),
     ("step", "s", None),
@@ -95,6 +95,7 @@ const INTERACTIONS: [(&str, &str, Option<&str>); 14] = [
     ("prune", "p", Some("true or false")),
     ("selfHeal", "h", Some("true or false")),
     ("autoSync", "y", Some("true or false")),
+    ("respectIgnoreDifferences", "k", Some("true or false")),
     ("mode", "m", Some("pull or push")),
     ("ignore", "i", Some("ignore rules, as text")),
     ("environment", "e", Some("an environment's name")),

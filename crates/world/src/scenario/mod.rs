@@ -118,6 +118,10 @@ pub struct WorldOptions {
         deserialize_with = "gitops_core::diff::ignore::deserialize_rules"
     )]
     pub ignore: Vec<IgnoreRule>,
+    /// Argo CD's `RespectIgnoreDifferences=true`: a sync keeps the live value
+    /// of fields Argo CD's ignore rules name (else it writes Git's).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub respect_ignore_differences: bool,
     /// Sync when Git moves to a new revision.
     pub auto_sync: bool,
     /// Revert changes made to the cluster outside Git.
@@ -144,6 +148,7 @@ impl Default for WorldOptions {
             prune: false,
             allow_empty: false,
             ignore: Vec::new(),
+            respect_ignore_differences: false,
             auto_sync: true,
             self_heal: true,
             poll_every: 3,
@@ -162,6 +167,7 @@ impl WorldOptions {
         Options {
             prune: self.prune,
             ignore: self.ignore.clone(),
+            respect_ignore_differences: self.respect_ignore_differences,
         }
     }
 }

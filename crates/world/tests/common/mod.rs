@@ -23,6 +23,7 @@ pub mod generate {
             any::<bool>().prop_map(Interaction::Prune),
             any::<bool>().prop_map(Interaction::SelfHeal),
             any::<bool>().prop_map(Interaction::AutoSync),
+            any::<bool>().prop_map(Interaction::RespectIgnoreDifferences),
             prop::sample::select(vec![Mode::Pull, Mode::Push]).prop_map(Interaction::Mode),
             text.prop_map(Interaction::Ignore),
             "(prod|staging)".prop_map(Interaction::Environment),

@@ -1,8 +1,13 @@
-//! Ignore rules: fields that another controller owns. An ignored field is
-//! neither drift nor written by apply: the live value is kept (Flux's rule,
-//! and Argo CD's with `RespectIgnoreDifferences=true`). `read` reads them as
-//! scenario files and the Options panel write them; `jq` reads the jq paths
-//! of Argo CD's `jqPathExpressions`.
+//! Ignore rules: fields that another controller owns, in three dialects.
+//! An ignored field is never drift. Whether a sync writes it depends on
+//! the dialect: Argo CD's `ignoreDifferences` hide the difference but its
+//! sync applies the whole manifest, so it writes Git's value unless the
+//! application sets `RespectIgnoreDifferences=true`; Flux's `spec.ignore`
+//! (fluxcd/pkg `ssa/jsondiff`, `DriftIgnoreRules`) takes the fields out of
+//! what it applies, so the live value stays; the playground's shorthand (a
+//! JSON pointer for every object) keeps the live value as Flux does.
+//! `read` reads them as scenario files and the Options panel write them;
+//! `jq` reads the jq paths of Argo CD's `jqPathExpressions`.
 
 mod jq;
 mod read;
@@ -13,13 +18,29 @@ use crate::pointer::Pattern;
 use serde::Serialize;
 use serde_json::Value;
 
+/// Which tool's rule an ignore rule is written as, and so how it selects
+/// objects and what a sync does with the fields it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Dialect {
+    /// A JSON pointer for every object (`*` matches any one segment).
+    Shorthand,
+    /// An entry of an Application's `ignoreDifferences`.
+    ArgoCd,
+    /// An entry of a Flux Kustomization's `spec.ignore`.
+    Flux,
+}
+
 /// One item of `options.ignore`: a JSON pointer for every object (the
-/// playground's shorthand, where `*` matches any one segment), or the shape
-/// of Argo CD's `ignoreDifferences` entries, whose `jsonPointers` are literal
-/// and whose `jqPathExpressions` are jq paths (a subset of them).
+/// playground's shorthand, where `*` matches any one segment); the shape
+/// of Argo CD's `ignoreDifferences` entries (`group`, `kind`, `name`,
+/// `namespace`), whose `jsonPointers` are literal and whose
+/// `jqPathExpressions` are jq paths (a subset of them); or the shape of
+/// Flux's `spec.ignore` entries (`paths`, and a `target`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(into = "RuleText")]
 pub struct IgnoreRule {
+    pub dialect: Dialect,
+    pub group: Option<String>,
     pub kind: Option<String>,
     pub name: Option<String>,
     pub namespace: Option<String>,
@@ -33,11 +54,14 @@ pub struct IgnoreRule {
 enum RuleText {
     Pointer(String),
     Selector(Selector),
+    Flux(FluxRule),
 }
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Selector {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     kind: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -50,17 +74,48 @@ struct Selector {
     jq_path_expressions: Vec<String>,
 }
 
+#[derive(Serialize)]
+struct FluxRule {
+    paths: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<FluxTarget>,
+}
+
+#[derive(Serialize)]
+struct FluxTarget {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    group: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    namespace: Option<String>,
+}
+
 impl From<IgnoreRule> for RuleText {
     fn from(rule: IgnoreRule) -> Self {
-        match (
-            &rule.kind,
-            &rule.name,
-            &rule.namespace,
-            rule.json_pointers.as_slice(),
-            rule.jq_path_expressions.is_empty(),
-        ) {
-            (None, None, None, [pointer], true) => RuleText::Pointer(pointer.clone()),
-            _ => RuleText::Selector(Selector {
+        match rule.dialect {
+            Dialect::Shorthand => {
+                RuleText::Pointer(rule.json_pointers.into_iter().next().unwrap_or_default())
+            }
+            Dialect::Flux => {
+                let targeted = rule.group.is_some()
+                    || rule.kind.is_some()
+                    || rule.name.is_some()
+                    || rule.namespace.is_some();
+                RuleText::Flux(FluxRule {
+                    paths: rule.json_pointers,
+                    target: targeted.then_some(FluxTarget {
+                        group: rule.group,
+                        kind: rule.kind,
+                        name: rule.name,
+                        namespace: rule.namespace,
+                    }),
+                })
+            }
+            Dialect::ArgoCd => RuleText::Selector(Selector {
+                group: rule.group,
                 kind: rule.kind,
                 name: rule.name,
                 namespace: rule.namespace,
@@ -75,28 +130,98 @@ impl From<IgnoreRule> for RuleText {
 
 impl IgnoreRule {
     /// Whether the rule applies to the object at `key` (a name in the lesson's
-    /// form; `object` gives a Kubernetes object's kind and namespace).
+    /// form, whose objects have no kind and no group; `object` gives a
+    /// Kubernetes object's group, kind and namespace).
+    ///
+    /// Argo CD (util/argo/normalizers/diff_normalizer.go, `Normalize`) matches
+    /// the group and the kind by glob, an omitted group being the core
+    /// group `""` and an omitted kind matching no kind; `name` and
+    /// `namespace` match exactly when given. Flux (fluxcd/pkg
+    /// ssa/jsondiff/selector.go, `MatchUnstructured`) matches each field of
+    /// the target that is given, and a rule without target every object; the
+    /// playground reads its fields as names, not regular expressions.
     pub fn selects(&self, key: &str, object: &Value) -> bool {
-        let kind = object.get("kind").and_then(Value::as_str);
-        let metadata = object.get("metadata");
-        let name = metadata
-            .and_then(|m| m.get("name"))
-            .and_then(Value::as_str)
-            .unwrap_or(key);
-        let namespace = metadata
-            .and_then(|m| m.get("namespace"))
-            .and_then(Value::as_str);
-        let wanted = |filter: &Option<String>, actual: Option<&str>| {
+        let identity = Identity::of(key, object);
+        let exact = |filter: &Option<String>, actual: Option<&str>| {
             filter.as_deref().is_none_or(|want| Some(want) == actual)
         };
-        wanted(&self.kind, kind)
-            && wanted(&self.name, Some(name))
-            && wanted(&self.namespace, namespace)
+        match self.dialect {
+            Dialect::Shorthand => true,
+            Dialect::ArgoCd => {
+                glob(self.group.as_deref().unwrap_or_default(), identity.group)
+                    && glob(self.kind.as_deref().unwrap_or_default(), identity.kind)
+                    && exact(&self.name, Some(identity.name))
+                    && exact(&self.namespace, identity.namespace)
+            }
+            Dialect::Flux => {
+                exact(&self.group, Some(identity.group))
+                    && exact(&self.kind, Some(identity.kind))
+                    && exact(&self.name, Some(identity.name))
+                    && exact(&self.namespace, identity.namespace)
+            }
+        }
+    }
+
+    /// Whether a sync keeps the live value of the fields the rule names
+    /// (else it writes Git's): always for Flux's rules and the shorthand;
+    /// for Argo CD's, only with `RespectIgnoreDifferences=true`
+    /// (gitops-engine's sync applies the manifest as Git has it; argo-cd
+    /// controller/sync.go normalizes the target only with that option).
+    pub fn keeps_live(&self, respect_ignore_differences: bool) -> bool {
+        match self.dialect {
+            Dialect::Shorthand | Dialect::Flux => true,
+            Dialect::ArgoCd => respect_ignore_differences,
+        }
     }
 
     pub fn patterns(&self) -> &[Pattern] {
         &self.patterns
     }
+}
+
+/// What a rule selects an object by: its API group (`""` for the core group
+/// and for the lesson's objects), kind (`""` in the lesson's form), name
+/// (the key in the lesson's form) and namespace.
+pub(crate) struct Identity<'a> {
+    pub group: &'a str,
+    pub kind: &'a str,
+    pub name: &'a str,
+    pub namespace: Option<&'a str>,
+}
+
+impl<'a> Identity<'a> {
+    pub fn of(key: &'a str, object: &'a Value) -> Self {
+        let text = |value: Option<&'a Value>| value.and_then(Value::as_str);
+        let api_version = text(object.get("apiVersion")).unwrap_or_default();
+        let metadata = object.get("metadata");
+        Identity {
+            group: api_version.rsplit_once('/').map_or("", |(group, _)| group),
+            kind: text(object.get("kind")).unwrap_or_default(),
+            name: text(metadata.and_then(|m| m.get("name"))).unwrap_or(key),
+            namespace: text(metadata.and_then(|m| m.get("namespace"))),
+        }
+    }
+}
+
+/// Argo CD's glob (gobwas/glob without separators): `*`, `?`, `[...]`
+/// and `{a,b}`; an empty pattern matches only the empty text.
+pub(crate) fn glob(pattern: &str, text: &str) -> bool {
+    pattern == text || (!pattern.is_empty() && glob_match::glob_match(pattern, text))
+}
+
+/// The patterns whose live values a sync keeps in the object at `key`: those
+/// of the rules that select it and keep live (`IgnoreRule::keeps_live`).
+pub fn kept_live<'a>(
+    rules: &'a [IgnoreRule],
+    respect_ignore_differences: bool,
+    key: &str,
+    object: &Value,
+) -> Vec<&'a Pattern> {
+    rules
+        .iter()
+        .filter(|rule| rule.keeps_live(respect_ignore_differences) && rule.selects(key, object))
+        .flat_map(|rule| rule.patterns())
+        .collect()
 }
 
 /// The patterns of every rule that selects the object at `key`.
@@ -125,6 +250,50 @@ mod tests {
         let read = rules(text.clone()).unwrap();
         assert_eq!(read[1].kind.as_deref(), Some("Deployment"));
         assert_eq!(serde_json::to_value(&read).unwrap(), text);
+    }
+
+    #[test]
+    fn reads_argo_cd_s_group_and_flux_s_rules_and_writes_them_back() {
+        let text = json!([
+            {"group": "apps", "kind": "Deployment", "jsonPointers": ["/spec/replicas"]},
+            {"paths": ["/spec/replicas"], "target": {"group": "apps", "kind": "Deployment", "name": "web"}},
+            {"paths": ["/status"]},
+        ]);
+        let read = rules(text.clone()).unwrap();
+        let dialects: Vec<Dialect> = read.iter().map(|rule| rule.dialect).collect();
+        assert_eq!(dialects, [Dialect::ArgoCd, Dialect::Flux, Dialect::Flux]);
+        assert_eq!(serde_json::to_value(&read).unwrap(), text);
+        let web =
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}});
+        assert!(read.iter().all(|rule| rule.selects("Deployment/web", &web)));
+        let config = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "web"}});
+        assert_eq!(
+            read.iter()
+                .map(|rule| rule.selects("ConfigMap/web", &config))
+                .collect::<Vec<_>>(),
+            [false, false, true]
+        );
+    }
+
+    #[test]
+    fn a_flux_target_is_matched_by_name_and_its_regular_expressions_are_refused() {
+        assert_eq!(
+            error(json!({"paths": ["/spec/replicas"], "target": {"kind": "Deploy.*"}})),
+            "`target.kind` `Deploy.*`: Flux reads it as a regular expression, and the playground matches names only; write the kind itself"
+        );
+        assert!(error(
+            json!({"paths": ["/spec/replicas"], "target": {"labelSelector": "app=web"}})
+        )
+        .contains("`target.labelSelector` is not read"));
+        assert!(
+            error(json!({"paths": ["/spec/*"]})).contains("Flux reads a JSON pointer literally")
+        );
+        assert!(error(json!({"paths": ["/a"], "jsonPointers": ["/b"]}))
+            .contains("unknown field `jsonPointers` in a Flux rule"));
+        let dotted =
+            &rules(json!([{"paths": ["/spec"], "target": {"group": "networking.k8s.io"}}]))
+                .unwrap()[0];
+        assert!(dotted.selects("Ingress/web", &json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "web"}})));
     }
 
     #[test]

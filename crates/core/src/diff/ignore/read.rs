@@ -2,7 +2,7 @@
 //! number (and line, in a text) with what is wrong.
 
 use super::jq::{jq_of, jq_path};
-use super::IgnoreRule;
+use super::{Dialect, IgnoreRule};
 use crate::pointer::Pattern;
 use crate::state::describe;
 use crate::text::document::parse_one;
@@ -12,8 +12,9 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// The fields a rule may have, as written.
-const FIELDS: [&str; 5] = [
+/// The fields an Argo CD rule may have, as written.
+const FIELDS: [&str; 6] = [
+    "group",
     "kind",
     "name",
     "namespace",
@@ -21,11 +22,11 @@ const FIELDS: [&str; 5] = [
     "jqPathExpressions",
 ];
 
-/// Fields of Argo CD's `ignoreDifferences` that the playground does not read.
-const ARGO_CD_ONLY: [&str; 1] = ["group"];
+/// The fields of a Flux rule's `target` the playground reads.
+const TARGET_FIELDS: [&str; 4] = ["group", "kind", "name", "namespace"];
 
 const WHAT_A_RULE_IS: &str =
-    "a rule is a JSON pointer such as `/status`, or an object with `kind`, `name`, `namespace`, and `jsonPointers` or `jqPathExpressions`";
+    "a rule is a JSON pointer such as `/status`, an Argo CD `ignoreDifferences` entry (`group`, `kind`, `name`, `namespace`, and `jsonPointers` or `jqPathExpressions`), or a Flux `spec.ignore` entry (`paths`, and a `target`)";
 
 /// A wrong rule in a list of them: which one (from 0), when one is to blame.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +86,8 @@ impl IgnoreRule {
     /// shorthand, where a `*` segment matches any one segment.
     pub fn everywhere(pointer: &str) -> Result<Self, String> {
         Ok(IgnoreRule {
+            dialect: Dialect::Shorthand,
+            group: None,
             kind: None,
             name: None,
             namespace: None,
@@ -98,6 +101,7 @@ impl IgnoreRule {
     pub fn from_value(value: &Value) -> Result<Self, String> {
         match value {
             Value::String(pointer) => IgnoreRule::everywhere(pointer),
+            Value::Object(fields) if fields.contains_key("paths") => IgnoreRule::from_flux(fields),
             Value::Object(fields) => IgnoreRule::from_fields(fields),
             other => Err(format!("{WHAT_A_RULE_IS}; found {}", describe(other))),
         }
@@ -115,6 +119,7 @@ impl IgnoreRule {
         {
             return Err(unknown_field(unknown));
         }
+        let group = text_field(fields, "group")?;
         let kind = text_field(fields, "kind")?;
         let name = text_field(fields, "name")?;
         let namespace = text_field(fields, "namespace")?;
@@ -140,6 +145,8 @@ impl IgnoreRule {
             })?);
         }
         Ok(IgnoreRule {
+            dialect: Dialect::ArgoCd,
+            group,
             kind,
             name,
             namespace,
@@ -148,16 +155,84 @@ impl IgnoreRule {
             patterns,
         })
     }
+
+    /// A rule in the shape of Flux's `spec.ignore` entries (kustomize-controller
+    /// api/v1 `IgnoreRule`): `paths`, JSON pointers read literally, and an
+    /// optional `target` whose `group`, `kind`, `name` and `namespace` the
+    /// playground matches as names (Flux reads them as regular expressions,
+    /// so one that uses their syntax beyond the `.` of a group's name is
+    /// refused).
+    fn from_flux(fields: &Map<String, Value>) -> Result<Self, String> {
+        if let Some(unknown) = fields
+            .keys()
+            .find(|field| !["paths", "target"].contains(&field.as_str()))
+        {
+            return Err(format!(
+                "unknown field `{unknown}` in a Flux rule; it has `paths` and `target`"
+            ));
+        }
+        let paths = texts(fields, "paths", "JSON pointer")?.unwrap_or_default();
+        let mut patterns = Vec::with_capacity(paths.len());
+        for (index, path) in paths.iter().enumerate() {
+            let pattern = Pattern::parse(path)?;
+            if pattern.segments().any(|segment| segment.is_none()) {
+                return Err(format!(
+                    "`paths` item {} `{path}`: Flux reads a JSON pointer literally, so `*` names only a field called `*`",
+                    index + 1
+                ));
+            }
+            patterns.push(pattern);
+        }
+        let target = match fields.get("target") {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(target)) => target.clone(),
+            Some(other) => {
+                return Err(format!(
+                    "`target` is an object (`group`, `kind`, `name`, `namespace`); found {}",
+                    describe(other)
+                ))
+            }
+        };
+        if let Some(unknown) = target
+            .keys()
+            .find(|field| !TARGET_FIELDS.contains(&field.as_str()))
+        {
+            return Err(format!(
+                "`target.{unknown}` is not read by the playground; a target has `group`, `kind`, `name` and `namespace`"
+            ));
+        }
+        let name_of = |field: &str| -> Result<Option<String>, String> {
+            let value =
+                text_field(&target, field).map_err(|why| format!("`target.{}", &why[1..]))?;
+            match value {
+                Some(text) if text.contains(|c: char| "^$*+?()[]{}|\\".contains(c)) => Err(format!(
+                    "`target.{field}` `{text}`: Flux reads it as a regular expression, and the playground matches names only; write the {field} itself"
+                )),
+                Some(text) if text.is_empty() => Ok(None),
+                other => Ok(other),
+            }
+        };
+        Ok(IgnoreRule {
+            dialect: Dialect::Flux,
+            group: name_of("group")?,
+            kind: name_of("kind")?,
+            name: name_of("name")?,
+            namespace: name_of("namespace")?,
+            json_pointers: paths,
+            jq_path_expressions: Vec::new(),
+            patterns,
+        })
+    }
 }
 
 fn unknown_field(field: &str) -> String {
-    let known = "a rule has `kind`, `name`, `namespace`, `jsonPointers` and `jqPathExpressions`";
+    let known = "an Argo CD rule has `group`, `kind`, `name`, `namespace`, `jsonPointers` and `jqPathExpressions`; a Flux rule has `paths` and `target`";
     if field == "managedFieldsManagers" {
         format!(
             "`{field}` is Argo CD's (it ignores the fields those managers own), and the playground does not model managed fields; name the fields with `jsonPointers` or `jqPathExpressions`"
         )
-    } else if ARGO_CD_ONLY.contains(&field) {
-        format!("`{field}` is Argo CD's, and the playground does not read it; {known}")
+    } else if field == "target" {
+        format!("`{field}` is Flux's, beside `paths` (a Flux rule); {known}")
     } else {
         format!("unknown field `{field}`; {known}")
     }

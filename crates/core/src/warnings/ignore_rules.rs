@@ -1,0 +1,82 @@
+//! `ignore-rule-selects-nothing`: an Argo CD ignore rule that matches no
+//! object, because the group it names (an omitted group is the core group)
+//! is not the group of the kind it names, or because it names no kind.
+
+use super::{warning, Warning, IGNORE_RULE_SELECTS_NOTHING};
+use crate::diff::ignore::{glob, Dialect, Identity, IgnoreRule};
+use crate::options::Options;
+use crate::state::State;
+use serde_json::Value;
+
+pub(super) fn ignore_rules_that_select_nothing(
+    desired: &State,
+    actual: &State,
+    options: &Options,
+    found: &mut Vec<Warning>,
+) {
+    let argo_cd_rules = options
+        .ignore
+        .iter()
+        .enumerate()
+        .filter(|(_, rule)| rule.dialect == Dialect::ArgoCd);
+    for (index, rule) in argo_cd_rules {
+        let objects = || desired.objects().iter().chain(actual.objects());
+        if objects().any(|(key, object)| rule.selects(key, object)) {
+            continue;
+        }
+        let meant = objects().find_map(|(key, object)| {
+            let identity = Identity::of(key, object);
+            meant_by(rule, &identity).then_some((key, identity.group.to_string()))
+        });
+        let Some((key, group)) = meant else {
+            continue;
+        };
+        found.push(warning(
+            key,
+            IGNORE_RULE_SELECTS_NOTHING,
+            message(index + 1, rule, key, &group),
+        ));
+    }
+}
+
+/// Whether the rule names the object but for its group, or names it but
+/// for a kind it does not give: its name and namespace fit, and so does its
+/// kind when it has one.
+fn meant_by(rule: &IgnoreRule, identity: &Identity) -> bool {
+    let fits = |filter: &Option<String>, actual: Option<&str>| {
+        filter.as_deref().is_none_or(|want| Some(want) == actual)
+    };
+    !identity.kind.is_empty()
+        && fits(&rule.name, Some(identity.name))
+        && fits(&rule.namespace, identity.namespace)
+        && rule
+            .kind
+            .as_deref()
+            .is_none_or(|kind| glob(kind, identity.kind))
+}
+
+fn message(number: usize, rule: &IgnoreRule, key: &str, group: &str) -> String {
+    let write_group = if group.is_empty() {
+        "`group: \"\"` (the core group)".to_string()
+    } else {
+        format!("`group: {group}`")
+    };
+    match &rule.kind {
+        Some(kind) => {
+            let named = match &rule.group {
+                None => "no `group`, which Argo CD reads as the core group (`\"\"`)".to_string(),
+                Some(written) => format!("`group: {}`", Value::String(written.clone())),
+            };
+            format!(
+                "ignore rule {number} names `kind: {kind}` with {named}, but `{key}` is in \
+                 group `{group}`: Argo CD matches a rule's group and kind together, so this \
+                 rule ignores nothing. Write {write_group}."
+            )
+        }
+        None => format!(
+            "ignore rule {number} names no `kind`, and Argo CD matches a rule's kind to the \
+             object's (by glob), so this rule ignores nothing in `{key}` or any Kubernetes \
+             object. Write its kind and {write_group}, or `kind: \"*\"` for every kind of the group."
+        ),
+    }
+}
