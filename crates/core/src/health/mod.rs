@@ -90,9 +90,7 @@ fn health_check(object: &Value) -> Option<Check<'_>> {
         ("batch", "Job") => (&["v1"], run::job),
         ("argoproj.io", "Workflow") => (ANY, run::workflow),
         ("autoscaling", "HorizontalPodAutoscaler") if version == "v1" => (ANY, autoscaling::v1),
-        ("autoscaling", "HorizontalPodAutoscaler") => {
-            (&["v2beta1", "v2beta2", "v2"], autoscaling::v2)
-        }
+        ("autoscaling", "HorizontalPodAutoscaler") => (&["v2"], autoscaling::v2),
         _ => return None,
     };
     Some((versions, assess, version))
