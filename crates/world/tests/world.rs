@@ -336,6 +336,33 @@ everywhere! {
         assert!(has(&fixed, "agent: created Deployment/shop/web in prod"), "{:#?}", lines(&fixed));
     }
 
+    fn a_cron_job_keeps_the_empty_status_it_starts_with_and_holds_no_later_wave_back() {
+        let cron_job = json!({
+            "apiVersion": "batch/v1", "kind": "CronJob",
+            "metadata": {"name": "report", "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": "-1"}},
+            "spec": {"schedule": "0 * * * *", "jobTemplate": {"spec": {"template": {"spec": {
+                "restartPolicy": "OnFailure", "containers": [{"name": "report", "image": "registry.example/report:1"}],
+            }}}}},
+        });
+        let web = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": "1"}},
+            "spec": {"replicas": 1, "template": {"spec": {"containers": [{"name": "web", "image": "registry.example/web:1"}]}}},
+        });
+        let text = json!({
+            "registry": [{"tag": "registry.example/report:1"}, {"tag": "registry.example/web:1"}],
+            "repository": {"files": {"envs/prod/report.json": cron_job, "envs/prod/web.json": web}},
+            "options": {"pollEvery": 1},
+            "steps": 6,
+        });
+        let world = World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        let actual = world.clusters["prod"].actual();
+        assert_eq!(actual.get("CronJob/shop/report").unwrap()["status"], json!({}));
+        assert!(actual.get("Deployment/shop/web").is_some(), "wave 1 ran: {:#?}", lines(&world));
+        let summary = world.summary();
+        assert_eq!(format!("{:?}", summary.status["prod"].health), "Healthy");
+    }
+
     fn a_refused_action_says_why() {
         let script = json!([
             {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},
