@@ -7,6 +7,7 @@
 
 mod apps;
 mod autoscaling;
+mod cron_job;
 mod network;
 mod pod;
 mod run;
@@ -88,6 +89,7 @@ fn health_check(object: &Value) -> Option<Check<'_>> {
         ("apiregistration.k8s.io", "APIService") => (&["v1", "v1beta1"], network::api_service),
         ("", "PersistentVolumeClaim") => (&["v1"], run::persistent_volume_claim),
         ("batch", "Job") => (&["v1"], run::job),
+        ("batch", "CronJob") => (ANY, cron_job::cron_job),
         ("argoproj.io", "Workflow") => (ANY, run::workflow),
         ("autoscaling", "HorizontalPodAutoscaler") if version == "v1" => (ANY, autoscaling::v1),
         ("autoscaling", "HorizontalPodAutoscaler") => (&["v2"], autoscaling::v2),
@@ -122,6 +124,12 @@ fn group_version(api_version: &str) -> Option<(&str, &str)> {
 fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
     path.iter()
         .try_fold(value, |value, field| value.as_object()?.get(*field))
+}
+
+/// A field that is there and not null: what a Lua check's `~= nil` finds
+/// (Argo CD hands a Lua check a JSON null as nil).
+fn present<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    at(value, path).filter(|value| !value.is_null())
 }
 
 /// A string field; "" when absent or not a string.
@@ -282,6 +290,7 @@ mod tests {
             ("apiregistration.k8s.io/v1", "APIService"),
             ("v1", "PersistentVolumeClaim"),
             ("batch/v1", "Job"),
+            ("batch/v1", "CronJob"),
             ("argoproj.io/v1alpha1", "Workflow"),
             ("autoscaling/v1", "HorizontalPodAutoscaler"),
             ("autoscaling/v2", "HorizontalPodAutoscaler"),
