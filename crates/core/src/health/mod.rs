@@ -10,6 +10,7 @@ mod autoscaling;
 mod cron_job;
 mod network;
 mod pod;
+mod policy;
 mod run;
 
 use serde::Serialize;
@@ -91,6 +92,7 @@ fn health_check(object: &Value) -> Option<Check<'_>> {
         ("batch", "Job") => (&["v1"], run::job),
         ("batch", "CronJob") => (ANY, cron_job::cron_job),
         ("argoproj.io", "Workflow") => (ANY, run::workflow),
+        ("policy", "PodDisruptionBudget") => (ANY, policy::pod_disruption_budget),
         ("autoscaling", "HorizontalPodAutoscaler") if version == "v1" => (ANY, autoscaling::v1),
         ("autoscaling", "HorizontalPodAutoscaler") => (&["v2"], autoscaling::v2),
         _ => return None,
@@ -292,6 +294,7 @@ mod tests {
             ("batch/v1", "Job"),
             ("batch/v1", "CronJob"),
             ("argoproj.io/v1alpha1", "Workflow"),
+            ("policy/v1", "PodDisruptionBudget"),
             ("autoscaling/v1", "HorizontalPodAutoscaler"),
             ("autoscaling/v2", "HorizontalPodAutoscaler"),
         ];
