@@ -363,6 +363,44 @@ everywhere! {
         assert_eq!(format!("{:?}", summary.status["prod"].health), "Healthy");
     }
 
+    fn a_disruption_budget_counts_the_pods_it_selects_and_fails_on_a_count_it_cannot_read() {
+        let budget = |name: &str, min_available: Value| json!({
+            "apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+            "metadata": {"name": name, "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": "-1"}},
+            "spec": {"minAvailable": min_available, "selector": {"matchLabels": {"app": "web"}}},
+        });
+        let web = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": "1"}},
+            "spec": {"replicas": 2, "template": {"metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "web", "image": "registry.example/web:1"}]}}},
+        });
+        let run = |budget: Value| {
+            let text = json!({
+                "registry": [{"tag": "registry.example/web:1"}],
+                "repository": {"files": {"envs/prod/budget.json": budget, "envs/prod/web.json": web}},
+                "options": {"pollEvery": 1},
+                "steps": 6,
+            });
+            World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
+        };
+        let world = run(budget("web", json!(1)));
+        let status = &world.clusters["prod"].actual().get("PodDisruptionBudget/shop/web").unwrap()["status"];
+        assert_eq!(status["expectedPods"], 2, "{status}");
+        assert_eq!(status["currentHealthy"], 2);
+        assert_eq!(status["desiredHealthy"], 1);
+        assert_eq!(status["disruptionsAllowed"], 1);
+        assert_eq!(status["conditions"][0]["reason"], "SufficientPods");
+        assert!(world.clusters["prod"].actual().get("Deployment/shop/web").is_some(), "wave 1 ran: {:#?}", lines(&world));
+        assert_eq!(format!("{:?}", world.summary().status["prod"].health), "Healthy");
+
+        let world = run(budget("half", json!("half")));
+        assert!(has(&world, "disruption-controller: cannot count the pods of PodDisruptionBudget/shop/half in prod; invalid value for IntOrString: invalid type: string is not a percentage"), "{:#?}", lines(&world));
+        let status = &world.clusters["prod"].actual().get("PodDisruptionBudget/shop/half").unwrap()["status"];
+        assert_eq!(status["conditions"][0]["reason"], "SyncFailed", "{status}");
+        assert_eq!(format!("{:?}", world.summary().status["prod"].health), "Degraded");
+    }
+
     fn a_refused_action_says_why() {
         let script = json!([
             {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},

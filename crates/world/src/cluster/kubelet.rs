@@ -167,16 +167,6 @@ impl Cluster {
             (None, None) => None,
         }
     }
-
-    fn write_status(&mut self, key: &str, status: Value) {
-        if let Some(object) = self.actual.get(key) {
-            if object.get("status") != Some(&status) {
-                let mut object = object.clone();
-                object["status"] = status;
-                self.actual.insert(key.to_string(), object);
-            }
-        }
-    }
 }
 
 fn pod_template(object: &Value) -> Value {
