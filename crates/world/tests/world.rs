@@ -401,6 +401,26 @@ everywhere! {
         assert_eq!(format!("{:?}", world.summary().status["prod"].health), "Degraded");
     }
 
+    fn an_external_secret_the_operator_cannot_fill_is_degraded() {
+        let external = |remote_ref: Value| json!({
+            "apiVersion": "external-secrets.io/v1", "kind": "ExternalSecret",
+            "metadata": {"name": "db", "namespace": "shop"},
+            "spec": {"secretStoreRef": {"kind": "ClusterSecretStore", "name": "vault"},
+                     "data": [{"secretKey": "password", "remoteRef": remote_ref}]},
+        });
+        let run = |external: Value| {
+            let text = json!({"repository": {"files": {"envs/prod/db.json": external}}, "options": {"pollEvery": 1}, "steps": 3});
+            World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
+        };
+        let health = |world: &World| format!("{:?}", world.summary().status["prod"].health);
+        let filled = run(external(json!({"key": "shop/prod/db"})));
+        assert_eq!(health(&filled), "Healthy", "{:#?}", lines(&filled));
+        let broken = run(external(json!({"property": "password"})));
+        assert_eq!(health(&broken), "Degraded", "{:#?}", lines(&broken));
+        assert!(has(&broken, "external-secrets: could not get secret data from provider for ExternalSecret/shop/db in prod; /spec/data/0 names no secretKey or no remoteRef.key"));
+        assert!(broken.clusters["prod"].actual().get("Secret/shop/db").is_none());
+    }
+
     fn a_refused_action_says_why() {
         let script = json!([
             {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},

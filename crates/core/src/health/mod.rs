@@ -8,6 +8,7 @@
 mod apps;
 mod autoscaling;
 mod cron_job;
+mod external_secrets;
 mod network;
 mod pod;
 mod policy;
@@ -93,6 +94,7 @@ fn health_check(object: &Value) -> Option<Check<'_>> {
         ("batch", "CronJob") => (ANY, cron_job::cron_job),
         ("argoproj.io", "Workflow") => (ANY, run::workflow),
         ("policy", "PodDisruptionBudget") => (ANY, policy::pod_disruption_budget),
+        ("external-secrets.io", "ExternalSecret") => (ANY, external_secrets::external_secret),
         ("autoscaling", "HorizontalPodAutoscaler") if version == "v1" => (ANY, autoscaling::v1),
         ("autoscaling", "HorizontalPodAutoscaler") => (&["v2"], autoscaling::v2),
         _ => return None,
@@ -295,6 +297,7 @@ mod tests {
             ("batch/v1", "CronJob"),
             ("argoproj.io/v1alpha1", "Workflow"),
             ("policy/v1", "PodDisruptionBudget"),
+            ("external-secrets.io/v1", "ExternalSecret"),
             ("autoscaling/v1", "HorizontalPodAutoscaler"),
             ("autoscaling/v2", "HorizontalPodAutoscaler"),
         ];
