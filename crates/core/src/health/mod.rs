@@ -1,9 +1,19 @@
-//! Health: how a live object is doing, assessed as Argo CD assesses it (a port
-//! of gitops-engine's `pkg/health`). Only the status is kept, not the message.
+//! Health: how a live object is doing, assessed as Argo CD assesses it: a port
+//! of gitops-engine's `pkg/health` and of the Lua checks Argo CD ships in
+//! `resource_customizations/` for kinds a lesson meets (CronJob,
+//! PodDisruptionBudget, ExternalSecret). Only the status is kept, not the
+//! message.
+//!
+//! The rules are Argo CD 3.6.0's as its master branch has them at commit
+//! 37ee0097cf (22 August 2026; its VERSION file reads 3.6.0). The latest
+//! release, v3.5.1, has the same rules but for a pod's
+//! `argocd.argoproj.io/ignore-restart-policy` annotation, which it does not
+//! know.
 //!
 //! Objects are read as loosely as Kubernetes writes them: an absent field has
 //! its zero value (0, "", false, an empty list), and so has a field of the
-//! wrong type. Nothing here panics, whatever the input.
+//! wrong type; so too where one of Argo CD's Lua checks would fail on such a
+//! field (Unknown). Nothing here panics, whatever the input.
 
 mod apps;
 mod autoscaling;
