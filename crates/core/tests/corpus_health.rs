@@ -1,8 +1,10 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! Argo CD's own health fixtures (gitops-engine's `pkg/health/testdata`,
-//! converted from YAML to JSON once): every object `expected.json` names gets
-//! the health Argo CD's tests assert for it. Files it names that are not in
-//! the directory are skipped.
+//! Argo CD's own health fixtures, converted from YAML to JSON once:
+//! gitops-engine's `pkg/health/testdata`, where every object `expected.json`
+//! names gets the health Argo CD's tests assert for it (files it names that
+//! are not in the directory are skipped); and the tests of the Lua checks
+//! Argo CD ships in `resource_customizations/<group>/<kind>/`, where every
+//! object a `health_test.json` names gets the status it lists.
 
 use gitops_core::{health, Health};
 use serde_json::Value;
@@ -53,4 +55,52 @@ fn every_fixture_gets_argo_cds_health() {
         mismatches.len(),
         mismatches.join("\n  ")
     );
+}
+
+#[test]
+fn every_resource_customization_fixture_gets_argo_cds_health() {
+    let root = fixtures().join("resource_customizations");
+    let mut checked = 0;
+    let mut mismatches = Vec::new();
+    for kind in subdirectories(&root)
+        .iter()
+        .flat_map(|group| subdirectories(group))
+    {
+        let tests = read_json(&kind.join("health_test.json"));
+        let tests = tests["tests"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{}: no \"tests\" list", kind.display()));
+        assert!(!tests.is_empty(), "{}: no test", kind.display());
+        for test in tests {
+            let input = test["inputPath"].as_str().expect("an inputPath");
+            let want: Health = serde_json::from_value(test["healthStatus"]["status"].clone())
+                .unwrap_or_else(|error| panic!("{input}: bad expectation: {error}"));
+            let path = kind.join(input).with_extension("json");
+            let got = health(&read_json(&path));
+            checked += 1;
+            if got != Some(want) {
+                let name = path.strip_prefix(&root).unwrap_or(&path).display();
+                mismatches.push(format!("{name}: expected {want:?}, got {got:?}"));
+            }
+        }
+    }
+    assert!(checked > 0, "no fixture found under {}", root.display());
+    assert!(
+        mismatches.is_empty(),
+        "{} of {checked} fixtures disagree with Argo CD:\n  {}",
+        mismatches.len(),
+        mismatches.join("\n  ")
+    );
+}
+
+/// The directories in `directory`, in name order.
+fn subdirectories(directory: &Path) -> Vec<PathBuf> {
+    let entries = fs::read_dir(directory)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", directory.display()));
+    let mut directories: Vec<PathBuf> = entries
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.is_dir())
+        .collect();
+    directories.sort();
+    directories
 }

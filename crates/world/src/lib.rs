@@ -189,6 +189,8 @@ impl World {
             self.events.extend(events);
             let events = cluster.kubelet(&self.registry, step);
             self.events.extend(events);
+            let events = cluster.disruption_budgets(step);
+            self.events.extend(events);
         }
     }
 

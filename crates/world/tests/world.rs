@@ -364,6 +364,91 @@ everywhere! {
         assert!(has(&world, "4 carol: applied create Deployment/shop/web to prod"), "{:#?}", lines(&world));
     }
 
+    fn a_cron_job_keeps_the_empty_status_it_starts_with_and_holds_no_later_wave_back() {
+        let cron_job = json!({
+            "apiVersion": "batch/v1", "kind": "CronJob",
+            "metadata": {"name": "report", "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": "-1"}},
+            "spec": {"schedule": "0 * * * *", "jobTemplate": {"spec": {"template": {"spec": {
+                "restartPolicy": "OnFailure", "containers": [{"name": "report", "image": "registry.example/report:1"}],
+            }}}}},
+        });
+        let web = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": "1"}},
+            "spec": {"replicas": 1, "template": {"spec": {"containers": [{"name": "web", "image": "registry.example/web:1"}]}}},
+        });
+        let text = json!({
+            "registry": [{"tag": "registry.example/report:1"}, {"tag": "registry.example/web:1"}],
+            "repository": {"files": {"envs/prod/report.json": cron_job, "envs/prod/web.json": web}},
+            "options": {"pollEvery": 1},
+            "steps": 6,
+        });
+        let world = World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        let actual = world.clusters["prod"].actual();
+        assert_eq!(actual.get("CronJob/shop/report").unwrap()["status"], json!({}));
+        assert!(actual.get("Deployment/shop/web").is_some(), "wave 1 ran: {:#?}", lines(&world));
+        let summary = world.summary();
+        assert_eq!(format!("{:?}", summary.status["prod"].health), "Healthy");
+    }
+
+    fn a_disruption_budget_counts_the_pods_it_selects_and_fails_on_a_count_it_cannot_read() {
+        let budget = |name: &str, min_available: Value| json!({
+            "apiVersion": "policy/v1", "kind": "PodDisruptionBudget",
+            "metadata": {"name": name, "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": "-1"}},
+            "spec": {"minAvailable": min_available, "selector": {"matchLabels": {"app": "web"}}},
+        });
+        let web = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": "1"}},
+            "spec": {"replicas": 2, "template": {"metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "web", "image": "registry.example/web:1"}]}}},
+        });
+        let run = |budget: Value| {
+            let text = json!({
+                "registry": [{"tag": "registry.example/web:1"}],
+                "repository": {"files": {"envs/prod/budget.json": budget, "envs/prod/web.json": web}},
+                "options": {"pollEvery": 1},
+                "steps": 6,
+            });
+            World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
+        };
+        let world = run(budget("web", json!(1)));
+        let status = &world.clusters["prod"].actual().get("PodDisruptionBudget/shop/web").unwrap()["status"];
+        assert_eq!(status["expectedPods"], 2, "{status}");
+        assert_eq!(status["currentHealthy"], 2);
+        assert_eq!(status["desiredHealthy"], 1);
+        assert_eq!(status["disruptionsAllowed"], 1);
+        assert_eq!(status["conditions"][0]["reason"], "SufficientPods");
+        assert!(world.clusters["prod"].actual().get("Deployment/shop/web").is_some(), "wave 1 ran: {:#?}", lines(&world));
+        assert_eq!(format!("{:?}", world.summary().status["prod"].health), "Healthy");
+
+        let world = run(budget("half", json!("half")));
+        assert!(has(&world, "disruption-controller: cannot count the pods of PodDisruptionBudget/shop/half in prod; invalid value for IntOrString: invalid type: string is not a percentage"), "{:#?}", lines(&world));
+        let status = &world.clusters["prod"].actual().get("PodDisruptionBudget/shop/half").unwrap()["status"];
+        assert_eq!(status["conditions"][0]["reason"], "SyncFailed", "{status}");
+        assert_eq!(format!("{:?}", world.summary().status["prod"].health), "Degraded");
+    }
+
+    fn an_external_secret_the_operator_cannot_fill_is_degraded() {
+        let external = |remote_ref: Value| json!({
+            "apiVersion": "external-secrets.io/v1", "kind": "ExternalSecret",
+            "metadata": {"name": "db", "namespace": "shop"},
+            "spec": {"secretStoreRef": {"kind": "ClusterSecretStore", "name": "vault"},
+                     "data": [{"secretKey": "password", "remoteRef": remote_ref}]},
+        });
+        let run = |external: Value| {
+            let text = json!({"repository": {"files": {"envs/prod/db.json": external}}, "options": {"pollEvery": 1}, "steps": 3});
+            World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
+        };
+        let health = |world: &World| format!("{:?}", world.summary().status["prod"].health);
+        let filled = run(external(json!({"key": "shop/prod/db"})));
+        assert_eq!(health(&filled), "Healthy", "{:#?}", lines(&filled));
+        let broken = run(external(json!({"property": "password"})));
+        assert_eq!(health(&broken), "Degraded", "{:#?}", lines(&broken));
+        assert!(has(&broken, "external-secrets: could not get secret data from provider for ExternalSecret/shop/db in prod; /spec/data/0 names no secretKey or no remoteRef.key"));
+        assert!(broken.clusters["prod"].actual().get("Secret/shop/db").is_none());
+    }
+
     fn a_refused_action_says_why() {
         let script = json!([
             {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},

@@ -1,14 +1,27 @@
-//! Health: how a live object is doing, assessed as Argo CD assesses it (a port
-//! of gitops-engine's `pkg/health`). Only the status is kept, not the message.
+//! Health: how a live object is doing, assessed as Argo CD assesses it: a port
+//! of gitops-engine's `pkg/health` and of the Lua checks Argo CD ships in
+//! `resource_customizations/` for kinds a lesson meets (CronJob,
+//! PodDisruptionBudget, ExternalSecret). Only the status is kept, not the
+//! message.
+//!
+//! The rules are Argo CD 3.6.0's as its master branch has them at commit
+//! 37ee0097cf (22 August 2026; its VERSION file reads 3.6.0). The latest
+//! release, v3.5.1, has the same rules but for a pod's
+//! `argocd.argoproj.io/ignore-restart-policy` annotation, which it does not
+//! know.
 //!
 //! Objects are read as loosely as Kubernetes writes them: an absent field has
 //! its zero value (0, "", false, an empty list), and so has a field of the
-//! wrong type. Nothing here panics, whatever the input.
+//! wrong type; so too where one of Argo CD's Lua checks would fail on such a
+//! field (Unknown). Nothing here panics, whatever the input.
 
 mod apps;
 mod autoscaling;
+mod cron_job;
+mod external_secrets;
 mod network;
 mod pod;
+mod policy;
 mod run;
 
 use serde::Serialize;
@@ -88,11 +101,12 @@ fn health_check(object: &Value) -> Option<Check<'_>> {
         ("apiregistration.k8s.io", "APIService") => (&["v1", "v1beta1"], network::api_service),
         ("", "PersistentVolumeClaim") => (&["v1"], run::persistent_volume_claim),
         ("batch", "Job") => (&["v1"], run::job),
+        ("batch", "CronJob") => (ANY, cron_job::cron_job),
         ("argoproj.io", "Workflow") => (ANY, run::workflow),
+        ("policy", "PodDisruptionBudget") => (ANY, policy::pod_disruption_budget),
+        ("external-secrets.io", "ExternalSecret") => (ANY, external_secrets::external_secret),
         ("autoscaling", "HorizontalPodAutoscaler") if version == "v1" => (ANY, autoscaling::v1),
-        ("autoscaling", "HorizontalPodAutoscaler") => {
-            (&["v2beta1", "v2beta2", "v2"], autoscaling::v2)
-        }
+        ("autoscaling", "HorizontalPodAutoscaler") => (&["v2"], autoscaling::v2),
         _ => return None,
     };
     Some((versions, assess, version))
@@ -124,6 +138,12 @@ fn group_version(api_version: &str) -> Option<(&str, &str)> {
 fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
     path.iter()
         .try_fold(value, |value, field| value.as_object()?.get(*field))
+}
+
+/// A field that is there and not null: what a Lua check's `~= nil` finds
+/// (Argo CD hands a Lua check a JSON null as nil).
+fn present<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
+    at(value, path).filter(|value| !value.is_null())
 }
 
 /// A string field; "" when absent or not a string.
@@ -284,7 +304,10 @@ mod tests {
             ("apiregistration.k8s.io/v1", "APIService"),
             ("v1", "PersistentVolumeClaim"),
             ("batch/v1", "Job"),
+            ("batch/v1", "CronJob"),
             ("argoproj.io/v1alpha1", "Workflow"),
+            ("policy/v1", "PodDisruptionBudget"),
+            ("external-secrets.io/v1", "ExternalSecret"),
             ("autoscaling/v1", "HorizontalPodAutoscaler"),
             ("autoscaling/v2", "HorizontalPodAutoscaler"),
         ];

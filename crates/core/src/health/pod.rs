@@ -3,34 +3,58 @@
 use super::{at, condition, list, text, Health};
 use serde_json::Value;
 
-/// Makes Argo CD judge a running pod by readiness whatever its restart policy.
+/// With "true", Argo CD judges a running pod that is not a hook as one that
+/// restarts forever, whatever its restart policy.
 const IGNORE_RESTART_POLICY: &str = "argocd.argoproj.io/ignore-restart-policy";
+const HOOK: &str = "argocd.argoproj.io/hook";
+const HELM_HOOK: &str = "helm.sh/hook";
+const HOOK_TYPES: [&str; 5] = ["PreSync", "Sync", "PostSync", "SyncFail", "Skip"];
 
+/// health_pod.go's `getCorev1PodHealth`.
 pub(super) fn pod(pod: &Value) -> Health {
     let restart_policy = text(pod, &["spec", "restartPolicy"]);
+    let long_running = restart_policy == "Always"
+        || (annotation(pod, IGNORE_RESTART_POLICY) == Some("true") && !is_hook(pod));
     let containers = list(pod, &["status", "containerStatuses"]);
     // Only for pods that restart forever: a hook pod (OnFailure, Never) that
     // waits on its image must not fail its sync early.
-    if restart_policy == "Always" && containers.iter().any(waits_on_an_error) {
+    if long_running && containers.iter().any(waits_on_an_error) {
         return Health::Degraded;
     }
     match text(pod, &["status", "phase"]) {
         "Pending" => Health::Progressing,
         "Succeeded" => Health::Healthy,
         "Failed" => Health::Degraded,
-        "Running" => {
-            let ignore_policy = at(pod, &["metadata", "annotations", IGNORE_RESTART_POLICY]);
-            match restart_policy {
-                _ if ignore_policy.is_some() => running(pod, containers),
-                "Always" => running(pod, containers),
-                // Pods that run to an end are usually hooks: Progressing until
-                // they end, rather than Healthy.
-                "OnFailure" | "Never" => Health::Progressing,
-                _ => Health::Unknown,
-            }
-        }
+        "Running" if long_running => running(pod, containers),
+        // Pods that run to an end are usually hooks: Progressing until they
+        // end, rather than Healthy.
+        "Running" if matches!(restart_policy, "OnFailure" | "Never") => Health::Progressing,
         _ => Health::Unknown,
     }
+}
+
+fn annotation<'a>(object: &'a Value, name: &str) -> Option<&'a str> {
+    at(object, &["metadata", "annotations", name]).and_then(Value::as_str)
+}
+
+/// gitops-engine's `hook.IsHook` (pkg/sync/hook/hook.go): an Argo CD hook
+/// annotation that is not just Skip, or else a Helm hook other than
+/// crd-install.
+fn is_hook(object: &Value) -> bool {
+    match annotation(object, HOOK) {
+        Some(hooks) => !only_skip(hooks),
+        None => annotation(object, HELM_HOOK).is_some_and(|hook| hook != "crd-install"),
+    }
+}
+
+/// `hook.Skip`: the annotation's known hook types, comma-separated and
+/// without repeats, are Skip alone.
+fn only_skip(hooks: &str) -> bool {
+    let mut known = hooks
+        .split(',')
+        .map(str::trim)
+        .filter(|hook| HOOK_TYPES.contains(hook));
+    known.next() == Some("Skip") && known.all(|hook| hook == "Skip")
 }
 
 /// A container waiting because of an error: `Err...`, `...Error`, `...BackOff`
@@ -53,5 +77,67 @@ fn running(pod: &Value, containers: &[Value]) -> Health {
         Health::Degraded
     } else {
         Health::Progressing
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::health;
+    use super::*;
+    use serde_json::json;
+
+    /// A running pod that runs to an end, not ready, its container waiting
+    /// after a crash.
+    fn crashing_job_pod(annotations: Value) -> Value {
+        json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "migrate", "annotations": annotations},
+            "spec": {"restartPolicy": "Never"},
+            "status": {
+                "phase": "Running",
+                "containerStatuses": [{"state": {"waiting": {"reason": "CrashLoopBackOff"}}}],
+            },
+        })
+    }
+
+    /// Its health with these annotations.
+    fn judged(annotations: &[(&str, &str)]) -> Option<Health> {
+        let annotations: serde_json::Map<String, Value> = annotations
+            .iter()
+            .map(|(name, value)| (name.to_string(), json!(value)))
+            .collect();
+        health(&crashing_job_pod(Value::Object(annotations)))
+    }
+
+    #[test]
+    fn the_annotation_counts_only_when_true_and_not_on_a_hook() {
+        let ignore = (IGNORE_RESTART_POLICY, "true");
+        assert_eq!(judged(&[]), Some(Health::Progressing));
+        assert_eq!(
+            judged(&[(IGNORE_RESTART_POLICY, "yes")]),
+            Some(Health::Progressing)
+        );
+        assert_eq!(judged(&[ignore]), Some(Health::Degraded));
+        // Hooks keep their restart policy's judgement.
+        for hook in [
+            (HOOK, "PreSync"),
+            (HOOK, "Bogus"),
+            (HOOK, "Skip, PostSync"),
+            (HELM_HOOK, "pre-install"),
+        ] {
+            assert_eq!(
+                judged(&[ignore, hook]),
+                Some(Health::Progressing),
+                "{hook:?}"
+            );
+        }
+        // Skip alone, or Helm's crd-install, makes no hook.
+        for hook in [
+            (HOOK, "Skip"),
+            (HOOK, "Skip,Skip,Bogus"),
+            (HELM_HOOK, "crd-install"),
+        ] {
+            assert_eq!(judged(&[ignore, hook]), Some(Health::Degraded), "{hook:?}");
+        }
     }
 }

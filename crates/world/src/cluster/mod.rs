@@ -1,8 +1,10 @@
 //! A cluster: the actual objects of one environment and the writes that
 //! change them (an apply, a field a controller owns, the API server's
 //! generation counter). `kubelet` is the stand-in that rolls workloads out
-//! and writes their status.
+//! and writes their status; `disruption`, the disruption controller's, that
+//! writes a PodDisruptionBudget's.
 
+mod disruption;
 mod kubelet;
 
 pub use kubelet::{Running, NEEDS, PROGRESS_DEADLINE};
@@ -72,6 +74,18 @@ impl Cluster {
             }
         }
         self.actual.insert(key.to_string(), object);
+    }
+
+    /// Writes an object's status, as a controller does through the status
+    /// subresource: the rest of the object, and its generation, stay.
+    pub(crate) fn write_status(&mut self, key: &str, status: Value) {
+        if let Some(object) = self.actual.get(key) {
+            if object.get("status") != Some(&status) {
+                let mut object = object.clone();
+                object["status"] = status;
+                self.actual.insert(key.to_string(), object);
+            }
+        }
     }
 
     /// Replaces the whole actual state (a person editing the cluster by hand).
