@@ -287,7 +287,7 @@ everywhere! {
         let found = report(&state(json!([service, config])), &state(json!([service])), &Options::default());
         assert_eq!(found.status.sync, SyncStatus::OutOfSync);
         assert_eq!(found.status.health, Health::Healthy, "Argo CD's setApplicationHealth skips it");
-        let settings = found.objects.iter().find(|object| &*object.key == "ConfigMap/settings").unwrap();
+        let settings = found.objects.iter().find(|object| &*object.key == "ConfigMap/default/settings").unwrap();
         assert_eq!(settings.health, Some(Health::Missing), "the object itself is Missing");
     }
 
@@ -302,6 +302,33 @@ everywhere! {
         let desired = state(json!([{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db"}, "stringData": {"password": "hunter2"}}]));
         let live = state(json!([{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db"}, "data": {"password": "aHVudGVyMg=="}}]));
         assert!(gitops_core::plan(&desired, &live, &Options::default()).is_empty());
+    }
+
+    fn normalize_target_objects_puts_an_object_without_a_namespace_in_the_destination_namespace() {
+        // Argo CD's NormalizeTargetObjects (controller/state.go) gives a namespaced
+        // object that names no namespace the application's destination namespace,
+        // and takes the namespace off a cluster-scoped one; `kubectl apply` puts it in
+        // `default`. The live copy in `default` is the same object, not one to delete
+        // and one to create.
+        let config = |metadata: Value| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata, "data": {"a": "1"}});
+        let role = |metadata: Value| json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": metadata, "rules": []});
+        let desired = state(json!([config(json!({"name": "settings"})), role(json!({"name": "view", "namespace": "shop"}))]));
+        let keys: Vec<&str> = desired.objects().keys().map(|key| &**key).collect();
+        assert_eq!(keys, ["ClusterRole/view", "ConfigMap/default/settings"]);
+        let live = state(json!([config(json!({"name": "settings", "namespace": "default"})), role(json!({"name": "view"}))]));
+        let found = report(&desired, &live, &Options::pruning(true));
+        assert!(found.plan.is_empty(), "{:?}", found.plan);
+        assert_eq!(found.status.sync, SyncStatus::Synced);
+
+        let run = sync(&desired, &state(json!([])), &Options::pruning(true));
+        assert!(run.converged && run.passes.len() == 2, "{:?}", run.passes);
+        let created = run.actual.get("ConfigMap/default/settings").unwrap();
+        assert_eq!(created["metadata"]["namespace"], "default", "it lands in the destination namespace");
+        assert_eq!(run.actual.get("ClusterRole/view").unwrap()["metadata"].get("namespace"), None);
+        let record: Value = serde_json::from_str(
+            created["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"].as_str().unwrap(),
+        ).unwrap();
+        assert_eq!(record["metadata"]["namespace"], "default", "the apply records the namespace it applied to");
     }
 
     fn a_field_removed_from_git_is_removed_from_the_cluster() {

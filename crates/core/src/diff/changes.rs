@@ -2,7 +2,8 @@
 //! JSON pointer of the field and its live (`from`) and desired (`to`) values.
 //!
 //! In the lesson's form every field counts. For Kubernetes objects, as in
-//! Argo CD: fields the cluster writes itself are not drift; a field only the
+//! Argo CD: fields the cluster writes itself are not drift, nor is the
+//! namespace (the key holds where the object lands); a field only the
 //! live object has is not drift unless Git set it earlier (it is in the
 //! last-applied record); null or empty in Git where the live object has
 //! nothing is no difference (a null where it has a value deletes it); and lists that
@@ -10,7 +11,7 @@
 //! `containerPort`, ...) are compared item by item by that key, so an item the
 //! cluster injected is not drift.
 
-use crate::diff::normalize::{is_empty, is_server_written, merge_key, Mode};
+use crate::diff::normalize::{is_empty, is_namespace, is_server_written, merge_key, Mode};
 use crate::pointer::{render, Pattern, Step};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -68,7 +69,7 @@ impl<'v> Walker<'v, '_> {
     }
 
     fn skipped(&self) -> bool {
-        (self.kubernetes() && is_server_written(&self.path))
+        (self.kubernetes() && (is_server_written(&self.path) || is_namespace(&self.path)))
             || self.rules.ignored.iter().any(|p| p.matches(&self.path))
     }
 

@@ -10,6 +10,7 @@ mod read;
 pub use read::{deserialize_rules, rules_from_text, rules_from_value, RulesError};
 
 use crate::pointer::Pattern;
+use crate::state::namespace::namespace_of;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -83,9 +84,7 @@ impl IgnoreRule {
             .and_then(|m| m.get("name"))
             .and_then(Value::as_str)
             .unwrap_or(key);
-        let namespace = metadata
-            .and_then(|m| m.get("namespace"))
-            .and_then(Value::as_str);
+        let namespace = namespace_of(object);
         let wanted = |filter: &Option<String>, actual: Option<&str>| {
             filter.as_deref().is_none_or(|want| Some(want) == actual)
         };
