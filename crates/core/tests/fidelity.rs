@@ -331,6 +331,42 @@ everywhere! {
         assert_eq!(record["metadata"]["namespace"], "default", "the apply records the namespace it applied to");
     }
 
+    fn remarshal_compares_quantities_by_the_text_kubernetes_writes_for_them() {
+        // gitops-engine's diff reads a kind client-go's scheme types as its Go
+        // type before comparing (remarshal, pkg/diff/diff.go), as the API server
+        // stores it: a resource.Quantity is written canonically, so Git's `cpu: 1`
+        // is the live `1000m`'s equal. A custom resource is compared as written.
+        let database = |resources: Value, storage: Value| json!({
+            "apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "shop"},
+            "spec": {"template": {"spec": {"containers": [{"name": "db", "image": "db:1", "resources": resources}]}},
+                     "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {"resources": {"requests": {"storage": storage}}}}]}
+        });
+        let claim = |storage: Value| json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "shop"},
+                                            "spec": {"resources": {"requests": {"storage": storage}}}});
+        let desired = state(json!([
+            database(json!({"requests": {"cpu": 0.5, "memory": "1024Mi"}, "limits": {"cpu": 1}}), json!("1024Mi")),
+            claim(json!("0.5Gi")),
+        ]));
+        let live = state(json!([
+            database(json!({"requests": {"cpu": "500m", "memory": "1Gi"}, "limits": {"cpu": "1000m"}}), json!("1Gi")),
+            claim(json!("512Mi")),
+        ]));
+        let found = report(&desired, &live, &Options::default());
+        assert!(found.plan.is_empty(), "{:?}", found.plan);
+        assert_eq!(found.status.sync, SyncStatus::Synced);
+
+        let raised = state(json!([database(json!({"requests": {"cpu": 0.5, "memory": "1024Mi"}, "limits": {"cpu": 2}}), json!("1Gi"))]));
+        let plan = gitops_core::plan(&raised, &live, &Options::default());
+        let Some(Operation::Update { changes, .. }) = plan.first() else { panic!("an update: {plan:?}") };
+        let paths: Vec<&str> = changes.iter().map(|change| change.path.as_str()).collect();
+        assert_eq!(paths, ["/spec/template/spec/containers/0/resources/limits/cpu"]);
+
+        let custom = |cpu: &str| json!({"apiVersion": "example.com/v1", "kind": "Workload", "metadata": {"name": "w", "namespace": "shop"},
+                                        "spec": {"resources": {"limits": {"cpu": cpu}}}});
+        let plan = gitops_core::plan(&state(json!([custom("1")])), &state(json!([custom("1000m")])), &Options::default());
+        assert_eq!(steps(&plan), ["update Workload/shop/w"], "a custom resource's quantity is compared as written");
+    }
+
     fn a_field_removed_from_git_is_removed_from_the_cluster() {
         let v1 = state(json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "1", "b": "2"}}]));
         let v2 = state(json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "1"}}]));

@@ -9,10 +9,13 @@
 //! nothing is no difference (a null where it has a value deletes it); and lists that
 //! Kubernetes merges by key (containers and env by `name`, ports by
 //! `containerPort`, ...) are compared item by item by that key, so an item the
-//! cluster injected is not drift.
+//! cluster injected is not drift. Values of Kubernetes' own kinds compare as
+//! their Go types read them (`typed`): `cpu: 1` is `cpu: 1000m`.
 
 use crate::diff::normalize::{is_empty, is_namespace, is_server_written, merge_key, Mode};
+use crate::diff::typed::same_once_typed;
 use crate::pointer::{render, Pattern, Step};
+use crate::state::kinds::is_typed;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -50,6 +53,7 @@ pub fn changes(
     }
     let mut walker = Walker {
         rules,
+        typed_kind: typed_kind(desired, rules.mode),
         path: Vec::new(),
         found: Vec::new(),
     };
@@ -57,8 +61,16 @@ pub fn changes(
     walker.found
 }
 
+/// The kind of a Kubernetes object whose kind client-go's scheme types,
+/// whose values compare as their Go type reads them (`typed`).
+fn typed_kind(desired: &Value, mode: Mode) -> Option<&str> {
+    let kind = desired.get("kind")?.as_str()?;
+    (mode == Mode::Kubernetes && is_typed(desired)).then_some(kind)
+}
+
 struct Walker<'v, 'r> {
     rules: Rules<'r>,
+    typed_kind: Option<&'v str>,
     path: Vec<Step<'v>>,
     found: Vec<Change>,
 }
@@ -103,11 +115,16 @@ impl<'v> Walker<'v, '_> {
             }
             (_, None) => self.added(desired),
             (_, Some(have)) => {
-                if !same(desired, have) {
+                if !same(desired, have) && !self.same_once_typed(desired, have) {
                     self.record(Some(have), Some(desired));
                 }
             }
         }
+    }
+
+    fn same_once_typed(&self, desired: &Value, live: &Value) -> bool {
+        self.typed_kind
+            .is_some_and(|kind| same_once_typed(kind, &self.path, desired, live))
     }
 
     /// A field Git adds: one change, or one per field when an ignored field
