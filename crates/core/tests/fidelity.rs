@@ -367,6 +367,35 @@ everywhere! {
         assert_eq!(steps(&plan), ["update Workload/shop/w"], "a custom resource's quantity is compared as written");
     }
 
+    fn build_merge_patch_replaces_a_custom_resource_s_lists_whole() {
+        // kubectl's apply (Patcher.patchSimple, k8s.io/kubectl/pkg/cmd/apply/patcher.go)
+        // sends a strategic merge patch for a kind Kubernetes types, which merges
+        // containers by name, and a JSON merge patch (RFC 7386, buildMergePatch) for
+        // a custom resource, which replaces the list; gitops-engine's
+        // threeWayMergePatch predicts the live object the same way.
+        let with_containers = |api_version: &str, kind: &str, containers: Value| json!({
+            "apiVersion": api_version, "kind": kind, "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"template": {"spec": {"containers": containers}}}
+        });
+        let git = json!([{"name": "web", "image": "web:2"}]);
+        let injected = json!([{"name": "web", "image": "web:2"}, {"name": "istio-proxy", "image": "proxy:1"}]);
+
+        let deployment = |containers: &Value| with_containers("apps/v1", "Deployment", containers.clone());
+        let plan = gitops_core::plan(&state(json!([deployment(&git)])), &state(json!([deployment(&injected)])), &Options::default());
+        assert!(plan.is_empty(), "a Deployment's injected sidecar is merged by name, not drift: {plan:?}");
+
+        let rollout = |containers: &Value| with_containers("argoproj.io/v1alpha1", "Rollout", containers.clone());
+        let desired = state(json!([rollout(&git)]));
+        let live = state(json!([rollout(&injected)]));
+        let plan = gitops_core::plan(&desired, &live, &Options::default());
+        let Some(Operation::Update { changes, object, .. }) = plan.first() else { panic!("an update: {plan:?}") };
+        let paths: Vec<&str> = changes.iter().map(|change| change.path.as_str()).collect();
+        assert_eq!(paths, ["/spec/template/spec/containers/1"]);
+        assert_eq!(object["spec"]["template"]["spec"]["containers"], git, "the list is Git's, whole");
+        let run = sync(&desired, &live, &Options::default());
+        assert!(run.converged && run.passes.len() == 2, "one pass converges: {:?}", run.passes);
+    }
+
     fn a_field_removed_from_git_is_removed_from_the_cluster() {
         let v1 = state(json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "1", "b": "2"}}]));
         let v2 = state(json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"a": "1"}}]));

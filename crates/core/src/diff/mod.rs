@@ -7,6 +7,7 @@ pub mod compare;
 pub mod drift;
 pub mod ignore;
 pub mod normalize;
+pub mod patch;
 pub mod quantity;
 pub mod typed;
 

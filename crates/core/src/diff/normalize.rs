@@ -171,29 +171,6 @@ fn without_null_annotations(object: &Value) -> Cow<'_, Value> {
     Cow::Owned(stored)
 }
 
-/// The field by which Kubernetes merges the items of a list (strategic merge
-/// patch), when the list is one of those it merges by key.
-pub fn merge_key(field: &str, items: &[&Value]) -> Option<&'static str> {
-    let key = match field {
-        "containers"
-        | "initContainers"
-        | "ephemeralContainers"
-        | "env"
-        | "volumes"
-        | "imagePullSecrets" => "name",
-        "volumeMounts" => "mountPath",
-        "volumeDevices" => "devicePath",
-        "hostAliases" => "ip",
-        "ports" if items.iter().all(|item| item.get("containerPort").is_some()) => "containerPort",
-        "ports" => "port",
-        _ => return None,
-    };
-    items
-        .iter()
-        .all(|item| item.get(key).is_some())
-        .then_some(key)
-}
-
 /// A value Git may write for "nothing": null, "", [] or {}.
 pub fn is_empty(value: &Value) -> bool {
     match value {

@@ -25,7 +25,7 @@ pub enum Scope {
 enum Scheme {
     Typed,
     /// Served by the API server but typed elsewhere (apiextensions,
-    /// kube-aggregator): kubectl and gitops-engine handle it as they handle a
+    /// kube-aggregator): gitops-engine's diff handles it as it handles a
     /// custom resource.
     Untyped,
 }
@@ -107,12 +107,13 @@ pub fn scope(object: &Value) -> Scope {
     own_kind(object).map_or(Namespaced, |(scope, _)| scope)
 }
 
-/// Whether client-go's scheme has a Go type for the object's kind. kubectl's
-/// apply then sends a strategic merge patch, which merges lists by their
-/// merge keys (`buildMergePatch`, k8s.io/kubectl/pkg/cmd/apply/patcher.go;
-/// a kind the scheme lacks gets a JSON merge patch, RFC 7386, which replaces
-/// lists whole), and gitops-engine's diff reads the object as that type
-/// (`remarshal`, pkg/diff/diff.go), which writes its quantities canonically.
+/// Whether client-go's scheme has a Go type for the object's kind.
+/// gitops-engine's diff then predicts its apply as a strategic merge patch,
+/// which merges lists by their merge keys, where a kind the scheme lacks gets
+/// a JSON merge patch, RFC 7386, which replaces lists whole
+/// (`threeWayMergePatch`, pkg/diff/diff.go), as kubectl's apply patches a
+/// custom resource; and it reads the object as that type before comparing
+/// (`remarshal`), which writes its quantities canonically.
 pub fn is_typed(object: &Value) -> bool {
     own_kind(object).is_some_and(|(_, scheme)| scheme == Typed)
 }
