@@ -143,7 +143,7 @@ fn a_duplicate_key_names_the_key() {
     let scenario = r#"{"desired": [{"kind": "Service", "metadata": {"name": "web"}}, {"kind": "Service", "metadata": {"name": "web"}}]}"#;
     assert_eq!(
         fails(&["sync", "-"], scenario),
-        "gitops-sim: <stdin> at /desired: two objects have the key Service/web (items 0 and 1)"
+        "gitops-sim: <stdin> at /desired: two objects have the key Service/default/web (items 0 and 1)"
     );
 }
 

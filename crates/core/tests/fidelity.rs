@@ -338,7 +338,7 @@ everywhere! {
         let found = report(&state(json!([service, config])), &state(json!([service])), &Options::default());
         assert_eq!(found.status.sync, SyncStatus::OutOfSync);
         assert_eq!(found.status.health, Health::Healthy, "Argo CD's setApplicationHealth skips it");
-        let settings = found.objects.iter().find(|object| &*object.key == "ConfigMap/settings").unwrap();
+        let settings = found.objects.iter().find(|object| &*object.key == "ConfigMap/default/settings").unwrap();
         assert_eq!(settings.health, Some(Health::Missing), "the object itself is Missing");
     }
 
@@ -353,6 +353,98 @@ everywhere! {
         let desired = state(json!([{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db"}, "stringData": {"password": "hunter2"}}]));
         let live = state(json!([{"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db"}, "data": {"password": "aHVudGVyMg=="}}]));
         assert!(gitops_core::plan(&desired, &live, &Options::default()).is_empty());
+    }
+
+    fn normalize_target_objects_puts_an_object_without_a_namespace_in_the_destination_namespace() {
+        // Argo CD's NormalizeTargetObjects (controller/state.go) gives a namespaced
+        // object that names no namespace the application's destination namespace,
+        // and takes the namespace off a cluster-scoped one; `kubectl apply` puts it in
+        // `default`. The live copy in `default` is the same object, not one to delete
+        // and one to create.
+        let config = |metadata: Value| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata, "data": {"a": "1"}});
+        let role = |metadata: Value| json!({"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole", "metadata": metadata, "rules": []});
+        let desired = state(json!([config(json!({"name": "settings"})), role(json!({"name": "view", "namespace": "shop"}))]));
+        let keys: Vec<&str> = desired.objects().keys().map(|key| &**key).collect();
+        assert_eq!(keys, ["ClusterRole/view", "ConfigMap/default/settings"]);
+        let live = state(json!([config(json!({"name": "settings", "namespace": "default"})), role(json!({"name": "view"}))]));
+        let found = report(&desired, &live, &Options::pruning(true));
+        assert!(found.plan.is_empty(), "{:?}", found.plan);
+        assert_eq!(found.status.sync, SyncStatus::Synced);
+
+        let run = sync(&desired, &state(json!([])), &Options::pruning(true));
+        assert!(run.converged && run.passes.len() == 2, "{:?}", run.passes);
+        let created = run.actual.get("ConfigMap/default/settings").unwrap();
+        assert_eq!(created["metadata"]["namespace"], "default", "it lands in the destination namespace");
+        assert_eq!(run.actual.get("ClusterRole/view").unwrap()["metadata"].get("namespace"), None);
+        let record: Value = serde_json::from_str(
+            created["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"].as_str().unwrap(),
+        ).unwrap();
+        assert_eq!(record["metadata"]["namespace"], "default", "the apply records the namespace it applied to");
+    }
+
+    fn remarshal_compares_quantities_by_the_text_kubernetes_writes_for_them() {
+        // gitops-engine's diff reads a kind client-go's scheme types as its Go
+        // type before comparing (remarshal, pkg/diff/diff.go), as the API server
+        // stores it: a resource.Quantity is written canonically, so Git's `cpu: 1`
+        // is the live `1000m`'s equal. A custom resource is compared as written.
+        let database = |resources: Value, storage: Value| json!({
+            "apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "db", "namespace": "shop"},
+            "spec": {"template": {"spec": {"containers": [{"name": "db", "image": "db:1", "resources": resources}]}},
+                     "volumeClaimTemplates": [{"metadata": {"name": "data"}, "spec": {"resources": {"requests": {"storage": storage}}}}]}
+        });
+        let claim = |storage: Value| json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data", "namespace": "shop"},
+                                            "spec": {"resources": {"requests": {"storage": storage}}}});
+        let desired = state(json!([
+            database(json!({"requests": {"cpu": 0.5, "memory": "1024Mi"}, "limits": {"cpu": 1}}), json!("1024Mi")),
+            claim(json!("0.5Gi")),
+        ]));
+        let live = state(json!([
+            database(json!({"requests": {"cpu": "500m", "memory": "1Gi"}, "limits": {"cpu": "1000m"}}), json!("1Gi")),
+            claim(json!("512Mi")),
+        ]));
+        let found = report(&desired, &live, &Options::default());
+        assert!(found.plan.is_empty(), "{:?}", found.plan);
+        assert_eq!(found.status.sync, SyncStatus::Synced);
+
+        let raised = state(json!([database(json!({"requests": {"cpu": 0.5, "memory": "1024Mi"}, "limits": {"cpu": 2}}), json!("1Gi"))]));
+        let plan = gitops_core::plan(&raised, &live, &Options::default());
+        let Some(Operation::Update { changes, .. }) = plan.first() else { panic!("an update: {plan:?}") };
+        let paths: Vec<&str> = changes.iter().map(|change| change.path.as_str()).collect();
+        assert_eq!(paths, ["/spec/template/spec/containers/0/resources/limits/cpu"]);
+
+        let custom = |cpu: &str| json!({"apiVersion": "example.com/v1", "kind": "Workload", "metadata": {"name": "w", "namespace": "shop"},
+                                        "spec": {"resources": {"limits": {"cpu": cpu}}}});
+        let plan = gitops_core::plan(&state(json!([custom("1")])), &state(json!([custom("1000m")])), &Options::default());
+        assert_eq!(steps(&plan), ["update Workload/shop/w"], "a custom resource's quantity is compared as written");
+    }
+
+    fn build_merge_patch_replaces_a_custom_resource_s_lists_whole() {
+        // kubectl's apply (Patcher.patchSimple, k8s.io/kubectl/pkg/cmd/apply/patcher.go)
+        // sends a strategic merge patch for a kind Kubernetes types, which merges
+        // containers by name, and a JSON merge patch (RFC 7386, buildMergePatch) for
+        // a custom resource, which replaces the list; gitops-engine's
+        // threeWayMergePatch predicts the live object the same way.
+        let with_containers = |api_version: &str, kind: &str, containers: Value| json!({
+            "apiVersion": api_version, "kind": kind, "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"template": {"spec": {"containers": containers}}}
+        });
+        let git = json!([{"name": "web", "image": "web:2"}]);
+        let injected = json!([{"name": "web", "image": "web:2"}, {"name": "istio-proxy", "image": "proxy:1"}]);
+
+        let deployment = |containers: &Value| with_containers("apps/v1", "Deployment", containers.clone());
+        let plan = gitops_core::plan(&state(json!([deployment(&git)])), &state(json!([deployment(&injected)])), &Options::default());
+        assert!(plan.is_empty(), "a Deployment's injected sidecar is merged by name, not drift: {plan:?}");
+
+        let rollout = |containers: &Value| with_containers("argoproj.io/v1alpha1", "Rollout", containers.clone());
+        let desired = state(json!([rollout(&git)]));
+        let live = state(json!([rollout(&injected)]));
+        let plan = gitops_core::plan(&desired, &live, &Options::default());
+        let Some(Operation::Update { changes, object, .. }) = plan.first() else { panic!("an update: {plan:?}") };
+        let paths: Vec<&str> = changes.iter().map(|change| change.path.as_str()).collect();
+        assert_eq!(paths, ["/spec/template/spec/containers/1"]);
+        assert_eq!(object["spec"]["template"]["spec"]["containers"], git, "the list is Git's, whole");
+        let run = sync(&desired, &live, &Options::default());
+        assert!(run.converged && run.passes.len() == 2, "one pass converges: {:?}", run.passes);
     }
 
     fn a_field_removed_from_git_is_removed_from_the_cluster() {

@@ -11,6 +11,7 @@
 use crate::cluster::Cluster;
 use crate::event::Event;
 use base64::Engine;
+use gitops_core::state::namespace::{namespace_of, DESTINATION_NAMESPACE};
 use serde_json::{json, Map, Value};
 use sha2::{Digest, Sha256};
 
@@ -34,9 +35,7 @@ type Wanted = (String, Value, Vec<String>);
 /// store's data cannot be got; None for an ExternalSecret without a name.
 fn secret_for(external: &Value) -> Option<Result<Wanted, String>> {
     let name = external.pointer("/metadata/name")?.as_str()?;
-    let namespace = external
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str);
+    let namespace = namespace_of(external).unwrap_or(DESTINATION_NAMESPACE);
     let target = external
         .pointer("/spec/target/name")
         .and_then(Value::as_str)
@@ -57,19 +56,13 @@ fn secret_for(external: &Value) -> Option<Result<Wanted, String>> {
         data.insert(secret_key.to_string(), Value::String(value));
         keys.push(secret_key.to_string());
     }
-    let mut metadata = json!({
+    let metadata = json!({
         "name": target,
+        "namespace": namespace,
         "ownerReferences": [{"apiVersion": external.get("apiVersion").cloned().unwrap_or(Value::Null), "kind": "ExternalSecret", "name": name}]
     });
-    let key = match namespace {
-        Some(namespace) => {
-            metadata["namespace"] = json!(namespace);
-            format!("Secret/{namespace}/{target}")
-        }
-        None => format!("Secret/{target}"),
-    };
     Some(Ok((
-        key,
+        format!("Secret/{namespace}/{target}"),
         json!({"apiVersion": "v1", "kind": "Secret", "metadata": metadata, "type": "Opaque", "data": data}),
         keys,
     )))

@@ -70,7 +70,7 @@ everywhere! {
                 {"kind": "B", "metadata": {"name": "x"}}, {"kind": "A", "metadata": {"name": "y"}},
                 {"kind": "A", "metadata": {"name": "y"}}]"#,
         );
-        assert_eq!(error.to_string(), "desired: two objects have the key B/x (items 0 and 2)");
+        assert_eq!(error.to_string(), "desired: two objects have the key B/default/x (items 0 and 2)");
     }
 
     fn a_name_written_twice_in_the_lesson_form_is_caught() {
@@ -105,7 +105,7 @@ everywhere! {
     fn a_duplicate_in_a_scenario_names_the_key_and_the_state() {
         let error = scenario_error(r#"{"desired": [{"kind": "A", "metadata": {"name": "x"}}, {"kind": "A", "metadata": {"name": "x"}}]}"#);
         assert_eq!(error.kind, ErrorKind::DuplicateKey);
-        assert_eq!(error.to_string(), "lesson.json at /desired: two objects have the key A/x (items 0 and 1)");
+        assert_eq!(error.to_string(), "lesson.json at /desired: two objects have the key A/default/x (items 0 and 1)");
     }
 
     fn an_omitted_actual_is_an_empty_cluster_in_the_desired_form() {
@@ -126,7 +126,7 @@ everywhere! {
         let error = state_error("kind: Service\nmetadata:\n  name: a\n---\nkind: Service\nmetadata: {}\n");
         assert_eq!(error.to_string(), "desired at /metadata: document 2: a Kubernetes object needs `metadata.name`");
         let error = state_error("kind: Service\nmetadata:\n  name: a\n---\nkind: Service\nmetadata:\n  name: a\n");
-        assert_eq!(error.to_string(), "desired: two objects have the key Service/a (documents 1 and 2)");
+        assert_eq!(error.to_string(), "desired: two objects have the key Service/default/a (documents 1 and 2)");
     }
 
     fn broken_yaml_gives_its_line_and_column() {

@@ -2,16 +2,22 @@
 //! JSON pointer of the field and its live (`from`) and desired (`to`) values.
 //!
 //! In the lesson's form every field counts. For Kubernetes objects, as in
-//! Argo CD: fields the cluster writes itself are not drift; a field only the
+//! Argo CD: fields the cluster writes itself are not drift, nor is the
+//! namespace (the key holds where the object lands); a field only the
 //! live object has is not drift unless Git set it earlier (it is in the
 //! last-applied record); null or empty in Git where the live object has
 //! nothing is no difference (a null where it has a value deletes it); and lists that
 //! Kubernetes merges by key (containers and env by `name`, ports by
 //! `containerPort`, ...) are compared item by item by that key, so an item the
-//! cluster injected is not drift.
+//! cluster injected is not drift; a custom resource's lists, which an apply
+//! replaces whole (`patch`), compare place by place. Values of Kubernetes' own kinds compare as
+//! their Go types read them (`typed`): `cpu: 1` is `cpu: 1000m`.
 
-use crate::diff::normalize::{is_empty, is_server_written, merge_key, Mode};
+use crate::diff::normalize::{is_empty, is_namespace, is_server_written, Mode};
+use crate::diff::patch::Patch;
+use crate::diff::typed::same_once_typed;
 use crate::pointer::{render, Pattern, Step};
+use crate::state::kinds::is_typed;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -49,6 +55,8 @@ pub fn changes(
     }
     let mut walker = Walker {
         rules,
+        typed_kind: typed_kind(desired, rules.mode),
+        patch: Patch::of(desired),
         path: Vec::new(),
         found: Vec::new(),
     };
@@ -56,8 +64,18 @@ pub fn changes(
     walker.found
 }
 
+/// The kind of a Kubernetes object whose kind client-go's scheme types,
+/// whose values compare as their Go type reads them (`typed`).
+fn typed_kind(desired: &Value, mode: Mode) -> Option<&str> {
+    let kind = desired.get("kind")?.as_str()?;
+    (mode == Mode::Kubernetes && is_typed(desired)).then_some(kind)
+}
+
 struct Walker<'v, 'r> {
     rules: Rules<'r>,
+    typed_kind: Option<&'v str>,
+    /// How an apply merges the object's lists, and so how they compare.
+    patch: Patch,
     path: Vec<Step<'v>>,
     found: Vec<Change>,
 }
@@ -68,7 +86,7 @@ impl<'v> Walker<'v, '_> {
     }
 
     fn skipped(&self) -> bool {
-        (self.kubernetes() && is_server_written(&self.path))
+        (self.kubernetes() && (is_server_written(&self.path) || is_namespace(&self.path)))
             || self.rules.ignored.iter().any(|p| p.matches(&self.path))
     }
 
@@ -102,11 +120,16 @@ impl<'v> Walker<'v, '_> {
             }
             (_, None) => self.added(desired),
             (_, Some(have)) => {
-                if !same(desired, have) {
+                if !same(desired, have) && !self.same_once_typed(desired, have) {
                     self.record(Some(have), Some(desired));
                 }
             }
         }
+    }
+
+    fn same_once_typed(&self, desired: &Value, live: &Value) -> bool {
+        self.typed_kind
+            .is_some_and(|kind| same_once_typed(kind, &self.path, desired, live))
     }
 
     /// A field Git adds: one change, or one per field when an ignored field
@@ -201,7 +224,7 @@ impl<'v> Walker<'v, '_> {
             .chain(have)
             .chain(last.into_iter().flatten())
             .collect();
-        match merge_key(field, &all) {
+        match self.patch.merge_key(field, &all) {
             Some(key) => {
                 self.walk_keyed_list(key, want, have, last.map(Vec::as_slice).unwrap_or_default())
             }
@@ -350,8 +373,8 @@ mod tests {
 
     #[test]
     fn containers_and_env_compare_by_name() {
-        let desired = json!({"spec": {"containers": [{"name": "app", "image": "web:2", "env": [{"name": "A", "value": "1"}]}]}});
-        let live = json!({"spec": {"containers": [
+        let desired = json!({"kind": "Pod", "spec": {"containers": [{"name": "app", "image": "web:2", "env": [{"name": "A", "value": "1"}]}]}});
+        let live = json!({"kind": "Pod", "spec": {"containers": [
             {"name": "istio-proxy", "image": "proxy:1"},
             {"name": "app", "image": "web:1", "imagePullPolicy": "IfNotPresent", "env": [{"name": "INJECTED", "value": "x"}, {"name": "A", "value": "1"}]}
         ]}});
@@ -362,6 +385,24 @@ mod tests {
                 Some(json!("web:1")),
                 Some(json!("web:2"))
             )]
+        );
+    }
+
+    #[test]
+    fn a_custom_resource_s_lists_compare_place_by_place() {
+        let rollout = |containers: Value| json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout", "spec": {"containers": containers}});
+        let desired = rollout(json!([{"name": "app", "image": "web:2"}]));
+        let live = rollout(
+            json!([{"name": "app", "image": "web:2"}, {"name": "istio-proxy", "image": "proxy:1"}]),
+        );
+        assert_eq!(
+            kubernetes(desired, live, None),
+            [change(
+                "/spec/containers/1",
+                Some(json!({"name": "istio-proxy", "image": "proxy:1"})),
+                None
+            )],
+            "a JSON merge patch replaces the list: the injected item goes"
         );
     }
 

@@ -145,11 +145,11 @@ fn find(
     ignore: &[IgnoreRule],
     mode: Mode,
 ) -> Option<Found> {
+    let desired = stored(desired, mode);
     let last_applied = match mode {
         Mode::Exact => None,
-        Mode::Kubernetes => last_applied_beside(actual, desired),
+        Mode::Kubernetes => last_applied_beside(actual, &desired),
     };
-    let desired = stored(desired, mode);
     let ignored = patterns_for(ignore, key, &desired);
     let rules = Rules {
         mode,

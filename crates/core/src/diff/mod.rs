@@ -7,6 +7,9 @@ pub mod compare;
 pub mod drift;
 pub mod ignore;
 pub mod normalize;
+pub mod patch;
+pub mod quantity;
+pub mod typed;
 
 pub use changes::Change;
 pub use drift::Drift;

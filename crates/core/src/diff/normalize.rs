@@ -3,6 +3,7 @@
 //! what was last applied, and Secret `stringData`.
 
 use crate::pointer::Step;
+use crate::state::namespace::in_destination;
 use crate::text::json;
 use crate::text::reads_as::reads_as;
 use base64::Engine;
@@ -32,6 +33,15 @@ pub const SERVER_WRITTEN: [&[&str]; 7] = [
     &["metadata", "selfLink"],
 ];
 
+/// Whether the field is the object's namespace, which its key already
+/// holds (as it lands: `namespace_of`), so two objects at one key never
+/// differ in it. gitops-engine's `ThreeWayDiff` takes it out of the desired
+/// and the last-applied object for the same reason
+/// (`removeNamespaceAnnotation`, pkg/diff/diff.go).
+pub fn is_namespace(path: &[Step]) -> bool {
+    path == [Step::Field("metadata"), Step::Field("namespace")]
+}
+
 /// Whether the cluster writes this field itself (`SERVER_WRITTEN`), or it is
 /// the last-applied record.
 pub fn is_server_written(path: &[Step]) -> bool {
@@ -53,8 +63,9 @@ pub fn last_applied(live: &Value) -> Option<Value> {
 }
 
 /// The object Git last applied, as `last_applied` reads it; `declared`
-/// itself, not a copy, when the record reads as that object (Git declares
-/// what it applied last, as it most often does).
+/// itself, not a copy, when the record reads as that object (an apply
+/// records the desired object as stored, and Git most often declares what
+/// it applied last).
 pub fn last_applied_beside<'v>(live: &Value, declared: &'v Value) -> Option<Cow<'v, Value>> {
     let record = record_of(live)?;
     if reads_as(record, declared) {
@@ -95,15 +106,16 @@ pub fn with_last_applied(mut object: Value, applied: &Value) -> Value {
     object
 }
 
-/// A desired object as the cluster would store it: a Secret's `stringData`
-/// is folded into `data`, base64-encoded, as the API server does; and
-/// `metadata.annotations: null` (as Helm renders an empty map) is no
-/// annotations at all, since an apply can never delete them: kubectl's
-/// modified configuration always carries its last-applied annotation
-/// (`GetModifiedConfiguration`, k8s.io/kubectl/pkg/util/apply.go), and
-/// gitops-engine's diff compares typed objects, where a null map is absent.
+/// A desired object as the cluster would store it: in the namespace it
+/// lands in (`in_destination`, as Argo CD's `NormalizeTargetObjects` writes
+/// it); a Secret's `stringData` folded into `data`, base64-encoded, as the
+/// API server does; and `metadata.annotations: null` (as Helm renders an
+/// empty map) is no annotations at all, since an apply can never delete
+/// them: kubectl's modified configuration always carries its last-applied
+/// annotation (`GetModifiedConfiguration`, k8s.io/kubectl/pkg/util/apply.go),
+/// and gitops-engine's diff compares typed objects, where a null map is absent.
 pub fn desired_as_stored(object: &Value) -> Cow<'_, Value> {
-    let object = without_null_annotations(object);
+    let object = then(without_null_annotations(object), in_destination);
     let is_secret = object.get("kind").and_then(Value::as_str) == Some("Secret");
     let Some(Value::Object(plain)) = object.get("stringData").filter(|_| is_secret) else {
         return object;
@@ -130,6 +142,20 @@ pub fn desired_as_stored(object: &Value) -> Cow<'_, Value> {
     Cow::Owned(stored)
 }
 
+/// `step` applied to an object that an earlier step may have copied.
+fn then<'v>(object: Cow<'v, Value>, step: impl Fn(&Value) -> Cow<'_, Value>) -> Cow<'v, Value> {
+    match object {
+        Cow::Borrowed(object) => step(object),
+        Cow::Owned(object) => {
+            let stepped = match step(&object) {
+                Cow::Owned(stepped) => Some(stepped),
+                Cow::Borrowed(_) => None,
+            };
+            Cow::Owned(stepped.unwrap_or(object))
+        }
+    }
+}
+
 /// `object` without `metadata.annotations` when Git writes it as null.
 fn without_null_annotations(object: &Value) -> Cow<'_, Value> {
     let null = object
@@ -143,32 +169,6 @@ fn without_null_annotations(object: &Value) -> Cow<'_, Value> {
         metadata.remove("annotations");
     }
     Cow::Owned(stored)
-}
-
-/// The field by which Kubernetes merges the items of a list (strategic merge
-/// patch), when the list is one of those it merges by key and every item
-/// has that field as a string or a number. A key of another type (an object
-/// as a container's name) is one the API server refuses; such a list is
-/// compared and written whole, so what is applied is what is compared next.
-pub fn merge_key(field: &str, items: &[&Value]) -> Option<&'static str> {
-    let key = match field {
-        "containers"
-        | "initContainers"
-        | "ephemeralContainers"
-        | "env"
-        | "volumes"
-        | "imagePullSecrets" => "name",
-        "volumeMounts" => "mountPath",
-        "volumeDevices" => "devicePath",
-        "hostAliases" => "ip",
-        "ports" if items.iter().all(|item| item.get("containerPort").is_some()) => "containerPort",
-        "ports" => "port",
-        _ => return None,
-    };
-    items
-        .iter()
-        .all(|item| matches!(item.get(key), Some(Value::String(_) | Value::Number(_))))
-        .then_some(key)
 }
 
 /// A value Git may write for "nothing": null, "", [] or {}.

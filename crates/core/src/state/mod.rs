@@ -1,7 +1,9 @@
 //! A state: the objects of an environment, by key. It is read from one of
 //! three forms and written back in the form it was read from.
 
+pub mod kinds;
 pub mod meta;
+pub mod namespace;
 pub(crate) mod pairs;
 mod recent_reads;
 pub mod render;
@@ -11,6 +13,7 @@ pub use recent_reads::{free_retired_reads, retired_reads_waiting};
 
 use crate::error::InputError;
 use crate::pointer::escape;
+use crate::state::namespace::namespace_of;
 use crate::text::document;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -319,8 +322,10 @@ pub fn key_of(object: &Value) -> Option<String> {
     kubernetes_key(object).ok()
 }
 
-/// The key of a Kubernetes object: `Kind/namespace/name`, or `Kind/name` for
-/// an object without a namespace.
+/// The key of a Kubernetes object: `Kind/namespace/name` with the namespace
+/// it lands in (`namespace_of`: the destination namespace when it names none,
+/// as Argo CD's `NormalizeTargetObjects` sets it before `GetResourceKey`), or
+/// `Kind/name` for a cluster-scoped one.
 fn kubernetes_key(object: &Value) -> Result<String, KeyProblem> {
     let Value::Object(fields) = object else {
         return Err(KeyProblem {
@@ -348,17 +353,21 @@ fn kubernetes_key(object: &Value) -> Result<String, KeyProblem> {
         }
     };
     let name = required_string(metadata.get("name"), "/metadata", "name")?;
-    match metadata.get("namespace") {
-        None | Some(Value::Null) => Ok(format!("{kind}/{name}")),
-        Some(Value::String(namespace)) if namespace.is_empty() => Ok(format!("{kind}/{name}")),
-        Some(Value::String(namespace)) => Ok(format!("{kind}/{namespace}/{name}")),
-        Some(other) => Err(KeyProblem {
+    if let Some(other) = metadata
+        .get("namespace")
+        .filter(|namespace| !namespace.is_string() && !namespace.is_null())
+    {
+        return Err(KeyProblem {
             pointer: "/metadata/namespace",
             message: format!(
                 "`metadata.namespace` should be a string, found {}",
                 describe(other)
             ),
-        }),
+        });
+    }
+    match namespace_of(object) {
+        None => Ok(format!("{kind}/{name}")),
+        Some(namespace) => Ok(format!("{kind}/{namespace}/{name}")),
     }
 }
 

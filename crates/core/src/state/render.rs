@@ -264,7 +264,7 @@ mod tests {
             rendered.text,
             "kind: Service\nmetadata:\n  name: a\n---\nkind: Service\nmetadata:\n  name: b\n"
         );
-        assert_eq!(rendered.lines["Service/b"], 4..7);
+        assert_eq!(rendered.lines["Service/default/b"], 4..7);
     }
 
     #[test]

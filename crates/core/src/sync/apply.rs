@@ -1,3 +1,4 @@
+use crate::state::namespace::namespace_of;
 use crate::state::{Form, Key, State};
 use crate::sync::plan::Operation;
 use serde_json::Value;
@@ -53,10 +54,8 @@ pub fn namespace_at<'s>(state: &'s State, key: &str) -> Option<&'s str> {
     object.pointer("/metadata/name")?.as_str()
 }
 
-/// Whether `object` is in the namespace `name`.
+/// Whether `object` is in the namespace `name` (where it lands: an object
+/// that names no namespace is in the destination namespace).
 pub fn is_in(object: &Value, namespace: &str) -> bool {
-    object
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str)
-        == Some(namespace)
+    namespace_of(object) == Some(namespace)
 }

@@ -4,10 +4,14 @@
 //! objects it is a three-way merge, as `kubectl apply` does: the desired
 //! fields are written over the live object, fields Git set before (per the
 //! last-applied record) and has since removed are deleted, fields only the
-//! cluster set are kept, and the applied object is recorded. In both forms,
+//! cluster set are kept, and the applied object is recorded. Lists merge as
+//! the apply's patch merges them (`Patch`): by their keys in Kubernetes' own
+//! kinds (a strategic merge patch), replaced whole in a custom resource (a
+//! JSON merge patch, RFC 7386). In both forms,
 //! ignored fields and fields the cluster writes keep their live values.
 
-use crate::diff::normalize::{merge_key, with_last_applied, Mode, LAST_APPLIED, SERVER_WRITTEN};
+use crate::diff::normalize::{with_last_applied, Mode, LAST_APPLIED, SERVER_WRITTEN};
+use crate::diff::patch::Patch;
 use crate::pointer::Pattern;
 use serde_json::{Map, Value};
 
@@ -29,7 +33,7 @@ pub fn updated(
 ) -> Value {
     let mut result = match mode {
         Mode::Exact => desired.clone(),
-        Mode::Kubernetes => merge(desired, live, last_applied, ""),
+        Mode::Kubernetes => merge(desired, live, last_applied, "", Patch::of(desired)),
     };
     for pattern in ignored {
         let segments: Vec<Option<&str>> = pattern.segments().collect();
@@ -47,7 +51,7 @@ pub fn updated(
     }
 }
 
-fn merge(desired: &Value, live: &Value, last: Option<&Value>, field: &str) -> Value {
+fn merge(desired: &Value, live: &Value, last: Option<&Value>, field: &str, patch: Patch) -> Value {
     match (desired, live) {
         (Value::Object(want), Value::Object(have)) => {
             // Git removed a field it set before: the merge deletes it.
@@ -67,7 +71,9 @@ fn merge(desired: &Value, live: &Value, last: Option<&Value>, field: &str) -> Va
                 .filter(|(name, _)| !removed(name) && !deleted(name))
                 .map(|(name, current)| {
                     let merged = match want.get(name) {
-                        Some(value) => merge(value, current, last.and_then(|l| l.get(name)), name),
+                        Some(value) => {
+                            merge(value, current, last.and_then(|l| l.get(name)), name, patch)
+                        }
                         None => current.clone(),
                     };
                     (name.clone(), merged)
@@ -87,8 +93,8 @@ fn merge(desired: &Value, live: &Value, last: Option<&Value>, field: &str) -> Va
                 .map(Vec::as_slice)
                 .unwrap_or_default();
             let all: Vec<&Value> = want.iter().chain(have).chain(before).collect();
-            match merge_key(field, &all) {
-                Some(key) => merge_keyed_list(key, want, have, before),
+            match patch.merge_key(field, &all) {
+                Some(key) => merge_keyed_list(key, want, have, before, patch),
                 None => desired.clone(),
             }
         }
@@ -98,7 +104,13 @@ fn merge(desired: &Value, live: &Value, last: Option<&Value>, field: &str) -> Va
 
 /// Desired items merged with their live counterparts, then the live items
 /// that Git never set (injected by the cluster).
-fn merge_keyed_list(key: &str, want: &[Value], have: &[Value], before: &[Value]) -> Value {
+fn merge_keyed_list(
+    key: &str,
+    want: &[Value],
+    have: &[Value],
+    before: &[Value],
+    patch: Patch,
+) -> Value {
     let find =
         |items: &[Value], id: Option<&Value>| items.iter().position(|item| item.get(key) == id);
     let mut items: Vec<Value> = want
@@ -109,6 +121,7 @@ fn merge_keyed_list(key: &str, want: &[Value], have: &[Value], before: &[Value])
                 &have[at],
                 find(before, item.get(key)).map(|b| &before[b]),
                 "",
+                patch,
             ),
             None => item.clone(),
         })
@@ -265,8 +278,9 @@ mod tests {
 
     #[test]
     fn injected_list_items_survive_an_update() {
-        let desired = json!({"spec": {"containers": [{"name": "app", "image": "web:2"}]}});
-        let live = json!({"spec": {"containers": [{"name": "app", "image": "web:1"}, {"name": "sidecar", "image": "proxy"}]}});
+        let desired =
+            json!({"kind": "Pod", "spec": {"containers": [{"name": "app", "image": "web:2"}]}});
+        let live = json!({"kind": "Pod", "spec": {"containers": [{"name": "app", "image": "web:1"}, {"name": "sidecar", "image": "proxy"}]}});
         let result = updated(&desired, &live, None, Mode::Kubernetes, &[]);
         assert_eq!(
             result["spec"]["containers"],

@@ -6,6 +6,7 @@ use crate::diff::compare::{compare, mode_of, Difference};
 use crate::diff::ignore::kept_live;
 use crate::diff::normalize::Mode;
 use crate::options::Options;
+use crate::state::namespace::namespace_of;
 use crate::state::State;
 use crate::sync::merge::{created, updated};
 use crate::sync::order::{sort_key, wave};
@@ -212,10 +213,7 @@ fn desired_of<'d>(difference: &'d Difference) -> &'d Value {
 fn earliest_wave_per_namespace<'v>(written: &[(&str, &'v Value)]) -> BTreeMap<&'v str, i64> {
     let mut earliest = BTreeMap::new();
     for (_, object) in written {
-        if let Some(namespace) = object
-            .pointer("/metadata/namespace")
-            .and_then(Value::as_str)
-        {
+        if let Some(namespace) = namespace_of(object) {
             let wave = wave(object);
             earliest
                 .entry(namespace)

@@ -1,6 +1,13 @@
 //! Reading a document written in JSON or YAML. Text that starts like JSON
-//! (`{` or `[`) is read as JSON, for JSON's exact messages; if it is not JSON
-//! but is YAML (a flow mapping such as `{a: 1}`), it is read as YAML.
+//! (`{` or `[` after spaces) is read as JSON, for JSON's exact messages; if it
+//! is not JSON but is YAML (a flow mapping such as `{a: 1}`, a trailing
+//! comma), it is read as YAML, and if it is neither the error is JSON's. So
+//! kubectl reads a manifest: apimachinery's `NewYAMLOrJSONDecoder`
+//! (pkg/util/yaml/decoder.go) sniffs for `{` and, since Kubernetes 1.33
+//! ("Better handling of YAML that tastes like JSON"), reads a first object
+//! that is not JSON as YAML, returning JSON's error when YAML fails too.
+//! A byte order mark is no space, so text after one is read as YAML, as
+//! there.
 
 use crate::error::InputError;
 use crate::text::{json, yaml};
@@ -63,10 +70,28 @@ mod tests {
     }
 
     #[test]
-    fn a_trailing_comma_is_forgiven_as_yaml_forgives_it() {
+    fn a_trailing_comma_reads_as_yaml_as_new_yaml_or_json_decoder_falls_back_to_it() {
         assert_eq!(
             parse_one("d", "{\"web\": {\"replicas\": 3,}}").unwrap(),
             json!({"web": {"replicas": 3}})
+        );
+        let error = parse_one("d", "{\"web\": {\"replicas\": 3,,}}").unwrap_err();
+        assert_eq!(
+            (error.line, error.column),
+            (Some(1), Some(24)),
+            "neither: JSON's error"
+        );
+    }
+
+    #[test]
+    fn text_after_a_byte_order_mark_reads() {
+        assert_eq!(
+            parse_one("d", "\u{feff}{\"web\": {\"replicas\": 3}}").unwrap(),
+            json!({"web": {"replicas": 3}})
+        );
+        assert_eq!(
+            parse_one("d", "\u{feff}web: 1\n").unwrap(),
+            json!({"web": 1})
         );
     }
 

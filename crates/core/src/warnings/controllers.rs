@@ -1,10 +1,11 @@
 //! `field-owned-by-controller`: Git sets `spec.replicas` of an object an
 //! autoscaler scales, with no ignore rule.
 
-use super::{kind, name, namespace, warning, Warning};
+use super::{kind, name, warning, Warning};
 use super::{FIELD_OWNED_BY_CONTROLLER, REPLICAS};
 use crate::diff::ignore::IgnoreRule;
 use crate::options::Options;
+use crate::state::namespace::namespace_of;
 use crate::state::State;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,7 +30,8 @@ pub(super) fn fields_owned_by_controllers(
         let (Some(object_kind), Some(object_name)) = (kind(object), name(key, object)) else {
             continue;
         };
-        let Some(autoscalers) = targets.get(&(object_kind, object_name, namespace(object))) else {
+        let Some(autoscalers) = targets.get(&(object_kind, object_name, namespace_of(object)))
+        else {
             continue;
         };
         let ignoring: Vec<&IgnoreRule> = options
@@ -95,7 +97,7 @@ fn autoscaler_targets<'a>(
         };
         if let (Some(target_kind), Some(target_name)) = (target("kind"), target("name")) {
             targets
-                .entry((target_kind, target_name, namespace(hpa)))
+                .entry((target_kind, target_name, namespace_of(hpa)))
                 .or_default()
                 .insert(&**hpa_key);
         }

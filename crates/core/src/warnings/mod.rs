@@ -90,14 +90,6 @@ pub(super) fn name<'a>(key: &'a str, object: &'a Value) -> Option<&'a str> {
     }
 }
 
-/// `metadata.namespace`; none when absent or empty.
-pub(super) fn namespace(object: &Value) -> Option<&str> {
-    object
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str)
-        .filter(|namespace| !namespace.is_empty())
-}
-
 #[cfg(test)]
 mod tests {
     use super::images::{parse_image, ImageRef};

@@ -27,6 +27,7 @@ pub mod generate {
     //! alphabets, so that desired and actual often share keys and contents;
     //! some objects carry sync waves, prune protection or a status.
 
+    use gitops_core::state::key_of;
     use gitops_core::{IgnoreRule, Options, State};
     use proptest::prelude::*;
     use serde_json::{json, Map, Value};
@@ -115,13 +116,7 @@ pub mod generate {
         prop::collection::vec(item, 0..8).prop_map(|items| {
             let unique: BTreeMap<String, Value> = items
                 .into_iter()
-                .map(|item| {
-                    let key = format!(
-                        "{}/{}/{}",
-                        item["kind"], item["metadata"]["namespace"], item["metadata"]["name"]
-                    );
-                    (key, item)
-                })
+                .map(|item| (key_of(&item).expect("a Kubernetes object"), item))
                 .collect();
             State::from_value("generated", Value::Array(unique.into_values().collect()))
                 .expect("valid")

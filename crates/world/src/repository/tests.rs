@@ -216,7 +216,7 @@ fn an_environment_is_its_directory() {
         .keys()
         .map(|key| key.to_string())
         .collect();
-    assert_eq!(keys, ["Service/a", "Service/b"]);
+    assert_eq!(keys, ["Service/default/a", "Service/default/b"]);
     assert_eq!(
         environments_of(&tree).into_iter().collect::<Vec<_>>(),
         ["prod"]

@@ -2,7 +2,8 @@
 //! states that meets its premises: one pass converges, whatever the ignore
 //! rules.
 
-use gitops_core::diff::normalize::{last_applied, merge_key};
+use gitops_core::diff::normalize::last_applied;
+use gitops_core::diff::patch::merge_key;
 use gitops_core::sync::apply::{is_in, namespace_at};
 use gitops_core::{apply, has_work, Form, Operation, Options, State};
 use serde_json::Value;

@@ -15,6 +15,7 @@ mod read;
 pub use read::{deserialize_rules, rules_from_text, rules_from_value, RulesError};
 
 use crate::pointer::Pattern;
+use crate::state::namespace::namespace_of;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -198,7 +199,7 @@ impl<'a> Identity<'a> {
             group: api_version.rsplit_once('/').map_or("", |(group, _)| group),
             kind: text(object.get("kind")).unwrap_or_default(),
             name: text(metadata.and_then(|m| m.get("name"))).unwrap_or(key),
-            namespace: text(metadata.and_then(|m| m.get("namespace"))),
+            namespace: namespace_of(object),
         }
     }
 }
