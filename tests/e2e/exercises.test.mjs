@@ -118,8 +118,8 @@ test('exercise 4: the database is protected, prune still works', async () => {
   await page.getByRole('checkbox', { name: /Prune/ }).uncheck();
   const wrong = await check(page);
   assert.deepEqual(wrong.failing, [
-    '✗ does not hold Pod/shop/debug is gone: Pod/shop/debug is in the cluster',
-    '✗ does not hold agent reports "deleted Pod/shop/debug": no event of agent says "deleted Pod/shop/debug"',
+    '✗ does not hold Deployment/shop/worker is gone: Deployment/shop/worker is in the cluster',
+    '✗ does not hold agent reports "deleted Deployment/shop/worker": no event of agent says "deleted Deployment/shop/worker"',
   ]);
 
   await reset(page);
@@ -131,5 +131,9 @@ test('exercise 4: the database is protected, prune still works', async () => {
   assert.notEqual(protectedText, text, 'the database manifest is in the desired pane');
   await desiredPane(page).fill(protectedText);
   assert.match((await check(page)).verdict, /^Solved/);
+  await page.getByRole('button', { name: 'Run to end' }).click();
+  const unmanaged = page.getByRole('list', { name: 'Not managed by the agent' });
+  await until(async () => (await unmanaged.count()) > 0 && /Pod\/shop\/debug/.test(await unmanaged.innerText()), true);
+  await screenshot(page, 'exercise-protect-database-unmanaged');
   await close();
 });

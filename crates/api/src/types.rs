@@ -47,6 +47,13 @@ export interface Options {
   ignore?: IgnoreRule[];
   /** Argo CD's `RespectIgnoreDifferences=true`: a sync keeps what its rules ignore. */
   respectIgnoreDifferences?: boolean;
+  /**
+   * The Argo CD Application the Kubernetes objects belong to: what is
+   * applied carries its tracking id (`argocd.argoproj.io/tracking-id`), and
+   * only live objects carrying theirs are extra. Left out, every live object
+   * Git does not declare is extra (the playground's simpler rule).
+   */
+  application?: string;
 }
 
 /** One field that differs: the live value `from`, the desired value `to`. */
@@ -71,6 +78,8 @@ export interface Drift {
   missing: string[];
   changed: string[];
   extra: string[];
+  /** Live objects Git does not declare that the application does not manage. */
+  unmanaged?: string[];
   changes: { [key: string]: Change[] };
 }
 

@@ -255,8 +255,8 @@ fn check_exits_zero_only_when_every_goal_holds() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(
         stderr.trim(),
-        "gitops-sim: not met: Pod/shop/debug is gone: Pod/shop/debug is in the cluster\n\
-         gitops-sim: not met: agent reports \"deleted Pod/shop/debug\": no event of agent says \"deleted Pod/shop/debug\""
+        "gitops-sim: not met: Deployment/shop/worker is gone: Deployment/shop/worker is in the cluster\n\
+         gitops-sim: not met: agent reports \"deleted Deployment/shop/worker\": no event of agent says \"deleted Deployment/shop/worker\""
     );
     let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(

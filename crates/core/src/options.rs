@@ -20,6 +20,12 @@ pub struct Options {
     /// Argo CD, where a sync then writes Git's value of an ignored field.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub respect_ignore_differences: bool,
+    /// The Argo CD Application the Kubernetes objects belong to: a sync
+    /// stamps its tracking id on what it applies, and only live objects
+    /// carrying theirs are extra (`diff/tracking.rs`). None: every live
+    /// object Git does not declare is extra, the playground's simpler rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub application: Option<String>,
 }
 
 impl Options {
@@ -29,6 +35,7 @@ impl Options {
             prune,
             ignore: Vec::new(),
             respect_ignore_differences: false,
+            application: None,
         }
     }
 }

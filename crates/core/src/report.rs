@@ -64,13 +64,23 @@ pub struct Report {
 
 /// The drift of `actual` from `desired`, each list in key order.
 pub fn drift(desired: &State, actual: &State, options: &Options) -> Drift {
-    drift_for(&compare(desired, actual, &options.ignore))
+    drift_for(&compare(
+        desired,
+        actual,
+        &options.ignore,
+        options.application.as_deref(),
+    ))
 }
 
 /// The plan, drift, status and per-object status of `actual` against
 /// `desired`, all from one comparison.
 pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
-    let differences = compare(desired, actual, &options.ignore);
+    let differences = compare(
+        desired,
+        actual,
+        &options.ignore,
+        options.application.as_deref(),
+    );
     let drift = drift_for(&differences);
     let objects = object_statuses(desired, actual, &differences);
     let sync = if drift.is_empty() {
@@ -98,14 +108,19 @@ fn object_statuses(
     differences: &[Difference],
 ) -> Vec<ObjectStatus> {
     // The differences are in key order, as the pairs are: one walk along them.
-    let mut out_of_sync = differences.iter().map(Difference::key).peekable();
+    // An object the application does not manage is none of its objects.
+    let mut out_of_sync = differences.iter().peekable();
     HEALTH.with_borrow_mut(|memo| {
         memo.pass((), actual.len(), |healths| {
             pairs(desired, actual)
-                .map(|pair| {
+                .filter_map(|pair| {
                     let key = pair.key();
-                    let differs = out_of_sync.next_if_eq(&&**key).is_some();
-                    ObjectStatus {
+                    let difference = out_of_sync.next_if(|difference| difference.key() == &**key);
+                    if matches!(difference, Some(Difference::Unmanaged { .. })) {
+                        return None;
+                    }
+                    let differs = difference.is_some();
+                    Some(ObjectStatus {
                         key: key.clone(),
                         sync: if differs {
                             SyncStatus::OutOfSync
@@ -116,7 +131,7 @@ fn object_statuses(
                             Some(live) => healths.get_or(key, [None, Some(live)], || health(live)),
                             None => Some(Health::Missing),
                         },
-                    }
+                    })
                 })
                 .collect()
         })

@@ -45,6 +45,7 @@ fn options(prune: bool, ignore: Value) -> Options {
         prune,
         ignore: serde_json::from_value::<Vec<IgnoreRule>>(ignore).unwrap(),
         respect_ignore_differences: false,
+        application: None,
     }
 }
 
@@ -203,6 +204,48 @@ everywhere! {
         );
         let after = apply(&plan, &actual);
         assert_eq!(after.objects().keys().map(|key| &**key).collect::<Vec<_>>(), ["StatefulSet/billing/db"], "Kubernetes deletes a namespace's contents with it");
+    }
+
+    fn only_what_carries_the_application_s_tracking_id_is_extra_and_pruned() {
+        // Argo CD's resource tracking (util/argo/resource_tracking.go; controller/state.go
+        // SetAppInstance, GetManagedLiveObjs, isSelfReferencedObj).
+        let tracking = "argocd.argoproj.io/tracking-id";
+        let web = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"}, "spec": {"replicas": 2}});
+        let desired = state(json!([web.clone()]));
+        let mut tracked = options(true, json!([]));
+        tracked.application = Some("shop".into());
+
+        let created = sync(&desired, &state(json!([])), &tracked).actual;
+        let live = created.get("Deployment/shop/web").unwrap();
+        assert_eq!(live.pointer("/metadata/annotations/argocd.argoproj.io~1tracking-id"), Some(&json!("shop:apps/Deployment:shop/web")), "the apply stamps its tracking id");
+
+        let old = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "old", "namespace": "shop", "annotations": {tracking: "shop:apps/Deployment:shop/old"}}});
+        let by_hand = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "debug", "namespace": "shop"}});
+        let root_ca = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "kube-root-ca.crt", "namespace": "shop"}});
+        let mut copied = by_hand.clone();
+        copied["metadata"]["name"] = json!("copy");
+        copied["metadata"]["annotations"] = json!({tracking: "shop:/Pod:shop/debug"});
+        let mut other_app = old.clone();
+        other_app["metadata"]["name"] = json!("theirs");
+        other_app["metadata"]["annotations"][tracking] = json!("billing:apps/Deployment:shop/theirs");
+        let mut live = created.clone();
+        for object in [old.clone(), by_hand, root_ca, copied, other_app] {
+            live.insert(gitops_core::state::key_of(&object).unwrap(), object);
+        }
+        let found = report(&desired, &live, &tracked);
+        assert_eq!(found.drift.extra, ["Deployment/shop/old"]);
+        assert_eq!(found.drift.unmanaged, ["ConfigMap/shop/kube-root-ca.crt", "Deployment/shop/theirs", "Pod/shop/copy", "Pod/shop/debug"]);
+        assert_eq!(steps(&found.plan), ["delete Deployment/shop/old"], "prune deletes only what the application applied");
+        assert!(found.objects.iter().all(|object| !object.key.contains("debug")), "an unmanaged object is none of the application's");
+
+        // Without an application every object Git does not declare is extra: the playground's simpler rule.
+        let untracked = options(true, json!([]));
+        assert_eq!(report(&desired, &live, &untracked).drift.extra.len(), 5);
+
+        // A live object Git declares that lacks the id differs by it, and a sync adopts it.
+        let adopted = sync(&desired, &state(json!([web])), &tracked);
+        assert_eq!(steps(&adopted.passes[0]), ["update Deployment/shop/web"]);
+        assert!(adopted.converged);
     }
 
     fn an_ignore_rule_stops_the_autoscaler_fight() {

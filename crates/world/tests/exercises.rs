@@ -192,7 +192,7 @@ everywhere! {
         let regenerated = World::run(&scenario).repository.head().id.clone();
         let late = interactions(&[Interaction::Advance, Interaction::Advance, Interaction::Advance, Interaction::Advance, Interaction::Revert(regenerated)]);
         let checked = run_attempt("protect-database", &late);
-        assert_eq!(failed(&checked), ["Not: someone reports \"deleted StatefulSet/shop/db\""]);
+        assert_eq!(failed(&checked), ["Not: someone reports \"deleted StatefulSet/shop/db\"", "Deployment/shop/worker is gone"], "the revert brought the worker back too");
         assert!(outcome(&checked, "StatefulSet/shop/db exists").passed, "the revert brought it back, empty");
     }
 
@@ -250,7 +250,7 @@ everywhere! {
 
     fn the_database_needs_protection_not_prune_off() {
         let checked = run("protect-database", Some("wrong"));
-        assert_eq!(failed(&checked), ["Pod/shop/debug is gone", "agent reports \"deleted Pod/shop/debug\""]);
+        assert_eq!(failed(&checked), ["Deployment/shop/worker is gone", "agent reports \"deleted Deployment/shop/worker\""]);
 
         let (_, text, ..) = EXERCISES[3];
         let scenario = Scenario::parse("protect-database", text).unwrap();
@@ -260,10 +260,10 @@ everywhere! {
             world.interact("prod", interaction);
         }
         let mut cluster = world.clusters["prod"].actual().clone();
-        assert!(cluster.remove("Pod/shop/debug").is_some(), "the debug pod is there to delete");
+        assert!(cluster.remove("Deployment/shop/worker").is_some(), "the worker is there to delete");
         let by_hand = [&prune_off[..], &[Interaction::Actual(cluster.to_value().to_string().into())]].concat();
         let checked = run_attempt("protect-database", &interactions(&by_hand));
-        assert_eq!(failed(&checked), ["agent reports \"deleted Pod/shop/debug\""], "a person deleting the pod is not prune removing it");
+        assert_eq!(failed(&checked), ["agent reports \"deleted Deployment/shop/worker\""], "a person deleting the worker is not prune removing it");
         let start = run("protect-database", None);
         assert_eq!(failed(&start), ["StatefulSet/shop/db exists", "Not: someone reports \"deleted StatefulSet/shop/db\""]);
     }

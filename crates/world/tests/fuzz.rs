@@ -60,14 +60,18 @@ fn the_core_plans_and_reports_any_two_states() {
         inputs::text(ignores),
         any::<bool>(),
         any::<bool>(),
+        any::<bool>(),
     )
-        .prop_map(move |(desired, actual, ignore, prune, respect)| Pair {
-            actual: actual.of(&desired, &states),
-            desired,
-            ignore,
-            prune,
-            respect,
-        });
+        .prop_map(
+            move |(desired, actual, ignore, prune, respect, tracked)| Pair {
+                actual: actual.of(&desired, &states),
+                desired,
+                ignore,
+                prune,
+                respect,
+                tracked,
+            },
+        );
     fuzz("core", pairs, plan_and_report);
 }
 
@@ -113,8 +117,8 @@ fn read_and_run(text: &str) -> Outcome {
     Ok(Verdict::Accepted)
 }
 
-/// Two states, the ignore rules as typed in Options, prune, and Argo CD's
-/// `RespectIgnoreDifferences`.
+/// Two states, the ignore rules as typed in Options, prune, Argo CD's
+/// `RespectIgnoreDifferences`, and whether an application tracks what it applies.
 #[derive(Debug)]
 struct Pair {
     desired: String,
@@ -122,6 +126,7 @@ struct Pair {
     ignore: String,
     prune: bool,
     respect: bool,
+    tracked: bool,
 }
 
 impl Input for Pair {
@@ -133,6 +138,7 @@ impl Input for Pair {
             ("ignore", &self.ignore),
             ("prune", flag(self.prune)),
             ("respect-ignore-differences", flag(self.respect)),
+            ("tracked", flag(self.tracked)),
         ]
     }
 }
@@ -162,6 +168,7 @@ fn plan_and_report(pair: &Pair) -> Outcome {
         prune: pair.prune,
         ignore: ignore_rules(&pair.ignore).unwrap_or_default(),
         respect_ignore_differences: pair.respect,
+        application: pair.tracked.then(|| "fuzz".to_string()),
     };
     let plan = plan(&desired, &actual, &options);
     report(&desired, &actual, &options);

@@ -51,6 +51,13 @@ pub fn status_view(props: &StatusViewProps) -> Html {
                 { group("Changed", &drift.changed) }
                 { group("Extra", &drift.extra) }
             </dl>
+            if !drift.unmanaged.is_empty() {
+                <h3>{ "Not managed by the agent" }</h3>
+                <p class="unmanaged-note">{ "In the cluster without the agent's tracking id (started by hand, or made by Kubernetes): neither drift nor pruned, as Argo CD's orphaned resources." }</p>
+                <ul class="unmanaged" aria-label="Not managed by the agent">
+                    { for drift.unmanaged.iter().map(|key| html! { <li><code>{ key }</code></li> }) }
+                </ul>
+            }
         </section>
     }
 }

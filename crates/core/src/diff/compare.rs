@@ -4,6 +4,7 @@
 use crate::diff::changes::{changes, Change, Rules};
 use crate::diff::ignore::{patterns_for, IgnoreRule};
 use crate::diff::normalize::{desired_as_stored, last_applied_beside, Mode};
+use crate::diff::tracking::{is_tracked_by, with_tracking};
 use crate::memo::{Memo, Pass};
 use crate::state::pairs::{pairs, Pair};
 use crate::state::{Form, State};
@@ -34,8 +35,12 @@ pub enum Difference<'a> {
         /// compared again finds it here.
         written: Rc<[OnceCell<Arc<Value>>; 2]>,
     },
-    /// In the actual state but not desired.
+    /// In the actual state but not desired, and the application's.
     Extra { key: &'a str, actual: &'a Value },
+    /// In the actual state but not desired, and not the application's: no
+    /// tracking id of its own (a pod started by hand, what Kubernetes puts
+    /// in every namespace). Neither drift nor pruned.
+    Unmanaged { key: &'a str },
 }
 
 impl Difference<'_> {
@@ -43,7 +48,8 @@ impl Difference<'_> {
         match self {
             Difference::Missing { key, .. }
             | Difference::Changed { key, .. }
-            | Difference::Extra { key, .. } => key,
+            | Difference::Extra { key, .. }
+            | Difference::Unmanaged { key } => key,
         }
     }
 }
@@ -62,19 +68,39 @@ pub fn mode_of(desired: &State) -> Mode {
 /// compared in the last large comparison is not compared again: what was
 /// found (in sync, or the changes) is remembered, and so is the object the
 /// plan's update of it writes.
+///
+/// With an `application`, Kubernetes objects are compared as Argo CD
+/// compares them, Git's carrying their tracking id, and a live object Git
+/// does not declare is extra only when it carries its own (`tracking.rs`);
+/// without one every such object is extra, the playground's simpler rule.
 pub fn compare<'a>(
     desired: &'a State,
     actual: &'a State,
     ignore: &[IgnoreRule],
+    application: Option<&str>,
 ) -> Vec<Difference<'a>> {
     let mode = mode_of(desired);
-    let condition = (mode, ignore.to_vec());
+    let application = application.filter(|_| mode == Mode::Kubernetes);
+    let condition = (mode, ignore.to_vec(), application.map(str::to_string));
     let objects = desired.len() + actual.len();
+    let how = How {
+        ignore,
+        mode,
+        application,
+    };
     FOUND.with_borrow_mut(|memo| {
         memo.pass(condition, objects, |found| {
-            merge(desired, actual, ignore, mode, found)
+            merge(desired, actual, how, found)
         })
     })
+}
+
+/// What a comparison depends on besides the objects, for the functions below.
+#[derive(Clone, Copy)]
+struct How<'r> {
+    ignore: &'r [IgnoreRule],
+    mode: Mode,
+    application: Option<&'r str>,
 }
 
 thread_local! {
@@ -82,8 +108,8 @@ thread_local! {
     static FOUND: RefCell<Memo<Condition, Option<Found>>> = const { RefCell::new(Memo::new()) };
 }
 
-/// What a comparison depends on besides the objects.
-type Condition = (Mode, Vec<IgnoreRule>);
+/// What a comparison depends on besides the objects, as the memo keeps it.
+type Condition = (Mode, Vec<IgnoreRule>, Option<String>);
 
 /// How a desired and a live object differ.
 #[derive(Clone)]
@@ -96,8 +122,7 @@ struct Found {
 fn merge<'a>(
     desired: &'a State,
     actual: &'a State,
-    ignore: &[IgnoreRule],
-    mode: Mode,
+    how: How,
     found: &mut Pass<Condition, Option<Found>>,
 ) -> Vec<Difference<'a>> {
     let mut differences = Vec::new();
@@ -105,16 +130,18 @@ fn merge<'a>(
         match pair {
             Pair::Desired(key, desired) => differences.push(Difference::Missing {
                 key,
-                desired: stored(desired, mode),
+                desired: stored(desired, how),
             }),
-            Pair::Actual(key, actual) => {
-                if !is_owned(actual) {
-                    differences.push(Difference::Extra { key, actual });
+            Pair::Actual(key, actual) => match how.application {
+                _ if is_owned(actual) => {}
+                Some(application) if !is_tracked_by(actual, application) => {
+                    differences.push(Difference::Unmanaged { key })
                 }
-            }
+                _ => differences.push(Difference::Extra { key, actual }),
+            },
             Pair::Both(key, desired, actual) => {
                 let differs = found.get_or(key, [Some(desired), Some(actual)], || {
-                    find(key, desired, actual, ignore, mode)
+                    find(key, desired, actual, how)
                 });
                 if let Some(Found {
                     changes,
@@ -124,7 +151,7 @@ fn merge<'a>(
                 {
                     differences.push(Difference::Changed {
                         key,
-                        desired: stored(desired, mode),
+                        desired: stored(desired, how),
                         actual,
                         changes,
                         last_applied,
@@ -138,14 +165,9 @@ fn merge<'a>(
 }
 
 /// How the object at `key` differs from what is desired, if it does.
-fn find(
-    key: &str,
-    desired: &Value,
-    actual: &Value,
-    ignore: &[IgnoreRule],
-    mode: Mode,
-) -> Option<Found> {
-    let desired = stored(desired, mode);
+fn find(key: &str, desired: &Value, actual: &Value, how: How) -> Option<Found> {
+    let How { ignore, mode, .. } = how;
+    let desired = stored(desired, how);
     let last_applied = match mode {
         Mode::Exact => None,
         Mode::Kubernetes => last_applied_beside(actual, &desired),
@@ -173,9 +195,15 @@ fn is_owned(object: &Value) -> bool {
         .is_some_and(|owners| !owners.is_empty())
 }
 
-fn stored(desired: &Value, mode: Mode) -> Cow<'_, Value> {
-    match mode {
-        Mode::Exact => Cow::Borrowed(desired),
-        Mode::Kubernetes => desired_as_stored(desired),
+/// Git's object as compared and written: in the lesson's form as it is; a
+/// Kubernetes object as the API server stores it, with the application's
+/// tracking id when there is an application.
+fn stored<'v>(desired: &'v Value, how: How) -> Cow<'v, Value> {
+    match (how.mode, how.application) {
+        (Mode::Exact, _) => Cow::Borrowed(desired),
+        (Mode::Kubernetes, None) => desired_as_stored(desired),
+        (Mode::Kubernetes, Some(application)) => {
+            with_tracking(desired_as_stored(desired), application)
+        }
     }
 }

@@ -11,8 +11,12 @@ pub struct Drift {
     pub missing: Vec<String>,
     /// Present with contents other than desired.
     pub changed: Vec<String>,
-    /// Present but not desired (deleted only with prune).
+    /// Present but not desired, and the application's (deleted only with prune).
     pub extra: Vec<String>,
+    /// Present but not desired, and not the application's: no tracking id
+    /// of its own (Argo CD's orphaned resources). Neither drift nor pruned.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unmanaged: Vec<String>,
     /// The field-level changes of each changed key.
     pub changes: BTreeMap<String, Vec<Change>>,
 }
@@ -34,6 +38,7 @@ pub(crate) fn drift_for(differences: &[Difference]) -> Drift {
                 drift.changed.push(key);
             }
             Difference::Extra { .. } => drift.extra.push(key),
+            Difference::Unmanaged { .. } => drift.unmanaged.push(key),
         }
     }
     drift

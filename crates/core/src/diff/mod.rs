@@ -9,6 +9,7 @@ pub mod ignore;
 pub mod normalize;
 pub mod patch;
 pub mod quantity;
+pub mod tracking;
 pub mod typed;
 
 pub use changes::Change;

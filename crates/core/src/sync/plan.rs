@@ -97,7 +97,16 @@ pub fn has_work(plan: &[Operation]) -> bool {
 /// a wave after every other, and a protected object is skipped, with the
 /// reason, where its deletion would be.
 pub fn plan(desired: &State, actual: &State, options: &Options) -> Plan {
-    plan_for(&compare(desired, actual, &options.ignore), desired, options)
+    plan_for(
+        &compare(
+            desired,
+            actual,
+            &options.ignore,
+            options.application.as_deref(),
+        ),
+        desired,
+        options,
+    )
 }
 
 pub(crate) fn plan_for(differences: &[Difference], desired: &State, options: &Options) -> Plan {
@@ -130,7 +139,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Missing { key, desired } | Difference::Changed { key, desired, .. } => {
                 Some((*key, &**desired))
             }
-            Difference::Extra { .. } => None,
+            Difference::Extra { .. } | Difference::Unmanaged { .. } => None,
         })
         .collect();
     let namespace_waves = earliest_wave_per_namespace(&written);
@@ -155,7 +164,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Missing { desired, .. } | Difference::Changed { desired, .. } => {
                 Some((wave_of(desired), difference))
             }
-            Difference::Extra { .. } => None,
+            Difference::Extra { .. } | Difference::Unmanaged { .. } => None,
         })
         .collect();
     ordered.sort_by_cached_key(|&(wave, difference)| {
@@ -197,7 +206,9 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                     object,
                 }
             }
-            Difference::Extra { .. } => unreachable!("extras were filtered out"),
+            Difference::Extra { .. } | Difference::Unmanaged { .. } => {
+                unreachable!("only writes were kept")
+            }
         })
         .collect()
 }
@@ -206,6 +217,7 @@ fn desired_of<'d>(difference: &'d Difference) -> &'d Value {
     match difference {
         Difference::Missing { desired, .. } | Difference::Changed { desired, .. } => desired,
         Difference::Extra { actual, .. } => actual,
+        Difference::Unmanaged { .. } => &Value::Null,
     }
 }
 

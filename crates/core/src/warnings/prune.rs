@@ -3,6 +3,9 @@
 
 use super::{kind, warning, Warning};
 use super::{PRUNED_NAMESPACE, UNPROTECTED_PRUNE};
+use crate::diff::compare::mode_of;
+use crate::diff::normalize::Mode;
+use crate::diff::tracking::is_tracked_by;
 use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::meta::metadata_map;
@@ -50,7 +53,7 @@ pub(super) fn unprotected_prunes(
     let extra = actual
         .objects()
         .iter()
-        .filter(|(key, _)| desired.get(key).is_none());
+        .filter(|(key, object)| desired.get(key).is_none() && prunable(desired, options, object));
     for (key, object) in extra {
         let Some(what) = unprotected(object) else {
             continue;
@@ -82,10 +85,9 @@ pub(super) fn pruned_namespaces(
     if !options.prune {
         return;
     }
-    let pruned = actual
-        .objects()
-        .iter()
-        .filter(|(key, object)| desired.get(key).is_none() && !prune_protected(object));
+    let pruned = actual.objects().iter().filter(|(key, object)| {
+        desired.get(key).is_none() && !prune_protected(object) && prunable(desired, options, object)
+    });
     for (key, namespace) in pruned.filter_map(|(key, _)| Some((key, namespace_at(actual, key)?))) {
         let protected = actual
             .objects()
@@ -121,6 +123,14 @@ pub(super) fn pruned_namespaces(
 thread_local! {
     /// What `unprotected` found for each desired object, by key.
     static UNPROTECTED: RefCell<Memo<(), Option<String>>> = const { RefCell::new(Memo::new()) };
+}
+
+/// Whether a prune may delete the live `object` Git does not declare: with
+/// an application, only what carries its tracking id (`diff/tracking.rs`).
+fn prunable(desired: &State, options: &Options, object: &Value) -> bool {
+    let application = options.application.as_deref();
+    mode_of(desired) == Mode::Exact
+        || application.is_none_or(|application| is_tracked_by(object, application))
 }
 
 /// What makes the object stateful, when no annotation protects it from a

@@ -165,15 +165,21 @@ pub mod generate {
                 };
                 serde_json::from_value(value).expect("a valid rule")
             });
+        // With an application, only live objects carrying its tracking id are extra.
+        let application = prop::option::of(Just("shop".to_string()));
         (
             any::<bool>(),
             prop::collection::vec(rule, 0..3),
             any::<bool>(),
+            application,
         )
-            .prop_map(|(prune, ignore, respect_ignore_differences)| Options {
-                prune,
-                ignore,
-                respect_ignore_differences,
-            })
+            .prop_map(
+                |(prune, ignore, respect_ignore_differences, application)| Options {
+                    prune,
+                    ignore,
+                    respect_ignore_differences,
+                    application,
+                },
+            )
     }
 }

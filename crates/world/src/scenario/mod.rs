@@ -9,9 +9,11 @@ pub use crate::repository::{Files, Layout, DEFAULT_ENVIRONMENT};
 
 use crate::script::ScriptStep;
 use gitops_core::diff::ignore::IgnoreRule;
+use gitops_core::diff::tracking::{with_tracking, TRACKING_ID};
 use gitops_core::error::{ErrorKind, InputError};
 use gitops_core::options::Options;
 use gitops_core::pointer;
+use gitops_core::state::meta::annotation;
 use gitops_core::state::{forms_agree, Form, State};
 use gitops_core::text::document;
 use serde::{Deserialize, Serialize};
@@ -102,6 +104,37 @@ pub enum Trigger {
     Edge,
 }
 
+/// The Application's name when a scenario gives none.
+pub const DEFAULT_APPLICATION: &str = "playground";
+
+fn is_default_application(name: &String) -> bool {
+    name == DEFAULT_APPLICATION
+}
+
+/// A cluster's objects at the start, as the agent left them: each one
+/// that carries no tracking id gets the application's, so that what the
+/// scenario's clusters hold is the agent's, and what appears later without
+/// one (a pod started by hand) is not.
+pub fn as_the_agent_left_it(state: State, application: &str) -> State {
+    if *state.form() == gitops_core::state::Form::Named {
+        return state;
+    }
+    let objects = state
+        .objects()
+        .iter()
+        .map(|(key, object)| {
+            let stamped = match annotation(object, TRACKING_ID) {
+                Some(_) => (**object).clone(),
+                None => {
+                    with_tracking(std::borrow::Cow::Borrowed(&**object), application).into_owned()
+                }
+            };
+            (key.to_string(), stamped)
+        })
+        .collect();
+    State::new(state.form().clone(), objects)
+}
+
 /// How the world runs: the reconciler's options and the agent's policy.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", default)]
@@ -122,6 +155,11 @@ pub struct WorldOptions {
     /// of fields Argo CD's ignore rules name (else it writes Git's).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub respect_ignore_differences: bool,
+    /// The Argo CD Application each environment's agent syncs: its tracking
+    /// id is on every object the agent (or CI) applies, and only objects
+    /// carrying theirs are the agent's to report and prune.
+    #[serde(skip_serializing_if = "is_default_application")]
+    pub application: String,
     /// Sync when Git moves to a new revision.
     pub auto_sync: bool,
     /// Revert changes made to the cluster outside Git.
@@ -149,6 +187,7 @@ impl Default for WorldOptions {
             allow_empty: false,
             ignore: Vec::new(),
             respect_ignore_differences: false,
+            application: DEFAULT_APPLICATION.into(),
             auto_sync: true,
             self_heal: true,
             poll_every: 3,
@@ -168,6 +207,7 @@ impl WorldOptions {
             prune: self.prune,
             ignore: self.ignore.clone(),
             respect_ignore_differences: self.respect_ignore_differences,
+            application: Some(self.application.clone()),
         }
     }
 }
