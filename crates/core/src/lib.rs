@@ -6,7 +6,7 @@
 //! - [`text`]: reading JSON and YAML texts, with lines, columns and caps;
 //! - [`state`]: a state's objects and forms, read again cheaply after an edit;
 //! - [`diff`]: comparing desired with actual (normalized, with ignore rules);
-//! - [`sync`]: the plan, its order, prune protection, what it writes, apply;
+//! - [`sync`]: the plan, its order, what it writes, apply;
 //! - [`health`]: Argo CD's health rules, by kind;
 //! - [`warnings`]: the lesson's checklist;
 //! - [`report`]: all of them from one comparison.

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 #[serde(default, deny_unknown_fields, rename_all = "camelCase")]
 pub struct Options {
     /// Delete objects that are in the actual state but not in the desired one.
-    /// Off by default, as in Argo CD and Flux.
+    /// Off by default, as in Argo CD (Flux's `prune` has no default).
     pub prune: bool,
     /// Fields that another controller owns: not drift; whether a sync keeps
     /// their live value depends on the rule's dialect (`IgnoreRule::keeps_live`).

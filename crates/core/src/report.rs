@@ -119,7 +119,14 @@ fn object_statuses(
                     if matches!(difference, Some(Difference::Unmanaged { .. })) {
                         return None;
                     }
-                    let differs = difference.is_some();
+                    let differs = matches!(
+                        difference,
+                        Some(
+                            Difference::Missing { .. }
+                                | Difference::Changed { .. }
+                                | Difference::Extra { .. }
+                        )
+                    );
                     Some(ObjectStatus {
                         key: key.clone(),
                         sync: if differs {

@@ -156,7 +156,7 @@ everywhere! {
         assert_eq!(in_waves(&plan), ["create Deployment/shop/web @-2", "delete ConfigMap/shop/audit @1"]);
     }
 
-    fn a_protected_object_is_skipped_with_its_reason_and_stays_extra() {
+    fn argo_cd_skips_a_protected_object_and_keeps_it_extra_while_flux_releases_it() {
         let database = object("StatefulSet", "db", Some("shop"), json!({"argocd.argoproj.io/sync-options": "Prune=false"}));
         let cache = object("Deployment", "cache", Some("shop"), json!({"kustomize.toolkit.fluxcd.io/prune": "disabled"}));
         let debug = object("Pod", "debug", Some("shop"), json!({}));
@@ -164,16 +164,51 @@ everywhere! {
         let desired = state(json!([]));
         let prune = Options::pruning(true);
         let plan = gitops_core::plan(&desired, &actual, &prune);
-        assert_eq!(steps(&plan), ["delete Pod/shop/debug", "skip Deployment/shop/cache", "skip StatefulSet/shop/db"]);
-        let Operation::Skip { reason, .. } = &plan[2] else { panic!("a skip") };
+        assert_eq!(steps(&plan), ["delete Pod/shop/debug", "skip StatefulSet/shop/db"]);
+        let Operation::Skip { reason, .. } = &plan[1] else { panic!("a skip") };
         assert!(reason.contains("Prune=false"), "{reason}");
 
         let run = sync(&desired, &actual, &prune);
         assert!(run.converged);
         assert!(run.actual.get("StatefulSet/shop/db").is_some(), "never deleted");
         let after = report(&desired, &run.actual, &prune);
-        assert_eq!(after.drift.extra, ["Deployment/shop/cache", "StatefulSet/shop/db"]);
+        assert_eq!(after.drift.extra, ["StatefulSet/shop/db"], "Argo CD's stays OutOfSync until someone decides");
         assert_eq!(after.status.sync, SyncStatus::OutOfSync);
+        // Flux drops what it does not prune from its inventory (kustomize-controller deleteObjects).
+        assert!(run.actual.get("Deployment/shop/cache").is_some(), "never deleted");
+        assert_eq!(after.drift.unmanaged, ["Deployment/shop/cache"]);
+        let only_flux = state(json!([object("Deployment", "cache", Some("shop"), json!({"kustomize.toolkit.fluxcd.io/prune": "disabled"}))]));
+        assert_eq!(report(&desired, &only_flux, &prune).status.sync, SyncStatus::Synced, "settled, not OutOfSync forever");
+    }
+
+    fn flux_applies_nothing_excluded_by_reconcile_disabled_ssa_ignore_or_if_not_present() {
+        // fluxcd/pkg ssa manager_apply.go, shouldSkipApply.
+        let config = |name: &str, annotations: Value, data: &str| {
+            let mut object = object("ConfigMap", name, Some("shop"), annotations);
+            object["data"] = json!({"v": data});
+            object
+        };
+        let desired = state(json!([
+            config("frozen", json!({"kustomize.toolkit.fluxcd.io/reconcile": "disabled"}), "2"),
+            config("seed", json!({"kustomize.toolkit.fluxcd.io/ssa": "IfNotPresent"}), "2"),
+            config("fresh", json!({"kustomize.toolkit.fluxcd.io/ssa": "IfNotPresent"}), "2"),
+            config("plain", json!({}), "2"),
+        ]));
+        let actual = state(json!([
+            config("frozen", json!({"kustomize.toolkit.fluxcd.io/reconcile": "disabled"}), "1"),
+            config("seed", json!({}), "1"),
+            config("plain", json!({"kustomize.toolkit.fluxcd.io/ssa": "ignore"}), "1"),
+        ]));
+        let found = report(&desired, &actual, &Options::pruning(true));
+        assert_eq!(steps(&found.plan), ["create ConfigMap/shop/fresh", "skip ConfigMap/shop/frozen", "skip ConfigMap/shop/plain", "skip ConfigMap/shop/seed"]);
+        let reasons: Vec<&str> = found.plan.iter().filter_map(|op| match op { Operation::Skip { reason, .. } => Some(reason.as_str()), _ => None }).collect();
+        assert_eq!(reasons, [
+            "not applied: kustomize.toolkit.fluxcd.io/reconcile: disabled",
+            "not applied: kustomize.toolkit.fluxcd.io/ssa: Ignore",
+            "applied only while it is absent: kustomize.toolkit.fluxcd.io/ssa: IfNotPresent",
+        ]);
+        assert_eq!(found.drift.missing, ["ConfigMap/shop/fresh"]);
+        assert!(found.drift.changed.is_empty(), "what Flux does not apply is not drift: {:?}", found.drift);
     }
 
     fn null_in_git_deletes_a_live_value_and_matches_an_absent_one() {

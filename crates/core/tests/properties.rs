@@ -8,9 +8,9 @@ use gitops_testing::laws;
 use common::generate::{desired_and_actual, options};
 use gitops_core::diff::tracking::{is_tracked_by, with_tracking};
 use gitops_core::pointer::Pattern;
+use gitops_core::state::protection::{flux_releases, prune_protection, prunes_last};
 use gitops_core::state::render::{render, Format};
 use gitops_core::sync::order::wave;
-use gitops_core::sync::protection::{prune_protection, prunes_last};
 use gitops_core::{
     apply, drift, has_work, plan, report, sync, Form, IgnoreRule, Operation, Options, State,
 };
@@ -72,11 +72,10 @@ fn partly_applied(state: &State, options: &Options) -> State {
 
 /// Whether a live object Git does not declare is the application's.
 fn managed(desired: &State, object: &Value, options: &Options) -> bool {
-    *desired.form() == Form::Named
-        || options
-            .application
-            .as_deref()
-            .is_none_or(|application| is_tracked_by(object, application))
+    let application = options.application.as_deref();
+    flux_releases(object).is_none()
+        && (*desired.form() == Form::Named
+            || application.is_none_or(|application| is_tracked_by(object, application)))
 }
 
 fn selecting<'r>(rules: &'r [IgnoreRule], key: &str, object: &Value) -> Vec<&'r Pattern> {

@@ -7,6 +7,7 @@ use crate::diff::normalize::{desired_as_stored, last_applied_beside, Mode};
 use crate::diff::tracking::{is_tracked_by, with_tracking};
 use crate::memo::{Memo, Pass};
 use crate::state::pairs::{pairs, Pair};
+use crate::state::protection::{flux_releases, flux_skips_apply};
 use crate::state::{Form, State};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -39,8 +40,16 @@ pub enum Difference<'a> {
     Extra { key: &'a str, actual: &'a Value },
     /// In the actual state but not desired, and not the application's: no
     /// tracking id of its own (a pod started by hand, what Kubernetes puts
-    /// in every namespace). Neither drift nor pruned.
+    /// in every namespace), or released by Flux (`flux_releases`). Neither
+    /// drift nor pruned.
     Unmanaged { key: &'a str },
+    /// Desired, but Flux does not apply it (`flux_skips_apply`): neither
+    /// drift nor written; the plan says why.
+    Excluded {
+        key: &'a str,
+        desired: &'a Value,
+        reason: String,
+    },
 }
 
 impl Difference<'_> {
@@ -49,7 +58,8 @@ impl Difference<'_> {
             Difference::Missing { key, .. }
             | Difference::Changed { key, .. }
             | Difference::Extra { key, .. }
-            | Difference::Unmanaged { key } => key,
+            | Difference::Unmanaged { key }
+            | Difference::Excluded { key, .. } => key,
         }
     }
 }
@@ -128,18 +138,36 @@ fn merge<'a>(
     let mut differences = Vec::new();
     for pair in pairs(desired, actual) {
         match pair {
-            Pair::Desired(key, desired) => differences.push(Difference::Missing {
-                key,
-                desired: stored(desired, how),
-            }),
+            Pair::Desired(key, desired) => match flux_skips_apply(desired, None) {
+                Some(reason) => differences.push(Difference::Excluded {
+                    key,
+                    desired,
+                    reason,
+                }),
+                None => differences.push(Difference::Missing {
+                    key,
+                    desired: stored(desired, how),
+                }),
+            },
             Pair::Actual(key, actual) => match how.application {
                 _ if is_owned(actual) => {}
+                _ if flux_releases(actual).is_some() => {
+                    differences.push(Difference::Unmanaged { key })
+                }
                 Some(application) if !is_tracked_by(actual, application) => {
                     differences.push(Difference::Unmanaged { key })
                 }
                 _ => differences.push(Difference::Extra { key, actual }),
             },
             Pair::Both(key, desired, actual) => {
+                if let Some(reason) = flux_skips_apply(desired, Some(actual)) {
+                    differences.push(Difference::Excluded {
+                        key,
+                        desired,
+                        reason,
+                    });
+                    continue;
+                }
                 let differs = found.get_or(key, [Some(desired), Some(actual)], || {
                     find(key, desired, actual, how)
                 });

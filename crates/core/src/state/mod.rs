@@ -5,6 +5,7 @@ pub mod kinds;
 pub mod meta;
 pub mod namespace;
 pub(crate) mod pairs;
+pub mod protection;
 mod recent_reads;
 pub mod render;
 mod reread;

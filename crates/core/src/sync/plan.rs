@@ -7,10 +7,10 @@ use crate::diff::ignore::kept_live;
 use crate::diff::normalize::Mode;
 use crate::options::Options;
 use crate::state::namespace::namespace_of;
+use crate::state::protection::{prune_protection, prunes_last};
 use crate::state::State;
 use crate::sync::merge::{created, updated};
 use crate::sync::order::{sort_key, wave};
-use crate::sync::protection::{prune_protection, prunes_last};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -37,7 +37,8 @@ pub enum Operation {
         key: String,
         wave: i64,
     },
-    /// A deletion that prune would make but the object's protection prevents.
+    /// A deletion that prune would make but the object's protection
+    /// prevents, or a write Flux does not make (`flux_skips_apply`).
     Skip {
         key: String,
         wave: i64,
@@ -139,7 +140,9 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Missing { key, desired } | Difference::Changed { key, desired, .. } => {
                 Some((*key, &**desired))
             }
-            Difference::Extra { .. } | Difference::Unmanaged { .. } => None,
+            Difference::Extra { .. }
+            | Difference::Unmanaged { .. }
+            | Difference::Excluded { .. } => None,
         })
         .collect();
     let namespace_waves = earliest_wave_per_namespace(&written);
@@ -164,6 +167,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Missing { desired, .. } | Difference::Changed { desired, .. } => {
                 Some((wave_of(desired), difference))
             }
+            Difference::Excluded { desired, .. } => Some((wave_of(desired), difference)),
             Difference::Extra { .. } | Difference::Unmanaged { .. } => None,
         })
         .collect();
@@ -206,6 +210,11 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                     object,
                 }
             }
+            Difference::Excluded { key, reason, .. } => Operation::Skip {
+                key: key.to_string(),
+                wave,
+                reason: reason.clone(),
+            },
             Difference::Extra { .. } | Difference::Unmanaged { .. } => {
                 unreachable!("only writes were kept")
             }
@@ -216,6 +225,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
 fn desired_of<'d>(difference: &'d Difference) -> &'d Value {
     match difference {
         Difference::Missing { desired, .. } | Difference::Changed { desired, .. } => desired,
+        Difference::Excluded { desired, .. } => desired,
         Difference::Extra { actual, .. } => actual,
         Difference::Unmanaged { .. } => &Value::Null,
     }

@@ -9,9 +9,9 @@ use crate::diff::tracking::is_tracked_by;
 use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::meta::metadata_map;
+use crate::state::protection::{flux_releases, misspelt_sync_option, prune_protection};
 use crate::state::State;
 use crate::sync::apply::{is_in, namespace_at};
-use crate::sync::protection::{misspelt_sync_option, prune_protection};
 use serde_json::Value;
 use std::cell::RefCell;
 
@@ -125,8 +125,9 @@ thread_local! {
     static UNPROTECTED: RefCell<Memo<(), Option<String>>> = const { RefCell::new(Memo::new()) };
 }
 
-/// Whether a prune may delete the live `object` Git does not declare: with
-/// an application, only what carries its tracking id (`diff/tracking.rs`).
+/// Whether a prune may delete the live `object` Git does not declare: not
+/// what Flux releases, and with an application only what carries its
+/// tracking id (`diff/tracking.rs`).
 fn prunable(desired: &State, options: &Options, object: &Value) -> bool {
     let application = options.application.as_deref();
     mode_of(desired) == Mode::Exact

@@ -140,7 +140,7 @@ pub fn as_the_agent_left_it(state: State, application: &str) -> State {
 #[serde(deny_unknown_fields, rename_all = "camelCase", default)]
 pub struct WorldOptions {
     pub mode: Mode,
-    /// Delete what Git no longer declares (off by default, as in Argo CD and Flux).
+    /// Delete what Git no longer declares (off by default, as in Argo CD; Flux's `prune` has no default).
     pub prune: bool,
     /// Let an automatic sync with prune delete every object when Git
     /// declares none (off by default, as Argo CD's `automated.allowEmpty`).

@@ -9,6 +9,8 @@ use serde_json::Value;
 
 pub const ARGO_SYNC_OPTIONS: &str = "argocd.argoproj.io/sync-options";
 pub const FLUX_PRUNE: &str = "kustomize.toolkit.fluxcd.io/prune";
+pub const FLUX_RECONCILE: &str = "kustomize.toolkit.fluxcd.io/reconcile";
+pub const FLUX_SSA: &str = "kustomize.toolkit.fluxcd.io/ssa";
 
 fn sync_options(object: &Value) -> impl Iterator<Item = &str> {
     annotation(object, ARGO_SYNC_OPTIONS)
@@ -21,12 +23,56 @@ fn has_sync_option(object: &Value, option: &str) -> bool {
     sync_options(object).any(|item| item == option)
 }
 
-fn flux_prune_disabled(object: &Value) -> bool {
+/// Whether a label or an annotation `name` says `value`, whatever its case
+/// (fluxcd/pkg ssa/utils/meta.go, `AnyInMetadata`).
+fn flux_says(object: &Value, name: &str, value: &str) -> bool {
     ["annotations", "labels"].iter().any(|field| {
         metadata_map(object, field)
-            .and_then(|map| map.get(FLUX_PRUNE)?.as_str())
-            .is_some_and(|value| value.eq_ignore_ascii_case("disabled"))
+            .and_then(|map| map.get(name)?.as_str())
+            .is_some_and(|written| written.eq_ignore_ascii_case(value))
     })
+}
+
+fn flux_prune_disabled(object: &Value) -> bool {
+    flux_says(object, FLUX_PRUNE, "disabled")
+}
+
+/// Why Flux leaves a live object that Git no longer declares in the cluster
+/// and drops it from its inventory, if it does: its garbage collection
+/// excludes `prune: disabled`, `reconcile: disabled` and `ssa: Ignore`
+/// (kustomize-controller `deleteObjects`). The object is then no longer
+/// the Kustomization's: settled, not waiting to be pruned.
+pub fn flux_releases(object: &Value) -> Option<String> {
+    if flux_prune_disabled(object) {
+        Some(format!("{FLUX_PRUNE}: disabled"))
+    } else if flux_says(object, FLUX_RECONCILE, "disabled") {
+        Some(format!("{FLUX_RECONCILE}: disabled"))
+    } else if flux_says(object, FLUX_SSA, "Ignore") {
+        Some(format!("{FLUX_SSA}: Ignore"))
+    } else {
+        None
+    }
+}
+
+/// Why Flux does not apply Git's object, if it does not: `reconcile:
+/// disabled` or `ssa: Ignore` on it or on its live copy, or `ssa:
+/// IfNotPresent` on it once the object exists (fluxcd/pkg ssa
+/// manager_apply.go, `shouldSkipApply`).
+pub fn flux_skips_apply(desired: &Value, live: Option<&Value>) -> Option<String> {
+    let either = |name: &str, value: &str| {
+        flux_says(desired, name, value) || live.is_some_and(|live| flux_says(live, name, value))
+    };
+    if either(FLUX_RECONCILE, "disabled") {
+        Some(format!("not applied: {FLUX_RECONCILE}: disabled"))
+    } else if either(FLUX_SSA, "Ignore") {
+        Some(format!("not applied: {FLUX_SSA}: Ignore"))
+    } else if live.is_some() && flux_says(desired, FLUX_SSA, "IfNotPresent") {
+        Some(format!(
+            "applied only while it is absent: {FLUX_SSA}: IfNotPresent"
+        ))
+    } else {
+        None
+    }
 }
 
 /// A sync option that Argo CD does not read because of its case, such as
