@@ -449,6 +449,22 @@ everywhere! {
         assert!(broken.clusters["prod"].actual().get("Secret/shop/db").is_none());
     }
 
+    fn a_head_that_does_not_render_stops_every_sync_self_heal_included_until_git_is_fixed() {
+        // Argo CD: the comparison fails (sync status Unknown) and autoSync skips an
+        // application that is not OutOfSync (controller/appcontroller.go, autoSync).
+        let script = json!([
+            {"at": 1, "do": "commit", "author": "alice", "message": "Break it", "write": {"envs/prod/manifests.json": "web: {image: [unclosed"}},
+            {"at": 3, "do": "edit-cluster", "by": "bob", "key": "web", "path": "/replicas", "value": 9},
+            {"at": 5, "do": "commit", "author": "alice", "message": "Fix it", "write": {"envs/prod/manifests.json": {"web": {"image": "web:1", "replicas": 2}}}},
+        ]);
+        let world = world(json!({"pollEvery": 1}), script);
+        assert!(has(&world, "agent: prod is Unknown: it syncs nothing, self-heal included, until Git is fixed"), "{:#?}", lines(&world));
+        let healed_early = lines(&world).iter().any(|line| ["3 agent", "4 agent", "5 agent"].iter().any(|step| line.starts_with(step)));
+        assert!(!healed_early, "no self-heal while Git is broken: {:#?}", lines(&world));
+        assert!(has(&world, "6 agent: prod: reads Git again"), "{:#?}", lines(&world));
+        assert!(has(&world, "6 agent: updated web in prod at /replicas (9 → 2)"), "{:#?}", lines(&world));
+    }
+
     fn a_refused_action_says_why() {
         let script = json!([
             {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},

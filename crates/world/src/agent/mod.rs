@@ -257,6 +257,18 @@ impl Agent {
         let Some(target) = application.target.clone() else {
             return;
         };
+        if let Some(error) = application.last_error.clone() {
+            // Argo CD marks the comparison failed (sync status Unknown) and skips
+            // every automated sync, self-heal included (controller/state.go
+            // CompareAppState, appcontroller.go autoSync); a person's sync fails too.
+            let halt = Event::new(
+                step,
+                "agent",
+                format!("{environment} is Unknown: it syncs nothing, self-heal included, until Git is fixed"),
+            )
+            .because(format!("the comparison failed: {error}"));
+            return report_once(application, halt, events);
+        }
         if let Err(why) = comparable(&target, cluster.actual()) {
             let refusal = Event::new(
                 step,
