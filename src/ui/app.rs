@@ -136,6 +136,8 @@ fn full_page(props: &PageProps) -> Html {
                     can_step={model.can_step()}
                     can_step_now={model.can_step_now()}
                     hold={model.step_hold_text().map(AttrValue::from)}
+                    can_confirm_prune={model.can_confirm_prune()}
+                    on_confirm_prune={send(|()| Action::ConfirmPrune)}
                     playing={model.playing}
                     speed={model.speed}
                     can_advance={model.can_advance()}

@@ -135,6 +135,23 @@ test('a sync stepped by hand stops at a wave and says what it waits for; Play le
   await close();
 });
 
+test('a deletion with Prune=confirm waits until the person confirms it', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await loadPreset(page, 'The same change, with the deletion waiting for a person');
+  for (let step = 0; step < 4; step += 1) await page.getByRole('button', { name: 'Next step' }).click();
+  const controls = () => page.locator('.controls').innerText();
+  await until(async () => /waits for a person to confirm the deletion of StatefulSet\/shop\/db/.test(await controls()), true);
+  assert.equal(await page.getByRole('button', { name: 'Step', exact: true }).isDisabled(), true);
+  await screenshot(page, 'prune-confirm-waits');
+  await page.getByRole('button', { name: 'Confirm the deletion' }).click();
+  const events = page.getByRole('list', { name: 'Events' });
+  await until(async () => /you\s*confirmed the deletion of StatefulSet\/shop\/db in prod/.test(await events.innerText()), true);
+  await page.getByRole('button', { name: 'Next step' }).click();
+  await until(async () => /deleted StatefulSet\/shop\/db from prod/.test(await events.innerText()), true);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
 test('a preset steps through time and a commit can be reverted', async () => {
   const { page, close } = await openPage(browser, server.url);
   await loadPreset(page, 'Synced is not healthy');

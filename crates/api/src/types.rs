@@ -70,7 +70,7 @@ export interface Change {
 export type Operation =
   | { op: "create"; key: string; wave: number; object: Json }
   | { op: "update"; key: string; wave: number; changes: Change[]; object: Json }
-  | { op: "delete"; key: string; wave: number }
+  | { op: "delete"; key: string; wave: number; /** Prune=confirm: a sync waits for a person to confirm it. */ confirm?: true }
   | { op: "skip"; key: string; wave: number; reason: string };
 
 /** Every difference, whether or not the plan will fix it; keys in order. */

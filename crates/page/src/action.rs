@@ -47,6 +47,8 @@ pub enum Action {
     EditIgnore(String),
     /// Applies the next operation of the plan.
     Step,
+    /// Confirms the deletions that wait for a person (`Prune=confirm`).
+    ConfirmPrune,
     Play,
     Pause,
     /// The play timer fired.
@@ -131,6 +133,7 @@ impl Model {
             Action::SetMode(mode) => next.interact(Interaction::Mode(mode)),
             Action::EditIgnore(text) => next.interact(Interaction::Ignore(text)),
             Action::Step => next.interact(Interaction::Step),
+            Action::ConfirmPrune => next.interact(Interaction::ConfirmPrune),
             Action::Tick => next.tick(),
             Action::Play => next.playing = next.can_step(),
             Action::Pause => next.playing = false,

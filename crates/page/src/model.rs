@@ -12,7 +12,7 @@ use gitops_world::cluster::comparable;
 use gitops_world::scenario::Scenario;
 use gitops_world::share::{Interaction, Session};
 use gitops_world::World;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -308,6 +308,11 @@ impl Model {
         self.can_step() && self.hold.is_none()
     }
 
+    /// Whether a deletion waits for the person to confirm it.
+    pub fn can_confirm_prune(&self) -> bool {
+        matches!(self.hold, Some(Hold::Confirm { .. }))
+    }
+
     /// What Step waits for, in words, while it waits.
     pub fn step_hold_text(&self) -> Option<String> {
         let hold = self.hold.as_ref().filter(|_| self.can_step())?;
@@ -317,6 +322,9 @@ impl Model {
             }
             Hold::Degraded { .. } => {
                 format!("Step stops: {hold}. Fix it in Git, or in the cluster.")
+            }
+            Hold::Confirm { .. } => {
+                format!("Step waits: {hold}. Confirm it, or protect the object with Prune=false.")
             }
         })
     }
@@ -376,7 +384,17 @@ impl Model {
             Ok(()) => {
                 self.forms_error = None;
                 let report = report(desired, actual, &self.world.options.reconcile());
-                self.hold = hold(desired, actual, &report.plan);
+                let confirmed = self
+                    .world
+                    .clusters
+                    .get(&self.environment)
+                    .map(|cluster| &cluster.confirmed_prunes);
+                self.hold = hold(
+                    desired,
+                    actual,
+                    &report.plan,
+                    confirmed.unwrap_or(&BTreeSet::new()),
+                );
                 self.report = Some(Rc::new(report));
             }
             Err(why) => {

@@ -257,3 +257,38 @@ fn a_sync_stepped_by_hand_stops_at_a_wave_until_the_earlier_wave_is_healthy() {
         "nothing crash-looped: {events:#?}"
     );
 }
+
+#[test]
+fn a_deletion_that_waits_for_confirmation_holds_step_until_the_person_confirms() {
+    let mut model = with_preset("prune-database-confirm.yaml");
+    for _ in 0..4 {
+        model.act(Action::Advance);
+    }
+    assert!(model.can_confirm_prune(), "{:?}", model.step_hold_text());
+    let hold = model.step_hold_text().expect("Step says what it waits for");
+    assert!(
+        hold.contains("waits for a person to confirm the deletion of StatefulSet/shop/db"),
+        "{hold}"
+    );
+    model.act(Action::Step);
+    assert!(
+        model.done.is_empty(),
+        "Step applies nothing before the confirmation"
+    );
+    model.act(Action::ConfirmPrune);
+    assert!(!model.can_confirm_prune());
+    model.act(Action::Step);
+    let done: Vec<String> = model
+        .done
+        .iter()
+        .map(|op| format!("{} {}", op.verb(), op.key()))
+        .collect();
+    assert_eq!(done, ["delete StatefulSet/shop/db"]);
+    assert!(
+        model
+            .session
+            .interactions
+            .contains(&gitops_world::share::Interaction::ConfirmPrune),
+        "a link replays the confirmation"
+    );
+}

@@ -115,6 +115,7 @@ impl World {
                 applied = operation;
                 event
             }
+            Action::ConfirmPrune { by, environment } => self.confirm_prunes(step, by, environment),
             Action::SetController { name, value, reason } => {
                 let mut found = false;
                 for controller in self.controllers.iter_mut().filter(|controller| controller.name == *name) {
@@ -255,6 +256,46 @@ impl World {
 
     /// Applies the first operation of `environment`'s plan that changes the
     /// cluster: the event, and the operation when there was one.
+    /// Approves the deletions of the environment's plan that wait for a
+    /// person (`Prune=confirm`), as Argo CD's Confirm sets
+    /// `argocd.argoproj.io/deletion-approved` on the Application.
+    fn confirm_prunes(&mut self, step: u32, by: &str, environment: &str) -> Event {
+        let nothing = |why: &str| {
+            Event::new(step, by, format!("confirmed no deletion in {environment}"))
+                .because(why.to_string())
+        };
+        let Ok(desired) = self.desired_state(environment) else {
+            return nothing("the head of Git does not read");
+        };
+        let options = self.options.reconcile();
+        let Some(cluster) = self.clusters.get_mut(environment) else {
+            return nothing("there is no such cluster");
+        };
+        let plan = gitops_core::plan(&desired, cluster.actual(), &options);
+        let waiting: Vec<String> = plan
+            .iter()
+            .filter(|op| {
+                op.waits_for_confirmation() && !cluster.confirmed_prunes.contains(op.key())
+            })
+            .map(|op| op.key().to_string())
+            .collect();
+        if waiting.is_empty() {
+            return nothing("no deletion waits for a person's confirmation");
+        }
+        cluster.confirmed_prunes.extend(waiting.iter().cloned());
+        Event::new(
+            step,
+            by,
+            format!(
+                "confirmed the deletion of {} in {environment}",
+                waiting.join(", ")
+            ),
+        )
+        .because(
+            "Prune=confirm: the deletion, and the rest of the sync, waited for a person's approval",
+        )
+    }
+
     fn apply_next(&mut self, step: u32, by: &str, environment: &str) -> (Event, Option<Operation>) {
         let desired = match self.desired_state(environment) {
             Ok(desired) => desired,
@@ -276,7 +317,9 @@ impl World {
             let event = Event::new(step, by, format!("nothing to apply to {environment}"));
             return (event.because("the cluster already matches Git"), None);
         };
-        if let Some(hold) = crate::agent::waves::hold(&desired, cluster.actual(), &plan) {
+        if let Some(hold) =
+            crate::agent::waves::hold(&desired, cluster.actual(), &plan, &cluster.confirmed_prunes)
+        {
             let what = format!(
                 "could not apply {} {} to {environment}",
                 operation.verb(),

@@ -55,6 +55,9 @@ pub enum Interaction {
     /// Looked at this environment.
     #[serde(rename = "e", alias = "environment")]
     Environment(String),
+    /// Confirmed the deletions that wait for a person (`Prune=confirm`).
+    #[serde(rename = "c", alias = "confirmPrune")]
+    ConfirmPrune,
     /// The reviewer approved this pull request.
     #[serde(rename = "v", alias = "approve")]
     Approve(u32),
@@ -127,6 +130,15 @@ impl World {
                 });
                 Some(true)
             }
+            Interaction::ConfirmPrune => {
+                matches!(self.step_hold(environment), Some(Hold::Confirm { .. })).then(|| {
+                    self.perform(&Action::ConfirmPrune {
+                        by: YOU.into(),
+                        environment: environment.into(),
+                    });
+                    true
+                })
+            }
             Interaction::Answer(..) => Some(true),
         }
     }
@@ -192,14 +204,15 @@ impl World {
     }
 
     /// What keeps Step from applying the next operation of `environment`'s
-    /// plan now: an earlier wave not yet Healthy (time must run), or one
-    /// that turned Degraded (the sync fails).
+    /// plan now: an earlier wave not yet Healthy (time must run), one that
+    /// turned Degraded (the sync fails), or a deletion no one confirmed.
     pub fn step_hold(&self, environment: &str) -> Option<Hold> {
         let desired = self.desired_state(environment).ok()?;
-        let actual = self.clusters.get(environment)?.actual();
+        let cluster = self.clusters.get(environment)?;
+        let actual = cluster.actual();
         comparable(&desired, actual).ok()?;
         let plan = gitops_core::plan(&desired, actual, &self.options.reconcile());
-        hold(&desired, actual, &plan)
+        hold(&desired, actual, &plan, &cluster.confirmed_prunes)
     }
 
     /// Whether the plan of `environment` has an operation to apply.

@@ -131,6 +131,12 @@ pub enum Action {
         #[serde(default = "default_environment")]
         environment: String,
     },
+    /// A person confirms the deletions that wait for one (`Prune=confirm`).
+    ConfirmPrune {
+        by: String,
+        #[serde(default = "default_environment")]
+        environment: String,
+    },
     /// The cluster is lost; a new, empty one takes its place with a new agent
     /// pointed at the same repository.
     LoseCluster {

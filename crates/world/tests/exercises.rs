@@ -319,7 +319,7 @@ everywhere! {
         assert_eq!(solution_error("flapping", "interactions: [{revert: 42}]\n"), "solution.yaml at /interactions/0/revert: `revert` takes a commit: HEAD, HEAD~n or an id, as text; found 42");
         assert_eq!(solution_error("flapping", "interactions: [{mode: teleport}]\n"), "solution.yaml at /interactions/0/mode: `mode` takes pull or push; found a string");
         let unknown = solution_error("flapping", "interactions: [{ignor: \"- /status\"}]\n");
-        assert_eq!(unknown, "solution.yaml at /interactions/0: unknown interaction `ignor`; the interactions are desired, actual, step, advance, revert, prune, selfHeal, autoSync, respectIgnoreDifferences, mode, ignore, environment, approve, merge, answer");
+        assert_eq!(unknown, "solution.yaml at /interactions/0: unknown interaction `ignor`; the interactions are desired, actual, step, advance, revert, prune, selfHeal, autoSync, respectIgnoreDifferences, mode, ignore, environment, approve, merge, confirmPrune, answer");
         assert_eq!(solution_error("flapping", "interaction: []\n"), "solution.yaml at /interaction: unknown field `interaction`; a solution has `interactions` and `answers`");
     }
 

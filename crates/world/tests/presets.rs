@@ -22,7 +22,7 @@ macro_rules! preset {
     };
 }
 
-const PRESETS: [(&str, &str); 23] = [
+const PRESETS: [(&str, &str); 24] = [
     preset!("worked-example.json"),
     preset!("compromise-push.yaml"),
     preset!("compromise-pull.yaml"),
@@ -32,6 +32,7 @@ const PRESETS: [(&str, &str); 23] = [
     preset!("autoscaler-fixed.yaml"),
     preset!("prune-database.yaml"),
     preset!("prune-database-protected.yaml"),
+    preset!("prune-database-confirm.yaml"),
     preset!("secrets-plaintext.yaml"),
     preset!("secrets-external.yaml"),
     preset!("promotion.yaml"),
@@ -205,6 +206,22 @@ everywhere! {
         assert!(has_event(&world, "agent: kept StatefulSet/shop/db in prod, which Git no longer declares; protected by the annotation argocd.argoproj.io/sync-options: Prune=false"));
         assert!(world.clusters["prod"].actual().get("StatefulSet/shop/db").is_some());
         assert_eq!(status(&world).0, SyncStatus::OutOfSync, "someone notices the manifest left Git");
+    }
+
+    fn a_deletion_that_needs_confirmation_waits_for_a_person() {
+        let world = run("prune-database-confirm.yaml");
+        assert!(has_event(&world, "agent: prod: wave 0 waits for a person to confirm the deletion of StatefulSet/shop/db (Prune=confirm)"), "{:#?}", events(&world));
+        assert!(world.clusters["prod"].actual().get("StatefulSet/shop/db").is_some());
+        assert_eq!(status(&world).0, SyncStatus::OutOfSync);
+
+        let mut confirmed = World::new(&scenario("prune-database-confirm.yaml"));
+        for _ in 0..4 {
+            confirmed.next_step();
+        }
+        assert_eq!(confirmed.interact("prod", &gitops_world::person::Interaction::ConfirmPrune), Some(true));
+        confirmed.next_step();
+        assert!(has_event(&confirmed, "you: confirmed the deletion of StatefulSet/shop/db in prod"), "{:#?}", events(&confirmed));
+        assert!(has_event(&confirmed, "agent: deleted StatefulSet/shop/db from prod"), "{:#?}", events(&confirmed));
     }
 
     fn promotion_is_a_reviewed_pull_request() {

@@ -465,6 +465,39 @@ everywhere! {
         assert!(has(&world, "6 agent: updated web in prod at /replicas (9 → 2)"), "{:#?}", lines(&world));
     }
 
+    fn a_prune_that_needs_confirmation_holds_its_wave_and_the_later_ones_until_a_person_confirms() {
+        // gitops-engine sync_context.go: objRequiresPruneConfirmation, "waiting for pruning confirmation".
+        let deployment = |name: &str, wave: &str, options: &str| json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": name, "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": wave, "argocd.argoproj.io/sync-options": options}},
+            "spec": {"replicas": 1, "template": {"spec": {"containers": [{"name": name, "image": format!("registry.example/{name}:1")}]}}},
+        });
+        let scenario = |confirm_at: Option<u32>| {
+            let mut script = vec![json!({"at": 1, "do": "commit", "author": "alice", "message": "Retire old, add new",
+                "remove": ["envs/prod/old.json"], "write": {"envs/prod/new.json": deployment("new", "1", "")}})];
+            if let Some(at) = confirm_at {
+                script.push(json!({"at": at, "do": "confirm-prune", "by": "carol"}));
+            }
+            let text = json!({
+                "registry": [{"tag": "registry.example/old:1"}, {"tag": "registry.example/new:1"}],
+                "repository": {"files": {"envs/prod/old.json": deployment("old", "0", "Prune=confirm")}},
+                "options": {"prune": true, "pollEvery": 1},
+                "script": script,
+                "steps": 8,
+            });
+            World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
+        };
+        let waiting = scenario(None);
+        assert!(has(&waiting, "agent: prod: wave 0 waits for a person to confirm the deletion of Deployment/shop/old (Prune=confirm)"), "{:#?}", lines(&waiting));
+        let cluster = waiting.clusters["prod"].actual();
+        assert!(cluster.get("Deployment/shop/old").is_some() && cluster.get("Deployment/shop/new").is_none(), "the later wave waits too");
+
+        let confirmed = scenario(Some(4));
+        assert!(has(&confirmed, "4 carol: confirmed the deletion of Deployment/shop/old in prod"), "{:#?}", lines(&confirmed));
+        assert!(has(&confirmed, "agent: deleted Deployment/shop/old from prod"), "{:#?}", lines(&confirmed));
+        assert!(confirmed.clusters["prod"].actual().get("Deployment/shop/new").is_some(), "{:#?}", lines(&confirmed));
+    }
+
     fn a_refused_action_says_why() {
         let script = json!([
             {"at": 1, "do": "revert", "author": "alice", "commit": "HEAD"},

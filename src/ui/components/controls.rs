@@ -9,6 +9,9 @@ pub struct ControlsProps {
     pub can_step_now: bool,
     /// What Step waits for, while it waits.
     pub hold: Option<AttrValue>,
+    /// Whether a deletion waits for the person to confirm it.
+    pub can_confirm_prune: bool,
+    pub on_confirm_prune: Callback<()>,
     pub playing: bool,
     pub speed: u32,
     pub can_advance: bool,
@@ -45,6 +48,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             .unwrap_or(700)
     });
     let on_reset = props.on_reset.reform(|_: MouseEvent| ());
+    let on_confirm = props.on_confirm_prune.reform(|_: MouseEvent| ());
     let on_advance = props.on_advance.reform(|_: MouseEvent| ());
     let on_run = props.on_run_to_end.reform(|_: MouseEvent| ());
     let on_share = props.on_share.reform(|_: MouseEvent| ());
@@ -73,6 +77,9 @@ pub fn controls(props: &ControlsProps) -> Html {
                 </label>
                 <button onclick={on_reset}>{ "Reset" }</button>
                 <span class="hold" aria-live="polite">{ props.hold.clone().unwrap_or_default() }</span>
+                if props.can_confirm_prune {
+                    <button onclick={on_confirm}>{ "Confirm the deletion" }</button>
+                }
             </div>
             <div class="group" role="group" aria-label="Time">
                 <button onclick={on_advance} disabled={!props.can_advance}>{ "Next step" }</button>

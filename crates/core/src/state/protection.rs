@@ -97,13 +97,18 @@ pub fn prune_protection(object: &Value) -> Option<String> {
         Some(format!(
             "protected by the annotation {FLUX_PRUNE}: disabled"
         ))
-    } else if has_sync_option(object, "Prune=confirm") {
-        Some(format!(
-            "waits for a person to confirm the deletion ({ARGO_SYNC_OPTIONS}: Prune=confirm)"
-        ))
     } else {
         None
     }
+}
+
+/// Whether its deletion waits for a person to confirm it (`Prune=confirm`):
+/// gitops-engine holds the sync at the wave of that prune, and so every
+/// later wave, until the deletion is approved (sync_context.go,
+/// `objRequiresPruneConfirmation`; Argo CD's "waiting for pruning
+/// confirmation of ...").
+pub fn requires_prune_confirmation(object: &Value) -> bool {
+    has_sync_option(object, "Prune=confirm")
 }
 
 /// Whether the object is deleted only after everything else (`PruneLast=true`).
@@ -135,11 +140,11 @@ mod tests {
         assert!(prune_protection(&annotated(FLUX_PRUNE, "disabled"))
             .unwrap()
             .contains("disabled"));
-        assert!(
-            prune_protection(&annotated(ARGO_SYNC_OPTIONS, "Prune=confirm"))
-                .unwrap()
-                .contains("confirm")
-        );
+        assert!(prune_protection(&annotated(ARGO_SYNC_OPTIONS, "Prune=confirm")).is_none());
+        assert!(requires_prune_confirmation(&annotated(
+            ARGO_SYNC_OPTIONS,
+            "Prune=confirm"
+        )));
         assert!(prune_protection(&annotated(ARGO_SYNC_OPTIONS, "PruneLast=true")).is_none());
         assert!(
             prune_protection(&json!({"annotations": {FLUX_PRUNE: "disabled"}})).is_some(),

@@ -7,7 +7,7 @@ use crate::diff::ignore::kept_live;
 use crate::diff::normalize::Mode;
 use crate::options::Options;
 use crate::state::namespace::namespace_of;
-use crate::state::protection::{prune_protection, prunes_last};
+use crate::state::protection::{prune_protection, prunes_last, requires_prune_confirmation};
 use crate::state::State;
 use crate::sync::merge::{created, updated};
 use crate::sync::order::{sort_key, wave};
@@ -36,6 +36,10 @@ pub enum Operation {
     Delete {
         key: String,
         wave: i64,
+        /// Argo CD's `Prune=confirm`: a sync holds this wave, and every later
+        /// one, until a person confirms the deletion.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        confirm: bool,
     },
     /// A deletion that prune would make but the object's protection
     /// prevents, or a write Flux does not make (`flux_skips_apply`).
@@ -72,6 +76,11 @@ impl Operation {
             Operation::Delete { .. } => "delete",
             Operation::Skip { .. } => "skip",
         }
+    }
+
+    /// Whether it is a deletion that waits for a person to confirm it.
+    pub fn waits_for_confirmation(&self) -> bool {
+        matches!(self, Operation::Delete { confirm: true, .. })
     }
 
     /// Whether applying it changes the cluster (a skip does not).
@@ -298,6 +307,7 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
             None => Operation::Delete {
                 key: key.to_string(),
                 wave,
+                confirm: requires_prune_confirmation(actual),
             },
         })
         .collect()

@@ -9,7 +9,9 @@ use crate::diff::tracking::is_tracked_by;
 use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::meta::metadata_map;
-use crate::state::protection::{flux_releases, misspelt_sync_option, prune_protection};
+use crate::state::protection::{
+    flux_releases, misspelt_sync_option, prune_protection, requires_prune_confirmation,
+};
 use crate::state::State;
 use crate::sync::apply::{is_in, namespace_at};
 use serde_json::Value;
@@ -130,8 +132,9 @@ thread_local! {
 /// tracking id (`diff/tracking.rs`).
 fn prunable(desired: &State, options: &Options, object: &Value) -> bool {
     let application = options.application.as_deref();
-    mode_of(desired) == Mode::Exact
-        || application.is_none_or(|application| is_tracked_by(object, application))
+    flux_releases(object).is_none()
+        && (mode_of(desired) == Mode::Exact
+            || application.is_none_or(|application| is_tracked_by(object, application)))
 }
 
 /// What makes the object stateful, when no annotation protects it from a
@@ -192,7 +195,8 @@ fn stateful(object: &Value) -> Option<String> {
     }
 }
 
-/// Whether an annotation keeps a prune from deleting the object.
+/// Whether an annotation keeps a prune from deleting the object, or from
+/// deleting it before a person confirms.
 fn prune_protected(object: &Value) -> bool {
-    prune_protection(object).is_some()
+    prune_protection(object).is_some() || requires_prune_confirmation(object)
 }

@@ -15,6 +15,7 @@ use gitops_core::health::{health, Health};
 use gitops_core::state::State;
 use gitops_core::sync::order::wave;
 use gitops_core::sync::plan::Operation;
+use std::collections::BTreeSet;
 
 /// Applies what the sync can apply now; whether the sync is finished.
 #[allow(clippy::too_many_arguments)]
@@ -32,7 +33,7 @@ pub(super) fn sync_wave(
     // What changes the cluster, in sync order; a skip waits for nothing and
     // is told when the sync finishes.
     let work: Vec<&Operation> = plan.iter().filter(|op| op.changes_cluster()).collect();
-    match hold(target, cluster.actual(), plan) {
+    match hold(target, cluster.actual(), plan, &cluster.confirmed_prunes) {
         Some(Hold::Degraded { wave, key }) => {
             let revision = application.target_revision.clone().unwrap_or_default();
             events.push(
@@ -53,12 +54,15 @@ pub(super) fn sync_wave(
             application.failed_revision = Some(revision);
             return false;
         }
-        Some(waiting @ Hold::Waiting { .. }) => {
+        Some(waiting) => {
+            let because = match waiting {
+                Hold::Confirm { .. } => "a deletion with Prune=confirm waits for a person's approval, and so does the rest of the sync",
+                _ => "a wave starts only when the earlier waves are healthy",
+            };
             let waiting = waiting.to_string();
             if application.waiting.as_ref() != Some(&waiting) {
                 events.push(
-                    Event::new(step, "agent", format!("{environment}: {waiting}"))
-                        .because("a wave starts only when the earlier waves are healthy"),
+                    Event::new(step, "agent", format!("{environment}: {waiting}")).because(because),
                 );
                 application.waiting = Some(waiting);
             }
@@ -118,6 +122,12 @@ pub enum Hold {
         key: String,
         state: String,
     },
+    /// Deletions of the wave that wait for a person to confirm them
+    /// (`Prune=confirm`; gitops-engine's "waiting for pruning confirmation").
+    Confirm {
+        wave: i64,
+        keys: Vec<String>,
+    },
 }
 
 impl std::fmt::Display for Hold {
@@ -135,14 +145,41 @@ impl std::fmt::Display for Hold {
                     "wave {wave} waits until {key} is Healthy (it is {state})"
                 )
             }
+            Hold::Confirm { wave, keys } => write!(
+                f,
+                "wave {wave} waits for a person to confirm the deletion of {} (Prune=confirm)",
+                keys.join(", ")
+            ),
         }
     }
 }
 
 /// What keeps the next operation of `plan` that changes the cluster from
-/// running now, if anything does.
-pub fn hold(target: &State, actual: &State, plan: &[Operation]) -> Option<Hold> {
+/// running now, if anything does: an earlier wave, or a deletion of this
+/// one that no one has confirmed (`confirmed` holds those confirmed).
+pub fn hold(
+    target: &State,
+    actual: &State,
+    plan: &[Operation],
+    confirmed: &BTreeSet<String>,
+) -> Option<Hold> {
     let wave_now = plan.iter().find(|op| op.changes_cluster())?.wave();
+    if let Some(earlier) = earlier_wave_hold(target, actual, wave_now) {
+        return Some(earlier);
+    }
+    let unconfirmed: Vec<String> = plan
+        .iter()
+        .filter(|op| op.wave() == wave_now && op.waits_for_confirmation())
+        .map(|op| op.key().to_string())
+        .filter(|key| !confirmed.contains(key))
+        .collect();
+    (!unconfirmed.is_empty()).then_some(Hold::Confirm {
+        wave: wave_now,
+        keys: unconfirmed,
+    })
+}
+
+fn earlier_wave_hold(target: &State, actual: &State, wave_now: i64) -> Option<Hold> {
     let mut waiting = None;
     let earlier = target
         .objects()

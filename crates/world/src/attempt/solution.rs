@@ -82,7 +82,7 @@ pub fn validate_questions(
 
 /// The interactions a solution file may name: the name files write, the
 /// short one links use, and what it takes (`None` for nothing).
-const INTERACTIONS: [(&str, &str, Option<&str>); 15] = [
+const INTERACTIONS: [(&str, &str, Option<&str>); 16] = [
     ("desired", "d", Some("the Desired pane's whole text")),
     ("actual", "a", Some("the Actual pane's whole text")),
     ("step", "s", None),
@@ -101,6 +101,7 @@ const INTERACTIONS: [(&str, &str, Option<&str>); 15] = [
     ("environment", "e", Some("an environment's name")),
     ("approve", "v", Some("a pull request's number")),
     ("merge", "g", Some("a pull request's number")),
+    ("confirmPrune", "c", None),
     ("answer", "q", Some("[question, choice], two indexes")),
 ];
 

@@ -22,6 +22,9 @@ pub struct Cluster {
     actual: State,
     rollouts: BTreeMap<String, Rollout>,
     restarts: BTreeSet<String>,
+    /// The deletions a person confirmed (`Prune=confirm`) that have not run
+    /// yet, as Argo CD's `argocd.argoproj.io/deletion-approved` approves them.
+    pub confirmed_prunes: BTreeSet<String>,
 }
 
 /// Whether what Git declares can be compared with a cluster's state, and
@@ -39,6 +42,7 @@ impl Cluster {
             actual,
             rollouts: BTreeMap::new(),
             restarts: BTreeSet::new(),
+            confirmed_prunes: BTreeSet::new(),
         }
     }
 
@@ -125,6 +129,7 @@ impl Cluster {
                         self.remove(&contained);
                     }
                     self.remove(key);
+                    self.confirmed_prunes.remove(key);
                 }
                 Operation::Skip { .. } => {}
             }

@@ -351,6 +351,7 @@ fn check_script(
             | Action::Sync { environment, .. }
             | Action::SetCluster { environment, .. }
             | Action::ApplyNext { environment, .. }
+            | Action::ConfirmPrune { environment, .. }
             | Action::LoseCluster { environment } => (vec![("environment", environment)], vec![]),
             Action::UpdateImage { environment, .. } => (vec![], vec![("environment", environment)]),
             Action::Promote { from, to, .. } | Action::MergeBranch { from, to, .. } => {

@@ -19,6 +19,7 @@ pub mod generate {
             text.prop_map(|text| Interaction::Actual(text.into())),
             Just(Interaction::Step),
             Just(Interaction::Advance),
+            Just(Interaction::ConfirmPrune),
             "[0-9a-f]{7}".prop_map(Interaction::Revert),
             any::<bool>().prop_map(Interaction::Prune),
             any::<bool>().prop_map(Interaction::SelfHeal),
