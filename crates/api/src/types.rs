@@ -47,6 +47,8 @@ export interface Options {
   ignore?: IgnoreRule[];
   /** Argo CD's `RespectIgnoreDifferences=true`: a sync keeps what its rules ignore. */
   respectIgnoreDifferences?: boolean;
+  /** Flux's `spec.force`: an update the API server refuses recreates the object. */
+  force?: boolean;
 }
 
 /** One field that differs: the live value `from`, the desired value `to`. */

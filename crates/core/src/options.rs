@@ -20,6 +20,11 @@ pub struct Options {
     /// Argo CD, where a sync then writes Git's value of an ignored field.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub respect_ignore_differences: bool,
+    /// Flux's `spec.force` (as Argo CD's `argocd app sync --force`): an
+    /// update the API server refuses deletes and creates the object instead
+    /// (`sync::immutable`). Off by default, as in both.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub force: bool,
 }
 
 impl Options {
@@ -29,6 +34,7 @@ impl Options {
             prune,
             ignore: Vec::new(),
             respect_ignore_differences: false,
+            force: false,
         }
     }
 }

@@ -77,6 +77,7 @@ fn options(prune: bool, ignore_replicas: bool) -> Options {
             Vec::new()
         },
         respect_ignore_differences: false,
+        force: false,
     }
 }
 

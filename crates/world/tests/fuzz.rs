@@ -162,6 +162,7 @@ fn plan_and_report(pair: &Pair) -> Outcome {
         prune: pair.prune,
         ignore: ignore_rules(&pair.ignore).unwrap_or_default(),
         respect_ignore_differences: pair.respect,
+        force: false,
     };
     let plan = plan(&desired, &actual, &options);
     report(&desired, &actual, &options);

@@ -168,6 +168,7 @@ impl WorldOptions {
             prune: self.prune,
             ignore: self.ignore.clone(),
             respect_ignore_differences: self.respect_ignore_differences,
+            force: false,
         }
     }
 }
