@@ -6,7 +6,7 @@ use crate::preset::{Preset, FIRST_PRESET};
 use gitops_core::state::render::{render_value, Format};
 use gitops_core::sync::plan::{has_work, Operation};
 use gitops_core::{report, IgnoreRule, Report, State};
-use gitops_world::agent::waves::{hold, Hold};
+use gitops_world::agent::waves::{step_hold, Hold};
 use gitops_world::attempt::Checked;
 use gitops_world::cluster::comparable;
 use gitops_world::scenario::Scenario;
@@ -69,7 +69,8 @@ pub struct Model {
     /// and the other Kubernetes objects.
     pub forms_error: Option<String>,
     /// What keeps Step from applying the plan's next operation now: its wave
-    /// waits for an earlier one to be Healthy, or the sync failed.
+    /// waits for an earlier one to be Healthy, or the sync failed (an
+    /// earlier wave is Degraded, or the API server refuses the update).
     pub hold: Option<Hold>,
     /// The scenario and what the person did with it, for links and saved work.
     pub session: Session,
@@ -318,6 +319,10 @@ impl Model {
             Hold::Degraded { .. } => {
                 format!("Step stops: {hold}. Fix it in Git, or in the cluster.")
             }
+            Hold::Refused { .. } => format!(
+                "Step stops: {hold}. Put it back in Git, or mark the object to be recreated \
+                 (argocd.argoproj.io/sync-options: Force=true)."
+            ),
         })
     }
 
@@ -375,8 +380,9 @@ impl Model {
         match comparable(desired, actual) {
             Ok(()) => {
                 self.forms_error = None;
-                let report = report(desired, actual, &self.world.options.reconcile());
-                self.hold = hold(desired, actual, &report.plan);
+                let options = self.world.options.reconcile();
+                let report = report(desired, actual, &options);
+                self.hold = step_hold(desired, actual, &report.plan, &options);
                 self.report = Some(Rc::new(report));
             }
             Err(why) => {

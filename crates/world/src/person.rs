@@ -3,7 +3,7 @@
 //! Each interaction is recorded (share links, saved work, exercise
 //! solutions) and replays to the same world.
 
-use crate::agent::waves::{hold, Hold};
+use crate::agent::waves::{step_hold, Hold};
 use crate::cluster::comparable;
 use crate::edits::{edit_message, environment_changes};
 use crate::repository::PullRequest;
@@ -192,14 +192,15 @@ impl World {
     }
 
     /// What keeps Step from applying the next operation of `environment`'s
-    /// plan now: an earlier wave not yet Healthy (time must run), or one
-    /// that turned Degraded (the sync fails).
+    /// plan now: an earlier wave not yet Healthy (time must run), one that
+    /// turned Degraded, or an update the API server refuses (the sync fails).
     pub fn step_hold(&self, environment: &str) -> Option<Hold> {
         let desired = self.desired_state(environment).ok()?;
         let actual = self.clusters.get(environment)?.actual();
         comparable(&desired, actual).ok()?;
-        let plan = gitops_core::plan(&desired, actual, &self.options.reconcile());
-        hold(&desired, actual, &plan)
+        let options = self.options.reconcile();
+        let plan = gitops_core::plan(&desired, actual, &options);
+        step_hold(&desired, actual, &plan, &options)
     }
 
     /// Whether the plan of `environment` has an operation to apply.

@@ -39,6 +39,9 @@ pub struct Application {
     /// The revision whose sync failed: not synced again automatically.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failed_revision: Option<String>,
+    /// Why the sync of `failed_revision` failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sync_error: Option<String>,
 }
 
 impl Application {
@@ -254,9 +257,14 @@ impl Agent {
         let Some(application) = self.applications.get_mut(environment) else {
             return;
         };
+        if manual {
+            application.failed_revision = None;
+            application.sync_error = None;
+        }
         let Some(target) = application.target.clone() else {
             return;
         };
+        let revision = application.target_revision.clone().unwrap_or_default();
         if let Err(why) = comparable(&target, cluster.actual()) {
             let refusal = Event::new(
                 step,
@@ -267,8 +275,16 @@ impl Agent {
             return report_once(application, refusal, events);
         }
         let found = report(&target, cluster.actual(), &options.reconcile());
-        let revision = application.target_revision.clone().unwrap_or_default();
         let new_revision = application.synced_revision != application.target_revision;
+        let failed = application.failed_revision.is_some()
+            && application.failed_revision == application.target_revision;
+        let heal = options.auto_sync && options.self_heal && !new_revision && !failed;
+        let starts = !manual && !application.syncing;
+        let heals = heal && has_work(&found.plan) && starts;
+        let sync = manual
+            || application.syncing
+            || (options.auto_sync && new_revision && !failed)
+            || heals;
         let why = if manual {
             "a person asked for a sync".to_string()
         } else if new_revision && options.auto_sync {
@@ -276,18 +292,7 @@ impl Agent {
         } else {
             "self-heal is on".to_string()
         };
-        let heal = options.auto_sync && options.self_heal && !new_revision;
-        if manual {
-            application.failed_revision = None;
-        }
-        let failed = application.failed_revision.is_some()
-            && application.failed_revision == application.target_revision;
-        let sync = manual
-            || application.syncing
-            || (options.auto_sync && new_revision && !failed)
-            || (heal && has_work(&found.plan));
-        let automatic = !manual && !application.syncing;
-        if sync && automatic && wipes_out_everything(&target, &found.plan, options) {
+        if sync && starts && wipes_out_everything(&target, &found.plan, options) {
             let refusal = Event::new(
                 step,
                 "agent",
@@ -303,18 +308,17 @@ impl Agent {
             return report_once(application, refusal, events);
         }
         if sync {
-            sync_wave(
-                application,
-                step,
+            let sync = Sync {
                 environment,
-                cluster,
-                &target,
-                &found.plan,
-                &why,
-                new_revision || manual,
-                events,
-            );
-            return;
+                revision: &revision,
+                target: &target,
+                plan: &found.plan,
+                why: &why,
+                following_git: new_revision || manual,
+                options: &options.reconcile(),
+            };
+            let progress = sync_wave(application, step, cluster, &sync, events);
+            return settle(application, step, &sync, progress, events);
         }
         if found.drift.is_empty() {
             application.reported = None;
@@ -391,7 +395,47 @@ impl Agent {
 mod edge;
 pub mod waves;
 
-use waves::sync_wave;
+use waves::{sync_wave, Progress, Sync};
+
+/// What the agent does when a pass of a sync ends: a finished sync is the
+/// revision synced; a failed one is not tried again by itself (Argo CD's
+/// `autoSync`: "failed previous sync attempt").
+fn settle(
+    application: &mut Application,
+    step: u32,
+    sync: &Sync,
+    progress: Progress,
+    events: &mut Vec<Event>,
+) {
+    let Sync {
+        environment,
+        revision,
+        ..
+    } = *sync;
+    application.syncing = progress == Progress::Waiting;
+    let message = match progress {
+        Progress::Waiting => return,
+        Progress::Finished => {
+            application.synced_revision = Some(revision.to_string());
+            application.sync_error = None;
+            return;
+        }
+        Progress::Failed(message) => message,
+    };
+    events.push(
+        Event::new(
+            step,
+            "agent",
+            format!("{environment}: the sync to {revision} failed: {message}"),
+        )
+        .because(
+            "the agent does not sync this revision again by itself, only when Git moves or a \
+             person syncs (Argo CD's \"failed previous sync attempt\")",
+        ),
+    );
+    application.failed_revision = Some(revision.to_string());
+    application.sync_error = Some(message);
+}
 
 /// Tells why the agent does not act, unless it told the same last time.
 fn report_once(application: &mut Application, refusal: Event, events: &mut Vec<Event>) {

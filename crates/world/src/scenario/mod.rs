@@ -122,6 +122,10 @@ pub struct WorldOptions {
     /// of fields Argo CD's ignore rules name (else it writes Git's).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub respect_ignore_differences: bool,
+    /// Flux's `spec.force` (as Argo CD's `argocd app sync --force`): an
+    /// update the API server refuses deletes and creates the object instead.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub force: bool,
     /// Sync when Git moves to a new revision.
     pub auto_sync: bool,
     /// Revert changes made to the cluster outside Git.
@@ -149,6 +153,7 @@ impl Default for WorldOptions {
             allow_empty: false,
             ignore: Vec::new(),
             respect_ignore_differences: false,
+            force: false,
             auto_sync: true,
             self_heal: true,
             poll_every: 3,
@@ -168,7 +173,7 @@ impl WorldOptions {
             prune: self.prune,
             ignore: self.ignore.clone(),
             respect_ignore_differences: self.respect_ignore_differences,
-            force: false,
+            force: self.force,
         }
     }
 }
