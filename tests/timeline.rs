@@ -312,7 +312,7 @@ async fn a_failed_sync_shows_beside_the_revision_the_agent_synced() {
     let head = world.summary().status["prod"].head.clone();
     assert_eq!(
         texts(&agent, "tbody tr"),
-        [format!("prod{head}none (the sync to {head} failed)")]
+        [format!("prod{head}none (the sync to {head} failed: Deployment/shop/api is Degraded, so wave 0 never starts)")]
     );
 }
 
