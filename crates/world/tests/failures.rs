@@ -1,5 +1,6 @@
-//! Syncs that fail: an update the API server refuses, and the options that
-//! recreate the object instead.
+//! Syncs that fail: an update the API server refuses (and the options that
+//! recreate the object instead), the retries of a failed automated sync,
+//! and self-heal's backoff.
 
 mod common;
 
@@ -89,12 +90,13 @@ everywhere! {
         let world = release(json!({"pollEvery": 1}), json!({}), 12);
         assert!(has(&world, &format!("3 agent: prod: the API server refused: {REFUSED}")), "{:#?}", lines(&world));
         assert!(has(&world, "3 agent: updated ConfigMap/shop/settings in prod"), "the rest of its wave is applied");
-        assert!(has(&world, &format!("3 agent: prod: the sync to {} failed: one or more objects failed to apply, reason: {REFUSED}; the agent does not sync this revision again", world.repository.head().id)), "{:#?}", lines(&world));
-        assert_eq!(count(&world, "the API server refused"), 1, "{:#?}", lines(&world));
+        assert!(has(&world, &format!("3 agent: prod: the sync to {} failed: one or more objects failed to apply, reason: {REFUSED}; retrying (1/5) at step 4", world.repository.head().id)), "{:#?}", lines(&world));
+        assert_eq!(count(&world, "the API server refused"), 6, "the first attempt and five retries: {:#?}", lines(&world));
+        assert!(has(&world, "9 agent: prod: the sync to") && has(&world, "(retried 5 times); the agent does not sync this revision again"));
         assert_eq!(live(&world, "Deployment/shop/web")["spec"]["selector"], json!({"matchLabels": {"app": "web"}}), "nothing of it is written");
         assert!(world.clusters["prod"].actual().get("Deployment/shop/worker").is_none(), "the next wave never starts");
         let application = &world.agent.as_ref().unwrap().applications["prod"];
-        assert_eq!(application.sync_error.as_deref(), Some(format!("one or more objects failed to apply, reason: {REFUSED}").as_str()));
+        assert_eq!(application.sync_error.as_deref(), Some(format!("one or more objects failed to apply, reason: {REFUSED} (retried 5 times)").as_str()));
         assert!(has(&world, "prod is OutOfSync: Deployment/shop/web drifted at"), "{:#?}", lines(&world));
     }
 
@@ -147,5 +149,36 @@ everywhere! {
     fn ci_in_push_mode_applies_the_rest_and_fails_at_a_refused_update() {
         let world = release(json!({"mode": "push"}), json!({}), 3);
         assert!(has(&world, &format!("ci: the deploy of {} to prod failed: the API server refused: {REFUSED}; kubectl apply applied the rest: updated ConfigMap/shop/settings, created Deployment/shop/worker", world.repository.head().id)), "{:#?}", lines(&world));
+    }
+
+    fn self_heal_backs_off_as_argo_cds_controller_does_and_a_new_revision_starts_again() {
+        // selfHealRemainingBackoff with the default backoff: 0, 2 s, 6 s, 18 s, 54 s,
+        // 162 s, then 300 s after the last sync; a step is a minute.
+        let text = json!({
+            "registry": [{"tag": "registry.example/web:1"}],
+            "repository": {"files": {"envs/prod/web.json": web("web", json!({}))}},
+            "controllers": [{"name": "autoscaler", "key": "Deployment/shop/web", "path": "/spec/replicas", "value": 5, "reason": "load"}],
+            "options": {"pollEvery": 1},
+            "script": [{"at": 14, "do": "commit", "author": "alice", "message": "Label web", "set": [
+                {"file": "envs/prod/web.json", "path": "/metadata/labels", "value": {"team": "shop"}}]}],
+            "steps": 16,
+        });
+        let world = World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        let reverts: Vec<u32> = world.events.iter().filter(|event| event.what.contains("drifted at /spec/replicas (5 → 1); reverting")).map(|event| event.step).collect();
+        assert_eq!(reverts, [1, 2, 3, 4, 5, 8, 13, 16], "{:#?}", lines(&world));
+        assert!(has(&world, "6 agent: prod is OutOfSync: Deployment/shop/web drifted at /spec/replicas (5 → 1); self-heal backs off: revert 6 of this revision waits until step 8 (162 s after the last sync"), "{:#?}", lines(&world));
+        assert!(has(&world, "15 agent: updated Deployment/shop/web in prod"), "the new revision syncs at once: {:#?}", lines(&world));
+        let mut until = text.clone();
+        until["steps"] = json!(10);
+        until["script"] = json!([]);
+        let held = World::run(&Scenario::parse("test.json", &until.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        assert_eq!(held.agent.as_ref().unwrap().applications["prod"].self_heal_at, Some(13), "the Agent panel says until when");
+    }
+
+    fn a_retry_duration_that_does_not_read_is_refused_with_its_place() {
+        let text = json!({"desired": {}, "options": {"retry": {"limit": 2, "backoff": {"duration": "soon"}}}});
+        let error = Scenario::parse("lesson.json", &text.to_string()).expect_err("refused").to_string();
+        assert!(error.contains("/options/retry/backoff/duration"), "{error}");
+        assert!(error.contains("unable to parse soon as a duration"), "{error}");
     }
 }

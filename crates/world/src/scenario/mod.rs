@@ -7,6 +7,7 @@ mod validate;
 
 pub use crate::repository::{Files, Layout, DEFAULT_ENVIRONMENT};
 
+use crate::agent::retry::RetryStrategy;
 use crate::script::ScriptStep;
 use gitops_core::diff::ignore::IgnoreRule;
 use gitops_core::error::{ErrorKind, InputError};
@@ -126,6 +127,11 @@ pub struct WorldOptions {
     /// update the API server refuses deletes and creates the object instead.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub force: bool,
+    /// Argo CD's `syncPolicy.retry`: how often, and after how long, a
+    /// failed automated sync is tried again; unset, Argo CD's default for
+    /// an automated sync (5 times, 5 s doubling to at most 3 min).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry: Option<RetryStrategy>,
     /// Sync when Git moves to a new revision.
     pub auto_sync: bool,
     /// Revert changes made to the cluster outside Git.
@@ -154,6 +160,7 @@ impl Default for WorldOptions {
             ignore: Vec::new(),
             respect_ignore_differences: false,
             force: false,
+            retry: None,
             auto_sync: true,
             self_heal: true,
             poll_every: 3,
