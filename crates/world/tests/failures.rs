@@ -146,6 +146,12 @@ everywhere! {
         assert!(has(&world, "you: recreated Deployment/shop/web in prod: deleted it and created it again"), "{:#?}", lines(&world));
     }
 
+    fn an_edge_triggered_agent_meets_the_refusal_too() {
+        let world = release(json!({"trigger": "edge"}), json!({}), 4);
+        assert!(has(&world, &format!("3 agent: prod: the API server refused: {REFUSED}")), "{:#?}", lines(&world));
+        assert_eq!(live(&world, "Deployment/shop/web")["spec"]["selector"], json!({"matchLabels": {"app": "web"}}));
+    }
+
     fn ci_in_push_mode_applies_the_rest_and_fails_at_a_refused_update() {
         let world = release(json!({"mode": "push"}), json!({}), 3);
         assert!(has(&world, &format!("ci: the deploy of {} to prod failed: the API server refused: {REFUSED}; kubectl apply applied the rest: updated ConfigMap/shop/settings, created Deployment/shop/worker", world.repository.head().id)), "{:#?}", lines(&world));
