@@ -343,13 +343,16 @@ everywhere! {
 
         let slow = scenario(json!({"pollEvery": 1, "retry": {"limit": 2, "backoff": {"duration": "2m", "factor": 3}}}), json!([]));
         assert!(has(&slow, "3 agent: prod: the sync to"));
-        assert!(has(&slow, "retrying (1/2) at step 5: a failed automated sync is tried again 120 s later"), "{:#?}", lines(&slow));
+        assert!(has(&slow, "retrying (1/2) at step 5: a failed sync is tried again 120 s later (the option retry, Argo CD's syncPolicy.retry"), "{:#?}", lines(&slow));
         assert!(has(&slow, "retrying (2/2) at step 8"), "6 min, at most 3: {:#?}", lines(&slow));
         assert!(has(&slow, "8 agent: prod: the sync to") && has(&slow, "(retried 2 times)"));
 
         let by_hand = scenario(json!({"pollEvery": 1}), json!([{"at": 10, "do": "sync", "by": "carol"}]));
         assert!(has(&by_hand, "11 agent: prod: the sync to"), "a person's sync tries again, and fails again: {:#?}", lines(&by_hand));
         assert!(!lines(&by_hand).iter().any(|line| line.starts_with("11 ") && line.contains("retrying")), "a person's sync is not retried");
+        let by_hand_with_retry = scenario(json!({"pollEvery": 1, "retry": {"limit": 1}}), json!([{"at": 10, "do": "sync", "by": "carol"}]));
+        assert!(has(&by_hand_with_retry, "11 agent: prod: the sync to"), "{:#?}", lines(&by_hand_with_retry));
+        assert!(has(&by_hand_with_retry, "retrying (1/1) at step 12"), "unless the Application's syncPolicy.retry says so: {:#?}", lines(&by_hand_with_retry));
 
         let fixed = scenario(json!({"pollEvery": 1}), json!([{"at": 5, "do": "commit", "author": "alice", "message": "Fix api",
             "write": {"envs/prod/api.json": deployment("api", "-1", "registry.example/api:2")}}]));

@@ -54,7 +54,8 @@ pub struct Application {
     /// The step the last sync ended at (Argo CD's `FinishedAt`).
     #[serde(skip)]
     last_sync: Option<u32>,
-    /// The sync in progress was asked for by a person (never retried).
+    /// The sync in progress was asked for by a person (retried only with
+    /// the option retry).
     #[serde(skip)]
     by_hand: bool,
 }
@@ -472,10 +473,9 @@ use retry::{self_heal_delay, steps_for, Retry, RetryStrategy};
 use waves::{sync_wave, Progress, Sync};
 
 /// What the agent does when a pass of a sync ends: a finished sync is the
-/// revision synced; a failed automated one is retried while its retry
-/// strategy allows (`retry.rs`), after which the revision's sync has failed
-/// and is not tried again by itself (Argo CD's `autoSync`: "failed previous
-/// sync attempt"); a person's is not retried.
+/// revision synced; a failed one is retried while its retry strategy allows
+/// (`retry.rs`), after which the revision's sync has failed and is not tried
+/// again by itself (Argo CD's `autoSync`: "failed previous sync attempt").
 fn settle(
     application: &mut Application,
     step: u32,
@@ -504,13 +504,23 @@ fn settle(
         Progress::Failed(message) => message,
     };
     application.last_sync = Some(step);
-    let strategy = options
-        .retry
-        .clone()
-        .unwrap_or_else(RetryStrategy::automated);
+    // The Application's syncPolicy.retry, else autoSync's for an automated
+    // sync; a person's sync without one is not retried (the API server's Sync).
+    let (strategy, policy) = match (&options.retry, application.by_hand) {
+        (Some(retry), _) => (
+            retry.clone(),
+            "the option retry, Argo CD's syncPolicy.retry",
+        ),
+        (None, false) => (
+            RetryStrategy::automated(),
+            "Argo CD retries an automated sync 5 times, 5 s doubling to at most 3 min, \
+             unless the Application's syncPolicy.retry says otherwise",
+        ),
+        (None, true) => (RetryStrategy::none(), ""),
+    };
     let retries = application.retry.as_ref().map_or(0, |retry| retry.count);
     let delay = strategy.delay(retries).unwrap_or_default();
-    if !application.by_hand && strategy.retries_after(retries) {
+    if strategy.retries_after(retries) {
         let retry = Retry {
             revision: revision.to_string(),
             count: retries + 1,
@@ -526,9 +536,8 @@ fn settle(
                 format!("{environment}: the sync to {revision} failed: {message}"),
             )
             .because(format!(
-                "{retry} at step {}: a failed automated sync is tried again {delay} s later \
-                 (Argo CD's retry: 5 times, 5 s doubling to at most 3 min, unless the \
-                 Application's syncPolicy.retry says otherwise; a step is a minute)",
+                "{retry} at step {}: a failed sync is tried again {delay} s later ({policy}; \
+                 a step is a minute)",
                 retry.at
             )),
         );

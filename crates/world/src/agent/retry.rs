@@ -14,8 +14,10 @@
 //! `RetryStrategy{Limit: 5}` unless the Application's `syncPolicy.retry`
 //! says otherwise, with the default backoff of `NextRetryAt`: 5 s, doubling
 //! (`DefaultSyncRetryDuration`, `DefaultSyncRetryFactor`), at most 3 min
-//! (`DefaultSyncRetryMaxDuration`). A sync a person asks for is not retried
-//! (Argo CD retries one only when asked, `argocd app sync --retry-limit`).
+//! (`DefaultSyncRetryMaxDuration`). A sync a person asks for gets the
+//! Application's `syncPolicy.retry` (or what the request asks, `argocd app
+//! sync --retry-limit`), and without one is not retried (the API server's
+//! `Sync` in `server/application/application.go`).
 //!
 //! Self-heal backs off (`selfHealRemainingBackoff`): the n-th revert of one
 //! revision waits, after the last sync, what the controller's backoff
@@ -77,6 +79,14 @@ impl RetryStrategy {
     pub fn automated() -> Self {
         RetryStrategy {
             limit: 5,
+            backoff: None,
+        }
+    }
+
+    /// No retries: a person's sync when the Application sets none.
+    pub fn none() -> Self {
+        RetryStrategy {
+            limit: 0,
             backoff: None,
         }
     }
