@@ -310,9 +310,23 @@ async fn a_failed_sync_shows_beside_the_revision_the_agent_synced() {
     rendered().await;
     let agent = region(&root, "Agent").unwrap();
     let head = world.summary().status["prod"].head.clone();
+    let why = "Deployment/shop/api is Degraded, so wave 0 never starts";
     assert_eq!(
         texts(&agent, "tbody tr"),
-        [format!("prod{head}none (the sync to {head} failed)")]
+        [format!("prod{head}none (retrying (3/5) at step 6: {why})")],
+        "an automated sync is retried"
+    );
+    let once = text.replace(
+        r#""pollEvery": 1"#,
+        r#""pollEvery": 1, "retry": {"limit": 0}"#,
+    );
+    let world = World::run(&Scenario::parse("x", &once).unwrap());
+    let root = mount_world(&world);
+    rendered().await;
+    let agent = region(&root, "Agent").unwrap();
+    assert_eq!(
+        texts(&agent, "tbody tr"),
+        [format!("prod{head}none (the sync to {head} failed: {why})")]
     );
 }
 

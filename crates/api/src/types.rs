@@ -54,6 +54,8 @@ export interface Options {
    * Git does not declare is extra (the playground's simpler rule).
    */
   application?: string;
+  /** Flux's `spec.force`: an update the API server refuses recreates the object. */
+  force?: boolean;
 }
 
 /** One field that differs: the live value `from`, the desired value `to`. */

@@ -1,6 +1,7 @@
 //! `gitops-sim`: the reconcile core on the command line, for lesson authors.
 
 use clap::{Parser, Subcommand};
+use gitops_core::sync::immutable::{Recreated, Refusal};
 use gitops_core::text::document::parse_one;
 use gitops_core::{report, sync, InputError, Plan};
 use gitops_world::attempt::{self, Attempt};
@@ -32,7 +33,8 @@ enum Command {
         /// A scenario file (`-` reads standard input).
         file: String,
     },
-    /// Apply plans until a pass is empty; print each pass and the final actual state.
+    /// Apply plans until a pass is empty, or the API server refuses an update;
+    /// print each pass, the final actual state and what was refused.
     Sync {
         /// A scenario file (`-` reads standard input).
         file: String,
@@ -297,6 +299,11 @@ struct SyncOutput {
     passes: Vec<Plan>,
     actual: Value,
     converged: bool,
+    /// The updates the API server refused, where the run stopped.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    refused: Vec<Refusal>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    recreated: Vec<Recreated>,
 }
 
 fn sync_output(scenario: &Scenario) -> String {
@@ -306,6 +313,8 @@ fn sync_output(scenario: &Scenario) -> String {
         passes: run.passes,
         actual: run.actual.to_value(),
         converged: run.converged,
+        refused: run.refused,
+        recreated: run.recreated,
     })
 }
 

@@ -107,6 +107,43 @@ fn sync_applies_passes_until_one_is_empty() {
 }
 
 #[test]
+fn sync_stops_at_an_update_the_api_server_refuses_and_says_what_it_said() {
+    let deployment = |app: &str, options: &str| {
+        json!({"apiVersion": "apps/v1", "kind": "Deployment",
+               "metadata": {"name": "web", "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-options": options}},
+               "spec": {"selector": {"matchLabels": {"app": app}}}})
+    };
+    let scenario = |options: &str| {
+        json!({"desired": [deployment("web-v2", options)], "actual": [deployment("web", options)]})
+            .to_string()
+    };
+    let output = succeeds(&["sync", "-"], &scenario(""));
+    assert_eq!(output["converged"], json!(false));
+    assert_eq!(
+        output["passes"].as_array().unwrap().len(),
+        1,
+        "not ten passes of the same refusal"
+    );
+    assert_eq!(
+        output["refused"],
+        json!([{"key": "Deployment/shop/web", "message": r#"Deployment.apps "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"web-v2"}}: field is immutable"#}])
+    );
+    assert_eq!(
+        output["actual"][0]["spec"]["selector"],
+        json!({"matchLabels": {"app": "web"}})
+    );
+
+    let forced = succeeds(&["sync", "-"], &scenario("Force=true"));
+    assert_eq!(forced["converged"], json!(true));
+    assert!(forced.get("refused").is_none());
+    assert_eq!(forced["recreated"][0]["key"], "Deployment/shop/web");
+    assert_eq!(
+        forced["actual"][0]["spec"]["selector"],
+        json!({"matchLabels": {"app": "web-v2"}})
+    );
+}
+
+#[test]
 fn sync_writes_the_actual_state_in_its_own_form() {
     let scenario = r#"{
         "desired": [{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "x"}, "data": {"k": "v"}}],

@@ -26,6 +26,11 @@ pub struct Options {
     /// object Git does not declare is extra, the playground's simpler rule.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub application: Option<String>,
+    /// Flux's `spec.force` (as Argo CD's `argocd app sync --force`): an
+    /// update the API server refuses deletes and creates the object instead
+    /// (`sync::immutable`). Off by default, as in both.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub force: bool,
 }
 
 impl Options {
@@ -36,6 +41,7 @@ impl Options {
             ignore: Vec::new(),
             respect_ignore_differences: false,
             application: None,
+            force: false,
         }
     }
 }

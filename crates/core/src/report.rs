@@ -8,7 +8,8 @@ use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::pairs::pairs;
 use crate::state::{Key, State};
-use crate::sync::apply::apply;
+use crate::sync::apply::carry_out;
+use crate::sync::immutable::{Recreated, Refusal};
 use crate::sync::plan::{has_work, plan, plan_for, Plan};
 use crate::warnings::{warnings, Warning};
 use serde::Serialize;
@@ -159,28 +160,38 @@ pub struct SyncRun {
     pub passes: Vec<Plan>,
     pub actual: State,
     pub converged: bool,
+    /// The updates the API server refused. The run stops at the pass that
+    /// met them: every later pass would meet them again.
+    pub refused: Vec<Refusal>,
+    /// The objects deleted and created again instead of updated.
+    pub recreated: Vec<Recreated>,
 }
 
-/// Applies plans until a pass has nothing to apply (or `MAX_PASSES` have run).
+/// Carries out plans against the API server (`carry_out`) until a pass has
+/// nothing to apply, an update is refused, or `MAX_PASSES` have run.
 pub fn sync(desired: &State, actual: &State, options: &Options) -> SyncRun {
-    let mut passes = Vec::new();
-    let mut actual = actual.clone();
-    while passes.len() < MAX_PASSES {
-        let plan = plan(desired, &actual, options);
+    let mut run = SyncRun {
+        passes: Vec::new(),
+        actual: actual.clone(),
+        converged: false,
+        refused: Vec::new(),
+        recreated: Vec::new(),
+    };
+    while run.passes.len() < MAX_PASSES {
+        let plan = plan(desired, &run.actual, options);
         let converged = !has_work(&plan);
-        actual = apply(&plan, &actual);
-        passes.push(plan);
+        let done = carry_out(&plan, desired, &run.actual, options);
+        run.actual = done.actual;
+        run.recreated.extend(done.recreated);
+        run.passes.push(plan);
+        if !done.refused.is_empty() {
+            run.refused = done.refused;
+            return run;
+        }
         if converged {
-            return SyncRun {
-                passes,
-                actual,
-                converged: true,
-            };
+            run.converged = true;
+            return run;
         }
     }
-    SyncRun {
-        passes,
-        actual,
-        converged: false,
-    }
+    run
 }

@@ -5,7 +5,7 @@ mod common;
 
 use gitops_testing::laws;
 
-use common::generate::{desired_and_actual, options};
+use common::generate::{desired_and_actual, options, selecting_state};
 use gitops_core::diff::tracking::{is_tracked_by, with_tracking};
 use gitops_core::pointer::Pattern;
 use gitops_core::state::protection::{flux_releases, prune_protection, prunes_last};
@@ -138,6 +138,10 @@ fn is_deletion(operation: &Operation) -> bool {
 }
 
 laws! {
+    /// `apply` writes every operation as planned. The API server would
+    /// refuse some updates (a Deployment's selector and the other fields of
+    /// `sync::immutable`), and those no tool converges, however often it
+    /// syncs: `sync` stops there, as the next law says.
     fn one_pass_converges_whatever_the_ignore_rules((desired, actual) in desired_and_actual(), options in options()) {
         let actual = partly_applied(&actual, &options);
         let after = apply(&plan(&desired, &actual, &options), &actual);
@@ -153,6 +157,39 @@ laws! {
         if *desired.form() == Form::Named && options.ignore.is_empty() {
             for (key, object) in desired.objects() {
                 prop_assert_eq!(after.get(key), Some(&**object), "the lesson's form writes exactly what Git says");
+            }
+        }
+    }
+
+    /// Against the API server, a sync converges in one pass unless it
+    /// refuses an update no option recreates: then the sync stops at that
+    /// pass, the refused objects as they were, each refusal named.
+    fn one_pass_converges_unless_the_api_server_refuses_an_update(
+        desired in selecting_state(),
+        actual in selecting_state(),
+        force in any::<bool>(),
+    ) {
+        use gitops_core::sync::immutable::{outcome, Outcome};
+        let options = Options { force, ..Options::default() };
+        let first = plan(&desired, &actual, &options);
+        let refused: BTreeSet<&str> = first
+            .iter()
+            .filter(|operation| matches!(outcome(operation, &desired, &actual, &options), Outcome::Refused(_)))
+            .map(Operation::key)
+            .collect();
+        let run = sync(&desired, &actual, &options);
+        if refused.is_empty() {
+            prop_assert!(run.converged && run.passes.len() <= 2, "{:?}", run.passes);
+            prop_assert!(run.refused.is_empty());
+        } else {
+            prop_assert!(!run.converged);
+            prop_assert_eq!(run.passes.len(), 1);
+            let named: BTreeSet<&str> = run.refused.iter().map(|refusal| refusal.key.as_str()).collect();
+            let first_wave = first.iter().filter(|operation| refused.contains(operation.key())).map(Operation::wave).min();
+            let in_that_wave: BTreeSet<&str> = refused.iter().copied().filter(|key| first.iter().any(|operation| operation.key() == *key && Some(operation.wave()) == first_wave)).collect();
+            prop_assert_eq!(named, in_that_wave, "the refusals of the wave that failed");
+            for key in &refused {
+                prop_assert_eq!(run.actual.get(key), actual.get(key));
             }
         }
     }

@@ -78,6 +78,7 @@ fn options(prune: bool, ignore_replicas: bool) -> Options {
         },
         respect_ignore_differences: false,
         application: None,
+        force: false,
     }
 }
 

@@ -6,13 +6,13 @@ use crate::preset::{Preset, FIRST_PRESET};
 use gitops_core::state::render::{render_value, Format};
 use gitops_core::sync::plan::{has_work, Operation};
 use gitops_core::{report, IgnoreRule, Report, State};
-use gitops_world::agent::waves::{hold, Hold};
+use gitops_world::agent::waves::{step_hold, Hold};
 use gitops_world::attempt::Checked;
 use gitops_world::cluster::comparable;
 use gitops_world::scenario::Scenario;
 use gitops_world::share::{Interaction, Session};
 use gitops_world::World;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -69,7 +69,8 @@ pub struct Model {
     /// and the other Kubernetes objects.
     pub forms_error: Option<String>,
     /// What keeps Step from applying the plan's next operation now: its wave
-    /// waits for an earlier one to be Healthy, or the sync failed.
+    /// waits for an earlier one to be Healthy, or the sync failed (an
+    /// earlier wave is Degraded, or the API server refuses the update).
     pub hold: Option<Hold>,
     /// The scenario and what the person did with it, for links and saved work.
     pub session: Session,
@@ -326,6 +327,10 @@ impl Model {
             Hold::Confirm { .. } => {
                 format!("Step waits: {hold}. Confirm it, or protect the object with Prune=false.")
             }
+            Hold::Refused { .. } => format!(
+                "Step stops: {hold}. Put it back in Git, or mark the object to be recreated \
+                 (argocd.argoproj.io/sync-options: Force=true)."
+            ),
         })
     }
 
@@ -383,18 +388,15 @@ impl Model {
         match comparable(desired, actual) {
             Ok(()) => {
                 self.forms_error = None;
-                let report = report(desired, actual, &self.world.options.reconcile());
+                let options = self.world.options.reconcile();
+                let report = report(desired, actual, &options);
                 let confirmed = self
                     .world
                     .clusters
                     .get(&self.environment)
-                    .map(|cluster| &cluster.confirmed_prunes);
-                self.hold = hold(
-                    desired,
-                    actual,
-                    &report.plan,
-                    confirmed.unwrap_or(&BTreeSet::new()),
-                );
+                    .map(|cluster| cluster.confirmed_prunes.clone())
+                    .unwrap_or_default();
+                self.hold = step_hold(desired, actual, &report.plan, &options, &confirmed);
                 self.report = Some(Rc::new(report));
             }
             Err(why) => {

@@ -292,3 +292,32 @@ fn a_deletion_that_waits_for_confirmation_holds_step_until_the_person_confirms()
         "a link replays the confirmation"
     );
 }
+
+#[test]
+fn a_step_the_api_server_refuses_stops_and_says_what_it_said() {
+    // Kubernetes validates a Deployment's update: spec.selector is immutable.
+    let web = |app: &str| {
+        format!(
+            r#"[{{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {{"name": "web", "namespace": "shop"}},
+                 "spec": {{"selector": {{"matchLabels": {{"app": "{app}"}}}}}}}}]"#
+        )
+    };
+    let mut model = opened();
+    edit(&mut model, Pane::Actual, &web("web"));
+    edit(&mut model, Pane::Desired, &web("web-v2"));
+    model.act(Action::Settle);
+    assert!(
+        model.can_step() && !model.can_step_now(),
+        "{:?}",
+        cards(&model)
+    );
+    let hold = model.step_hold_text().expect("Step says why it stops");
+    assert!(
+        hold.starts_with(r#"Step stops: the API server refuses to update Deployment/shop/web: Deployment.apps "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"web-v2"}}: field is immutable."#),
+        "{hold}"
+    );
+    model.act(Action::Play);
+    model.act(Action::Tick);
+    assert!(!model.playing, "Play stops where the sync would fail");
+    assert!(model.done.is_empty());
+}

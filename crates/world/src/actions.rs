@@ -8,6 +8,7 @@ use crate::script::{Action, FieldEdit};
 use crate::World;
 use gitops_core::image::image_fields;
 use gitops_core::state::key_of;
+use gitops_core::sync::immutable::Outcome;
 use gitops_core::Operation;
 use serde_json::Value;
 
@@ -308,7 +309,8 @@ impl World {
             let event = Event::new(step, by, format!("could not sync {environment}"));
             return (event.because("there is no such cluster"), None);
         };
-        let plan = gitops_core::plan(&desired, cluster.actual(), &self.options.reconcile());
+        let options = self.options.reconcile();
+        let plan = gitops_core::plan(&desired, cluster.actual(), &options);
         let Some(operation) = plan
             .iter()
             .find(|operation| operation.changes_cluster())
@@ -317,26 +319,44 @@ impl World {
             let event = Event::new(step, by, format!("nothing to apply to {environment}"));
             return (event.because("the cluster already matches Git"), None);
         };
+        let what = |done: &str| {
+            format!(
+                "{done} {} {} to {environment}",
+                operation.verb(),
+                operation.key()
+            )
+        };
         if let Some(hold) =
             crate::agent::waves::hold(&desired, cluster.actual(), &plan, &cluster.confirmed_prunes)
         {
-            let what = format!(
-                "could not apply {} {} to {environment}",
-                operation.verb(),
-                operation.key()
-            );
-            let event = Event::new(step, by, what).because(format!(
+            let event = Event::new(step, by, what("could not apply")).because(format!(
                 "{hold}: a sync started by hand keeps the waves as an automated one does"
             ));
             return (event, None);
         }
-        let what = format!(
-            "applied {} {} to {environment}",
-            operation.verb(),
-            operation.key()
-        );
-        cluster.apply(std::slice::from_ref(&operation));
-        let event = Event::new(step, by, what).because("a sync run one operation at a time");
+        let event = match cluster.carry_out(&operation, &desired, &options) {
+            Outcome::Accepted => {
+                Event::new(step, by, what("applied")).because("a sync run one operation at a time")
+            }
+            Outcome::Refused(refusal) => {
+                let event = Event::new(step, by, what("could not apply")).because(format!(
+                    "the API server refused: {}; it does not change this field of an object in \
+                     place, and a sync fails there (Force=true, or Flux's \
+                     kustomize.toolkit.fluxcd.io/force: enabled, deletes and creates it instead)",
+                    refusal.message
+                ));
+                return (event, None);
+            }
+            Outcome::Recreated { why, .. } => Event::new(
+                step,
+                by,
+                format!(
+                    "recreated {} in {environment}: deleted it and created it again",
+                    operation.key()
+                ),
+            )
+            .because(why),
+        };
         (event, Some(operation))
     }
 

@@ -5,6 +5,7 @@ use crate::cluster;
 use crate::event::Event;
 use crate::repository;
 use crate::World;
+use gitops_core::sync::immutable::Outcome;
 use gitops_core::{Operation, State};
 
 impl World {
@@ -24,16 +25,45 @@ impl World {
                         .because("Git and the cluster hold objects of different forms (named objects and Kubernetes objects), and the objects of one form cannot be written into a state of the other")
                 }
                 Ok(desired) => {
-                    let plan =
-                        gitops_core::plan(&desired, cluster.actual(), &self.options.reconcile());
-                    let done = ci_changes(&plan, cluster.actual());
-                    cluster.apply(&plan);
-                    Event::new(
-                        step,
-                        "ci",
-                        format!("applied revision {} to {environment}{done}", head.id),
-                    )
-                    .because("in push mode CI holds cluster credentials and deploys every commit")
+                    let options = self.options.reconcile();
+                    let plan = gitops_core::plan(&desired, cluster.actual(), &options);
+                    let mut done = Vec::new();
+                    let mut refused = Vec::new();
+                    for operation in &plan {
+                        let change = ci_change(operation, cluster.actual());
+                        match cluster.carry_out(operation, &desired, &options) {
+                            Outcome::Accepted => done.extend(change),
+                            Outcome::Refused(refusal) => refused.push(refusal.message),
+                            Outcome::Recreated { .. } => {
+                                done.push(format!("recreated {}", operation.key()))
+                            }
+                        }
+                    }
+                    let done = match done.is_empty() {
+                        true => " (no changes)".to_string(),
+                        false => format!(": {}", done.join(", ")),
+                    };
+                    match refused.is_empty() {
+                        true => Event::new(
+                            step,
+                            "ci",
+                            format!("applied revision {} to {environment}{done}", head.id),
+                        )
+                        .because(
+                            "in push mode CI holds cluster credentials and deploys every commit",
+                        ),
+                        // kubectl apply goes on past what the API server refuses, and fails.
+                        false => Event::new(
+                            step,
+                            "ci",
+                            format!(
+                                "the deploy of {} to {environment} failed: the API server refused: {}",
+                                head.id,
+                                refused.join("; ")
+                            ),
+                        )
+                        .because(format!("kubectl apply applied the rest{done}")),
+                    }
                 }
                 Err(error) => Event::new(
                     step,
@@ -47,29 +77,21 @@ impl World {
     }
 }
 
-/// What a CI deploy changed, as its event says it: ` (no changes)`, or
-/// `: created Deployment/shop/web, deleted StatefulSet/shop/db`.
-fn ci_changes(plan: &[gitops_core::Operation], actual: &State) -> String {
-    let done: Vec<String> = plan
-        .iter()
-        .filter_map(|operation| match operation {
-            Operation::Create { key, .. } => Some(format!("created {key}")),
-            Operation::Update { key, .. } => Some(format!("updated {key}")),
-            Operation::Delete { key, .. } => Some(
-                match gitops_core::sync::apply::deleted_with(actual, key).as_slice() {
-                    [] => format!("deleted {key}"),
-                    contents => format!(
-                        "deleted {key} and everything in it ({})",
-                        contents.join(", ")
-                    ),
-                },
-            ),
-            Operation::Skip { .. } => None,
-        })
-        .collect();
-    if done.is_empty() {
-        " (no changes)".to_string()
-    } else {
-        format!(": {}", done.join(", "))
+/// What applying one operation of a CI deploy changes, as its event says
+/// it: `created Deployment/shop/web`, `deleted StatefulSet/shop/db`.
+fn ci_change(operation: &Operation, actual: &State) -> Option<String> {
+    match operation {
+        Operation::Create { key, .. } => Some(format!("created {key}")),
+        Operation::Update { key, .. } => Some(format!("updated {key}")),
+        Operation::Delete { key, .. } => Some(
+            match gitops_core::sync::apply::deleted_with(actual, key).as_slice() {
+                [] => format!("deleted {key}"),
+                contents => format!(
+                    "deleted {key} and everything in it ({})",
+                    contents.join(", ")
+                ),
+            },
+        ),
+        Operation::Skip { .. } => None,
     }
 }

@@ -3,7 +3,7 @@
 //! Each interaction is recorded (share links, saved work, exercise
 //! solutions) and replays to the same world.
 
-use crate::agent::waves::{hold, Hold};
+use crate::agent::waves::{step_hold, Hold};
 use crate::cluster::comparable;
 use crate::edits::{edit_message, environment_changes};
 use crate::repository::PullRequest;
@@ -205,14 +205,16 @@ impl World {
 
     /// What keeps Step from applying the next operation of `environment`'s
     /// plan now: an earlier wave not yet Healthy (time must run), one that
-    /// turned Degraded (the sync fails), or a deletion no one confirmed.
+    /// turned Degraded, an update the API server refuses (the sync fails),
+    /// or a deletion no one confirmed.
     pub fn step_hold(&self, environment: &str) -> Option<Hold> {
         let desired = self.desired_state(environment).ok()?;
         let cluster = self.clusters.get(environment)?;
         let actual = cluster.actual();
         comparable(&desired, actual).ok()?;
-        let plan = gitops_core::plan(&desired, actual, &self.options.reconcile());
-        hold(&desired, actual, &plan, &cluster.confirmed_prunes)
+        let options = self.options.reconcile();
+        let plan = gitops_core::plan(&desired, actual, &options);
+        step_hold(&desired, actual, &plan, &options, &cluster.confirmed_prunes)
     }
 
     /// Whether the plan of `environment` has an operation to apply.

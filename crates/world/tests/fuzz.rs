@@ -169,6 +169,7 @@ fn plan_and_report(pair: &Pair) -> Outcome {
         ignore: ignore_rules(&pair.ignore).unwrap_or_default(),
         respect_ignore_differences: pair.respect,
         application: pair.tracked.then(|| "fuzz".to_string()),
+        force: false,
     };
     let plan = plan(&desired, &actual, &options);
     report(&desired, &actual, &options);

@@ -164,10 +164,17 @@ everywhere! {
         assert_eq!(status(&world), (SyncStatus::Synced, Health::Healthy));
     }
 
-    fn an_autoscaler_and_the_reconciler_flap() {
+    fn an_autoscaler_and_the_reconciler_flap_and_self_heal_backs_off_as_argo_cds_does() {
         let world = run("autoscaler-flapping.yaml");
-        assert!(count_events(&world, "autoscaler: set Deployment/shop/web in prod at /spec/replicas (2 → 5)") >= 5);
-        assert!(count_events(&world, "agent: Deployment/shop/web in prod drifted at /spec/replicas (5 → 2); reverting") >= 5);
+        let steps_of = |needle: &str| -> Vec<u32> {
+            world.events.iter().filter(|event| format!("{event}").contains(needle)).map(|event| event.step).collect()
+        };
+        // selfHealRemainingBackoff: 0, 2, 6, 18 and 54 s end at the next step; 162 s
+        // takes 3, and 300 s 5.
+        assert_eq!(steps_of("agent: Deployment/shop/web in prod drifted at /spec/replicas (5 → 2); reverting"), [1, 2, 3, 4, 5, 8, 13], "{:#?}", events(&world));
+        assert_eq!(steps_of("autoscaler: set Deployment/shop/web in prod at /spec/replicas (2 → 5)"), [0, 1, 2, 3, 4, 5, 8, 13]);
+        assert!(has_event(&world, "6 agent: prod is OutOfSync: Deployment/shop/web drifted at /spec/replicas (5 → 2); self-heal backs off: revert 6 of this revision waits until step 8"), "{:#?}", events(&world));
+        assert!(has_event(&world, "13 agent: Deployment/shop/web in prod drifted at /spec/replicas (5 → 2); reverting; self-heal is on: revert 7 of this revision, 300 s or more after the last sync"));
         let rules: Vec<&str> = world.summary().status["prod"].warnings.iter().map(|warning| warning.rule).collect();
         assert!(rules.contains(&"field-owned-by-controller"));
     }

@@ -301,38 +301,63 @@ everywhere! {
         assert_eq!(pushed.clusters["prod"].actual().len(), 1);
     }
 
-    fn a_degraded_earlier_wave_fails_the_sync_and_the_revision_is_not_retried_by_itself() {
+    fn a_degraded_earlier_wave_fails_the_sync_which_is_retried_before_failed_previous_sync_attempt_holds() {
+        // Argo CD's autoSync gives an automated sync RetryStrategy{Limit: 5}; NextRetryAt
+        // waits 5 s, doubling, at most 3 min; a step is a minute.
         let deployment = |name: &str, wave: &str, image: &str| json!({
             "apiVersion": "apps/v1", "kind": "Deployment",
             "metadata": {"name": name, "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": wave}},
             "spec": {"replicas": 1, "template": {"spec": {"containers": [{"name": name, "image": image}]}}},
         });
-        let scenario = |script: Value| {
+        let scenario = |options: Value, script: Value| {
             let text = json!({
                 "registry": [{"tag": "registry.example/api:1", "crashes": true}, {"tag": "registry.example/api:2"}, {"tag": "registry.example/web:1"}],
                 "repository": {"files": {
                     "envs/prod/api.json": deployment("api", "-1", "registry.example/api:1"),
                     "envs/prod/web.json": deployment("web", "1", "registry.example/web:1"),
                 }},
-                "options": {"pollEvery": 1},
+                "options": options,
                 "script": script,
-                "steps": 9,
+                "steps": 13,
             });
             World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
         };
-        let failed = scenario(json!([]));
+        let failed = scenario(json!({"pollEvery": 1}), json!([]));
         assert!(has(&failed, "3 agent: prod: the sync to"), "{:#?}", lines(&failed));
-        assert!(has(&failed, "failed: Deployment/shop/api is Degraded, so wave 1 never starts"));
+        assert!(has(&failed, "failed: Deployment/shop/api is Degraded, so wave 1 never starts; retrying (1/5) at step 4"));
+        for (attempt, at) in [(2, 5), (3, 6), (4, 7), (5, 9)] {
+            assert!(has(&failed, &format!("retrying ({attempt}/5) at step {at}")), "{attempt}: {:#?}", lines(&failed));
+        }
+        assert!(has(&failed, "9 agent: prod: the sync to"));
+        assert!(has(&failed, "never starts (retried 5 times); the agent does not sync this revision again by itself"));
         assert!(failed.clusters["prod"].actual().get("Deployment/shop/web").is_none(), "wave 1 never ran");
-        assert!(!has(&failed, "agent: created Deployment/shop/web"), "not retried: {:#?}", lines(&failed));
+        assert!(!has(&failed, "agent: created Deployment/shop/web"), "{:#?}", lines(&failed));
         assert!(has(&failed, "prod is OutOfSync: missing Deployment/shop/web; the sync of this revision failed"));
+        let application = &failed.agent.as_ref().unwrap().applications["prod"];
+        assert_eq!(application.sync_error.as_deref(), Some("Deployment/shop/api is Degraded, so wave 1 never starts (retried 5 times)"));
+        assert!(application.retry.is_none());
 
-        let by_hand = scenario(json!([{"at": 5, "do": "sync", "by": "carol"}]));
-        assert!(has(&by_hand, "6 agent: prod: the sync to"), "a person's sync tries again, and fails again: {:#?}", lines(&by_hand));
+        let once = scenario(json!({"pollEvery": 1, "retry": {"limit": 0}}), json!([]));
+        assert!(has(&once, "3 agent: prod: the sync to"), "{:#?}", lines(&once));
+        assert!(!has(&once, "retrying"), "syncPolicy.retry with limit 0 retries nothing: {:#?}", lines(&once));
 
-        let fixed = scenario(json!([{"at": 5, "do": "commit", "author": "alice", "message": "Fix api",
+        let slow = scenario(json!({"pollEvery": 1, "retry": {"limit": 2, "backoff": {"duration": "2m", "factor": 3}}}), json!([]));
+        assert!(has(&slow, "3 agent: prod: the sync to"));
+        assert!(has(&slow, "retrying (1/2) at step 5: a failed sync is tried again 120 s later (the option retry, Argo CD's syncPolicy.retry"), "{:#?}", lines(&slow));
+        assert!(has(&slow, "retrying (2/2) at step 8"), "6 min, at most 3: {:#?}", lines(&slow));
+        assert!(has(&slow, "8 agent: prod: the sync to") && has(&slow, "(retried 2 times)"));
+
+        let by_hand = scenario(json!({"pollEvery": 1}), json!([{"at": 10, "do": "sync", "by": "carol"}]));
+        assert!(has(&by_hand, "11 agent: prod: the sync to"), "a person's sync tries again, and fails again: {:#?}", lines(&by_hand));
+        assert!(!lines(&by_hand).iter().any(|line| line.starts_with("11 ") && line.contains("retrying")), "a person's sync is not retried");
+        let by_hand_with_retry = scenario(json!({"pollEvery": 1, "retry": {"limit": 1}}), json!([{"at": 10, "do": "sync", "by": "carol"}]));
+        assert!(has(&by_hand_with_retry, "11 agent: prod: the sync to"), "{:#?}", lines(&by_hand_with_retry));
+        assert!(has(&by_hand_with_retry, "retrying (1/1) at step 12"), "unless the Application's syncPolicy.retry says so: {:#?}", lines(&by_hand_with_retry));
+
+        let fixed = scenario(json!({"pollEvery": 1}), json!([{"at": 5, "do": "commit", "author": "alice", "message": "Fix api",
             "write": {"envs/prod/api.json": deployment("api", "-1", "registry.example/api:2")}}]));
-        assert!(has(&fixed, "6 agent: updated Deployment/shop/api in prod"), "a new revision is synced: {:#?}", lines(&fixed));
+        assert!(has(&fixed, "retrying (5/5) at step 9"), "the retries sync the revision that failed: {:#?}", lines(&fixed));
+        assert!(has(&fixed, "10 agent: updated Deployment/shop/api in prod"), "then the new one: {:#?}", lines(&fixed));
         assert!(has(&fixed, "agent: created Deployment/shop/web in prod"), "{:#?}", lines(&fixed));
     }
 

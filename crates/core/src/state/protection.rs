@@ -19,7 +19,8 @@ fn sync_options(object: &Value) -> impl Iterator<Item = &str> {
         .map(str::trim)
 }
 
-fn has_sync_option(object: &Value, option: &str) -> bool {
+/// Whether one of the object's Argo CD sync options is exactly `option`.
+pub(crate) fn has_sync_option(object: &Value, option: &str) -> bool {
     sync_options(object).any(|item| item == option)
 }
 

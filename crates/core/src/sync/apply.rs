@@ -1,5 +1,7 @@
+use crate::options::Options;
 use crate::state::namespace::namespace_of;
 use crate::state::{Form, Key, State};
+use crate::sync::immutable::{outcome, Outcome, Recreated, Refusal};
 use crate::sync::plan::Operation;
 use serde_json::Value;
 
@@ -10,20 +12,74 @@ use serde_json::Value;
 pub fn apply(plan: &[Operation], actual: &State) -> State {
     let mut next = actual.clone();
     for operation in plan {
-        match operation {
-            Operation::Create { key, object, .. } | Operation::Update { key, object, .. } => {
-                next.insert(key.clone(), object.clone());
-            }
-            Operation::Delete { key, .. } => {
-                for contained in deleted_with(&next, key) {
-                    next.remove(&contained);
-                }
-                next.remove(key);
-            }
-            Operation::Skip { .. } => {}
-        }
+        apply_one(operation, &mut next);
     }
     next
+}
+
+fn apply_one(operation: &Operation, state: &mut State) {
+    match operation {
+        Operation::Create { key, object, .. } | Operation::Update { key, object, .. } => {
+            state.insert(key.clone(), object.clone());
+        }
+        Operation::Delete { key, .. } => {
+            for contained in deleted_with(state, key) {
+                state.remove(&contained);
+            }
+            state.remove(key);
+        }
+        Operation::Skip { .. } => {}
+    }
+}
+
+/// A plan carried out as the API server takes it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CarriedOut {
+    pub actual: State,
+    /// The updates the API server refused, in the plan's order.
+    pub refused: Vec<Refusal>,
+    /// The objects deleted and created again, in the plan's order.
+    pub recreated: Vec<Recreated>,
+}
+
+/// `actual` after a sync carries out `plan` (made for `desired`) against
+/// the API server, wave by wave: an update it refuses is not written, and
+/// the sync stops after that wave, whose other operations ran
+/// (gitops-engine's `sync_context.go` applies a wave's tasks, then fails
+/// the operation when one failed); an update an option recreates deletes
+/// the object and creates it (`sync::immutable`). Where nothing is refused
+/// or recreated, it is `apply`.
+pub fn carry_out(
+    plan: &[Operation],
+    desired: &State,
+    actual: &State,
+    options: &Options,
+) -> CarriedOut {
+    let mut done = CarriedOut {
+        actual: actual.clone(),
+        refused: Vec::new(),
+        recreated: Vec::new(),
+    };
+    let mut failed_in = None;
+    for operation in plan {
+        if failed_in.is_some_and(|wave| operation.wave() > wave) {
+            break;
+        }
+        match outcome(operation, desired, &done.actual, options) {
+            Outcome::Accepted => apply_one(operation, &mut done.actual),
+            Outcome::Refused(refusal) => {
+                failed_in = Some(operation.wave());
+                done.refused.push(refusal);
+            }
+            Outcome::Recreated { why, object, .. } => {
+                let key = operation.key().to_string();
+                done.actual.remove(&key);
+                done.actual.insert(key.clone(), object);
+                done.recreated.push(Recreated { key, why });
+            }
+        }
+    }
+    done
 }
 
 /// What Kubernetes deletes along with the object at `key`: for a Namespace,

@@ -123,6 +123,40 @@ pub mod generate {
         })
     }
 
+    /// States of `apps/v1` Deployments whose selectors the API server will
+    /// not change, some annotated to be recreated instead, in two waves.
+    pub fn selecting_state() -> impl Strategy<Value = State> {
+        let item = (
+            name(),
+            prop::sample::select(vec!["web", "web-v2"]),
+            prop::sample::select(vec!["web:1.0", "web:1.1"]),
+            prop::option::of(prop::sample::select(vec![
+                ("argocd.argoproj.io/sync-options", "Force=true"),
+                ("argocd.argoproj.io/sync-options", "Replace=true"),
+                ("kustomize.toolkit.fluxcd.io/force", "enabled"),
+            ])),
+            prop::sample::select(vec!["0", "1"]),
+        )
+            .prop_map(|(name, app, image, force, wave)| {
+                let mut annotations = json!({"argocd.argoproj.io/sync-wave": wave});
+                if let Some((annotation, value)) = force {
+                    annotations[annotation] = json!(value);
+                }
+                json!({"apiVersion": "apps/v1", "kind": "Deployment",
+                       "metadata": {"name": name, "namespace": "shop", "annotations": annotations},
+                       "spec": {"selector": {"matchLabels": {"app": app}},
+                                "template": {"spec": {"containers": [{"name": "main", "image": image}]}}}})
+            });
+        prop::collection::btree_map(name(), item, 0..6).prop_map(|items| {
+            let unique: BTreeMap<String, Value> = items
+                .into_values()
+                .map(|item| (item["metadata"]["name"].to_string(), item))
+                .collect();
+            State::from_value("generated", Value::Array(unique.into_values().collect()))
+                .expect("valid")
+        })
+    }
+
     /// A pair of states in one form.
     pub fn desired_and_actual() -> impl Strategy<Value = (State, State)> {
         prop_oneof![
@@ -179,6 +213,7 @@ pub mod generate {
                     ignore,
                     respect_ignore_differences,
                     application,
+                    force: false,
                 },
             )
     }

@@ -3,12 +3,14 @@
 //! each one, and never recomputes the whole difference. What happened while
 //! it was down is never noticed.
 
+use super::waves::{recreated_event, refused_event};
 use super::{operation_event, Agent, Notice};
 use crate::cluster::Cluster;
 use crate::event::Event;
 use crate::repository::{diff_states, Repository};
 use crate::scenario::WorldOptions;
 use gitops_core::report::report;
+use gitops_core::sync::immutable::Outcome;
 use std::collections::{BTreeMap, BTreeSet};
 
 impl Agent {
@@ -69,16 +71,29 @@ impl Agent {
                 .into_iter()
                 .filter(|operation| keys.contains(operation.key()))
                 .collect();
+            let reconcile = options.reconcile();
             for operation in &plan {
-                events.push(operation_event(
+                let applied = operation_event(
                     step,
                     &environment,
                     operation,
                     "it replays the event it was sent",
                     git_moved,
                     cluster.actual(),
-                ));
-                cluster.apply(std::slice::from_ref(operation));
+                );
+                match cluster.carry_out(operation, &target, &reconcile) {
+                    Outcome::Accepted => events.push(applied),
+                    Outcome::Refused(refusal) => {
+                        events.push(refused_event(step, &environment, &refusal.message))
+                    }
+                    Outcome::Recreated { why, refusal, .. } => events.push(recreated_event(
+                        step,
+                        &environment,
+                        operation.key(),
+                        &why,
+                        refusal.as_ref().map(|refusal| refusal.message.as_str()),
+                    )),
+                }
             }
             application.synced_revision = application.target_revision.clone();
         }

@@ -39,6 +39,25 @@ pub struct Application {
     /// The revision whose sync failed: not synced again automatically.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failed_revision: Option<String>,
+    /// Why the sync of `failed_revision` failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sync_error: Option<String>,
+    /// A failed automated sync waiting to be tried again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry: Option<Retry>,
+    /// Self-heal waits until this step to revert again (its backoff).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub self_heal_at: Option<u32>,
+    /// The reverts of this revision so far (Argo CD's `SelfHealAttemptsCount`).
+    #[serde(skip)]
+    reverts: u32,
+    /// The step the last sync ended at (Argo CD's `FinishedAt`).
+    #[serde(skip)]
+    last_sync: Option<u32>,
+    /// The sync in progress was asked for by a person (retried only with
+    /// the option retry).
+    #[serde(skip)]
+    by_hand: bool,
 }
 
 impl Application {
@@ -254,8 +273,22 @@ impl Agent {
         let Some(application) = self.applications.get_mut(environment) else {
             return;
         };
-        let Some(target) = application.target.clone() else {
-            return;
+        if manual {
+            // A person's sync takes the place of the retries, and of the
+            // failure of the revision.
+            application.failed_revision = None;
+            application.sync_error = None;
+            application.retry = None;
+        }
+        let (target, revision) = match &application.retry {
+            Some(retry) => (retry.target.clone(), retry.revision.clone()),
+            None => match &application.target {
+                Some(target) => (
+                    target.clone(),
+                    application.target_revision.clone().unwrap_or_default(),
+                ),
+                None => return,
+            },
         };
         if let Some(error) = application.last_error.clone() {
             // Argo CD marks the comparison failed (sync status Unknown) and skips
@@ -279,27 +312,54 @@ impl Agent {
             return report_once(application, refusal, events);
         }
         let found = report(&target, cluster.actual(), &options.reconcile());
-        let revision = application.target_revision.clone().unwrap_or_default();
+        if let Some(retry) = &application.retry {
+            // The failed operation is still Argo CD's: nothing else starts
+            // until its retries end.
+            if step < retry.at && !application.syncing {
+                return;
+            }
+            let why = format!("{retry} the sync to {revision}, which failed");
+            let sync = Sync {
+                environment,
+                revision: &revision,
+                target: &target,
+                plan: &found.plan,
+                why: &why,
+                following_git: true,
+                options: &options.reconcile(),
+            };
+            let progress = sync_wave(application, step, cluster, &sync, events);
+            return settle(application, step, &sync, progress, options, events);
+        }
         let new_revision = application.synced_revision != application.target_revision;
+        let failed = application.failed_revision.is_some()
+            && application.failed_revision == application.target_revision;
+        let heal = options.auto_sync && options.self_heal && !new_revision && !failed;
+        let starts = !manual && !application.syncing;
+        // selfHealRemainingBackoff: the next revert waits after the last sync.
+        let heal_at = application.last_sync.map_or(0, |last| {
+            last.saturating_add(steps_for(self_heal_delay(application.reverts)))
+        });
+        let heals = heal && has_work(&found.plan) && starts && step >= heal_at;
+        let sync = manual
+            || application.syncing
+            || (options.auto_sync && new_revision && !failed)
+            || heals;
         let why = if manual {
             "a person asked for a sync".to_string()
         } else if new_revision && options.auto_sync {
             format!("Git moved to {revision} and auto-sync is on")
+        } else if heals && application.reverts > 0 {
+            format!(
+                "self-heal is on: revert {} of this revision, {} s or more after the last sync \
+                 (Argo CD's self-heal backoff)",
+                application.reverts + 1,
+                self_heal_delay(application.reverts)
+            )
         } else {
             "self-heal is on".to_string()
         };
-        let heal = options.auto_sync && options.self_heal && !new_revision;
-        if manual {
-            application.failed_revision = None;
-        }
-        let failed = application.failed_revision.is_some()
-            && application.failed_revision == application.target_revision;
-        let sync = manual
-            || application.syncing
-            || (options.auto_sync && new_revision && !failed)
-            || (heal && has_work(&found.plan));
-        let automatic = !manual && !application.syncing;
-        if sync && automatic && wipes_out_everything(&target, &found.plan, options) {
+        if sync && starts && wipes_out_everything(&target, &found.plan, options) {
             let refusal = Event::new(
                 step,
                 "agent",
@@ -315,19 +375,27 @@ impl Agent {
             return report_once(application, refusal, events);
         }
         if sync {
-            sync_wave(
-                application,
-                step,
+            if !application.syncing {
+                // A new operation: a revert counts (and waited above); a new
+                // revision or a person's sync starts the count again.
+                application.by_hand = manual;
+                application.self_heal_at = None;
+                application.reverts = if heals { application.reverts + 1 } else { 0 };
+            }
+            let sync = Sync {
                 environment,
-                cluster,
-                &target,
-                &found.plan,
-                &why,
-                new_revision || manual,
-                events,
-            );
-            return;
+                revision: &revision,
+                target: &target,
+                plan: &found.plan,
+                why: &why,
+                following_git: new_revision || manual,
+                options: &options.reconcile(),
+            };
+            let progress = sync_wave(application, step, cluster, &sync, events);
+            return settle(application, step, &sync, progress, options, events);
         }
+        let backing_off = heal && has_work(&found.plan) && step < heal_at;
+        application.self_heal_at = backing_off.then_some(heal_at);
         if found.drift.is_empty() {
             application.reported = None;
             return;
@@ -352,15 +420,24 @@ impl Agent {
             .iter()
             .any(|operation| !operation.changes_cluster());
         let reason = if !options.auto_sync {
-            "auto-sync is off: it waits for a person to sync"
+            "auto-sync is off: it waits for a person to sync".to_string()
         } else if failed {
             "the sync of this revision failed, so it waits for a new revision or a person's sync"
+                .to_string()
+        } else if backing_off {
+            format!(
+                "self-heal backs off: revert {} of this revision waits until step {heal_at} \
+                 ({} s after the last sync; Argo CD's self-heal backoff: 2 s, tripled at each \
+                 revert, at most 5 min; a step is a minute)",
+                application.reverts + 1,
+                self_heal_delay(application.reverts)
+            )
         } else if has_work(&found.plan) {
-            "self-heal is off, so it reports the change and leaves it"
+            "self-heal is off, so it reports the change and leaves it".to_string()
         } else if skipped {
-            "a protected object is never pruned; it stays until a person decides"
+            "a protected object is never pruned; it stays until a person decides".to_string()
         } else {
-            "prune is off, so what Git no longer declares stays"
+            "prune is off, so what Git no longer declares stays".to_string()
         };
         events.push(
             Event::new(
@@ -401,9 +478,105 @@ impl Agent {
 }
 
 mod edge;
+pub mod retry;
 pub mod waves;
 
-use waves::sync_wave;
+use retry::{self_heal_delay, steps_for, Retry, RetryStrategy};
+use waves::{sync_wave, Progress, Sync};
+
+/// What the agent does when a pass of a sync ends: a finished sync is the
+/// revision synced; a failed one is retried while its retry strategy allows
+/// (`retry.rs`), after which the revision's sync has failed and is not tried
+/// again by itself (Argo CD's `autoSync`: "failed previous sync attempt").
+fn settle(
+    application: &mut Application,
+    step: u32,
+    sync: &Sync,
+    progress: Progress,
+    options: &WorldOptions,
+    events: &mut Vec<Event>,
+) {
+    let Sync {
+        environment,
+        revision,
+        target,
+        ..
+    } = *sync;
+    application.syncing = progress == Progress::Waiting;
+    let message = match progress {
+        Progress::Waiting => return,
+        Progress::Finished => {
+            application.synced_revision = Some(revision.to_string());
+            application.retry = None;
+            application.sync_error = None;
+            application.last_sync = Some(step);
+            application.by_hand = false;
+            return;
+        }
+        Progress::Failed(message) => message,
+    };
+    application.last_sync = Some(step);
+    // The Application's syncPolicy.retry, else autoSync's for an automated
+    // sync; a person's sync without one is not retried (the API server's Sync).
+    let (strategy, policy) = match (&options.retry, application.by_hand) {
+        (Some(retry), _) => (
+            retry.clone(),
+            "the option retry, Argo CD's syncPolicy.retry",
+        ),
+        (None, false) => (
+            RetryStrategy::automated(),
+            "Argo CD retries an automated sync 5 times, 5 s doubling to at most 3 min, \
+             unless the Application's syncPolicy.retry says otherwise",
+        ),
+        (None, true) => (RetryStrategy::none(), ""),
+    };
+    let retries = application.retry.as_ref().map_or(0, |retry| retry.count);
+    let delay = strategy.delay(retries).unwrap_or_default();
+    if strategy.retries_after(retries) {
+        let retry = Retry {
+            revision: revision.to_string(),
+            count: retries + 1,
+            limit: strategy.most(),
+            at: step.saturating_add(steps_for(delay)),
+            message: message.clone(),
+            target: target.clone(),
+        };
+        events.push(
+            Event::new(
+                step,
+                "agent",
+                format!("{environment}: the sync to {revision} failed: {message}"),
+            )
+            .because(format!(
+                "{retry} at step {}: a failed sync is tried again {delay} s later ({policy}; \
+                 a step is a minute)",
+                retry.at
+            )),
+        );
+        application.retry = Some(retry);
+        return;
+    }
+    let retried = match retries {
+        0 => String::new(),
+        1 => " (retried once)".to_string(),
+        n => format!(" (retried {n} times)"),
+    };
+    events.push(
+        Event::new(
+            step,
+            "agent",
+            format!("{environment}: the sync to {revision} failed: {message}{retried}"),
+        )
+        .because(
+            "the agent does not sync this revision again by itself, only when Git moves or a \
+             person syncs (Argo CD's \"failed previous sync attempt\")",
+        ),
+    );
+    application.retry = None;
+    application.by_hand = false;
+    application.failed_revision = Some(revision.to_string());
+    application.sync_error = Some(format!("{message}{retried}"));
+}
 
 /// Tells why the agent does not act, unless it told the same last time.
 fn report_once(application: &mut Application, refusal: Event, events: &mut Vec<Event>) {

@@ -4,57 +4,69 @@
 //! `runTasks`: "prune first", "finally create resources"); the plan gives
 //! each deletion the wave it runs in. A deleted object has nothing to wait
 //! for. An object of an earlier wave that turns Degraded fails the sync
-//! (gitops-engine marks its task failed, and the operation with it), and
-//! the agent does not sync that revision again by itself (Argo CD's
-//! `autoSync`: "failed previous sync attempt").
+//! (gitops-engine marks its task failed, and the operation with it); so
+//! does an update the API server refuses, once the rest of its wave is
+//! applied (`sync::immutable`). What the agent does after a failure is in
+//! `retry.rs`.
 
 use super::{operation_event, Application};
 use crate::cluster::Cluster;
 use crate::event::Event;
 use gitops_core::health::{health, Health};
+use gitops_core::options::Options;
 use gitops_core::state::State;
+use gitops_core::sync::immutable::{outcome, Outcome};
 use gitops_core::sync::order::wave;
 use gitops_core::sync::plan::Operation;
 use std::collections::BTreeSet;
 
-/// Applies what the sync can apply now; whether the sync is finished.
-#[allow(clippy::too_many_arguments)]
+/// Where a sync stands after a pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Progress {
+    /// Every operation ran.
+    Finished,
+    /// A later wave waits for an earlier one to be Healthy.
+    Waiting,
+    /// The sync failed, and why (the operation's message).
+    Failed(String),
+}
+
+/// The sync of one pass: what is being synced, and why.
+pub(super) struct Sync<'a> {
+    pub environment: &'a str,
+    pub revision: &'a str,
+    pub target: &'a State,
+    pub plan: &'a [Operation],
+    pub why: &'a str,
+    pub following_git: bool,
+    pub options: &'a Options,
+}
+
+/// Applies what the sync can apply now; where it stands then.
 pub(super) fn sync_wave(
     application: &mut Application,
     step: u32,
-    environment: &str,
     cluster: &mut Cluster,
-    target: &State,
-    plan: &[Operation],
-    why: &str,
-    following_git: bool,
+    sync: &Sync,
     events: &mut Vec<Event>,
-) -> bool {
+) -> Progress {
+    let Sync {
+        environment,
+        target,
+        plan,
+        why,
+        following_git,
+        ..
+    } = *sync;
     // What changes the cluster, in sync order; a skip waits for nothing and
     // is told when the sync finishes.
     let work: Vec<&Operation> = plan.iter().filter(|op| op.changes_cluster()).collect();
     match hold(target, cluster.actual(), plan, &cluster.confirmed_prunes) {
         Some(Hold::Degraded { wave, key }) => {
-            let revision = application.target_revision.clone().unwrap_or_default();
-            events.push(
-                Event::new(
-                    step,
-                    "agent",
-                    format!(
-                        "{environment}: the sync to {revision} failed: {key} is Degraded, so wave {wave} never starts"
-                    ),
-                )
-                .because(
-                    "an object a sync waits for that turns Degraded fails the sync; the agent \
-                     does not retry this revision by itself, only when Git moves or a person syncs",
-                ),
-            );
             application.waiting = None;
-            application.syncing = false;
-            application.failed_revision = Some(revision);
-            return false;
+            return Progress::Failed(format!("{key} is Degraded, so wave {wave} never starts"));
         }
-        Some(waiting) => {
+        Some(waiting @ (Hold::Waiting { .. } | Hold::Confirm { .. })) => {
             let because = match waiting {
                 Hold::Confirm { .. } => "a deletion with Prune=confirm waits for a person's approval, and so does the rest of the sync",
                 _ => "a wave starts only when the earlier waves are healthy",
@@ -66,10 +78,9 @@ pub(super) fn sync_wave(
                 );
                 application.waiting = Some(waiting);
             }
-            application.syncing = true;
-            return false;
+            return Progress::Waiting;
         }
-        None => {}
+        Some(Hold::Refused { .. }) | None => {}
     }
     let batch: Vec<Operation> = match work.first().map(|op| op.wave()) {
         Some(first) if work.iter().any(|op| op.wave() != first) => work
@@ -79,6 +90,7 @@ pub(super) fn sync_wave(
             .collect(),
         _ => plan.to_vec(),
     };
+    let mut refused = Vec::new();
     for operation in &batch {
         if let Operation::Delete { key, .. } = operation {
             if cluster.actual().get(key).is_none() {
@@ -86,24 +98,78 @@ pub(super) fn sync_wave(
                 continue;
             }
         }
-        events.push(operation_event(
+        let applied = operation_event(
             step,
             environment,
             operation,
             why,
             following_git,
             cluster.actual(),
-        ));
-        cluster.apply(std::slice::from_ref(operation));
+        );
+        match cluster.carry_out(operation, target, sync.options) {
+            Outcome::Accepted => events.push(applied),
+            Outcome::Refused(refusal) => {
+                events.push(refused_event(step, environment, &refusal.message));
+                refused.push(refusal.message);
+            }
+            Outcome::Recreated {
+                why: option,
+                refusal,
+                ..
+            } => {
+                events.push(recreated_event(
+                    step,
+                    environment,
+                    operation.key(),
+                    &option,
+                    refusal.as_ref().map(|r| r.message.as_str()),
+                ));
+            }
+        }
     }
     application.waiting = None;
     application.reported = None;
-    let finished = batch.len() == plan.len();
-    application.syncing = !finished;
-    if finished {
-        application.synced_revision = application.target_revision.clone();
+    if !refused.is_empty() {
+        // gitops-engine's executeSyncFailPhase: the failed tasks' messages.
+        return Progress::Failed(format!(
+            "one or more objects failed to apply, reason: {}",
+            refused.join(",")
+        ));
     }
-    finished
+    if batch.len() == plan.len() {
+        Progress::Finished
+    } else {
+        Progress::Waiting
+    }
+}
+
+/// The event of an update the API server refused.
+pub(super) fn refused_event(step: u32, environment: &str, message: &str) -> Event {
+    Event::new(step, "agent", format!("{environment}: the API server refused: {message}")).because(
+        "it does not change this field of an object in place; the annotation \
+         argocd.argoproj.io/sync-options: Force=true (Argo CD), \
+         or Flux's kustomize.toolkit.fluxcd.io/force: enabled, deletes and creates the object instead",
+    )
+}
+
+/// The event of an object deleted and created again instead of updated.
+pub(super) fn recreated_event(
+    step: u32,
+    environment: &str,
+    key: &str,
+    option: &str,
+    refusal: Option<&str>,
+) -> Event {
+    let why = match refusal {
+        Some(message) => format!("{option}; the API server refuses the update: {message}"),
+        None => option.to_string(),
+    };
+    Event::new(
+        step,
+        "agent",
+        format!("recreated {key} in {environment}: deleted it and created it again"),
+    )
+    .because(why)
 }
 
 /// What keeps the next wave of a sync from starting: an object of an
@@ -128,6 +194,11 @@ pub enum Hold {
         wave: i64,
         keys: Vec<String>,
     },
+    /// The API server refuses the next update (a Step stops there).
+    Refused {
+        key: String,
+        message: String,
+    },
 }
 
 impl std::fmt::Display for Hold {
@@ -150,6 +221,9 @@ impl std::fmt::Display for Hold {
                 "wave {wave} waits for a person to confirm the deletion of {} (Prune=confirm)",
                 keys.join(", ")
             ),
+            Hold::Refused { key, message } => {
+                write!(f, "the API server refuses to update {key}: {message}")
+            }
         }
     }
 }
@@ -204,4 +278,26 @@ fn earlier_wave_hold(target: &State, actual: &State, wave_now: i64) -> Option<Ho
         });
     }
     waiting
+}
+
+/// What keeps a person's Step from applying the next operation of `plan`:
+/// what keeps its wave from starting, else an update the API server
+/// refuses (and no option recreates), where a sync would fail.
+pub fn step_hold(
+    target: &State,
+    actual: &State,
+    plan: &[Operation],
+    options: &Options,
+    confirmed: &BTreeSet<String>,
+) -> Option<Hold> {
+    hold(target, actual, plan, confirmed).or_else(|| {
+        let next = plan.iter().find(|op| op.changes_cluster())?;
+        match outcome(next, target, actual, options) {
+            Outcome::Refused(refusal) => Some(Hold::Refused {
+                key: refusal.key,
+                message: refusal.message,
+            }),
+            _ => None,
+        }
+    })
 }

@@ -9,8 +9,10 @@ mod kubelet;
 
 pub use kubelet::{Running, NEEDS, PROGRESS_DEADLINE};
 
+use gitops_core::options::Options;
 use gitops_core::state::{forms_agree, Key, State};
 use gitops_core::sync::apply::deleted_with;
+use gitops_core::sync::immutable::{outcome, Outcome};
 use gitops_core::sync::plan::Operation;
 use kubelet::Rollout;
 use serde_json::{json, Value};
@@ -134,6 +136,27 @@ impl Cluster {
                 Operation::Skip { .. } => {}
             }
         }
+    }
+
+    /// Carries out one operation of a plan made for `desired` as the API
+    /// server takes it (`sync::immutable`): written, refused (nothing is
+    /// written), or the object deleted and created again.
+    pub fn carry_out(
+        &mut self,
+        operation: &Operation,
+        desired: &State,
+        options: &Options,
+    ) -> Outcome {
+        let outcome = outcome(operation, desired, &self.actual, options);
+        match &outcome {
+            Outcome::Accepted => self.apply(std::slice::from_ref(operation)),
+            Outcome::Refused(_) => {}
+            Outcome::Recreated { object, .. } => {
+                self.remove(operation.key());
+                self.write(operation.key(), object.clone());
+            }
+        }
+        outcome
     }
 
     /// Sets one field of an object (the whole object, creating it, when

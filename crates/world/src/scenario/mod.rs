@@ -3,6 +3,7 @@
 //! `{"desired": ..., "actual": ..., "options": ...}`; a world adds a
 //! repository, clusters, a registry, controllers and a script.
 
+pub mod retry;
 mod validate;
 
 pub use crate::repository::{Files, Layout, DEFAULT_ENVIRONMENT};
@@ -160,6 +161,15 @@ pub struct WorldOptions {
     /// carrying theirs are the agent's to report and prune.
     #[serde(skip_serializing_if = "is_default_application")]
     pub application: String,
+    /// Flux's `spec.force` (as Argo CD's `argocd app sync --force`): an
+    /// update the API server refuses deletes and creates the object instead.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub force: bool,
+    /// Argo CD's `syncPolicy.retry`: how often, and after how long, a
+    /// failed automated sync is tried again; unset, Argo CD's default for
+    /// an automated sync (5 times, 5 s doubling to at most 3 min).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry: Option<retry::RetryStrategy>,
     /// Sync when Git moves to a new revision.
     pub auto_sync: bool,
     /// Revert changes made to the cluster outside Git.
@@ -188,6 +198,8 @@ impl Default for WorldOptions {
             ignore: Vec::new(),
             respect_ignore_differences: false,
             application: DEFAULT_APPLICATION.into(),
+            force: false,
+            retry: None,
             auto_sync: true,
             self_heal: true,
             poll_every: 3,
@@ -208,6 +220,7 @@ impl WorldOptions {
             ignore: self.ignore.clone(),
             respect_ignore_differences: self.respect_ignore_differences,
             application: Some(self.application.clone()),
+            force: self.force,
         }
     }
 }

@@ -110,6 +110,18 @@ impl Scenario {
                 "the agent polls every 1 step or more",
             ));
         }
+        if let Some((pointer, error)) = raw
+            .options
+            .retry
+            .as_ref()
+            .and_then(|retry| retry.unreadable())
+        {
+            return Err(InputError::shape(
+                source,
+                format!("/options/retry{pointer}"),
+                format!("{error}: a duration is a number of seconds or as Go writes one (5s, 2m, 1h30m)"),
+            ));
+        }
         if raw.steps.is_some_and(|steps| steps > MAX_STEPS) {
             return Err(InputError::shape(
                 source,

@@ -1,6 +1,7 @@
 //! The reconciler's own state: whether it runs and reads Git, its health and
 //! last error, and for each environment the head of Git and the revision it
-//! last synced. "I merged but nothing happened" is answered here.
+//! last synced, with a sync in progress, retrying or failed (and why), and
+//! self-heal backing off. "I merged but nothing happened" is answered here.
 
 use super::{HistoryProps, Region};
 use crate::ui::components::code_spans::code_spans;
@@ -68,8 +69,18 @@ fn row(environment: &str, head: Option<String>, application: &Application) -> Ht
             <td>
                 <code>{ revision(&application.synced_revision) }</code>
                 if application.syncing { { " (syncing wave by wave)" } }
+                if let Some(retry) = &application.retry {
+                    { format!(" ({retry} at step {}: ", retry.at) }{ code_spans(&retry.message) }{ ")" }
+                }
                 if let Some(failed) = &application.failed_revision {
-                    { " (the sync to " }<code>{ failed }</code>{ " failed)" }
+                    { " (the sync to " }<code>{ failed }</code>{ " failed" }
+                    if let Some(error) = &application.sync_error {
+                        { ": " }{ code_spans(error) }
+                    }
+                    { ")" }
+                }
+                if let Some(at) = application.self_heal_at {
+                    { format!(" (self-heal backs off until step {at})") }
                 }
             </td>
         </tr>

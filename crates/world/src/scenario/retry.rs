@@ -1,0 +1,161 @@
+//! Argo CD's `syncPolicy.retry` as a scenario writes it: how often, and
+//! after how long, a failed sync is tried again (pkg/apis/application/
+//! v1alpha1/types.go, `RetryStrategy`, `Backoff`, `NextRetryAt`). The
+//! agent's use of it, in steps, is `agent/retry.rs`.
+
+use serde::{Deserialize, Serialize};
+
+/// Argo CD's `syncPolicy.retry` (`RetryStrategy`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RetryStrategy {
+    /// The most retries of a failed sync; 0 none, -1 no limit.
+    #[serde(default)]
+    pub limit: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backoff: Option<Backoff>,
+}
+
+/// Argo CD's `Backoff`: durations in seconds (`30`) or as Go writes them
+/// (`5s`, `2m`, `1h30m`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Backoff {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub factor: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_duration: Option<String>,
+}
+
+/// `DefaultSyncRetryDuration`, `DefaultSyncRetryFactor`, `DefaultSyncRetryMaxDuration`.
+const DEFAULT_DURATION: f64 = 5.0;
+const DEFAULT_FACTOR: i64 = 2;
+const DEFAULT_MAX_DURATION: f64 = 180.0;
+
+impl RetryStrategy {
+    /// What `autoSync` gives an automated sync when `syncPolicy.retry` is unset.
+    pub fn automated() -> Self {
+        RetryStrategy {
+            limit: 5,
+            backoff: None,
+        }
+    }
+
+    /// No retries: a person's sync when the Application sets none.
+    pub fn none() -> Self {
+        RetryStrategy {
+            limit: 0,
+            backoff: None,
+        }
+    }
+
+    /// Whether a sync that failed after `retries` retries is tried again.
+    pub fn retries_after(&self, retries: u32) -> bool {
+        self.limit < 0 || i64::from(retries) < self.limit
+    }
+
+    /// The most retries, if there is a limit.
+    pub fn most(&self) -> Option<u32> {
+        (self.limit >= 0).then(|| u32::try_from(self.limit).unwrap_or(u32::MAX))
+    }
+
+    /// `NextRetryAt`: the seconds from a failure, after `retries` retries,
+    /// to the next attempt: duration × factor^retries, at most maxDuration
+    /// (when it is above 0). `Err` names a duration that does not read.
+    pub fn delay(&self, retries: u32) -> Result<f64, String> {
+        let backoff = self.backoff.as_ref();
+        let duration = match backoff.and_then(|b| b.duration.as_deref()) {
+            Some(text) if !text.is_empty() => seconds(text)?,
+            _ => DEFAULT_DURATION,
+        };
+        let max = match backoff.and_then(|b| b.max_duration.as_deref()) {
+            Some(text) if !text.is_empty() => seconds(text)?,
+            _ => DEFAULT_MAX_DURATION,
+        };
+        let factor = backoff.and_then(|b| b.factor).unwrap_or(DEFAULT_FACTOR);
+        let wait = duration * (factor as f64).powf(f64::from(retries));
+        Ok(if max > 0.0 { wait.min(max) } else { wait })
+    }
+
+    /// The durations that do not read, with where they are under `retry`.
+    pub fn unreadable(&self) -> Option<(&'static str, String)> {
+        let backoff = self.backoff.as_ref()?;
+        let fields = [
+            ("/backoff/duration", &backoff.duration),
+            ("/backoff/maxDuration", &backoff.max_duration),
+        ];
+        fields.into_iter().find_map(|(pointer, text)| {
+            let text = text.as_deref().filter(|text| !text.is_empty())?;
+            seconds(text).err().map(|error| (pointer, error))
+        })
+    }
+}
+
+/// Argo CD's `parseStringToDuration`: a whole number is seconds, anything
+/// else a Go duration (`time.ParseDuration`).
+pub fn seconds(text: &str) -> Result<f64, String> {
+    if let Ok(whole) = text.parse::<i64>() {
+        return Ok(whole as f64);
+    }
+    go_duration(text).ok_or_else(|| format!("unable to parse {text} as a duration"))
+}
+
+/// `time.ParseDuration`: an optional sign, then numbers (decimals allowed),
+/// each with a unit (ns, us, µs, ms, s, m, h), as `1h30m` or `2.5s`.
+fn go_duration(text: &str) -> Option<f64> {
+    let (sign, mut rest) = match text.strip_prefix('-') {
+        Some(rest) => (-1.0, rest),
+        None => (1.0, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if rest == "0" {
+        return Some(0.0);
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    let mut total = 0.0;
+    while !rest.is_empty() {
+        let number_end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let (number, after) = rest.split_at(number_end);
+        if number.is_empty() || number == "." {
+            return None;
+        }
+        let number: f64 = number.parse().ok()?;
+        let unit_end = after
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(after.len());
+        let (unit, after) = after.split_at(unit_end);
+        let scale = match unit {
+            "ns" => 1e-9,
+            "us" | "µs" | "μs" => 1e-6,
+            "ms" => 1e-3,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            _ => return None,
+        };
+        total += number * scale;
+        rest = after;
+    }
+    Some(sign * total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_argo_cd_reads_them() {
+        assert_eq!(seconds("30"), Ok(30.0), "a whole number is seconds");
+        assert_eq!(seconds("5s"), Ok(5.0));
+        assert_eq!(seconds("1h30m"), Ok(5400.0));
+        assert_eq!(seconds("2.5m"), Ok(150.0));
+        assert_eq!(seconds("500ms"), Ok(0.5));
+        assert!(seconds("soon").is_err());
+        assert!(seconds("5").is_ok() && seconds("5x").is_err() && seconds("").is_err());
+    }
+}
