@@ -535,4 +535,11 @@ everywhere! {
         assert_eq!(changes[0].path, "/data/b");
         assert_eq!(object["data"], json!({"a": "1"}));
     }
+
+    fn a_helm_hook_weight_is_a_wave_for_any_object() {
+        // gitops-engine's syncwaves.Wave falls back to helm.sh/hook-weight.
+        let weighted = object("ConfigMap", "first", Some("shop"), json!({"helm.sh/hook-weight": "-2"}));
+        let plan = gitops_core::plan(&state(json!([weighted, wave("ConfigMap", "second", 0)])), &state(json!([])), &Options::default());
+        assert_eq!(in_waves(&plan), ["create ConfigMap/shop/first @-2", "create ConfigMap/shop/second @0"]);
+    }
 }
