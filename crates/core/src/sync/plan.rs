@@ -142,7 +142,8 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             }
             Difference::Extra { .. }
             | Difference::Unmanaged { .. }
-            | Difference::Excluded { .. } => None,
+            | Difference::Excluded { .. }
+            | Difference::Hook { .. } => None,
         })
         .collect();
     let namespace_waves = earliest_wave_per_namespace(&written);
@@ -168,7 +169,9 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 Some((wave_of(desired), difference))
             }
             Difference::Excluded { desired, .. } => Some((wave_of(desired), difference)),
-            Difference::Extra { .. } | Difference::Unmanaged { .. } => None,
+            Difference::Extra { .. } | Difference::Unmanaged { .. } | Difference::Hook { .. } => {
+                None
+            }
         })
         .collect();
     ordered.sort_by_cached_key(|&(wave, difference)| {
@@ -215,7 +218,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 wave,
                 reason: reason.clone(),
             },
-            Difference::Extra { .. } | Difference::Unmanaged { .. } => {
+            Difference::Extra { .. } | Difference::Unmanaged { .. } | Difference::Hook { .. } => {
                 unreachable!("only writes were kept")
             }
         })
@@ -227,7 +230,7 @@ fn desired_of<'d>(difference: &'d Difference) -> &'d Value {
         Difference::Missing { desired, .. } | Difference::Changed { desired, .. } => desired,
         Difference::Excluded { desired, .. } => desired,
         Difference::Extra { actual, .. } => actual,
-        Difference::Unmanaged { .. } => &Value::Null,
+        Difference::Unmanaged { .. } | Difference::Hook { .. } => &Value::Null,
     }
 }
 
