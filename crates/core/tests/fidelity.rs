@@ -134,7 +134,7 @@ everywhere! {
         );
     }
 
-    fn prune_last_runs_after_the_last_wave_of_the_whole_sync() {
+    fn prune_last_runs_after_the_last_wave_of_the_sync_phase() {
         let last = json!({"argocd.argoproj.io/sync-options": "PruneLast=true", "argocd.argoproj.io/sync-wave": "-3"});
         let audit = object("ConfigMap", "audit", Some("shop"), last);
         // The last wave counts every object of the sync: the Job in wave 4 is
@@ -154,6 +154,12 @@ everywhere! {
         let actual = state(json!([object("ConfigMap", "audit", Some("shop"), json!({"argocd.argoproj.io/sync-options": "PruneLast=true"}))]));
         let plan = gitops_core::plan(&early, &actual, &Options::pruning(true));
         assert_eq!(in_waves(&plan), ["create Deployment/shop/web @-2", "delete ConfigMap/shop/audit @1"]);
+        // Only the Sync phase counts (getSyncTasks' syncPhaseLastWave): a PostSync
+        // hook in wave 7 does not, a Sync hook in wave 3 does.
+        let hook = |name: &str, phase: &str, wave: &str| object("Job", name, Some("shop"), json!({"argocd.argoproj.io/hook": phase, "argocd.argoproj.io/sync-wave": wave}));
+        let with_hooks = state(json!([wave("Deployment", "web", -2), hook("smoke", "PostSync", "7"), hook("seed", "Sync", "3")]));
+        let plan = gitops_core::plan(&with_hooks, &actual, &Options::pruning(true));
+        assert_eq!(in_waves(&plan), ["create Deployment/shop/web @-2", "delete ConfigMap/shop/audit @4"]);
     }
 
     fn argo_cd_skips_a_protected_object_and_keeps_it_extra_while_flux_releases_it() {
@@ -592,6 +598,39 @@ everywhere! {
         assert!(found.plan.is_empty());
         let found = report(&state(json!([job("Skip")])), &state(json!([])), &Options::default());
         assert_eq!(found.drift.missing, ["Job/shop/cleanup"], "Skip alone is no hook");
+    }
+
+    fn get_sync_tasks_orders_hooks_by_phase_then_wave_and_names_a_generate_name_at_run_time() {
+        use gitops_core::sync::hooks::{hook_tasks, DeletePolicy, Phase, Run};
+        let job = |metadata: Value| json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata});
+        let desired = state(json!([
+            job(json!({"generateName": "migrate-", "namespace": "shop", "annotations": {"argocd.argoproj.io/hook": "PreSync"}})),
+            job(json!({"name": "seed", "namespace": "shop", "annotations": {"argocd.argoproj.io/hook": "PreSync", "argocd.argoproj.io/sync-wave": "-1"}})),
+            job(json!({"name": "smoke", "namespace": "shop", "annotations": {"helm.sh/hook": "post-install,post-upgrade", "helm.sh/hook-weight": "5", "helm.sh/hook-delete-policy": "hook-succeeded"}})),
+            job(json!({"name": "both", "namespace": "shop", "annotations": {"argocd.argoproj.io/hook": "PostSync,PreSync,SyncFail"}})),
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"}}),
+        ]));
+        let tracked = Options { application: Some("shop".into()), ..Options::default() };
+        let run = Run { revision: "9F8E7D6C5B4A", started: 3 };
+        let tasks = hook_tasks(&desired, run, &tracked);
+        let order: Vec<String> = tasks.iter().map(|task| format!("{} {} @{}", task.phase, task.key, task.wave)).collect();
+        assert_eq!(order, [
+            "PreSync Job/shop/seed @-1",
+            "PreSync Job/shop/both @0",
+            "PreSync Job/shop/migrate-9f8e7d6-presync-3 @0",
+            "PostSync Job/shop/both @0",
+            "PostSync Job/shop/smoke @5",
+            "SyncFail Job/shop/both @0",
+        ]);
+        let migrate = &tasks[2];
+        assert_eq!(&*migrate.declared, "Job/shop/migrate-");
+        assert_eq!(migrate.object["metadata"]["name"], "migrate-9f8e7d6-presync-3");
+        assert_eq!(migrate.object["metadata"]["generateName"], "migrate-", "kept, as the API server keeps it");
+        assert_eq!(migrate.object["metadata"]["annotations"]["argocd.argoproj.io/tracking-id"], "shop:batch/Job:shop/migrate-9f8e7d6-presync-3");
+        assert_eq!(migrate.delete, [DeletePolicy::BeforeHookCreation], "the default when none is given");
+        assert_eq!(tasks[4].delete, [DeletePolicy::HookSucceeded], "Helm's policy, mapped");
+        assert!(tasks.iter().all(|task| task.phase != Phase::Sync));
+        assert!(hook_tasks(&state(json!({"migrate": {"annotations": {"argocd.argoproj.io/hook": "PreSync"}}})), run, &tracked).is_empty(), "the lesson's form has no hooks");
     }
 
     fn only_a_hook_may_have_a_generate_name_instead_of_a_name() {

@@ -11,6 +11,7 @@ use gitops_core::pointer::Pattern;
 use gitops_core::state::hooks::is_hook;
 use gitops_core::state::protection::{flux_releases, prune_protection, prunes_last};
 use gitops_core::state::render::{render, Format};
+use gitops_core::sync::hooks::runs_in_sync_phase;
 use gitops_core::sync::order::wave;
 use gitops_core::{
     apply, drift, has_work, plan, report, sync, Form, IgnoreRule, Operation, Options, State,
@@ -262,9 +263,10 @@ laws! {
                 }
             }
         }
-        let highest = desired.objects().values().map(|object| wave(object)).chain(waves.iter().copied()).fold(0, i64::max);
+        let sync_phase = desired.objects().values().filter(|object| runs_in_sync_phase(&desired, object));
+        let highest = sync_phase.map(|object| wave(object)).chain(waves.iter().copied()).fold(0, i64::max);
         for operation in deletions.iter().filter(|operation| last(operation)) {
-            prop_assert_eq!(operation.wave(), highest + 1, "PruneLast: the wave after the last of the sync");
+            prop_assert_eq!(operation.wave(), highest + 1, "PruneLast: the wave after the last of the sync phase");
             prop_assert!(plan.iter().filter(|other| !is_deletion(other) || !last(other)).all(|other| other.wave() < operation.wave()));
         }
     }
