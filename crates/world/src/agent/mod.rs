@@ -39,6 +39,9 @@ pub struct Application {
     /// The revision whose sync failed: not synced again automatically.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failed_revision: Option<String>,
+    /// The hooks of the sync in progress, when it runs any.
+    #[serde(skip)]
+    hooks: Option<hooks::HookRun>,
 }
 
 impl Application {
@@ -315,18 +318,17 @@ impl Agent {
             return report_once(application, refusal, events);
         }
         if sync {
-            sync_wave(
-                application,
+            let now = hooks::SyncStep {
                 step,
                 environment,
-                cluster,
-                &target,
-                &found.plan,
-                &why,
-                new_revision || manual,
-                events,
-            );
-            return;
+                target: &target,
+                plan: &found.plan,
+                why: &why,
+                following_git: new_revision || manual,
+                full: manual || (new_revision && has_work(&found.plan)),
+                options: &options.reconcile(),
+            };
+            return hooks::sync_with_hooks(application, cluster, &now, events);
         }
         if found.drift.is_empty() {
             application.reported = None;
@@ -401,9 +403,8 @@ impl Agent {
 }
 
 mod edge;
+mod hooks;
 pub mod waves;
-
-use waves::sync_wave;
 
 /// Tells why the agent does not act, unless it told the same last time.
 fn report_once(application: &mut Application, refusal: Event, events: &mut Vec<Event>) {

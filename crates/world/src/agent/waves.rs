@@ -13,6 +13,7 @@ use crate::cluster::Cluster;
 use crate::event::Event;
 use gitops_core::health::{health, Health};
 use gitops_core::state::State;
+use gitops_core::sync::hooks::resources;
 use gitops_core::sync::order::wave;
 use gitops_core::sync::plan::Operation;
 
@@ -143,11 +144,14 @@ impl std::fmt::Display for Hold {
 /// running now, if anything does.
 pub fn hold(target: &State, actual: &State, plan: &[Operation]) -> Option<Hold> {
     let wave_now = plan.iter().find(|op| op.changes_cluster())?.wave();
+    hold_before(target, actual, wave_now)
+}
+
+/// What keeps wave `wave_now` from starting, if anything does: the
+/// resources of the earlier waves (a hook is none: its phase waits for it).
+pub fn hold_before(target: &State, actual: &State, wave_now: i64) -> Option<Hold> {
     let mut waiting = None;
-    let earlier = target
-        .objects()
-        .iter()
-        .filter(|(_, object)| wave(object) < wave_now);
+    let earlier = resources(target).filter(|(_, object)| wave(object) < wave_now);
     for (key, _) in earlier {
         let state = match actual.get(key).map(health) {
             None => "missing".to_string(),
