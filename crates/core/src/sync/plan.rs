@@ -9,7 +9,6 @@ use crate::options::Options;
 use crate::state::namespace::namespace_of;
 use crate::state::protection::{prune_protection, prunes_last, requires_prune_confirmation};
 use crate::state::State;
-use crate::sync::hooks::runs_in_sync_phase;
 use crate::sync::merge::{created, updated};
 use crate::sync::order::{sort_key, wave};
 use serde::{Deserialize, Serialize};
@@ -152,8 +151,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             }
             Difference::Extra { .. }
             | Difference::Unmanaged { .. }
-            | Difference::Excluded { .. }
-            | Difference::Hook { .. } => None,
+            | Difference::Excluded { .. } => None,
         })
         .collect();
     let namespace_waves = earliest_wave_per_namespace(&written);
@@ -179,9 +177,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 Some((wave_of(desired), difference))
             }
             Difference::Excluded { desired, .. } => Some((wave_of(desired), difference)),
-            Difference::Extra { .. } | Difference::Unmanaged { .. } | Difference::Hook { .. } => {
-                None
-            }
+            Difference::Extra { .. } | Difference::Unmanaged { .. } => None,
         })
         .collect();
     ordered.sort_by_cached_key(|&(wave, difference)| {
@@ -228,7 +224,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 wave,
                 reason: reason.clone(),
             },
-            Difference::Extra { .. } | Difference::Unmanaged { .. } | Difference::Hook { .. } => {
+            Difference::Extra { .. } | Difference::Unmanaged { .. } => {
                 unreachable!("only writes were kept")
             }
         })
@@ -240,7 +236,7 @@ fn desired_of<'d>(difference: &'d Difference) -> &'d Value {
         Difference::Missing { desired, .. } | Difference::Changed { desired, .. } => desired,
         Difference::Excluded { desired, .. } => desired,
         Difference::Extra { actual, .. } => actual,
-        Difference::Unmanaged { .. } | Difference::Hook { .. } => &Value::Null,
+        Difference::Unmanaged { .. } => &Value::Null,
     }
 }
 
@@ -264,9 +260,8 @@ fn earliest_wave_per_namespace<'v>(written: &[(&str, &'v Value)]) -> BTreeMap<&'
 /// the distinct waves of the objects to prune are swapped symmetrically
 /// (the lowest with the highest, the second lowest with the second highest,
 /// ...), and a `PruneLast=true` one then runs in the wave after the last
-/// of the sync phase (every resource Git declares, every Sync hook and
-/// every object to prune, never below wave 0). Within a wave: by kind,
-/// then name.
+/// of the whole sync (every object Git declares and every one to prune,
+/// never below wave 0). Within a wave: by kind, then name.
 fn prunes(differences: &[Difference], desired: &State) -> Plan {
     let extras: Vec<(&str, &Value)> = differences
         .iter()
@@ -283,11 +278,7 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
         Err(_) => own,
     };
     let after_the_last = if extras.iter().any(|(_, actual)| prunes_last(actual)) {
-        let declared = desired
-            .objects()
-            .values()
-            .filter(|object| runs_in_sync_phase(desired, object))
-            .map(|object| wave(object));
+        let declared = desired.objects().values().map(|object| wave(object));
         let last = declared.chain(waves.last().copied()).fold(0, i64::max);
         last.saturating_add(1)
     } else {

@@ -58,9 +58,6 @@ pub struct Application {
     /// the option retry).
     #[serde(skip)]
     by_hand: bool,
-    /// The hooks of the sync in progress, when it runs any.
-    #[serde(skip)]
-    hooks: Option<hooks::HookRun>,
 }
 
 impl Application {
@@ -331,7 +328,7 @@ impl Agent {
                 following_git: true,
                 options: &options.reconcile(),
             };
-            let progress = hooks::sync_with_hooks(application, step, cluster, &sync, true, events);
+            let progress = sync_wave(application, step, cluster, &sync, events);
             return settle(application, step, &sync, progress, options, events);
         }
         let new_revision = application.synced_revision != application.target_revision;
@@ -378,9 +375,6 @@ impl Agent {
             return report_once(application, refusal, events);
         }
         if sync {
-            // The syncs that run hooks: a person's, or an automated one of a
-            // new revision with work (self-heal's names resources: skipHooks).
-            let full = manual || (new_revision && has_work(&found.plan));
             if !application.syncing {
                 // A new operation: a revert counts (and waited above); a new
                 // revision or a person's sync starts the count again.
@@ -397,7 +391,7 @@ impl Agent {
                 following_git: new_revision || manual,
                 options: &options.reconcile(),
             };
-            let progress = hooks::sync_with_hooks(application, step, cluster, &sync, full, events);
+            let progress = sync_wave(application, step, cluster, &sync, events);
             return settle(application, step, &sync, progress, options, events);
         }
         let backing_off = heal && has_work(&found.plan) && step < heal_at;
@@ -484,12 +478,11 @@ impl Agent {
 }
 
 mod edge;
-mod hooks;
 pub mod retry;
 pub mod waves;
 
 use retry::{self_heal_delay, steps_for, Retry, RetryStrategy};
-use waves::{Progress, Sync};
+use waves::{sync_wave, Progress, Sync};
 
 /// What the agent does when a pass of a sync ends: a finished sync is the
 /// revision synced; a failed one is retried while its retry strategy allows
