@@ -15,11 +15,16 @@
 //   2. writes api.js, the stable module lesson pages import (`import init, { diff }
 //      from './api.js'`), re-exporting the glue of the API's own wasm module
 //      (crates/api, without the page), and api.d.ts, its TypeScript declarations;
-//   3. writes register-sw.js, which index.html loads to register sw.js;
+//   3. writes register-sw.js, which index.html loads to register sw.js, and
+//      scenarios.json, every preset and exercise (in their index.json order) in one
+//      file, which is what the page fetches: one response compresses them together
+//      (about 10 KB gzipped where the files one by one are 22 KB);
 //   4. adds a Content-Security-Policy <meta> to index.html, with the sha256 of each of
 //      Trunk's inline scripts;
-//   5. writes sw.js, a service worker that precaches every file of the build, last,
-//      so that its list and version cover the final index.html and api.js.
+//   5. writes sw.js, a service worker that precaches the files the page uses, last,
+//      so that its list and version cover the final index.html; the API module, the
+//      example lesson page and the presets' own files (for authors) are cached when
+//      first fetched.
 //
 // Under `trunk serve` Trunk adds an inline autoreload script that it rewrites on every
 // response (so no hash can allow it) and rebuilds on every change (so a cache-first
@@ -57,6 +62,9 @@ const CACHE_PREFIX = 'gitops-playground';
 
 /** The name Trunk gives the API module (crates/api), a `data-type="worker"` rust asset. */
 const API_MODULE = 'gitops-api';
+const SCENARIOS = 'scenarios.json';
+const SCENARIO_DIRECTORIES = ['presets', 'exercises'];
+const FIRST_PRESET = 'worked-example.json';
 
 let html = readFileSync(htmlPath, 'utf8');
 const inlineScripts = elements(html, 'script').filter((script) => !/\ssrc\s*=/i.test(script.attributes));
@@ -67,7 +75,8 @@ if (absolutePublicUrl) html = withRegisterScriptAt(html, `${publicUrl}register-s
 const api = findApiGlue();
 write('api.js', apiModule(api));
 write('api.d.ts', apiDeclarations(api));
-write('register-sw.js', underTrunkServe ? unregisterScript() : registerScript());
+write('register-sw.js', shipped(underTrunkServe ? unregisterScript() : registerScript()));
+write(SCENARIOS, scenarioBundle());
 if (underTrunkServe) {
   writeFileSync(htmlPath, html);
   note('trunk serve: no CSP and no service worker (sw.js removes any a previous build installed)');
@@ -78,7 +87,7 @@ if (underTrunkServe) {
   const files = buildFiles();
   const version = versionOf(files);
   const precached = files.filter((file) => !cachedOnFirstUse(file.url));
-  write('sw.js', serviceWorker(precached.map((file) => file.url), version));
+  write('sw.js', shipped(serviceWorker(precached.map((file) => file.url), version)));
   note(`CSP added to index.html; sw.js precaches ${precached.length} of ${files.length} files as version ${version} (public URL ${publicUrl})`);
 }
 
@@ -329,7 +338,31 @@ function buildFiles() {
  * (then they work offline too). The build's version still covers them.
  */
 function cachedOnFirstUse(url) {
-  return url.startsWith(`${API_MODULE}.`) || url.startsWith(`${API_MODULE}_`) || url === 'api.d.ts';
+  return (
+    url.startsWith(`${API_MODULE}.`) ||
+    url.startsWith(`${API_MODULE}_`) ||
+    ['api.js', 'api.d.ts'].includes(url) ||
+    SCENARIO_DIRECTORIES.some((directory) => url.startsWith(`${directory}/`)) ||
+    url.startsWith('examples/')
+  );
+}
+
+/** The presets and exercises, `{"presets": [[file, text], ...], "exercises": [...]}`. */
+function scenarioBundle() {
+  const bundle = {};
+  for (const directory of SCENARIO_DIRECTORIES) {
+    const indexPath = join(staging, directory, 'index.json');
+    if (!existsSync(indexPath)) fail(`no ${directory}/index.json in ${staging}`);
+    const files = JSON.parse(readFileSync(indexPath, 'utf8'));
+    bundle[directory] = files.map((file) => {
+      const path = join(staging, directory, file);
+      // The page has the worked example built in, for its first paint.
+      if (directory === 'presets' && file === FIRST_PRESET) return [file, ''];
+      if (!existsSync(path)) fail(`${directory}/index.json lists ${file}, which is not in ${directory}/`);
+      return [file, readFileSync(path, 'utf8')];
+    });
+  }
+  return JSON.stringify(bundle);
 }
 
 /** A short hash of the file list and contents: a new build is a new cache. */
@@ -476,6 +509,16 @@ function walk(dir) {
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => !entry.name.startsWith('.'))
     .flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [join(dir, entry.name)]));
+}
+
+/**
+ * A generated script as the build ships it: its first line says where it comes from,
+ * and the comments that explain it stay here, in the generator, out of a first
+ * visit's bytes.
+ */
+function shipped(script) {
+  const [first, ...rest] = script.split('\n');
+  return [first, ...rest.filter((line) => !/^\s*\/\/ /.test(line))].join('\n');
 }
 
 function write(name, text) {

@@ -43,8 +43,8 @@ pub fn use_theme(theme: Theme) {
     });
 }
 
-/// The start: loads the presets listed in `presets/index.json`, next to
-/// the page, then opens what the page's link shares, else the work saved
+/// The start: loads the presets (`scenarios.json`, next to the page),
+/// then opens what the page's link shares, else the work saved
 /// last, else stays on the lesson's example; then what links and a host page
 /// asked for meanwhile.
 #[hook]
@@ -247,26 +247,37 @@ pub fn use_share_link(fragment: Option<String>) {
     });
 }
 
-/// The presets, then the exercises (named `exercises/<file>`).
+/// The presets, then the exercises (named `exercises/<file>`), from
+/// `scenarios.json`, which the build writes from the two `index.json` lists
+/// (scripts/post-build.mjs): one response for them all.
 async fn load_presets() -> Result<Vec<Preset>, String> {
+    let text = fetch_text(SCENARIOS).await?;
+    let bundle: Bundle =
+        serde_json::from_str(&text).map_err(|error| format!("{SCENARIOS}: {error}"))?;
+    let exercises = bundle
+        .exercises
+        .into_iter()
+        .map(|(file, text)| (format!("exercises/{file}"), text));
     let mut presets = Vec::new();
-    for (directory, prefix) in [("presets", ""), ("exercises", "exercises/")] {
-        let index = format!("{directory}/index.json");
-        let files: Vec<String> = fetch_text(&index).await.and_then(|text| {
-            serde_json::from_str(&text).map_err(|error| format!("{index}: {error}"))
-        })?;
-        for file in files {
-            let text = if file == FIRST_PRESET.0 {
-                FIRST_PRESET.1.to_string()
-            } else {
-                fetch_text(&format!("{directory}/{file}")).await?
-            };
-            let (preset, _) = Preset::read(&format!("{prefix}{file}"), &text)
-                .map_err(|error| error.to_string())?;
-            presets.push(preset);
-        }
+    for (file, text) in bundle.presets.into_iter().chain(exercises) {
+        let text = if file == FIRST_PRESET.0 {
+            FIRST_PRESET.1.to_string()
+        } else {
+            text
+        };
+        let (preset, _) = Preset::read(&file, &text).map_err(|error| error.to_string())?;
+        presets.push(preset);
     }
     Ok(presets)
+}
+
+const SCENARIOS: &str = "scenarios.json";
+
+/// `scenarios.json`: each preset's and exercise's file and text, in menu order.
+#[derive(serde::Deserialize)]
+struct Bundle {
+    presets: Vec<(String, String)>,
+    exercises: Vec<(String, String)>,
 }
 
 async fn fetch_text(url: &str) -> Result<String, String> {

@@ -325,7 +325,7 @@ impl Model {
                 format!("Step stops: {hold}. Fix it in Git, or in the cluster.")
             }
             Hold::Confirm { .. } => {
-                format!("Step waits: {hold}. Confirm it, or protect the object with Prune=false.")
+                format!("Step waits: {hold}.")
             }
             Hold::Refused { .. } => format!(
                 "Step stops: {hold}. Put it back in Git, or mark the object to be recreated \

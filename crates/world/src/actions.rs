@@ -292,9 +292,7 @@ impl World {
                 waiting.join(", ")
             ),
         )
-        .because(
-            "Prune=confirm: the deletion, and the rest of the sync, waited for a person's approval",
-        )
+        .because("Prune=confirm")
     }
 
     fn apply_next(&mut self, step: u32, by: &str, environment: &str) -> (Event, Option<Operation>) {
@@ -329,9 +327,7 @@ impl World {
         if let Some(hold) =
             crate::agent::waves::hold(&desired, cluster.actual(), &plan, &cluster.confirmed_prunes)
         {
-            let event = Event::new(step, by, what("could not apply")).because(format!(
-                "{hold}: a sync started by hand keeps the waves as an automated one does"
-            ));
+            let event = Event::new(step, by, what("could not apply")).because(hold.to_string());
             return (event, None);
         }
         let event = match cluster.carry_out(&operation, &desired, &options) {

@@ -50,10 +50,10 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
             <h2 id="options-title">{ "Options" }</h2>
             <fieldset>
                 <legend>{ "Sync policy" }</legend>
-                { checkbox("Prune: delete what the agent applied and Git no longer declares (in the lesson's form, anything Git no longer declares)", options.prune, &props.on_prune) }
+                { checkbox("Prune: delete what the agent applied and Git no longer declares", options.prune, &props.on_prune) }
                 { checkbox("Self-heal: revert changes made outside Git", options.self_heal, &props.on_self_heal) }
                 { checkbox("Auto-sync: sync when Git moves", options.auto_sync, &props.on_auto_sync) }
-                { checkbox("RespectIgnoreDifferences: a sync keeps the live value of what Argo CD's rules ignore", options.respect_ignore_differences, &props.on_respect_ignore) }
+                { checkbox("RespectIgnoreDifferences: a sync keeps ignored fields' live values", options.respect_ignore_differences, &props.on_respect_ignore) }
             </fieldset>
             <fieldset>
                 <legend>{ "Who deploys" }</legend>

@@ -53,7 +53,7 @@ pub fn status_view(props: &StatusViewProps) -> Html {
             </dl>
             if !drift.unmanaged.is_empty() {
                 <h3>{ "Not managed by the agent" }</h3>
-                <p class="unmanaged-note">{ "In the cluster without the agent's tracking id (started by hand, or made by Kubernetes): neither drift nor pruned, as Argo CD's orphaned resources." }</p>
+                <p class="unmanaged-note">{ "Without the agent's tracking id (made by hand, or by Kubernetes): neither drift nor pruned." }</p>
                 <ul class="unmanaged" aria-label="Not managed by the agent">
                     { for drift.unmanaged.iter().map(|key| html! { <li><code>{ key }</code></li> }) }
                 </ul>

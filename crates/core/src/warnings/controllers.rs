@@ -63,11 +63,10 @@ pub(super) fn fields_owned_by_controllers(
             )
         } else {
             format!(
-                "`{key}` sets `spec.replicas` to {replicas} in Git, and an Argo CD ignore rule \
+                "`{key}` sets `spec.replicas` to {replicas} in Git; an Argo CD ignore rule \
                  hides the difference from the autoscaler {autoscalers}, but Argo CD's sync \
-                 still writes Git's {replicas} whenever it applies this object (another change, \
-                 a sync by hand), and the autoscaler scales it back. Set the sync option \
-                 `RespectIgnoreDifferences=true`, or remove `replicas` from the manifest in Git."
+                 still writes Git's {replicas} whenever it applies this object. Set \
+                 `RespectIgnoreDifferences=true`, or remove `replicas` from Git."
             )
         };
         found.push(warning(key, FIELD_OWNED_BY_CONTROLLER, message));

@@ -69,14 +69,12 @@ fn message(number: usize, rule: &IgnoreRule, key: &str, group: &str) -> String {
             };
             format!(
                 "ignore rule {number} names `kind: {kind}` with {named}, but `{key}` is in \
-                 group `{group}`: Argo CD matches a rule's group and kind together, so this \
-                 rule ignores nothing. Write {write_group}."
+                 group `{group}`, so Argo CD ignores nothing by it. Write {write_group}."
             )
         }
         None => format!(
-            "ignore rule {number} names no `kind`, and Argo CD matches a rule's kind to the \
-             object's (by glob), so this rule ignores nothing in `{key}` or any Kubernetes \
-             object. Write its kind and {write_group}, or `kind: \"*\"` for every kind of the group."
+            "ignore rule {number} names no `kind`, so Argo CD ignores nothing by it in `{key}` \
+             or any Kubernetes object. Write its kind (`\"*\"` for every kind) and {write_group}."
         ),
     }
 }

@@ -166,16 +166,14 @@ fn what_a_prune_loses(object: Option<&Value>) -> &'static str {
         .and_then(Value::as_str);
     match (kind(object), when_deleted) {
         (Some("StatefulSet"), Some("Delete")) => {
-            ", and by its `persistentVolumeClaimRetentionPolicy` (`whenDeleted: Delete`) \
-             its PersistentVolumeClaims and their data"
+            " and, by its `whenDeleted: Delete`, its PersistentVolumeClaims and their data"
         }
         (Some("StatefulSet"), _) => {
             " and the database stops; its PersistentVolumeClaims stay (Kubernetes' default \
-             `whenDeleted: Retain`), so a new StatefulSet of the same name finds its data"
+             `whenDeleted: Retain`)"
         }
         (Some("PersistentVolumeClaim"), _) => {
-            " and, with a volume provisioned for it (a StorageClass's default reclaim policy \
-             `Delete`), its data"
+            " and, with a provisioned volume (reclaim policy `Delete`), its data"
         }
         _ => " and whatever it holds",
     }

@@ -68,7 +68,7 @@ pub(super) fn sync_wave(
         }
         Some(waiting @ (Hold::Waiting { .. } | Hold::Confirm { .. })) => {
             let because = match waiting {
-                Hold::Confirm { .. } => "a deletion with Prune=confirm waits for a person's approval, and so does the rest of the sync",
+                Hold::Confirm { .. } => "Prune=confirm: a person approves the deletion",
                 _ => "a wave starts only when the earlier waves are healthy",
             };
             let waiting = waiting.to_string();
