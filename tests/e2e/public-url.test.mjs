@@ -21,7 +21,10 @@ servedInChromium({ prefix, dir }, (started) => ({ server, browser } = started));
 
 test('built with --public-url, the page works under it, its worker is scoped to it, and nothing is fetched outside it', async () => {
   const html = readFileSync(join(dir, 'index.html'), 'utf8');
-  const urls = [...html.matchAll(/\s(?:href|src)\s*=\s*"([^"]*)"/g)].map((match) => match[1]);
+  // Quoted or not: the release build's index.html is minified.
+  const urls = [...html.matchAll(/\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/g)].map(
+    (match) => match[1] ?? match[2] ?? match[3],
+  );
   assert.ok(urls.length >= 5, `the page links its files: ${urls.join(' ')}`);
   assert.deepEqual(urls.filter((url) => !url.startsWith(prefix)), [], `every URL of the page starts with ${prefix}`);
 
