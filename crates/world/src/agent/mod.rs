@@ -311,7 +311,17 @@ impl Agent {
             .because("the objects of one form cannot be written into a state of the other");
             return report_once(application, refusal, events);
         }
-        let found = report(&target, cluster.actual(), &options.reconcile());
+        let reconcile = options.reconcile();
+        let found = report(&target, cluster.actual(), &reconcile);
+        let sync_of = |why, following_git| Sync {
+            environment,
+            revision: &revision,
+            target: &target,
+            plan: &found.plan,
+            why,
+            following_git,
+            options: &reconcile,
+        };
         if let Some(retry) = &application.retry {
             // The failed operation is still Argo CD's: nothing else starts
             // until its retries end.
@@ -319,17 +329,14 @@ impl Agent {
                 return;
             }
             let why = format!("{retry} the sync to {revision}, which failed");
-            let sync = Sync {
-                environment,
-                revision: &revision,
-                target: &target,
-                plan: &found.plan,
-                why: &why,
-                following_git: true,
-                options: &options.reconcile(),
-            };
-            let progress = sync_wave(application, step, cluster, &sync, events);
-            return settle(application, step, &sync, progress, options, events);
+            return sync_pass(
+                application,
+                step,
+                cluster,
+                &sync_of(&why, true),
+                options,
+                events,
+            );
         }
         let new_revision = application.synced_revision != application.target_revision;
         let failed = application.failed_revision.is_some()
@@ -382,17 +389,8 @@ impl Agent {
                 application.self_heal_at = None;
                 application.reverts = if heals { application.reverts + 1 } else { 0 };
             }
-            let sync = Sync {
-                environment,
-                revision: &revision,
-                target: &target,
-                plan: &found.plan,
-                why: &why,
-                following_git: new_revision || manual,
-                options: &options.reconcile(),
-            };
-            let progress = sync_wave(application, step, cluster, &sync, events);
-            return settle(application, step, &sync, progress, options, events);
+            let this_sync = sync_of(&why, new_revision || manual);
+            return sync_pass(application, step, cluster, &this_sync, options, events);
         }
         let backing_off = heal && has_work(&found.plan) && step < heal_at;
         application.self_heal_at = backing_off.then_some(heal_at);
@@ -483,6 +481,19 @@ pub mod waves;
 
 use retry::{self_heal_delay, steps_for, Retry, RetryStrategy};
 use waves::{sync_wave, Progress, Sync};
+
+/// One pass of a sync, and what the agent does when it ends (`settle`).
+fn sync_pass(
+    application: &mut Application,
+    step: u32,
+    cluster: &mut Cluster,
+    sync: &Sync,
+    options: &WorldOptions,
+    events: &mut Vec<Event>,
+) {
+    let progress = sync_wave(application, step, cluster, sync, events);
+    settle(application, step, sync, progress, options, events);
+}
 
 /// What the agent does when a pass of a sync ends: a finished sync is the
 /// revision synced; a failed one is retried while its retry strategy allows
