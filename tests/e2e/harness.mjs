@@ -170,12 +170,13 @@ export async function openPage(browser, url, contextOptions = {}) {
 /**
  * Saves a screenshot of the whole page, or of the viewport only with `fullPage: false`
  * (a full-page shot resizes the viewport, and Chromium lays out again whatever the
- * new size touches, which takes seconds with a 50 MB line in a pane).
+ * new size touches, which takes seconds with a 50 MB line in a pane). Playwright
+ * gives up after `timeout` ms.
  */
-export async function screenshot(page, name, { fullPage = true } = {}) {
+export async function screenshot(page, name, { fullPage = true, timeout = 30_000 } = {}) {
   mkdirSync(artifacts, { recursive: true });
   const path = join(artifacts, `${name}.png`);
-  await page.screenshot({ path, fullPage });
+  await page.screenshot({ path, fullPage, timeout });
   return path;
 }
 

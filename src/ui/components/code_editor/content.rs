@@ -261,11 +261,20 @@ impl Content {
         let Some(node) = block.element.first_child() else {
             return;
         };
+        let Ok(Some(selection)) = gloo::utils::window().get_selection() else {
+            return;
+        };
+        let shown = &self.text[block.span.clone()];
+        if at == block.span.end && !needs_closing_break(shown) {
+            // After the block's text node rather than at its last offset: the same
+            // place, which Chromium finds at once, where an offset into a text of
+            // millions of characters takes it seconds (the caret after a huge paste).
+            let _ = selection.collapse_with_offset(Some(&block.element), 1);
+            return;
+        }
         let within = &self.text[block.span.start..at];
         let offset = within.encode_utf16().count() as u32;
-        if let Ok(Some(selection)) = gloo::utils::window().get_selection() {
-            let _ = selection.collapse_with_offset(Some(&node), offset);
-        }
+        let _ = selection.collapse_with_offset(Some(&node), offset);
     }
 
     /// Pastes `pasted` over the selection, in the text itself rather than as the
@@ -469,9 +478,15 @@ fn block_spans(text: &str, lines: usize) -> Vec<Range<usize>> {
 /// A block's text as written into the page: one line break more when its last line
 /// is empty, since a final line break shows no line.
 fn written_form(block: &str) -> std::borrow::Cow<'_, str> {
-    if block.is_empty() || block.ends_with('\n') {
+    if needs_closing_break(block) {
         format!("{block}\n").into()
     } else {
         block.into()
     }
+}
+
+/// Whether a block's text needs a line break after it to show its last line (an
+/// empty last line shows only when a break follows it).
+fn needs_closing_break(block: &str) -> bool {
+    block.is_empty() || block.ends_with('\n')
 }
