@@ -1,6 +1,6 @@
 // Trunk's post-build hook (Trunk.toml, [[hooks]] stage = "post_build"): makes the build
-// work offline and under a strict Content-Security-Policy. Plain Node 20, no npm
-// dependency. Trunk runs it from the project root once the page is assembled in the
+// work offline and under a strict Content-Security-Policy. Node 20, with one npm
+// package (yaml, in scripts/node_modules, to read the presets' titles). Trunk runs it from the project root once the page is assembled in the
 // staging directory (TRUNK_STAGING_DIR: .stage in the dist folder, dist/ or whatever
 // --dist names), before moving that to the dist folder; this hook writes only there.
 //
@@ -15,16 +15,18 @@
 //   2. writes api.js, the stable module lesson pages import (`import init, { diff }
 //      from './api.js'`), re-exporting the glue of the API's own wasm module
 //      (crates/api, without the page), and api.d.ts, its TypeScript declarations;
-//   3. writes register-sw.js, which index.html loads to register sw.js, and
-//      scenarios.json, every preset and exercise (in their index.json order) in one
-//      file, which is what the page fetches: one response compresses them together
-//      (about 10 KB gzipped where the files one by one are 22 KB);
+//   3. writes register-sw.js, which index.html loads to register sw.js; menu.json,
+//      the file, title and section of every preset and exercise (in their index.json
+//      order), which the page fetches to fill its menu (1 KB gzipped); and
+//      scenarios.json, their texts in one file, which the page fetches the first time
+//      something needs them (a choice in the menu, a link, saved work): one response
+//      compresses them together (9 KB gzipped where the files one by one are 22 KB);
 //   4. adds a Content-Security-Policy <meta> to index.html, with the sha256 of each of
 //      Trunk's inline scripts;
 //   5. writes sw.js, a service worker that precaches the files the page uses, last,
 //      so that its list and version cover the final index.html; the API module, the
-//      example lesson page and the presets' own files (for authors) are cached when
-//      first fetched.
+//      example lesson page, scenarios.json and the presets' own files (for authors)
+//      are cached when first fetched.
 //
 // Under `trunk serve` Trunk adds an inline autoreload script that it rewrites on every
 // response (so no hash can allow it) and rebuilds on every change (so a cache-first
@@ -35,6 +37,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 
 const staging = process.env.TRUNK_STAGING_DIR;
 if (!staging) fail('TRUNK_STAGING_DIR is not set: Trunk runs this hook (trunk build).');
@@ -63,6 +66,7 @@ const CACHE_PREFIX = 'gitops-playground';
 /** The name Trunk gives the API module (crates/api), a `data-type="worker"` rust asset. */
 const API_MODULE = 'gitops-api';
 const SCENARIOS = 'scenarios.json';
+const MENU = 'menu.json';
 const SCENARIO_DIRECTORIES = ['presets', 'exercises'];
 const FIRST_PRESET = 'worked-example.json';
 
@@ -76,7 +80,9 @@ const api = findApiGlue();
 write('api.js', apiModule(api));
 write('api.d.ts', apiDeclarations(api));
 write('register-sw.js', shipped(underTrunkServe ? unregisterScript() : registerScript()));
-write(SCENARIOS, scenarioBundle());
+const scenarios = scenarioFiles();
+write(SCENARIOS, scenarioBundle(scenarios));
+write(MENU, scenarioMenu(scenarios));
 if (underTrunkServe) {
   writeFileSync(htmlPath, html);
   note('trunk serve: no CSP and no service worker (sw.js removes any a previous build installed)');
@@ -341,28 +347,57 @@ function cachedOnFirstUse(url) {
   return (
     url.startsWith(`${API_MODULE}.`) ||
     url.startsWith(`${API_MODULE}_`) ||
-    ['api.js', 'api.d.ts'].includes(url) ||
+    ['api.js', 'api.d.ts', SCENARIOS].includes(url) ||
     SCENARIO_DIRECTORIES.some((directory) => url.startsWith(`${directory}/`)) ||
     url.startsWith('examples/')
   );
 }
 
-/** The presets and exercises, `{"presets": [[file, text], ...], "exercises": [...]}`. */
-function scenarioBundle() {
-  const bundle = {};
+/** The presets and exercises, `{"presets": [[file, text], ...], "exercises": [...]}`, in their index.json order. */
+function scenarioFiles() {
+  const scenarios = {};
   for (const directory of SCENARIO_DIRECTORIES) {
     const indexPath = join(staging, directory, 'index.json');
     if (!existsSync(indexPath)) fail(`no ${directory}/index.json in ${staging}`);
     const files = JSON.parse(readFileSync(indexPath, 'utf8'));
-    bundle[directory] = files.map((file) => {
+    scenarios[directory] = files.map((file) => {
       const path = join(staging, directory, file);
-      // The page has the worked example built in, for its first paint.
-      if (directory === 'presets' && file === FIRST_PRESET) return [file, ''];
       if (!existsSync(path)) fail(`${directory}/index.json lists ${file}, which is not in ${directory}/`);
       return [file, readFileSync(path, 'utf8')];
     });
   }
-  return JSON.stringify(bundle);
+  return scenarios;
+}
+
+/** scenarios.json: the texts, but the worked example's, which the page has built in for its first paint. */
+function scenarioBundle(scenarios) {
+  const withoutFirst = (directory) =>
+    scenarios[directory].map(([file, text]) => [file, directory === 'presets' && file === FIRST_PRESET ? '' : text]);
+  return JSON.stringify(Object.fromEntries(SCENARIO_DIRECTORIES.map((directory) => [directory, withoutFirst(directory)])));
+}
+
+/**
+ * menu.json: `{"presets": [{file, title, section}, ...], "exercises": [...]}`, an
+ * exercise's file as the page names it (`exercises/<file>`), and the title and section
+ * as the page reads them (crates/page/src/preset.rs: the file's name without a title,
+ * "Other" without a section).
+ */
+function scenarioMenu(scenarios) {
+  const entry = (directory, [file, text]) => {
+    let scenario;
+    try {
+      scenario = parseYaml(text);
+    } catch (error) {
+      fail(`${directory}/${file} does not read: ${error.message}`);
+    }
+    const named = directory === 'presets' ? file : `${directory}/${file}`;
+    const title = typeof scenario?.title === 'string' ? scenario.title : named;
+    const section = typeof scenario?.section === 'string' ? scenario.section : 'Other';
+    return { file: named, title, section };
+  };
+  return JSON.stringify(
+    Object.fromEntries(SCENARIO_DIRECTORIES.map((directory) => [directory, scenarios[directory].map((file) => entry(directory, file))])),
+  );
 }
 
 /** A short hash of the file list and contents: a new build is a new cache. */

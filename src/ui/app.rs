@@ -4,8 +4,9 @@ use crate::ui::components::{
 };
 use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
 use crate::ui::hooks::{
-    use_followed_links, use_keyboard_shortcuts, use_play_timer, use_save_progress, use_save_work,
-    use_settle_after_typing, use_share_link, use_start, use_theme,
+    use_followed_links, use_keyboard_shortcuts, use_play_timer, use_presets_when_wanted,
+    use_save_progress, use_save_work, use_settle_after_typing, use_share_link, use_start,
+    use_theme,
 };
 use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::PageModel;
@@ -27,6 +28,7 @@ pub fn app() -> Html {
     let embedding = use_memo((), |()| Embedding::from_location());
     let dispatch = model.dispatcher();
     use_start(dispatch.clone());
+    use_presets_when_wanted(model.wants_presets(), dispatch.clone());
     use_followed_links(dispatch.clone());
     use_save_work(model.saved.clone(), model.saved_key(), dispatch.clone());
     use_share_link(
@@ -117,9 +119,9 @@ fn full_page(props: &PageProps) -> Html {
                     </div>
                 }
                 <PresetMenu
-                    presets={model.presets.clone()}
+                    menu={model.menu.clone()}
                     current={model.preset.clone()}
-                    on_load={let d = send_with(&dispatch); Callback::from(move |preset| d.dispatch(Action::Load(preset)))}
+                    on_choose={let d = send_with(&dispatch); Callback::from(move |file| d.dispatch(Action::Choose(file)))}
                 />
                 if let Some(exercise) = model.exercise().cloned() {
                     <ExercisePanel

@@ -5,7 +5,7 @@
 use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::PageModel;
 use crate::ui::storage::{self, SaveError};
-use gitops_page::{Action, Preset, Source, Theme, FIRST_PRESET};
+use gitops_page::{Action, MenuEntry, Preset, Source, Theme, FIRST_PRESET};
 use gitops_world::share::decode;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::net::http::Request;
@@ -43,18 +43,18 @@ pub fn use_theme(theme: Theme) {
     });
 }
 
-/// The start: loads the presets (`scenarios.json`, next to the page),
-/// then opens what the page's link shares, else the work saved
-/// last, else stays on the lesson's example; then what links and a host page
-/// asked for meanwhile.
+/// The start: loads the menu (`menu.json`, next to the page), then opens
+/// what the page's link shares, else the work saved last, else stays on the
+/// lesson's example; then what links and a host page asked for meanwhile.
+/// The presets' texts come when something needs them (`use_presets_when_wanted`).
 #[hook]
 pub fn use_start(dispatch: UseReducerDispatcher<PageModel>) {
     use_effect_with((), move |()| {
         // The link the page was opened with, before Share may write another one.
         let fragment = gloo::utils::window().location().hash().unwrap_or_default();
         yew::platform::spawn_local(async move {
-            match load_presets().await {
-                Ok(presets) => dispatch.dispatch(Action::PresetsLoaded(presets)),
+            match load_menu().await {
+                Ok(menu) => dispatch.dispatch(Action::MenuLoaded(menu)),
                 Err(error) => dispatch.dispatch(Action::Notice(format!(
                     "The presets could not be loaded ({error}); the lesson's example is here."
                 ))),
@@ -245,6 +245,39 @@ pub fn use_share_link(fragment: Option<String>) {
             }
         }
     });
+}
+
+/// Fetches the presets' texts when the model wants them: the first time a
+/// person chooses one, or a link, saved work or a host page opens one.
+#[hook]
+pub fn use_presets_when_wanted(wanted: bool, dispatch: UseReducerDispatcher<PageModel>) {
+    use_effect_with(wanted, move |wanted| {
+        if *wanted {
+            yew::platform::spawn_local(async move {
+                dispatch.dispatch(match load_presets().await {
+                    Ok(presets) => Action::PresetsLoaded(presets),
+                    Err(problem) => Action::PresetsFailed(problem),
+                });
+            });
+        }
+    });
+}
+
+/// The menu, presets then exercises, from `menu.json`, which the build
+/// writes from the two `index.json` lists and the files' titles and sections.
+async fn load_menu() -> Result<Vec<MenuEntry>, String> {
+    let text = fetch_text(MENU).await?;
+    let menu: Menu = serde_json::from_str(&text).map_err(|error| format!("{MENU}: {error}"))?;
+    Ok(menu.presets.into_iter().chain(menu.exercises).collect())
+}
+
+const MENU: &str = "menu.json";
+
+/// `menu.json`: each preset's and exercise's file, title and section, in menu order.
+#[derive(serde::Deserialize)]
+struct Menu {
+    presets: Vec<MenuEntry>,
+    exercises: Vec<MenuEntry>,
 }
 
 /// The presets, then the exercises (named `exercises/<file>`), from

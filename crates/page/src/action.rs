@@ -1,6 +1,7 @@
 //! What a person or the browser does to the page, and the page's one
 //! reducer (`Model::act`).
 
+use crate::catalogue::MenuEntry;
 use crate::editor::Pane;
 use crate::model::{Model, Panel, Source, Theme};
 use crate::preset::Preset;
@@ -9,7 +10,14 @@ use gitops_world::share::{Interaction, Session};
 use std::rc::Rc;
 
 pub enum Action {
+    /// The menu's list (`menu.json`), before the presets' texts are here.
+    MenuLoaded(Vec<MenuEntry>),
+    /// The presets' texts, which the page fetched because the model wanted them.
     PresetsLoaded(Vec<Preset>),
+    /// The presets' texts could not be fetched, and why.
+    PresetsFailed(String),
+    /// The preset or exercise chosen in the menu, by its file.
+    Choose(String),
     /// Opens a session: a link, or a host page's `gitops:load`.
     Open(Session, Source),
     /// A link or a host's message that does not open, and why.
@@ -71,7 +79,9 @@ impl Action {
         matches!(
             self,
             Action::Edit(..)
+                | Action::MenuLoaded(_)
                 | Action::PresetsLoaded(_)
+                | Action::PresetsFailed(_)
                 | Action::Notice(_)
                 | Action::CannotOpen(..)
                 | Action::Started
@@ -93,14 +103,11 @@ impl Model {
             next.settle();
         }
         match action {
-            Action::PresetsLoaded(presets) => next.presets = Rc::new(presets),
-            Action::Resume(key, session) => {
-                if next.session.interactions.is_empty() {
-                    if let Err(problem) = next.open_saved_as(key, session) {
-                        next.cannot_open(Source::Saved, problem);
-                    }
-                }
-            }
+            Action::MenuLoaded(menu) => next.menu_loaded(menu),
+            Action::PresetsLoaded(presets) => next.presets_arrived(presets),
+            Action::PresetsFailed(problem) => next.presets_failed(&problem),
+            Action::Choose(file) => next.choose(file),
+            Action::Resume(key, session) => next.resume(key, session),
             Action::Open(session, source) => next.open(session, source),
             Action::CannotOpen(source, problem) => next.cannot_open(source, problem),
             Action::Started => next.start_over(),

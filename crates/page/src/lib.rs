@@ -5,6 +5,7 @@
 //! dispatches its actions (`Model::act`) and does the browser's effects.
 
 mod action;
+mod catalogue;
 mod editor;
 mod interact;
 mod model;
@@ -13,6 +14,7 @@ mod preset;
 mod session;
 
 pub use action::Action;
+pub use catalogue::MenuEntry;
 pub use editor::{Editor, Pane};
 pub use gitops_world::person::YOU;
 pub use model::{Failure, Model, Panel, Progress, Shared, Source, Theme};

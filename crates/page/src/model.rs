@@ -1,6 +1,7 @@
 //! The page's state: the scenario, the world, the panes, the report on
 //! screen, and what the person did; and how it follows the world.
 
+use crate::catalogue::{MenuEntry, Texts};
 use crate::editor::{Editor, Pane};
 use crate::preset::{Preset, FIRST_PRESET};
 use gitops_core::state::render::{render_value, Format};
@@ -34,7 +35,12 @@ pub enum Theme {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Model {
+    /// What the menu lists: from `menu.json`, then from the presets' texts.
+    pub menu: Rc<Vec<MenuEntry>>,
+    /// The presets whose texts are here: the built-in first one until
+    /// something needs the others (`catalogue.rs`).
     pub presets: Rc<Vec<Preset>>,
+    pub(crate) texts: Texts,
     /// The scenario as loaded; Reset returns to it.
     pub preset: Preset,
     pub scenario: Rc<Scenario>,
@@ -160,12 +166,15 @@ pub struct Failure {
     pub message: String,
 }
 
-/// A link opened or a host's message that came before the start was over,
-/// kept until it is, so that the start's own link does not replace it.
+/// What waits: a link opened or a host's message that came before the start
+/// was over (kept until it is, so that the start's own link does not replace
+/// it), or what needs the presets' texts before they are here.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Request {
     Open(Session, Source),
     CannotOpen(Source, String),
+    Resume(String, Session),
+    Choose(String),
 }
 
 /// What Share shows: the link fragment of the current session, or why the
@@ -186,7 +195,9 @@ impl Model {
         let (file, text) = FIRST_PRESET;
         let (preset, scenario) = Preset::read(file, text).expect("the built-in preset reads");
         let mut model = Model {
+            menu: Rc::new(vec![MenuEntry::of(&preset)]),
             presets: Rc::new(vec![preset.clone()]),
+            texts: Texts::BuiltIn,
             preset: preset.clone(),
             scenario: Rc::new(scenario.clone()),
             world: Rc::new(World::new(&scenario)),

@@ -38,11 +38,7 @@ impl Preset {
 
     /// The menu's group: the lesson's section, or Exercises.
     pub fn group(&self) -> &str {
-        if self.file.starts_with("exercises/") {
-            "Exercises"
-        } else {
-            &self.section
-        }
+        crate::catalogue::group_of(&self.file, &self.section)
     }
 
     /// How its states are written: as the file is.

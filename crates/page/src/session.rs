@@ -60,6 +60,10 @@ impl Model {
             early.push(Request::Open(session, source));
             return;
         }
+        if needs_presets(&session) && !self.presets_loaded() {
+            self.wait_for_presets(Request::Open(session, source));
+            return;
+        }
         let other_work_of_their_own = session
             .preset
             .as_ref()
@@ -101,10 +105,32 @@ impl Model {
             self.settle();
         }
         for request in early {
-            match request {
-                Request::Open(session, source) => self.open(session, source),
-                Request::CannotOpen(source, problem) => self.cannot_open(source, problem),
-            }
+            self.run(request);
+        }
+    }
+
+    /// Runs what waited.
+    pub(crate) fn run(&mut self, request: Request) {
+        match request {
+            Request::Open(session, source) => self.open(session, source),
+            Request::CannotOpen(source, problem) => self.cannot_open(source, problem),
+            Request::Resume(key, session) => self.resume(key, session),
+            Request::Choose(file) => self.choose(file),
+        }
+    }
+
+    /// Opens the work saved last (under `key`), unless the person has started
+    /// something.
+    pub(crate) fn resume(&mut self, key: String, session: Session) {
+        if !self.session.interactions.is_empty() {
+            return;
+        }
+        if needs_presets(&session) && !self.presets_loaded() {
+            self.wait_for_presets(Request::Resume(key, session));
+            return;
+        }
+        if let Err(problem) = self.open_saved_as(key, session) {
+            self.cannot_open(Source::Saved, problem);
         }
     }
 
@@ -216,4 +242,10 @@ fn key_of(session: &Session) -> String {
 
 fn has_work(session: &Session) -> bool {
     !session.interactions.is_empty()
+}
+
+/// Whether opening `session` needs the presets' texts: all but the built-in
+/// first preset's do (a scenario's text too, which may be an exercise's).
+fn needs_presets(session: &Session) -> bool {
+    session.preset.as_deref() != Some(FIRST_PRESET.0)
 }

@@ -1,4 +1,4 @@
-use gitops_page::Preset;
+use gitops_page::{MenuEntry, Preset};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -15,58 +15,48 @@ pub const SECTIONS: [&str; 7] = [
 
 #[derive(Properties, PartialEq)]
 pub struct PresetMenuProps {
-    pub presets: Rc<Vec<Preset>>,
+    pub menu: Rc<Vec<MenuEntry>>,
     pub current: Preset,
-    pub on_load: Callback<Preset>,
+    /// A preset or exercise chosen, by its file.
+    pub on_choose: Callback<String>,
 }
 
 /// Presets grouped by the lesson's sections, with the current one explained.
 #[function_component(PresetMenu)]
 pub fn preset_menu(props: &PresetMenuProps) -> Html {
-    let presets = props.presets.clone();
-    let on_change = {
-        let presets = presets.clone();
-        props.on_load.reform(move |event: Event| {
-            let file = event
-                .target_unchecked_into::<web_sys::HtmlSelectElement>()
-                .value();
-            presets
-                .iter()
-                .find(|preset| preset.file == file)
-                .cloned()
-                .unwrap_or_else(|| presets[0].clone())
-        })
-    };
+    let menu = &props.menu;
+    let on_change = props.on_choose.reform(|event: Event| {
+        event
+            .target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value()
+    });
     let sections = SECTIONS.iter().copied().chain(
-        presets
-            .iter()
-            .map(Preset::group)
+        menu.iter()
+            .map(MenuEntry::group)
             .filter(|group| !SECTIONS.contains(group)),
     );
     let mut seen = Vec::new();
     let groups = sections
-        .filter(|section| presets.iter().any(|preset| preset.group() == *section))
+        .filter(|section| menu.iter().any(|entry| entry.group() == *section))
         .filter(|section| {
             !seen.contains(section) && {
                 seen.push(*section);
                 true
             }
         });
-    let compromise = |file: &'static str, label: &'static str| match presets
-        .iter()
-        .find(|preset| preset.file == file)
-        .cloned()
-    {
-        Some(preset) => {
-            let onclick = props.on_load.reform(move |_: MouseEvent| preset.clone());
-            let current = props.current.file == file;
-            html! {
-                <button class={classes!("compromise", current.then_some("current"))} aria-pressed={current.to_string()} {onclick}>
-                    { label }
-                </button>
-            }
+    let compromise = |file: &'static str, label: &'static str| {
+        if !menu.iter().any(|entry| entry.file == file) {
+            return html! {};
         }
-        None => html! {},
+        let onclick = props
+            .on_choose
+            .reform(move |_: MouseEvent| file.to_string());
+        let current = props.current.file == file;
+        html! {
+            <button class={classes!("compromise", current.then_some("current"))} aria-pressed={current.to_string()} {onclick}>
+                { label }
+            </button>
+        }
     };
     html! {
         <section class="presets" aria-labelledby="presets-title">
@@ -75,8 +65,8 @@ pub fn preset_menu(props: &PresetMenuProps) -> Html {
             <select id="preset-select" onchange={on_change}>
                 { for groups.map(|section| html! {
                     <optgroup label={section.to_string()}>
-                        { for presets.iter().filter(|preset| preset.group() == section).map(|preset| html! {
-                            <option value={preset.file.clone()} selected={preset.file == props.current.file}>{ &preset.title }</option>
+                        { for menu.iter().filter(|entry| entry.group() == section).map(|entry| html! {
+                            <option value={entry.file.clone()} selected={entry.file == props.current.file}>{ &entry.title }</option>
                         }) }
                     </optgroup>
                 }) }
