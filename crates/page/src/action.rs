@@ -1,9 +1,9 @@
 //! What a person or the browser does to the page, and the page's one
 //! reducer (`Model::act`).
 
-use crate::catalogue::MenuEntry;
 use crate::editor::Pane;
 use crate::model::{Model, Panel, Source, Theme};
+use crate::preset::MenuEntry;
 use crate::preset::Preset;
 use gitops_world::scenario::Mode;
 use gitops_world::share::{Interaction, Session};

@@ -4,54 +4,9 @@
 //! link or saved work to open, a host page's `gitops:load`. Until then only
 //! the built-in first preset is here, and what needs the others waits.
 
-use crate::model::{Model, Request, Source};
-use crate::preset::{Preset, FIRST_PRESET};
+use crate::model::{Model, Request, Source, Texts};
+use crate::preset::{MenuEntry, Preset, FIRST_PRESET};
 use std::rc::Rc;
-
-/// A preset or exercise as the menu lists it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-pub struct MenuEntry {
-    /// Its file: in `presets/`, or `exercises/<file>`.
-    pub file: String,
-    pub title: String,
-    pub section: String,
-}
-
-impl MenuEntry {
-    pub fn of(preset: &Preset) -> Self {
-        MenuEntry {
-            file: preset.file.clone(),
-            title: preset.title.clone(),
-            section: preset.section.clone(),
-        }
-    }
-
-    /// The menu's group: the lesson's section, or Exercises.
-    pub fn group(&self) -> &str {
-        group_of(&self.file, &self.section)
-    }
-}
-
-/// The group of a scenario in the menu, from its file and section.
-pub(crate) fn group_of<'a>(file: &str, section: &'a str) -> &'a str {
-    if file.starts_with("exercises/") {
-        "Exercises"
-    } else {
-        section
-    }
-}
-
-/// Where the presets' texts are.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) enum Texts {
-    /// Only the built-in first preset is here, and nothing needs the others.
-    #[default]
-    BuiltIn,
-    /// Something needs them: the page fetches them (`Model::wants_presets`),
-    /// then these requests run, in their order.
-    Wanted(Vec<Request>),
-    Loaded,
-}
 
 impl Model {
     /// Whether the page should fetch the presets' texts: something waits for them.

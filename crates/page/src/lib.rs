@@ -14,9 +14,8 @@ mod preset;
 mod session;
 
 pub use action::Action;
-pub use catalogue::MenuEntry;
 pub use editor::{Editor, Pane};
 pub use gitops_world::person::YOU;
 pub use model::{Failure, Model, Panel, Progress, Shared, Source, Theme};
-pub use preset::{Preset, FIRST_PRESET};
+pub use preset::{MenuEntry, Preset, FIRST_PRESET};
 pub use session::not_a_link;

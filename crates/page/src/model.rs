@@ -1,9 +1,8 @@
 //! The page's state: the scenario, the world, the panes, the report on
 //! screen, and what the person did; and how it follows the world.
 
-use crate::catalogue::{MenuEntry, Texts};
 use crate::editor::{Editor, Pane};
-use crate::preset::{Preset, FIRST_PRESET};
+use crate::preset::{MenuEntry, Preset, FIRST_PRESET};
 use gitops_core::state::render::{render_value, Format};
 use gitops_core::sync::plan::{has_work, Operation};
 use gitops_core::{report, IgnoreRule, Report, State};
@@ -175,6 +174,18 @@ pub(crate) enum Request {
     CannotOpen(Source, String),
     Resume(String, Session),
     Choose(String),
+}
+
+/// Where the presets' texts are.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) enum Texts {
+    /// Only the built-in first preset is here, and nothing needs the others.
+    #[default]
+    BuiltIn,
+    /// Something needs them: the page fetches them (`Model::wants_presets`),
+    /// then these requests run, in their order.
+    Wanted(Vec<Request>),
+    Loaded,
 }
 
 /// What Share shows: the link fragment of the current session, or why the

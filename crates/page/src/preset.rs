@@ -38,11 +38,44 @@ impl Preset {
 
     /// The menu's group: the lesson's section, or Exercises.
     pub fn group(&self) -> &str {
-        crate::catalogue::group_of(&self.file, &self.section)
+        group_of(&self.file, &self.section)
     }
 
     /// How its states are written: as the file is.
     pub fn format(&self) -> Format {
         Format::of(&self.text)
+    }
+}
+
+/// A preset or exercise as the menu lists it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct MenuEntry {
+    /// Its file: in `presets/`, or `exercises/<file>`.
+    pub file: String,
+    pub title: String,
+    pub section: String,
+}
+
+impl MenuEntry {
+    pub fn of(preset: &Preset) -> Self {
+        MenuEntry {
+            file: preset.file.clone(),
+            title: preset.title.clone(),
+            section: preset.section.clone(),
+        }
+    }
+
+    /// The menu's group: the lesson's section, or Exercises.
+    pub fn group(&self) -> &str {
+        group_of(&self.file, &self.section)
+    }
+}
+
+/// The group of a scenario in the menu, from its file and section.
+fn group_of<'a>(file: &str, section: &'a str) -> &'a str {
+    if file.starts_with("exercises/") {
+        "Exercises"
+    } else {
+        section
     }
 }
