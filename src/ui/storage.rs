@@ -50,11 +50,11 @@ pub fn load_work() -> Option<(BTreeMap<String, Session>, String)> {
     if work.version != WORK_VERSION {
         return None;
     }
-    let sessions = work
-        .sessions
-        .into_iter()
-        .filter_map(|(key, link)| Some((key, decode_saved(&link).ok()?)))
-        .collect();
+    let sessions = gitops_core::collect::map_of(
+        work.sessions
+            .into_iter()
+            .filter_map(|(key, link)| Some((key, decode_saved(&link).ok()?))),
+    );
     Some((sessions, work.last))
 }
 

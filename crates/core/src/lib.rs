@@ -14,6 +14,7 @@
 // An `InputError` is large, but errors are rare and never on a hot path.
 #![allow(clippy::result_large_err)]
 
+pub mod collect;
 pub mod diff;
 pub mod error;
 pub mod health;

@@ -60,16 +60,13 @@ impl World {
     /// The world at the start of a scenario, before step 0 has run.
     pub fn new(scenario: &Scenario) -> Self {
         let environments = scenario.environments();
-        let clusters = scenario
-            .clusters
-            .iter()
-            .map(|(environment, state)| {
+        let clusters =
+            gitops_core::collect::map_of(scenario.clusters.iter().map(|(environment, state)| {
                 (
                     environment.clone(),
                     Cluster::new(environment, state.clone()),
                 )
-            })
-            .collect();
+            }));
         let initial = &scenario.repository;
         let mut repository = Repository::new(
             &initial.author,

@@ -7,6 +7,7 @@ use crate::registry::Image;
 use crate::repository::{branch_view, desired_state, diff_trees, Commit, ObjectDiff, PullRequest};
 use crate::scenario::Files;
 use crate::World;
+use gitops_core::collect::map_of;
 use gitops_core::health::Health;
 use gitops_core::report::{report, SyncStatus};
 use gitops_core::Warning;
@@ -108,28 +109,21 @@ impl World {
 
     /// What the timeline shows, without the states and their reports.
     pub fn history(&self) -> History {
-        let heads = self
-            .clusters
-            .keys()
-            .map(|environment| {
-                (
-                    environment.clone(),
-                    self.desired_files(environment).0.id.clone(),
-                )
-            })
-            .collect();
-        let running = self
-            .clusters
-            .iter()
-            .map(|(environment, cluster)| {
-                let workloads = cluster
+        let heads = map_of(self.clusters.keys().map(|environment| {
+            (
+                environment.clone(),
+                self.desired_files(environment).0.id.clone(),
+            )
+        }));
+        let running = map_of(self.clusters.iter().map(|(environment, cluster)| {
+            let workloads = map_of(
+                cluster
                     .running()
                     .into_iter()
-                    .map(|(key, images)| (key.to_string(), images.to_vec()))
-                    .collect();
-                (environment.clone(), workloads)
-            })
-            .collect();
+                    .map(|(key, images)| (key.to_string(), images.to_vec())),
+            );
+            (environment.clone(), workloads)
+        }));
         History {
             step: self.step,
             heads,

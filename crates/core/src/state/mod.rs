@@ -87,12 +87,11 @@ impl State {
     pub fn new(form: Form, objects: BTreeMap<String, Value>) -> Self {
         State {
             form,
-            objects: Arc::new(
+            objects: Arc::new(crate::collect::map_of(
                 objects
                     .into_iter()
-                    .map(|(key, object)| (Key::from(key), Arc::new(object)))
-                    .collect(),
-            ),
+                    .map(|(key, object)| (Key::from(key), Arc::new(object))),
+            )),
         }
     }
 

@@ -69,7 +69,7 @@ pub fn spans_of(text: &str, state: &State) -> Option<Spans> {
     if spans.len() != state.len() {
         return None;
     }
-    spans.sort_by_key(|span| span.bytes.start);
+    crate::collect::sort_by_key(&mut spans, |span| span.bytes.start);
     Some(Spans(spans))
 }
 

@@ -248,7 +248,7 @@ fn label_selector(selector: Option<&Value>) -> String {
     if let Some(Value::Object(labels)) = selector.get("matchLabels") {
         if !labels.is_empty() {
             let mut sorted: Vec<(&String, &Value)> = labels.iter().collect();
-            sorted.sort_by(|a, b| a.0.cmp(b.0));
+            crate::collect::sort_by(&mut sorted, |a, b| a.0.cmp(b.0));
             let labels: Map<String, Value> = sorted
                 .into_iter()
                 .map(|(name, value)| (name.clone(), value.clone()))

@@ -1,6 +1,7 @@
 //! The plan: what the reconciler would do to make actual equal desired, in
 //! the order a sync runs it.
 
+use crate::collect::sort_by_key;
 use crate::diff::changes::Change;
 use crate::diff::compare::{compare, mode_of, Difference};
 use crate::diff::ignore::kept_live;
@@ -180,7 +181,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Extra { .. } | Difference::Unmanaged { .. } => None,
         })
         .collect();
-    ordered.sort_by_cached_key(|&(wave, difference)| {
+    sort_by_key(&mut ordered, |&(wave, difference)| {
         sort_key(wave, desired_of(difference), difference.key())
     });
     ordered
@@ -271,7 +272,7 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
         })
         .collect();
     let mut waves: Vec<i64> = extras.iter().map(|(_, actual)| wave(actual)).collect();
-    waves.sort_unstable();
+    sort_by_key(&mut waves, |&wave| wave);
     waves.dedup();
     let mirrored = |own: i64| match waves.binary_search(&own) {
         Ok(index) => waves[waves.len() - 1 - index],
@@ -295,7 +296,9 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
             (runs_in, key, actual)
         })
         .collect();
-    ordered.sort_by_cached_key(|&(wave, key, actual)| sort_key(wave, actual, key));
+    sort_by_key(&mut ordered, |&(wave, key, actual)| {
+        sort_key(wave, actual, key)
+    });
     ordered
         .into_iter()
         .map(|(wave, key, actual)| match prune_protection(actual) {

@@ -60,7 +60,9 @@ pub fn warnings(desired: &State, actual: &State, options: &Options) -> Vec<Warni
     ignore_rules_that_select_nothing(desired, actual, options, &mut found);
     // A stable sort: several findings of one rule about one object keep the
     // order in which they were found (the object's field order).
-    found.sort_by(|a, b| (a.key.as_str(), a.rule).cmp(&(b.key.as_str(), b.rule)));
+    crate::collect::sort_by(&mut found, |a, b| {
+        (a.key.as_str(), a.rule).cmp(&(b.key.as_str(), b.rule))
+    });
     found
 }
 

@@ -107,10 +107,11 @@ impl Agent {
             has_access: true,
             health: AgentHealth::Healthy,
             last_error: None,
-            applications: environments
-                .iter()
-                .map(|environment| (environment.clone(), Application::default()))
-                .collect(),
+            applications: gitops_core::collect::map_of(
+                environments
+                    .iter()
+                    .map(|environment| (environment.clone(), Application::default())),
+            ),
             sync_requests: BTreeSet::new(),
             fetched_once: false,
             inbox: Vec::new(),

@@ -9,6 +9,7 @@ mod kubelet;
 
 pub use kubelet::{Running, NEEDS, PROGRESS_DEADLINE};
 
+use gitops_core::collect::map_of;
 use gitops_core::options::Options;
 use gitops_core::state::{forms_agree, Key, State};
 use gitops_core::sync::apply::deleted_with;
@@ -54,10 +55,11 @@ impl Cluster {
 
     /// What each workload runs now, by key.
     pub fn running(&self) -> BTreeMap<&str, &[Running]> {
-        self.rollouts
-            .iter()
-            .map(|(key, rollout)| (key.as_str(), rollout.images.as_slice()))
-            .collect()
+        map_of(
+            self.rollouts
+                .iter()
+                .map(|(key, rollout)| (key.as_str(), rollout.images.as_slice())),
+        )
     }
 
     /// Writes an object as the API server would: a Kubernetes object whose

@@ -5,8 +5,9 @@
 use super::commit_id;
 use super::{Commit, FileChanges, Repository};
 use super::{Files, Layout};
+use gitops_core::collect::{map_of, set_of};
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 impl Repository {
     /// The newest commit of a branch (`main` or another).
@@ -119,7 +120,7 @@ impl Repository {
             .map(|commit| commit.files.clone())
             .unwrap_or_default();
         let mut merged = ours.clone();
-        for path in theirs.keys().chain(base.keys()).collect::<BTreeSet<_>>() {
+        for path in set_of(theirs.keys().chain(base.keys())) {
             let (was, mine, incoming) = (base.get(path), ours.get(path), theirs.get(path));
             if incoming == was {
                 continue;
@@ -194,15 +195,12 @@ impl Repository {
 /// A branch's files as an environment's directory: `app/web.yaml` on branch
 /// `prod` is `envs/prod/web.yaml`.
 pub fn branch_view(environment: &str, files: &Files) -> Files {
-    files
-        .iter()
-        .filter_map(|(path, content)| {
-            Some((
-                format!("envs/{environment}/{}", path.strip_prefix("app/")?),
-                content.clone(),
-            ))
-        })
-        .collect()
+    map_of(files.iter().filter_map(|(path, content)| {
+        Some((
+            format!("envs/{environment}/{}", path.strip_prefix("app/")?),
+            content.clone(),
+        ))
+    }))
 }
 
 /// Changes to an environment's directory as changes to its branch's `app/`.
@@ -210,11 +208,12 @@ pub fn on_branch(environment: &str, changes: &FileChanges) -> FileChanges {
     let prefix = format!("envs/{environment}/");
     let move_path = |path: &String| path.strip_prefix(&prefix).map(|rest| format!("app/{rest}"));
     FileChanges {
-        write: changes
-            .write
-            .iter()
-            .filter_map(|(path, content)| Some((move_path(path)?, content.clone())))
-            .collect(),
+        write: map_of(
+            changes
+                .write
+                .iter()
+                .filter_map(|(path, content)| Some((move_path(path)?, content.clone()))),
+        ),
         remove: changes.remove.iter().filter_map(move_path).collect(),
     }
 }
@@ -234,7 +233,7 @@ fn three_way(incoming: &Value, current: &Value, base: &Value) -> Value {
             let empty = serde_json::Map::new();
             let base = base.as_object().unwrap_or(&empty);
             let mut merged = ours.clone();
-            for name in theirs.keys().chain(base.keys()).collect::<BTreeSet<_>>() {
+            for name in set_of(theirs.keys().chain(base.keys())) {
                 let was = base.get(name).cloned().unwrap_or(Value::Null);
                 let mine = ours.get(name).cloned().unwrap_or(Value::Null);
                 match theirs.get(name) {

@@ -116,7 +116,7 @@ impl Repository {
             .iter()
             .chain(self.branches.values().flatten())
             .collect();
-        all.sort_by_key(|commit| commit.step);
+        gitops_core::collect::sort_by_key(&mut all, |commit| commit.step);
         all.into_iter().rev()
     }
 
@@ -202,7 +202,8 @@ impl Repository {
             ));
         };
         let mut files = self.head().files.clone();
-        let touched: BTreeSet<&String> = target.files.keys().chain(parent.files.keys()).collect();
+        let touched: BTreeSet<&String> =
+            gitops_core::collect::set_of(target.files.keys().chain(parent.files.keys()));
         for path in touched {
             if target.files.get(path) == parent.files.get(path) {
                 continue;

@@ -71,16 +71,17 @@ impl Repository {
 
     /// The environments a pull request changes that need a review.
     fn protected_environments_of(&self, changes: &FileChanges) -> BTreeSet<String> {
-        changes
-            .paths()
-            .filter_map(|path| environment_of(path))
-            .filter(|environment| {
-                self.protected
-                    .iter()
-                    .any(|protected| protected == environment)
-            })
-            .map(str::to_string)
-            .collect()
+        gitops_core::collect::set_of(
+            changes
+                .paths()
+                .filter_map(|path| environment_of(path))
+                .filter(|environment| {
+                    self.protected
+                        .iter()
+                        .any(|protected| protected == environment)
+                })
+                .map(str::to_string),
+        )
     }
 
     pub fn merge(&mut self, number: u32, by: &str, step: u32) -> Result<&Commit, String> {

@@ -3,6 +3,7 @@
 
 use super::Files;
 use super::Repository;
+use gitops_core::collect::{map_of, set_of};
 use gitops_core::diff::changes::{changes, Change, Rules};
 use gitops_core::diff::normalize::Mode;
 use gitops_core::error::InputError;
@@ -55,11 +56,12 @@ pub fn environment_of(path: &str) -> Option<&str> {
 
 /// The environments that have files.
 pub fn environments_of(files: &Files) -> BTreeSet<String> {
-    files
-        .keys()
-        .filter_map(|path| environment_of(path))
-        .map(str::to_string)
-        .collect()
+    set_of(
+        files
+            .keys()
+            .filter_map(|path| environment_of(path))
+            .map(str::to_string),
+    )
 }
 
 /// The desired state of an environment: every file under its directory,
@@ -76,11 +78,12 @@ pub fn desired_state(files: &Files, environment: &str) -> Result<State, InputErr
             other => State::from_value(path, other.clone())?,
         };
         let Some((combined, origins)) = merged.as_mut() else {
-            let origins = state
-                .objects()
-                .keys()
-                .map(|key| (key.to_string(), path.clone()))
-                .collect();
+            let origins = map_of(
+                state
+                    .objects()
+                    .keys()
+                    .map(|key| (key.to_string(), path.clone())),
+            );
             merged = Some((state, origins));
             continue;
         };
@@ -113,33 +116,28 @@ pub fn desired_state(files: &Files, environment: &str) -> Result<State, InputErr
 /// The object differences of every environment between two trees; an
 /// environment whose files do not read is compared as empty.
 pub fn diff_trees(before: &Files, after: &Files) -> BTreeMap<String, Vec<ObjectDiff>> {
-    let environments: BTreeSet<String> = environments_of(before)
-        .into_iter()
-        .chain(environments_of(after))
-        .collect();
-    environments
-        .into_iter()
-        .map(|environment| {
-            let diff = match (
-                desired_state(before, &environment),
-                desired_state(after, &environment),
-            ) {
-                (Ok(before), Ok(after)) => diff_states(&before, &after),
-                (_, Err(error)) => vec![ObjectDiff {
-                    key: error.source,
-                    change: "cannot read",
-                    changes: Vec::new(),
-                }],
-                (Err(_), Ok(_)) => vec![ObjectDiff {
-                    key: format!("envs/{environment}"),
-                    change: "fixed",
-                    changes: Vec::new(),
-                }],
-            };
-            (environment, diff)
-        })
-        .filter(|(_, diff)| !diff.is_empty())
-        .collect()
+    let mut environments = environments_of(before);
+    environments.extend(environments_of(after));
+    let diffs = environments.into_iter().map(|environment| {
+        let diff = match (
+            desired_state(before, &environment),
+            desired_state(after, &environment),
+        ) {
+            (Ok(before), Ok(after)) => diff_states(&before, &after),
+            (_, Err(error)) => vec![ObjectDiff {
+                key: error.source,
+                change: "cannot read",
+                changes: Vec::new(),
+            }],
+            (Err(_), Ok(_)) => vec![ObjectDiff {
+                key: format!("envs/{environment}"),
+                change: "fixed",
+                changes: Vec::new(),
+            }],
+        };
+        (environment, diff)
+    });
+    map_of(diffs.filter(|(_, diff)| !diff.is_empty()))
 }
 
 /// How one key differs between two desired states.
@@ -155,11 +153,7 @@ pub struct ObjectDiff {
 /// Every difference from `before` to `after`, field by field, exactly (as
 /// `git diff` shows it, but by object).
 pub fn diff_states(before: &State, after: &State) -> Vec<ObjectDiff> {
-    let keys: BTreeSet<&Key> = before
-        .objects()
-        .keys()
-        .chain(after.objects().keys())
-        .collect();
+    let keys: BTreeSet<&Key> = set_of(before.objects().keys().chain(after.objects().keys()));
     keys.into_iter()
         .filter_map(|key| {
             let (change, changes) = match (before.get(key), after.get(key)) {

@@ -120,19 +120,13 @@ pub fn as_the_agent_left_it(state: State, application: &str) -> State {
     if *state.form() == gitops_core::state::Form::Named {
         return state;
     }
-    let objects = state
-        .objects()
-        .iter()
-        .map(|(key, object)| {
-            let stamped = match annotation(object, TRACKING_ID) {
-                Some(_) => (**object).clone(),
-                None => {
-                    with_tracking(std::borrow::Cow::Borrowed(&**object), application).into_owned()
-                }
-            };
-            (key.to_string(), stamped)
-        })
-        .collect();
+    let objects = gitops_core::collect::map_of(state.objects().iter().map(|(key, object)| {
+        let stamped = match annotation(object, TRACKING_ID) {
+            Some(_) => (**object).clone(),
+            None => with_tracking(std::borrow::Cow::Borrowed(&**object), application).into_owned(),
+        };
+        (key.to_string(), stamped)
+    }));
     State::new(state.form().clone(), objects)
 }
 

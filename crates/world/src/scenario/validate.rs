@@ -57,10 +57,11 @@ impl Scenario {
                 ))
             }
         };
-        let mut written_at: BTreeMap<String, String> = clusters
-            .keys()
-            .map(|environment| (environment.clone(), "/actual".to_string()))
-            .collect();
+        let mut written_at: BTreeMap<String, String> = gitops_core::collect::map_of(
+            clusters
+                .keys()
+                .map(|environment| (environment.clone(), "/actual".to_string())),
+        );
         for (environment, value) in raw.clusters {
             let pointer = format!("/clusters/{}", gitops_core::pointer::escape(&environment));
             let state = State::from_value(&environment, value)
@@ -129,7 +130,7 @@ impl Scenario {
                 format!("a scenario runs at most {MAX_STEPS} steps"),
             ));
         }
-        let environments: BTreeSet<String> = clusters.keys().cloned().collect();
+        let environments: BTreeSet<String> = gitops_core::collect::set_of(clusters.keys().cloned());
         check_controllers(source, &raw.controllers, &environments)?;
         check_script(
             source,
