@@ -58,6 +58,12 @@ const presets = [
     assert.match(seen.events, /crash-looping/);
     assert.match(seen.status, /Health: Healthy/);
   }],
+  ['How it actually works', 'Ordering with a PreSync hook', (seen) => {
+    assert.match(seen.events, /PreSync hook Job\/shop\/migrate-[0-9a-f]{7}-presync-5 completed/);
+    assert.match(seen.events, /deleted PreSync hook Job\/shop\/migrate-[0-9a-f]{7}-presync-5 from prod/);
+    assert.doesNotMatch(seen.actual, /kind: Job/);
+    assert.match(seen.status, /Sync: Synced\s+Health: Healthy/);
+  }],
   ['Costs and traps', 'A plaintext Secret in Git', (seen) => {
     assert.match(seen.checklist, /plaintext-secret/);
     assert.match(seen.desired, /aHVudGVyMi1wcm9kdWN0aW9u/);

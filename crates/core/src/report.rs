@@ -109,7 +109,8 @@ fn object_statuses(
     differences: &[Difference],
 ) -> Vec<ObjectStatus> {
     // The differences are in key order, as the pairs are: one walk along them.
-    // An object the application does not manage is none of its objects.
+    // An object the application does not manage, or a hook, is none of its
+    // objects.
     let mut out_of_sync = differences.iter().peekable();
     HEALTH.with_borrow_mut(|memo| {
         memo.pass((), actual.len(), |healths| {
@@ -117,7 +118,10 @@ fn object_statuses(
                 .filter_map(|pair| {
                     let key = pair.key();
                     let difference = out_of_sync.next_if(|difference| difference.key() == &**key);
-                    if matches!(difference, Some(Difference::Unmanaged { .. })) {
+                    if matches!(
+                        difference,
+                        Some(Difference::Unmanaged { .. } | Difference::Hook { .. })
+                    ) {
                         return None;
                     }
                     let differs = matches!(

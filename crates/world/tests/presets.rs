@@ -22,7 +22,7 @@ macro_rules! preset {
     };
 }
 
-const PRESETS: [(&str, &str); 24] = [
+const PRESETS: [(&str, &str); 25] = [
     preset!("worked-example.json"),
     preset!("compromise-push.yaml"),
     preset!("compromise-pull.yaml"),
@@ -46,6 +46,7 @@ const PRESETS: [(&str, &str); 24] = [
     preset!("edge-triggered.yaml"),
     preset!("ordering-waves.yaml"),
     preset!("ordering-no-waves.yaml"),
+    preset!("ordering-hooks.yaml"),
     preset!("monitoring.yaml"),
 ];
 
@@ -295,6 +296,27 @@ everywhere! {
         assert!(has_event(&world, "2 kubelet: Deployment/shop/web in prod is crash-looping"));
         assert!(has_event(&world, "4 kubelet: Deployment/shop/web in prod starts again"));
         assert_eq!(status(&world), (SyncStatus::Synced, Health::Healthy), "the same end state, reached the hard way");
+    }
+
+    fn a_pre_sync_hook_runs_the_migration_before_the_release_and_is_deleted_when_it_succeeds() {
+        // gitops-engine's sync_context.go: the PreSync phase before the waves, a
+        // generateName named at run time (getSyncTasks), HookSucceeded deleted once the
+        // sync succeeded (deleteHooks); the hook is no resource (splitHooks).
+        let world = run("ordering-hooks.yaml");
+        let head = world.repository.head().id.clone();
+        let migrate = format!("Job/shop/migrate-{head}-presync-5");
+        assert!(has_event(&world, &format!("5 agent: created PreSync hook {migrate} in prod")), "{:#?}", events(&world));
+        assert!(has_event(&world, &format!("6 agent: prod: PreSync waits until hook {migrate} completes (it is Progressing)")));
+        assert!(has_event(&world, &format!("7 agent: prod: PreSync hook {migrate} completed")));
+        let release = events(&world).iter().position(|line| line.starts_with("7 agent: updated Deployment/shop/web")).expect("web is updated");
+        let completed = events(&world).iter().position(|line| line.contains("hook") && line.contains("completed")).unwrap();
+        assert!(completed < release, "the migration completes before web is released");
+        assert!(has_event(&world, &format!("7 agent: deleted PreSync hook {migrate} from prod; the sync succeeded and its hook-delete-policy is HookSucceeded")));
+        assert!(world.clusters["prod"].actual().get(&migrate).is_none());
+        assert_eq!(count_events(&world, "cannot start"), 0, "the migration ran against a running database");
+        assert_eq!(running(&world, "Deployment/shop/web")[0].reference, "registry.example/web@sha256:7c4a8d09ca3762af61e59520943dc26494f8941b0d1e2f3a4b5c6d7e8f9a0b1c");
+        assert!(!has_event(&world, "is OutOfSync"), "the hook is never Missing: {:#?}", events(&world));
+        assert_eq!(status(&world), (SyncStatus::Synced, Health::Healthy));
     }
 
     fn a_lost_cluster_is_rebuilt_from_git_in_waves() {

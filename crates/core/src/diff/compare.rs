@@ -6,6 +6,7 @@ use crate::diff::ignore::{patterns_for, IgnoreRule};
 use crate::diff::normalize::{desired_as_stored, last_applied_beside, Mode};
 use crate::diff::tracking::{is_tracked_by, with_tracking};
 use crate::memo::{Memo, Pass};
+use crate::state::hooks::is_hook;
 use crate::state::pairs::{pairs, Pair};
 use crate::state::protection::{flux_releases, flux_skips_apply};
 use crate::state::{Form, State};
@@ -50,6 +51,14 @@ pub enum Difference<'a> {
         desired: &'a Value,
         reason: String,
     },
+    /// A hook Git declares, or a hook's object the cluster holds (Kubernetes
+    /// objects only; `state::hooks::is_hook`): no resource of the
+    /// application (gitops-engine's `splitHooks`), so neither drift nor
+    /// written nor pruned, with no sync status or health of its own (Argo
+    /// CD's controller/state.go and health.go pass hooks by). A sync runs
+    /// Git's hooks in their phases (`sync::hooks`); their delete policy,
+    /// never a prune, removes their objects.
+    Hook { key: &'a str },
 }
 
 impl Difference<'_> {
@@ -59,7 +68,8 @@ impl Difference<'_> {
             | Difference::Changed { key, .. }
             | Difference::Extra { key, .. }
             | Difference::Unmanaged { key }
-            | Difference::Excluded { key, .. } => key,
+            | Difference::Excluded { key, .. }
+            | Difference::Hook { key } => key,
         }
     }
 }
@@ -138,6 +148,9 @@ fn merge<'a>(
     let mut differences = Vec::new();
     for pair in pairs(desired, actual) {
         match pair {
+            Pair::Desired(key, desired) if is_hook_here(desired, how) => {
+                differences.push(Difference::Hook { key })
+            }
             Pair::Desired(key, desired) => match flux_skips_apply(desired, None) {
                 Some(reason) => differences.push(Difference::Excluded {
                     key,
@@ -149,16 +162,12 @@ fn merge<'a>(
                     desired: stored(desired, how),
                 }),
             },
-            Pair::Actual(key, actual) => match how.application {
-                _ if is_owned(actual) => {}
-                _ if flux_releases(actual).is_some() => {
-                    differences.push(Difference::Unmanaged { key })
-                }
-                Some(application) if !is_tracked_by(actual, application) => {
-                    differences.push(Difference::Unmanaged { key })
-                }
-                _ => differences.push(Difference::Extra { key, actual }),
-            },
+            Pair::Actual(key, actual) => differences.extend(not_declared(key, actual, how)),
+            // Git's hook is no resource, so a live object of its key that is
+            // no hook is one Git does not declare.
+            Pair::Both(key, desired, actual) if is_hook_here(desired, how) => {
+                differences.extend(not_declared(key, actual, how))
+            }
             Pair::Both(key, desired, actual) => {
                 if let Some(reason) = flux_skips_apply(desired, Some(actual)) {
                     differences.push(Difference::Excluded {
@@ -190,6 +199,27 @@ fn merge<'a>(
         }
     }
     differences
+}
+
+/// How a live object Git does not declare as a resource stands: a hook's
+/// object, one another object owns (none), one the application does not
+/// manage, or extra.
+fn not_declared<'a>(key: &'a str, actual: &'a Value, how: How) -> Option<Difference<'a>> {
+    match how.application {
+        _ if is_hook_here(actual, how) => Some(Difference::Hook { key }),
+        _ if is_owned(actual) => None,
+        _ if flux_releases(actual).is_some() => Some(Difference::Unmanaged { key }),
+        Some(application) if !is_tracked_by(actual, application) => {
+            Some(Difference::Unmanaged { key })
+        }
+        _ => Some(Difference::Extra { key, actual }),
+    }
+}
+
+/// Whether an object is a hook: a Kubernetes object that `is_hook`; in the
+/// lesson's form no object is.
+fn is_hook_here(object: &Value, how: How) -> bool {
+    how.mode == Mode::Kubernetes && is_hook(object)
 }
 
 /// How the object at `key` differs from what is desired, if it does.

@@ -39,7 +39,7 @@ pub(crate) fn drift_for(differences: &[Difference]) -> Drift {
             }
             Difference::Extra { .. } => drift.extra.push(key),
             Difference::Unmanaged { .. } => drift.unmanaged.push(key),
-            Difference::Excluded { .. } => {}
+            Difference::Excluded { .. } | Difference::Hook { .. } => {}
         }
     }
     drift

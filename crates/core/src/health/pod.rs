@@ -1,14 +1,12 @@
 //! Pods (gitops-engine's health_pod.go).
 
 use super::{at, condition, list, text, Health};
+use crate::state::hooks::is_hook;
 use serde_json::Value;
 
 /// With "true", Argo CD judges a running pod that is not a hook as one that
 /// restarts forever, whatever its restart policy.
 const IGNORE_RESTART_POLICY: &str = "argocd.argoproj.io/ignore-restart-policy";
-const HOOK: &str = "argocd.argoproj.io/hook";
-const HELM_HOOK: &str = "helm.sh/hook";
-const HOOK_TYPES: [&str; 5] = ["PreSync", "Sync", "PostSync", "SyncFail", "Skip"];
 
 /// health_pod.go's `getCorev1PodHealth`.
 pub(super) fn pod(pod: &Value) -> Health {
@@ -35,26 +33,6 @@ pub(super) fn pod(pod: &Value) -> Health {
 
 fn annotation<'a>(object: &'a Value, name: &str) -> Option<&'a str> {
     at(object, &["metadata", "annotations", name]).and_then(Value::as_str)
-}
-
-/// gitops-engine's `hook.IsHook` (pkg/sync/hook/hook.go): an Argo CD hook
-/// annotation that is not just Skip, or else a Helm hook other than
-/// crd-install.
-fn is_hook(object: &Value) -> bool {
-    match annotation(object, HOOK) {
-        Some(hooks) => !only_skip(hooks),
-        None => annotation(object, HELM_HOOK).is_some_and(|hook| hook != "crd-install"),
-    }
-}
-
-/// `hook.Skip`: the annotation's known hook types, comma-separated and
-/// without repeats, are Skip alone.
-fn only_skip(hooks: &str) -> bool {
-    let mut known = hooks
-        .split(',')
-        .map(str::trim)
-        .filter(|hook| HOOK_TYPES.contains(hook));
-    known.next() == Some("Skip") && known.all(|hook| hook == "Skip")
 }
 
 /// A container waiting because of an error: `Err...`, `...Error`, `...BackOff`
@@ -84,6 +62,7 @@ fn running(pod: &Value, containers: &[Value]) -> Health {
 mod tests {
     use super::super::health;
     use super::*;
+    use crate::state::hooks::{HELM_HOOK, HOOK};
     use serde_json::json;
 
     /// A running pod that runs to an end, not ready, its container waiting

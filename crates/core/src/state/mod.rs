@@ -1,6 +1,7 @@
 //! A state: the objects of an environment, by key. It is read from one of
 //! three forms and written back in the form it was read from.
 
+pub mod hooks;
 pub mod kinds;
 pub mod meta;
 pub mod namespace;
@@ -352,7 +353,11 @@ fn kubernetes_key(object: &Value) -> Result<String, KeyProblem> {
             })
         }
     };
-    let name = required_string(metadata.get("name"), "/metadata", "name")?;
+    let name = match (metadata.get("name"), generated_name(object, kind)) {
+        (None | Some(Value::Null), Some(generated)) => generated?,
+        (Some(Value::String(name)), Some(generated)) if name.is_empty() => generated?,
+        (name, _) => required_string(name, "/metadata", "name")?,
+    };
     if let Some(other) = metadata
         .get("namespace")
         .filter(|namespace| !namespace.is_string() && !namespace.is_null())
@@ -369,6 +374,29 @@ fn kubernetes_key(object: &Value) -> Result<String, KeyProblem> {
         None => Ok(format!("{kind}/{name}")),
         Some(namespace) => Ok(format!("{kind}/{namespace}/{name}")),
     }
+}
+
+/// What names a hook written with `metadata.generateName` and no name: its
+/// generateName, as Argo CD keys it until a sync names it
+/// (`NormalizeTargetObjects`; gitops-engine's `getSyncTasks` makes the
+/// name at run time). Any other object needs a name: kubectl's apply, and
+/// so Argo CD's sync, refuses one with only a generateName ("cannot use
+/// generate name with apply").
+fn generated_name<'a>(object: &'a Value, kind: &str) -> Option<Result<&'a str, KeyProblem>> {
+    let prefix = hooks::generate_name(object)?;
+    if hooks::is_hook(object) {
+        return Some(Ok(prefix));
+    }
+    Some(Err(KeyProblem {
+        pointer: "/metadata",
+        message: format!(
+            "this {kind} has `metadata.generateName` ({prefix}) but no `metadata.name`: only \
+             a hook (annotated argocd.argoproj.io/hook or helm.sh/hook) may, for Argo CD names it when a sync \
+             runs it; kubectl's apply, and so Argo CD's sync, refuses any other object without \
+             a name (\"from {prefix}: cannot use generate name with apply\"). Give it \
+             `metadata.name`"
+        ),
+    }))
 }
 
 fn required_string<'a>(

@@ -1,9 +1,11 @@
 //! Syncing (gitops-engine's `pkg/sync`): the ordered plan, what a create or
-//! an update writes, what the API server refuses to update, and applying a
-//! plan (prune protection and Flux's exclusions, read off each object, are
-//! in `state::protection`).
+//! an update writes, what the API server refuses to update, applying a
+//! plan, and the hooks a sync runs in its phases (prune protection and
+//! Flux's exclusions, and which objects are hooks, read off each object,
+//! are in `state::protection` and `state::hooks`).
 
 pub mod apply;
+pub mod hooks;
 pub mod immutable;
 pub mod merge;
 pub mod order;

@@ -3,6 +3,7 @@
 //! waves of deletions are mirrored, and why they run first in their wave,
 //! is in `plan.rs`.
 
+use crate::state::hooks::helm_weight;
 use crate::state::meta::annotation;
 use serde_json::Value;
 
@@ -48,10 +49,14 @@ const KIND_ORDER: [&str; 35] = [
     "APIService",
 ];
 
-/// The sync wave of an object; a value that is not an integer counts as 0.
+/// The sync wave of an object (gitops-engine's `syncwaves.Wave`): its
+/// `argocd.argoproj.io/sync-wave`, else its `helm.sh/hook-weight`, hook or
+/// not; a value that is not an integer counts as absent, and 0 is the
+/// default.
 pub fn wave(object: &Value) -> i64 {
     annotation(object, SYNC_WAVE)
         .and_then(|wave| wave.trim().parse().ok())
+        .or_else(|| helm_weight(object))
         .unwrap_or(0)
 }
 
@@ -97,6 +102,21 @@ mod tests {
             0
         );
         assert_eq!(wave(&json!({})), 0);
+        let weighted = |annotations| wave(&json!({"metadata": {"annotations": annotations}}));
+        assert_eq!(
+            weighted(json!({"helm.sh/hook-weight": "-3"})),
+            -3,
+            "Helm's weight"
+        );
+        assert_eq!(
+            weighted(json!({SYNC_WAVE: "soon", "helm.sh/hook-weight": "4"})),
+            4,
+            "a sync wave that does not read leaves the weight"
+        );
+        assert_eq!(
+            weighted(json!({SYNC_WAVE: "1", "helm.sh/hook-weight": "4"})),
+            1
+        );
     }
 
     #[test]

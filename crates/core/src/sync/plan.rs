@@ -10,6 +10,7 @@ use crate::options::Options;
 use crate::state::namespace::namespace_of;
 use crate::state::protection::{prune_protection, prunes_last, requires_prune_confirmation};
 use crate::state::State;
+use crate::sync::hooks::runs_in_sync_phase;
 use crate::sync::merge::{created, updated};
 use crate::sync::order::{sort_key, wave};
 use serde::{Deserialize, Serialize};
@@ -152,7 +153,8 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             }
             Difference::Extra { .. }
             | Difference::Unmanaged { .. }
-            | Difference::Excluded { .. } => None,
+            | Difference::Excluded { .. }
+            | Difference::Hook { .. } => None,
         })
         .collect();
     let namespace_waves = earliest_wave_per_namespace(&written);
@@ -178,7 +180,9 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 Some((wave_of(desired), difference))
             }
             Difference::Excluded { desired, .. } => Some((wave_of(desired), difference)),
-            Difference::Extra { .. } | Difference::Unmanaged { .. } => None,
+            Difference::Extra { .. } | Difference::Unmanaged { .. } | Difference::Hook { .. } => {
+                None
+            }
         })
         .collect();
     sort_by_key(&mut ordered, |&(wave, difference)| {
@@ -225,7 +229,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 wave,
                 reason: reason.clone(),
             },
-            Difference::Extra { .. } | Difference::Unmanaged { .. } => {
+            Difference::Extra { .. } | Difference::Unmanaged { .. } | Difference::Hook { .. } => {
                 unreachable!("only writes were kept")
             }
         })
@@ -237,7 +241,7 @@ fn desired_of<'d>(difference: &'d Difference) -> &'d Value {
         Difference::Missing { desired, .. } | Difference::Changed { desired, .. } => desired,
         Difference::Excluded { desired, .. } => desired,
         Difference::Extra { actual, .. } => actual,
-        Difference::Unmanaged { .. } => &Value::Null,
+        Difference::Unmanaged { .. } | Difference::Hook { .. } => &Value::Null,
     }
 }
 
@@ -261,8 +265,9 @@ fn earliest_wave_per_namespace<'v>(written: &[(&str, &'v Value)]) -> BTreeMap<&'
 /// the distinct waves of the objects to prune are swapped symmetrically
 /// (the lowest with the highest, the second lowest with the second highest,
 /// ...), and a `PruneLast=true` one then runs in the wave after the last
-/// of the whole sync (every object Git declares and every one to prune,
-/// never below wave 0). Within a wave: by kind, then name.
+/// of the sync phase (every resource Git declares, every Sync hook and
+/// every object to prune, never below wave 0). Within a wave: by kind,
+/// then name.
 fn prunes(differences: &[Difference], desired: &State) -> Plan {
     let extras: Vec<(&str, &Value)> = differences
         .iter()
@@ -279,7 +284,11 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
         Err(_) => own,
     };
     let after_the_last = if extras.iter().any(|(_, actual)| prunes_last(actual)) {
-        let declared = desired.objects().values().map(|object| wave(object));
+        let declared = desired
+            .objects()
+            .values()
+            .filter(|object| runs_in_sync_phase(desired, object))
+            .map(|object| wave(object));
         let last = declared.chain(waves.last().copied()).fold(0, i64::max);
         last.saturating_add(1)
     } else {

@@ -8,6 +8,7 @@ use crate::diff::normalize::Mode;
 use crate::diff::tracking::is_tracked_by;
 use crate::memo::Memo;
 use crate::options::Options;
+use crate::state::hooks::is_hook;
 use crate::state::meta::metadata_map;
 use crate::state::protection::{
     flux_releases, misspelt_sync_option, prune_protection, requires_prune_confirmation,
@@ -33,6 +34,7 @@ pub(super) fn unprotected_prunes(
         memo.pass((), desired.len(), |remembered| {
             let objects = desired.objects().iter();
             objects
+                .filter(|(_, object)| mode_of(desired) == Mode::Exact || !is_hook(object))
                 .filter_map(|(key, object)| {
                     let what = remembered.get_or(key, [Some(object), None], || unprotected(object));
                     Some((key, what?))
@@ -128,13 +130,15 @@ thread_local! {
 }
 
 /// Whether a prune may delete the live `object` Git does not declare: not
-/// what Flux releases, and with an application only what carries its
-/// tracking id (`diff/tracking.rs`).
+/// a hook's object (its delete policy removes it), not what Flux releases,
+/// and with an application only what carries its tracking id
+/// (`diff/tracking.rs`).
 fn prunable(desired: &State, options: &Options, object: &Value) -> bool {
     let application = options.application.as_deref();
     flux_releases(object).is_none()
         && (mode_of(desired) == Mode::Exact
-            || application.is_none_or(|application| is_tracked_by(object, application)))
+            || (!is_hook(object)
+                && application.is_none_or(|application| is_tracked_by(object, application))))
 }
 
 /// What makes the object stateful, when no annotation protects it from a

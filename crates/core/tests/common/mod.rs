@@ -25,7 +25,8 @@ pub fn steps(plan: &[gitops_core::Operation]) -> Vec<String> {
 pub mod generate {
     //! Generated states for the property tests: small name and value
     //! alphabets, so that desired and actual often share keys and contents;
-    //! some objects carry sync waves, prune protection or a status.
+    //! some objects carry sync waves, prune protection, a hook's annotations
+    //! or a status.
 
     use gitops_core::state::key_of;
     use gitops_core::{IgnoreRule, Options, State};
@@ -59,6 +60,8 @@ pub mod generate {
             json!({"argocd.argoproj.io/sync-options": "PruneLast=true"}),
             json!({"argocd.argoproj.io/sync-wave": "-1"}),
             json!({"argocd.argoproj.io/sync-wave": "2"}),
+            json!({"argocd.argoproj.io/hook": "PreSync"}),
+            json!({"helm.sh/hook": "post-install", "helm.sh/hook-weight": "1"}),
         ]))
     }
 

@@ -58,6 +58,9 @@ pub struct Application {
     /// the option retry).
     #[serde(skip)]
     by_hand: bool,
+    /// The hooks of the sync in progress, when it runs any.
+    #[serde(skip)]
+    hooks: Option<hooks::HookRun>,
 }
 
 impl Application {
@@ -330,14 +333,8 @@ impl Agent {
                 return;
             }
             let why = format!("{retry} the sync to {revision}, which failed");
-            return sync_pass(
-                application,
-                step,
-                cluster,
-                &sync_of(&why, true),
-                options,
-                events,
-            );
+            let retried = sync_of(&why, true);
+            return sync_pass(application, step, cluster, &retried, true, options, events);
         }
         let new_revision = application.synced_revision != application.target_revision;
         let failed = application.failed_revision.is_some()
@@ -383,6 +380,9 @@ impl Agent {
             return report_once(application, refusal, events);
         }
         if sync {
+            // The syncs that run hooks: a person's, or an automated one of a
+            // new revision with work (self-heal's names resources: skipHooks).
+            let full = manual || (new_revision && has_work(&found.plan));
             if !application.syncing {
                 // A new operation: a revert counts (and waited above); a new
                 // revision or a person's sync starts the count again.
@@ -391,7 +391,15 @@ impl Agent {
                 application.reverts = if heals { application.reverts + 1 } else { 0 };
             }
             let this_sync = sync_of(&why, new_revision || manual);
-            return sync_pass(application, step, cluster, &this_sync, options, events);
+            return sync_pass(
+                application,
+                step,
+                cluster,
+                &this_sync,
+                full,
+                options,
+                events,
+            );
         }
         let backing_off = heal && has_work(&found.plan) && step < heal_at;
         application.self_heal_at = backing_off.then_some(heal_at);
@@ -477,22 +485,25 @@ impl Agent {
 }
 
 mod edge;
+mod hooks;
 pub mod retry;
 pub mod waves;
 
 use retry::{self_heal_delay, steps_for, Retry, RetryStrategy};
-use waves::{sync_wave, Progress, Sync};
+use waves::{Progress, Sync};
 
-/// One pass of a sync, and what the agent does when it ends (`settle`).
+/// One pass of a sync, with its hooks when it is a `full` one (`hooks.rs`),
+/// and what the agent does when it ends (`settle`).
 fn sync_pass(
     application: &mut Application,
     step: u32,
     cluster: &mut Cluster,
     sync: &Sync,
+    full: bool,
     options: &WorldOptions,
     events: &mut Vec<Event>,
 ) {
-    let progress = sync_wave(application, step, cluster, sync, events);
+    let progress = hooks::sync_with_hooks(application, step, cluster, sync, full, events);
     settle(application, step, sync, progress, options, events);
 }
 

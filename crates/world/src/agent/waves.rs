@@ -15,6 +15,7 @@ use crate::event::Event;
 use gitops_core::health::{health, Health};
 use gitops_core::options::Options;
 use gitops_core::state::State;
+use gitops_core::sync::hooks::resources;
 use gitops_core::sync::immutable::{outcome, Outcome};
 use gitops_core::sync::order::wave;
 use gitops_core::sync::plan::Operation;
@@ -238,7 +239,7 @@ pub fn hold(
     confirmed: &BTreeSet<String>,
 ) -> Option<Hold> {
     let wave_now = plan.iter().find(|op| op.changes_cluster())?.wave();
-    if let Some(earlier) = earlier_wave_hold(target, actual, wave_now) {
+    if let Some(earlier) = hold_before(target, actual, wave_now) {
         return Some(earlier);
     }
     let unconfirmed: Vec<String> = plan
@@ -253,12 +254,11 @@ pub fn hold(
     })
 }
 
-fn earlier_wave_hold(target: &State, actual: &State, wave_now: i64) -> Option<Hold> {
+/// What keeps wave `wave_now` from starting, if anything does: the
+/// resources of the earlier waves (a hook is none: its phase waits for it).
+pub fn hold_before(target: &State, actual: &State, wave_now: i64) -> Option<Hold> {
     let mut waiting = None;
-    let earlier = target
-        .objects()
-        .iter()
-        .filter(|(_, object)| wave(object) < wave_now);
+    let earlier = resources(target).filter(|(_, object)| wave(object) < wave_now);
     for (key, _) in earlier {
         let state = match actual.get(key).map(health) {
             None => "missing".to_string(),
