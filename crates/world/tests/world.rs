@@ -260,6 +260,24 @@ everywhere! {
         assert!(!has(&kept, "skipped the automatic sync"), "without prune nothing would be deleted: {:#?}", lines(&kept));
     }
 
+    fn a_missing_path_is_an_error_and_not_an_environment_that_declares_nothing() {
+        // Argo CD fails the comparison of an application whose path is gone
+        // (util/app/path: "app path does not exist"): nothing is synced or
+        // pruned, allowEmpty or not, where an empty file would prune all.
+        let web = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 1}});
+        let scenario = json!({
+            "repository": {"files": {"envs/prod/web.yaml": web}},
+            "options": {"pollEvery": 1, "prune": true, "allowEmpty": true},
+            "script": [{"at": 2, "do": "commit", "author": "alice", "message": "Remove prod", "remove": ["envs/prod/web.yaml"]}],
+            "steps": 5,
+        });
+        let world = World::run(&Scenario::parse("test.json", &scenario.to_string()).unwrap());
+        assert!(has(&world, "3 agent: prod: cannot use revision"), "{:#?}", lines(&world));
+        assert!(has(&world, "envs/prod: the path does not exist at this revision"), "{:#?}", lines(&world));
+        assert!(world.clusters["prod"].actual().get("Deployment/default/web").is_some(), "nothing is pruned: {:#?}", lines(&world));
+        assert!(world.summary().status["prod"].error.as_deref().unwrap_or_default().contains("the path does not exist"));
+    }
+
     fn time_goes_on_after_the_script_for_a_while() {
         use gitops_world::person::Interaction;
         use gitops_world::scenario::MAX_STEPS_AFTER_SCRIPT;

@@ -66,8 +66,15 @@ pub fn environments_of(files: &Files) -> BTreeSet<String> {
 
 /// The desired state of an environment: every file under its directory,
 /// read and put together. A file that does not read, files in different
-/// forms, or one key in two files are errors, named by file.
+/// forms, or one key in two files are errors, named by file; so is a
+/// directory without a file (Argo CD's comparison fails on a missing path).
 pub fn desired_state(files: &Files, environment: &str) -> Result<State, InputError> {
+    if !files
+        .keys()
+        .any(|path| environment_of(path) == Some(environment))
+    {
+        return Err(missing_path(&format!("envs/{environment}")));
+    }
     let mut merged: Option<(State, BTreeMap<String, String>)> = None;
     for (path, content) in files
         .iter()
@@ -111,6 +118,19 @@ pub fn desired_state(files: &Files, environment: &str) -> Result<State, InputErr
     Ok(merged
         .map(|(state, _)| state)
         .unwrap_or_else(|| State::empty(gitops_core::state::Form::Named)))
+}
+
+/// The error of an environment's directory that no file is under: Git keeps
+/// no empty directories, so the path does not exist at that revision, which
+/// Argo CD reports as a failed comparison (its `app path does not exist`),
+/// not as a desired state that declares nothing.
+pub fn missing_path(directory: &str) -> InputError {
+    InputError::shape(
+        directory,
+        "",
+        "the path does not exist at this revision: no file is under it, and Git keeps no empty \
+         directories (an empty desired state is a file that declares no object)",
+    )
 }
 
 /// The object differences of every environment between two trees; an
