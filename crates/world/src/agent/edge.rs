@@ -29,16 +29,14 @@ impl Agent {
             let Some(cluster) = clusters.get_mut(&environment) else {
                 continue;
             };
-            let mut keys: BTreeSet<String> = notices
-                .iter()
-                .filter_map(|notice| match notice {
+            let mut keys: BTreeSet<String> =
+                gitops_core::collect::set_of(notices.iter().filter_map(|notice| match notice {
                     Notice::Changed {
                         environment: changed,
                         key,
                     } if *changed == environment => Some(key.clone()),
                     _ => None,
-                })
-                .collect();
+                }));
             if git_moved {
                 let before = self
                     .applications
