@@ -5,6 +5,7 @@
 //! it, each `envs/<environment>/` that has files is an environment.
 
 use super::Files;
+use gitops_core::collect::set_of;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The environments a scenario declares, each with its directory (none:
@@ -73,12 +74,9 @@ impl Paths {
     /// under `envs/`.
     pub fn environments(&self, files: &Files) -> BTreeSet<String> {
         if self.is_declared() {
-            return self.declared.keys().cloned().collect();
+            return set_of(self.declared.keys().cloned());
         }
-        files
-            .keys()
-            .filter_map(|path| self.environment_of(path))
-            .collect()
+        set_of(files.keys().filter_map(|path| self.environment_of(path)))
     }
 }
 

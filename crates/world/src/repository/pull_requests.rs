@@ -75,14 +75,13 @@ impl Repository {
     fn protected_environments_of(&self, changes: &FileChanges) -> BTreeSet<String> {
         let before = &self.head().files;
         let after = changes.applied_to(before);
-        touched_environments(before, &after, changes.paths(), &self.paths)
-            .into_iter()
-            .filter(|environment| {
-                self.protected
-                    .iter()
-                    .any(|protected| protected == environment)
-            })
-            .collect()
+        let mut environments = touched_environments(before, &after, changes.paths(), &self.paths);
+        environments.retain(|environment| {
+            self.protected
+                .iter()
+                .any(|protected| protected == environment)
+        });
+        environments
     }
 
     pub fn merge(&mut self, number: u32, by: &str, step: u32) -> Result<&Commit, String> {

@@ -5,6 +5,7 @@ use super::kustomize;
 use super::paths::{exists, is_under, Paths};
 use super::Files;
 use super::Repository;
+use gitops_core::collect::{map_of, set_of};
 use gitops_core::diff::changes::{changes, Change, Rules};
 use gitops_core::diff::normalize::Mode;
 use gitops_core::error::InputError;
@@ -79,11 +80,12 @@ pub fn render(
             other => State::from_value(path, other.clone())?,
         };
         let Some((combined, origins)) = merged.as_mut() else {
-            let origins = state
-                .objects()
-                .keys()
-                .map(|key| (key.to_string(), path.clone()))
-                .collect();
+            let origins = map_of(
+                state
+                    .objects()
+                    .keys()
+                    .map(|key| (key.to_string(), path.clone())),
+            );
             merged = Some((state, origins));
             continue;
         };
@@ -135,23 +137,18 @@ pub fn touched_environments<'p>(
     changed: impl Iterator<Item = &'p String> + Clone,
     paths: &Paths,
 ) -> BTreeSet<String> {
-    let environments: BTreeSet<String> = paths
-        .environments(before)
-        .into_iter()
-        .chain(paths.environments(after))
-        .collect();
+    let mut environments = paths.environments(before);
+    environments.extend(paths.environments(after));
+    environments.retain(|environment| {
+        let directory = paths.of(environment);
+        let mut read = BTreeSet::new();
+        let _ = render(before, &directory, &mut read);
+        let _ = render(after, &directory, &mut read);
+        changed
+            .clone()
+            .any(|path| is_under(path, &directory) || read.contains(path))
+    });
     environments
-        .into_iter()
-        .filter(|environment| {
-            let directory = paths.of(environment);
-            let mut read = BTreeSet::new();
-            let _ = render(before, &directory, &mut read);
-            let _ = render(after, &directory, &mut read);
-            changed
-                .clone()
-                .any(|path| is_under(path, &directory) || read.contains(path))
-        })
-        .collect()
 }
 
 /// The object differences of every environment between two trees; an
@@ -161,35 +158,29 @@ pub fn diff_trees(
     after: &Files,
     paths: &Paths,
 ) -> BTreeMap<String, Vec<ObjectDiff>> {
-    let environments: BTreeSet<String> = paths
-        .environments(before)
-        .into_iter()
-        .chain(paths.environments(after))
-        .collect();
-    environments
-        .into_iter()
-        .map(|environment| {
-            let directory = paths.of(&environment);
-            let diff = match (
-                desired_state(before, &directory),
-                desired_state(after, &directory),
-            ) {
-                (Ok(before), Ok(after)) => diff_states(&before, &after),
-                (_, Err(error)) => vec![ObjectDiff {
-                    key: error.source,
-                    change: "cannot read",
-                    changes: Vec::new(),
-                }],
-                (Err(_), Ok(_)) => vec![ObjectDiff {
-                    key: directory,
-                    change: "fixed",
-                    changes: Vec::new(),
-                }],
-            };
-            (environment, diff)
-        })
-        .filter(|(_, diff)| !diff.is_empty())
-        .collect()
+    let mut environments = paths.environments(before);
+    environments.extend(paths.environments(after));
+    let diffs = environments.into_iter().map(|environment| {
+        let directory = paths.of(&environment);
+        let diff = match (
+            desired_state(before, &directory),
+            desired_state(after, &directory),
+        ) {
+            (Ok(before), Ok(after)) => diff_states(&before, &after),
+            (_, Err(error)) => vec![ObjectDiff {
+                key: error.source,
+                change: "cannot read",
+                changes: Vec::new(),
+            }],
+            (Err(_), Ok(_)) => vec![ObjectDiff {
+                key: directory,
+                change: "fixed",
+                changes: Vec::new(),
+            }],
+        };
+        (environment, diff)
+    });
+    map_of(diffs.filter(|(_, diff)| !diff.is_empty()))
 }
 
 /// How one file differs between two commits, as Git shows it: a file
@@ -208,7 +199,7 @@ pub struct FileDiff {
 
 /// Every file that differs from `before` to `after`, in path order.
 pub fn diff_files(before: &Files, after: &Files) -> Vec<FileDiff> {
-    let paths: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    let paths: BTreeSet<&String> = set_of(before.keys().chain(after.keys()));
     paths
         .into_iter()
         .filter_map(|path| {
@@ -277,11 +268,7 @@ pub struct ObjectDiff {
 /// Every difference from `before` to `after`, field by field, exactly (as
 /// `git diff` shows it, but by object).
 pub fn diff_states(before: &State, after: &State) -> Vec<ObjectDiff> {
-    let keys: BTreeSet<&Key> = before
-        .objects()
-        .keys()
-        .chain(after.objects().keys())
-        .collect();
+    let keys: BTreeSet<&Key> = set_of(before.objects().keys().chain(after.objects().keys()));
     keys.into_iter()
         .filter_map(|key| {
             let (change, changes) = match (before.get(key), after.get(key)) {
