@@ -1,6 +1,7 @@
 // Trunk's post-build hook (Trunk.toml, [[hooks]] stage = "post_build"): makes the build
-// work offline and under a strict Content-Security-Policy. Node 20, with one npm
-// package (yaml, in scripts/node_modules, to read the presets' titles). Trunk runs it from the project root once the page is assembled in the
+// work offline and under a strict Content-Security-Policy. Node 20, with two npm
+// packages in scripts/node_modules (yaml, to read the presets' titles; terser, to
+// minify wasm-bindgen's glue, which Trunk's own minifier cannot parse). Trunk runs it from the project root once the page is assembled in the
 // staging directory (TRUNK_STAGING_DIR: .stage in the dist folder, dist/ or whatever
 // --dist names), before moving that to the dist folder; this hook writes only there.
 //
@@ -10,8 +11,9 @@
 //
 // In the staging directory it:
 //   1. checks that the `integrity` attributes Trunk wrote still match their files
-//      (Trunk computes them before this hook; nothing here changes those files), and,
-//      under an absolute public URL, points index.html's register-sw.js at it too;
+//      (Trunk computes them before this hook), then minifies the two wasm modules' glue
+//      (the page's, 2 KB less gzipped, and the API's) and writes the glue's new
+//      integrity; under an absolute public URL, points index.html's register-sw.js at it;
 //   2. writes api.js, the stable module lesson pages import (`import init, { diff }
 //      from './api.js'`), re-exporting the glue of the API's own wasm module
 //      (crates/api, without the page), and api.d.ts, its TypeScript declarations;
@@ -37,6 +39,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
+import { minify } from 'terser';
 import { parse as parseYaml } from 'yaml';
 
 const staging = process.env.TRUNK_STAGING_DIR;
@@ -75,6 +78,7 @@ const inlineScripts = elements(html, 'script').filter((script) => !/\ssrc\s*=/i.
 const underTrunkServe = inlineScripts.some((script) => script.text.includes('.well-known/trunk/ws'));
 
 checkIntegrity(html);
+if (!underTrunkServe) html = await withMinifiedGlue(html);
 if (absolutePublicUrl) html = withRegisterScriptAt(html, `${publicUrl}register-sw.js`);
 const api = findApiGlue();
 write('api.js', apiModule(api));
@@ -121,6 +125,29 @@ function checkIntegrity(page) {
       fail(`${target}: integrity ${integrity} no longer matches the file (${actual.join(' ')})`);
     }
   }
+}
+
+/**
+ * Minifies the wasm-bindgen glue of both modules (the page's, which index.html preloads,
+ * and the API's) and gives the page's tags their new integrity. Exports keep their names.
+ */
+async function withMinifiedGlue(page) {
+  const glue = readdirSync(staging).filter((name) => /_bg\.wasm$/.test(name)).map((name) => name.replace(/_bg\.wasm$/, '.js'));
+  for (const name of glue) {
+    const path = join(staging, name);
+    if (!existsSync(path)) fail(`${name}, the glue of ${name.replace(/\.js$/, '_bg.wasm')}, is not in ${staging}`);
+    const { code } = await minify(readFileSync(path, 'utf8'), { module: true, format: { comments: false } });
+    writeFileSync(path, code);
+  }
+  return page.replace(/<(?:link|script)\b[^>]*\sintegrity\s*=[^>]*>/gi, (tag) => {
+    const target = attribute(tag, 'href') ?? attribute(tag, 'src');
+    const path = target && buildFile(new URL(target, root));
+    if (!path || !glue.some((name) => path === join(staging, name))) return tag;
+    const integrity = attribute(tag, 'integrity');
+    const [algorithm] = integrity.trim().split('-');
+    const fresh = `${algorithm}-${createHash(algorithm).update(readFileSync(path)).digest('base64')}`;
+    return tag.replace(integrity, fresh);
+  });
 }
 
 /** The build's file at `url` (absolute), or undefined when the URL is not under the build's root. */

@@ -67,8 +67,9 @@ impl Model {
         }
     }
 
-    /// The presets' texts could not be fetched: what waited for them says
-    /// so, and the next need asks again.
+    /// The presets' texts could not be fetched: a scenario's text that waited
+    /// opens without them; what needed a preset says why it does not open;
+    /// the next need asks again.
     pub(crate) fn presets_failed(&mut self, problem: &str) {
         let waiting = std::mem::take(&mut self.texts);
         let Texts::Wanted(requests) = waiting else {
@@ -77,6 +78,12 @@ impl Model {
         let problem = format!("the presets could not be loaded ({problem})");
         for request in requests {
             match request {
+                Request::Open(session, source) if session.preset.is_none() => {
+                    self.open_now(session, source)
+                }
+                Request::Resume(key, session) if session.preset.is_none() => {
+                    self.resume_now(key, session)
+                }
                 Request::Open(_, source) | Request::CannotOpen(source, _) => {
                     self.cannot_open(source, problem.clone())
                 }

@@ -64,6 +64,13 @@ impl Model {
             self.wait_for_presets(Request::Open(session, source));
             return;
         }
+        self.open_now(session, source);
+    }
+
+    /// Opens a session with the presets' texts as they are: a preset's must
+    /// be here, a scenario's text opens without them (it is then not known as
+    /// one of the playground's exercises, and its progress is kept by its hash).
+    pub(crate) fn open_now(&mut self, session: Session, source: Source) {
         let other_work_of_their_own = session
             .preset
             .as_ref()
@@ -129,6 +136,11 @@ impl Model {
             self.wait_for_presets(Request::Resume(key, session));
             return;
         }
+        self.resume_now(key, session);
+    }
+
+    /// Opens saved work with the presets' texts as they are (as `open_now`).
+    pub(crate) fn resume_now(&mut self, key: String, session: Session) {
         if let Err(problem) = self.open_saved_as(key, session) {
             self.cannot_open(Source::Saved, problem);
         }
@@ -244,8 +256,9 @@ fn has_work(session: &Session) -> bool {
     !session.interactions.is_empty()
 }
 
-/// Whether opening `session` needs the presets' texts: all but the built-in
-/// first preset's do (a scenario's text too, which may be an exercise's).
+/// Whether opening `session` waits for the presets' texts: all but the
+/// built-in first preset's do (a scenario's text too, which may be an
+/// exercise's, known by its file; it opens anyway if the texts cannot come).
 fn needs_presets(session: &Session) -> bool {
     session.preset.as_deref() != Some(FIRST_PRESET.0)
 }

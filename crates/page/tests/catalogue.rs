@@ -109,3 +109,17 @@ fn when_the_texts_cannot_be_fetched_what_waited_says_so_and_a_new_need_asks_agai
     model.act(Action::Choose("secrets-external.yaml".into()));
     assert!(model.wants_presets(), "the next choice fetches again");
 }
+
+#[test]
+fn a_scenario_s_text_opens_even_when_the_presets_texts_cannot_be_fetched() {
+    let mut model = opened();
+    let text = r#"{"title": "Shared", "desired": {"web": {"image": "web:2"}}, "actual": {"web": {"image": "web:1"}}}"#;
+    model.act(Action::Open(Session::of_scenario(text), Source::Link));
+    assert!(
+        model.wants_presets(),
+        "it waits, to know whether the text is an exercise's"
+    );
+    model.act(Action::PresetsFailed("scenarios.json: HTTP 404".into()));
+    assert_eq!(model.preset.title, "Shared", "{:?}", model.notice);
+    assert!(model.notice.is_none(), "{:?}", model.notice);
+}

@@ -209,7 +209,7 @@ everywhere! {
             (json!({"resources": ["../../base"], "patches": [{"patch": "[{\"op\": \"remove\", \"path\": \"/spec\"}]"}]}), "envs/prod/kustomization.yaml at /patches/0: must specify a target for a JSON patch"),
             (json!({"resources": ["../../base"], "patches": [{"patch": "[{\"op\": \"remove\", \"path\": \"/nothing\"}]", "target": {"kind": "Service"}}]}), "at /patches/0: the JSON patch's operation 0 fails on Service web"),
             (json!({"resources": ["../../base"], "patches": [{"patch": "apiVersion: v1\nkind: Secret\nmetadata: {name: web}\n"}]}), "at /patches/0: no resource matches strategic merge patch Secret web"),
-            (json!({"resources": ["../../base", "../../base/web.yaml"]}), "at /resources/1: may not add resource with an already registered id: Deployment/web"),
+            (json!({"resources": ["../../base", "../../base/web.yaml"]}), "at /resources/1: may not add resource with an already registered id: Deployment/default/web"),
             (json!({"apiVersion": "kustomize.config.k8s.io/v1beta1", "kind": "Kustomization"}), "envs/prod/kustomization.yaml: kustomization.yaml is empty"),
             (json!({"resources": ["../../envs"]}), "at /resources/0: `../../envs` is a directory without a kustomization.yaml"),
         ];
@@ -251,7 +251,7 @@ everywhere! {
         let world = World::run(&Scenario::parse("test.json", &scenario.to_string()).unwrap_or_else(|error| panic!("{error}")));
         assert_eq!(world.clusters.keys().collect::<Vec<_>>(), ["prod", "staging"]);
         assert_eq!(world.source_of("staging"), "apps/staging");
-        let image = |environment: &str| world.clusters[environment].actual().get("Deployment/web").unwrap()["spec"]["template"]["spec"]["containers"][0]["image"].clone();
+        let image = |environment: &str| world.clusters[environment].actual().get("Deployment/default/web").unwrap()["spec"]["template"]["spec"]["containers"][0]["image"].clone();
         assert_eq!(image("staging"), "registry.example/web:2.1.0");
         assert_eq!(image("prod"), "registry.example/web:2.0.0");
         for (environments, pointer) in [
@@ -281,7 +281,7 @@ everywhere! {
         let world = World::run(&Scenario::parse("test.json", &scenario.to_string()).unwrap());
         let log = world.summary().repository.log;
         let changed: Vec<(&str, &str)> = log[0].changes.iter().flat_map(|(environment, diffs)| diffs.iter().map(move |diff| (environment.as_str(), diff.key.as_str()))).collect();
-        assert_eq!(changed, [("prod", "Deployment/prod-web"), ("staging", "Deployment/web")]);
+        assert_eq!(changed, [("prod", "Deployment/default/prod-web"), ("staging", "Deployment/default/web")]);
         let files: Vec<(&str, &str, Vec<&str>)> = log[0].files.iter().map(|file| (file.path.as_str(), file.change, file.changes.iter().map(|change| change.path.as_str()).collect())).collect();
         assert_eq!(files, [("base/web.yaml", "changed", vec!["/spec/template/spec/containers/0/image"])], "and the one file it changed");
     }
@@ -296,24 +296,24 @@ everywhere! {
             "registry": [{"tag": "registry.example/web:2.0.0"}, {"tag": "registry.example/web:2.1.0"}],
             "options": {"pollEvery": 1},
             "script": [
-                {"at": 1, "do": "promote", "author": "alice", "key": "Deployment/web", "from": "staging", "to": "prod"},
+                {"at": 1, "do": "promote", "author": "alice", "key": "Deployment/default/web", "from": "staging", "to": "prod"},
                 {"at": 2, "do": "approve", "by": "bob", "pullRequest": 1},
                 {"at": 2, "do": "merge", "by": "alice", "pullRequest": 1},
-                {"at": 3, "do": "update-image", "by": "image-updater", "tag": "registry.example/web:2.1.0", "environment": "staging", "key": "Deployment/web"},
+                {"at": 3, "do": "update-image", "by": "image-updater", "tag": "registry.example/web:2.1.0", "environment": "staging", "key": "Deployment/default/web"},
                 {"at": 4, "do": "open-pull-request", "author": "carol", "title": "Base: two replicas", "set": [{"file": "base/web.yaml", "path": "/spec/replicas", "value": 2}]},
                 {"at": 5, "do": "merge", "by": "carol", "pullRequest": 3},
             ],
             "steps": 7,
         });
         let world = World::run(&Scenario::parse("test.json", &scenario.to_string()).unwrap_or_else(|error| panic!("{error}")));
-        assert!(has(&world, "1 alice: opened pull request #1: Promote Deployment/web to prod: registry.example/web:2.1.0"), "{:#?}", lines(&world));
+        assert!(has(&world, "1 alice: opened pull request #1: Promote Deployment/default/web to prod: registry.example/web:2.1.0"), "{:#?}", lines(&world));
         assert!(has(&world, "the `images:` of envs/prod/kustomization.yaml, the overlay of prod"));
         let promotion = &world.repository.pull_requests()[0].changes;
         assert_eq!(promotion.write.keys().collect::<Vec<_>>(), ["envs/prod/kustomization.yaml"]);
         let overlay = &promotion.write["envs/prod/kustomization.yaml"];
         assert_eq!(overlay["images"], json!([{"name": "registry.example/web", "newTag": "2.1.0"}]));
         assert_eq!(overlay["replicas"], json!([{"name": "web", "count": 2}]), "nothing else of the overlay changes");
-        let running = &world.clusters["prod"].actual().get("Deployment/web").unwrap()["spec"]["template"]["spec"]["containers"][0]["image"];
+        let running = &world.clusters["prod"].actual().get("Deployment/default/web").unwrap()["spec"]["template"]["spec"]["containers"][0]["image"];
         assert_eq!(running, "registry.example/web:2.1.0");
         let pinned = &world.repository.pull_requests()[1].changes.write["envs/staging/kustomization.yaml"]["images"];
         let digest = world.registry.resolve("registry.example/web:2.1.0").unwrap().digest.clone();

@@ -22,7 +22,7 @@ macro_rules! preset {
     };
 }
 
-const PRESETS: [(&str, &str); 25] = [
+const PRESETS: [(&str, &str); 27] = [
     preset!("worked-example.json"),
     preset!("compromise-push.yaml"),
     preset!("compromise-pull.yaml"),

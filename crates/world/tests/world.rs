@@ -271,7 +271,7 @@ everywhere! {
         let world = World::run(&Scenario::parse("test.json", &scenario.to_string()).unwrap());
         assert!(has(&world, "3 agent: prod: cannot use revision"), "{:#?}", lines(&world));
         assert!(has(&world, "of envs/prod is invalid: envs/prod: the path does not exist at this revision"), "{:#?}", lines(&world));
-        assert!(world.clusters["prod"].actual().get("Deployment/web").is_some(), "nothing is pruned: {:#?}", lines(&world));
+        assert!(world.clusters["prod"].actual().get("Deployment/default/web").is_some(), "nothing is pruned: {:#?}", lines(&world));
         assert!(world.summary().status["prod"].error.as_deref().unwrap_or_default().contains("the path does not exist"));
     }
 
@@ -286,8 +286,8 @@ everywhere! {
         let world = World::run(&Scenario::parse("test.json", &scenario.to_string()).unwrap_or_else(|error| panic!("{error}")));
         assert_eq!(world.clusters.keys().collect::<Vec<_>>(), ["prod", "staging"], "envs/qa is no environment once environments are declared");
         assert_eq!(world.source_of("staging"), "apps/staging");
-        assert_eq!(world.clusters["prod"].actual().get("Deployment/web").unwrap()["spec"]["replicas"], 3);
-        assert_eq!(world.clusters["staging"].actual().get("Deployment/web").unwrap()["spec"]["replicas"], 1);
+        assert_eq!(world.clusters["prod"].actual().get("Deployment/default/web").unwrap()["spec"]["replicas"], 3);
+        assert_eq!(world.clusters["staging"].actual().get("Deployment/default/web").unwrap()["spec"]["replicas"], 1);
         for (environments, pointer, message) in [
             (json!({"prod": {"path": "/apps/prod"}}), "/environments/prod/path", "is absolute"),
             (json!({"prod": {"path": "apps/../prod"}}), "/environments/prod/path", "is not a directory of the repository"),
