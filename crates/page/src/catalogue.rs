@@ -27,9 +27,10 @@ impl Model {
 
     /// Loads the preset or exercise chosen in the menu, once its text is here.
     pub(crate) fn choose(&mut self, file: String) {
-        if file != FIRST_PRESET.0 && self.wait_for_presets(Request::Choose(file.clone())) {
-            return;
-        }
+        self.when_texts_here(Request::Choose(file));
+    }
+
+    fn choose_now(&mut self, file: String) {
         match self
             .presets
             .iter()
@@ -41,19 +42,24 @@ impl Model {
         }
     }
 
-    /// Keeps `request` until the presets' texts are here and says the page
-    /// wants them; false when they are here already, and the request can run.
-    pub(crate) fn wait_for_presets(&mut self, request: Request) -> bool {
+    /// Runs `request` now, or, when it needs the presets' texts and they are
+    /// not here, keeps it until they are and says the page wants them.
+    pub(crate) fn when_texts_here(&mut self, request: Request) {
+        if !request.needs_texts() || self.presets_loaded() {
+            return self.run_now(request);
+        }
         match &mut self.texts {
-            Texts::Loaded => false,
-            Texts::Wanted(waiting) => {
-                waiting.push(request);
-                true
-            }
-            Texts::BuiltIn => {
-                self.texts = Texts::Wanted(vec![request]);
-                true
-            }
+            Texts::Wanted(waiting) => waiting.push(request),
+            _ => self.texts = Texts::Wanted(vec![request]),
+        }
+    }
+
+    fn run_now(&mut self, request: Request) {
+        match request {
+            Request::Open(session, source) => self.open_now(session, source),
+            Request::CannotOpen(source, problem) => self.cannot_open(source, problem),
+            Request::Resume(key, session) => self.resume_now(key, session),
+            Request::Choose(file) => self.choose_now(file),
         }
     }
 
@@ -63,7 +69,9 @@ impl Model {
         self.presets = Rc::new(presets);
         let waiting = std::mem::replace(&mut self.texts, Texts::Loaded);
         if let Texts::Wanted(requests) = waiting {
-            requests.into_iter().for_each(|request| self.run(request));
+            requests
+                .into_iter()
+                .for_each(|request| self.run_now(request));
         }
     }
 
@@ -78,11 +86,10 @@ impl Model {
         let problem = format!("the presets could not be loaded ({problem})");
         for request in requests {
             match request {
-                Request::Open(session, source) if session.preset.is_none() => {
-                    self.open_now(session, source)
-                }
-                Request::Resume(key, session) if session.preset.is_none() => {
-                    self.resume_now(key, session)
+                Request::Open(ref session, _) | Request::Resume(_, ref session)
+                    if session.preset.is_none() =>
+                {
+                    self.run_now(request)
                 }
                 Request::Open(_, source) | Request::CannotOpen(source, _) => {
                     self.cannot_open(source, problem.clone())
@@ -92,6 +99,21 @@ impl Model {
                     self.notice = Some(format!("The scenario does not open: {problem}."))
                 }
             }
+        }
+    }
+}
+
+impl Request {
+    /// Whether it waits for the presets' texts: all but the built-in first
+    /// preset's do (a scenario's text too, which may be an exercise's, known
+    /// by its file; it opens anyway if the texts cannot come).
+    fn needs_texts(&self) -> bool {
+        match self {
+            Request::Open(session, _) | Request::Resume(_, session) => {
+                session.preset.as_deref() != Some(FIRST_PRESET.0)
+            }
+            Request::Choose(file) => file != FIRST_PRESET.0,
+            Request::CannotOpen(..) => false,
         }
     }
 }

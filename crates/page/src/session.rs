@@ -60,11 +60,7 @@ impl Model {
             early.push(Request::Open(session, source));
             return;
         }
-        if needs_presets(&session) && !self.presets_loaded() {
-            self.wait_for_presets(Request::Open(session, source));
-            return;
-        }
-        self.open_now(session, source);
+        self.when_texts_here(Request::Open(session, source));
     }
 
     /// Opens a session with the presets' texts as they are: a preset's must
@@ -112,35 +108,24 @@ impl Model {
             self.settle();
         }
         for request in early {
-            self.run(request);
-        }
-    }
-
-    /// Runs what waited.
-    pub(crate) fn run(&mut self, request: Request) {
-        match request {
-            Request::Open(session, source) => self.open(session, source),
-            Request::CannotOpen(source, problem) => self.cannot_open(source, problem),
-            Request::Resume(key, session) => self.resume(key, session),
-            Request::Choose(file) => self.choose(file),
+            self.when_texts_here(request);
         }
     }
 
     /// Opens the work saved last (under `key`), unless the person has started
     /// something.
     pub(crate) fn resume(&mut self, key: String, session: Session) {
+        if self.session.interactions.is_empty() {
+            self.when_texts_here(Request::Resume(key, session));
+        }
+    }
+
+    /// Opens saved work with the presets' texts as they are (as `open_now`),
+    /// unless the person has started something meanwhile.
+    pub(crate) fn resume_now(&mut self, key: String, session: Session) {
         if !self.session.interactions.is_empty() {
             return;
         }
-        if needs_presets(&session) && !self.presets_loaded() {
-            self.wait_for_presets(Request::Resume(key, session));
-            return;
-        }
-        self.resume_now(key, session);
-    }
-
-    /// Opens saved work with the presets' texts as they are (as `open_now`).
-    pub(crate) fn resume_now(&mut self, key: String, session: Session) {
         if let Err(problem) = self.open_saved_as(key, session) {
             self.cannot_open(Source::Saved, problem);
         }
@@ -254,11 +239,4 @@ fn key_of(session: &Session) -> String {
 
 fn has_work(session: &Session) -> bool {
     !session.interactions.is_empty()
-}
-
-/// Whether opening `session` waits for the presets' texts: all but the
-/// built-in first preset's do (a scenario's text too, which may be an
-/// exercise's, known by its file; it opens anyway if the texts cannot come).
-fn needs_presets(session: &Session) -> bool {
-    session.preset.as_deref() != Some(FIRST_PRESET.0)
 }
