@@ -9,7 +9,6 @@
 
 use gitops_core::error::InputError;
 use gitops_core::options::Options;
-use gitops_core::pointer;
 use gitops_core::state::{describe, forms_agree, State};
 use gitops_core::Operation;
 use gitops_js::{free_retired_reads_when_idle, json_of};
@@ -222,14 +221,7 @@ fn nullish(value: &JsValue) -> &'static str {
 
 /// A core type from a JSON value; a mismatch is a shape error at its pointer.
 fn typed<T: DeserializeOwned>(source: &str, value: Value) -> Result<T, js_sys::Error> {
-    serde_path_to_error::deserialize(value).map_err(|error| {
-        let pointer = pointer::of_serde_path(error.path());
-        thrown(&InputError::shape(
-            source,
-            pointer,
-            error.into_inner().to_string(),
-        ))
-    })
+    gitops_core::text::typed::typed(source, value).map_err(|error| thrown(&error))
 }
 
 /// A result as a plain JavaScript value: objects, not `Map`s.

@@ -115,21 +115,6 @@ fn unescape(segment: &str) -> Option<String> {
     Some(out)
 }
 
-/// The JSON pointer of a path that `serde_path_to_error` reports
-/// (`script[2].do` is `/script/2/do`).
-pub fn of_serde_path(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    path.iter()
-        .filter_map(|segment| match segment {
-            Segment::Seq { index } => Some(format!("/{index}")),
-            Segment::Map { key } | Segment::Enum { variant: key } => {
-                Some(format!("/{}", escape(key)))
-            }
-            Segment::Unknown => None,
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,7 @@ use gitops_core::pointer;
 use gitops_core::text::json::{MAX_DEPTH, MAX_DOCUMENT_BYTES};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess};
 use serde_json::{Map, Number, Value};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -21,17 +21,13 @@ pub fn json_of(source: &str, value: JsValue) -> Result<Value, InputError> {
     let reading = Reading {
         budget: Cell::new(MAX_DOCUMENT_BYTES),
         too_large: Cell::new(false),
+        failed_inside: RefCell::new(Vec::new()),
     };
-    let mut track = serde_path_to_error::Track::new();
-    let deserializer = serde_path_to_error::Deserializer::new(
-        serde_wasm_bindgen::Deserializer::from(value.clone()),
-        &mut track,
-    );
     let result = JsonSeed {
         depth: 0,
         reading: &reading,
     }
-    .deserialize(deserializer);
+    .deserialize(serde_wasm_bindgen::Deserializer::from(value.clone()));
     result.map_err(|error| {
         if reading.too_large.get() {
             return InputError::too_large(source, plain_message(&error.to_string()));
@@ -41,7 +37,7 @@ pub fn json_of(source: &str, value: JsValue) -> Result<Value, InputError> {
             Some((pointer, problem)) => InputError::shape(source, pointer, problem),
             None => InputError::shape(
                 source,
-                pointer::of_serde_path(&track.path()),
+                reading.failed_at(),
                 plain_message(&error.to_string()),
             ),
         }
@@ -70,9 +66,23 @@ struct Reading {
     /// About how many bytes of JSON text are left before the value is too large.
     budget: Cell<usize>,
     too_large: Cell<bool>,
+    /// The keys and indices of the value that failed, innermost first: each
+    /// array and object adds its own as the failure leaves it.
+    failed_inside: RefCell<Vec<String>>,
 }
 
 impl Reading {
+    fn failed_inside<E>(&self, key: String, error: E) -> E {
+        self.failed_inside.borrow_mut().push(key);
+        error
+    }
+
+    fn failed_at(&self) -> String {
+        let mut keys = self.failed_inside.borrow().clone();
+        keys.reverse();
+        pointer_of(&keys)
+    }
+
     fn charge<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
         match self.budget.get().checked_sub(bytes) {
             Some(left) => {
@@ -171,7 +181,13 @@ impl<'de> de::Visitor<'de> for JsonSeed<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let inner = self.enter()?;
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(inner)? {
+        loop {
+            let next = seq.next_element_seed(inner);
+            let Some(item) =
+                next.map_err(|error| self.reading.failed_inside(items.len().to_string(), error))?
+            else {
+                break;
+            };
             self.reading.charge(1)?;
             items.push(item);
         }
@@ -183,7 +199,9 @@ impl<'de> de::Visitor<'de> for JsonSeed<'_> {
         let mut fields = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             self.reading.charge(key.len() + 4)?;
-            let value = map.next_value_seed(inner)?;
+            let value = map
+                .next_value_seed(inner)
+                .map_err(|error| self.reading.failed_inside(key.clone(), error))?;
             fields.insert(key, value);
         }
         Ok(Value::Object(fields))

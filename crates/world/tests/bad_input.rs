@@ -4,6 +4,7 @@ mod common;
 
 use gitops_testing::everywhere;
 
+use gitops_core::text::typed;
 use gitops_core::{ErrorKind, InputError, Options, State};
 use gitops_world::person::ignore_rules;
 use gitops_world::scenario::Scenario;
@@ -236,11 +237,11 @@ everywhere! {
 
     fn a_wrong_ignore_rule_in_the_core_options_is_located() {
         let options = json!({"ignore": [{"kind": "X", "jsonPointers": [7]}]});
-        let error = serde_path_to_error::deserialize::<_, Options>(options).unwrap_err();
-        assert_eq!(error.path().to_string(), "ignore[0]");
-        assert_eq!(error.inner().to_string(), "`jsonPointers` item 1 is a JSON pointer (text); found a number");
-        let error = serde_path_to_error::deserialize::<_, Options>(json!({"ignore": 1})).unwrap_err();
-        assert!(error.inner().to_string().ends_with("found a number"), "{error}");
+        let error = typed::read::<Options>(options).unwrap_err();
+        assert_eq!(error.pointer(), "/ignore/0");
+        assert_eq!(error.message(), "`jsonPointers` item 1 is a JSON pointer (text); found a number");
+        let error = typed::read::<Options>(json!({"ignore": 1})).unwrap_err();
+        assert!(error.message().ends_with("found a number"), "{error}");
     }
 
     fn ignore_rules_still_read_both_shapes() {

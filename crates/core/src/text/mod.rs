@@ -4,4 +4,5 @@
 pub mod document;
 pub mod json;
 pub(crate) mod reads_as;
+pub mod typed;
 pub mod yaml;

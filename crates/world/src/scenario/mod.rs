@@ -13,10 +13,10 @@ use gitops_core::diff::ignore::IgnoreRule;
 use gitops_core::diff::tracking::{with_tracking, TRACKING_ID};
 use gitops_core::error::{ErrorKind, InputError};
 use gitops_core::options::Options;
-use gitops_core::pointer;
 use gitops_core::state::meta::annotation;
 use gitops_core::state::{forms_agree, Form, State};
 use gitops_core::text::document;
+use gitops_core::text::typed::typed;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -289,10 +289,7 @@ impl Scenario {
                 ),
             ));
         }
-        let raw: RawScenario = serde_path_to_error::deserialize(value).map_err(|error| {
-            let pointer = pointer::of_serde_path(error.path());
-            InputError::shape(source, pointer, error.into_inner().to_string())
-        })?;
+        let raw: RawScenario = typed(source, value)?;
         Scenario::from_raw(source, raw)
     }
 
