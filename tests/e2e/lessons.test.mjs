@@ -91,6 +91,21 @@ const presets = [
     assert.doesNotMatch(seen.actual, /LOG_LEVEL/);
     assert.match(seen.running, /sha256:9b3e5d7/);
   }],
+  ['Layout and promotion', 'A base and two overlays', (seen) => {
+    assert.match(seen.log, /prod: changed Deployment\/shop\/web at \/spec\/template\/spec\/containers\/0\/env/);
+    assert.match(seen.log, /staging: changed Deployment\/shop\/web at \/spec\/template\/spec\/containers\/0\/env/);
+    assert.match(seen.log, /staging: changed Deployment\/shop\/web at \/spec\/replicas \(1 → 2\)/);
+    assert.match(seen.actual, /replicas: 3/);
+    assert.match(seen.actual, /memory: 512Mi/);
+    assert.doesNotMatch(seen.actual, /kind: Kustomization/);
+  }],
+  ['Layout and promotion', 'Promotion by images in an overlay', (seen) => {
+    assert.match(seen.log, /envs\/prod\/kustomization\.yaml: changed at \/images\/0\/newTag \(2\.0\.0 → 2\.1\.0\)/);
+    assert.match(seen.log, /prod: changed Deployment\/shop\/web at \/spec\/template\/spec\/containers\/0\/image/);
+    assert.match(seen.actual, /registry\.example\/web:2\.1\.0/);
+    assert.doesNotMatch(seen.actual, /LOG_LEVEL/);
+    assert.match(seen.status, /Sync: Synced\s+Health: Healthy/);
+  }],
   ['How it actually works', 'Monitoring the reconciler', (seen) => {
     assert.match(seen.events, /the agent is Degraded: prod: revision [0-9a-f]{7} of envs\/prod is invalid/);
     assert.match(seen.events, /resolved: the agent is Healthy again/);

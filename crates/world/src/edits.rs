@@ -3,7 +3,8 @@
 //! and the next ones of the same kind amend it, until anything else happens.
 
 use crate::event::Event;
-use crate::repository::{environment_of, on_branch, FileChanges, Files};
+use crate::repository::paths::is_under;
+use crate::repository::{on_branch, FileChanges, Files};
 use crate::scenario::Layout;
 use crate::script::Action;
 use crate::World;
@@ -25,16 +26,18 @@ enum Kind {
     Actual(State),
 }
 
-/// The message of a commit made by editing in the page.
-pub fn edit_message(environment: &str) -> String {
-    format!("Edit envs/{environment} in the playground")
+/// The message of a commit made by editing the directory `directory` in the page.
+pub fn edit_message(directory: &str) -> String {
+    format!("Edit {directory} in the playground")
 }
 
 impl World {
     /// `by` writes `text` as the whole desired state of `environment`: one
-    /// file, `envs/<environment>/manifests.json` (or `.yaml`).
+    /// file in its directory, `manifests.json` (or `.yaml`), in place of
+    /// the others (a kustomization's too).
     pub fn edit_desired(&mut self, by: &str, environment: &str, text: &str) {
-        let changes = environment_changes(&self.desired_files(environment).1, environment, text);
+        let directory = self.repository.path_of(environment, self.options.layout);
+        let changes = environment_changes(&self.desired_files(environment).1, &directory, text);
         let (branch, changes) = match self.options.layout {
             Layout::Directories => (None, changes),
             Layout::Branches => (
@@ -62,7 +65,7 @@ impl World {
                 return;
             }
         }
-        let message = edit_message(environment);
+        let message = edit_message(&directory);
         self.perform(&Action::Commit {
             author: by.into(),
             message,
@@ -137,16 +140,16 @@ impl World {
     }
 }
 
-/// The changes that make `text` the whole desired state of `environment`.
-pub(crate) fn environment_changes(head: &Files, environment: &str, text: &str) -> FileChanges {
+/// The changes that make `text` the whole desired state of `directory`.
+pub(crate) fn environment_changes(head: &Files, directory: &str, text: &str) -> FileChanges {
     let extension = match gitops_core::state::render::Format::of(text) {
         gitops_core::state::render::Format::Json => "json",
         gitops_core::state::render::Format::Yaml => "yaml",
     };
-    let file = format!("envs/{environment}/manifests.{extension}");
+    let file = format!("{directory}/manifests.{extension}");
     let remove = head
         .keys()
-        .filter(|path| environment_of(path) == Some(environment) && **path != file)
+        .filter(|path| is_under(path, directory) && **path != file)
         .cloned()
         .collect();
     FileChanges {

@@ -73,7 +73,8 @@ impl World {
             &initial.message,
             initial.files.clone(),
             scenario.options.protected_environments.clone(),
-        );
+        )
+        .with_paths(scenario.paths.clone());
         for (branch, files) in &initial.branches {
             repository.create_branch(branch, &initial.author, &initial.message, files.clone(), 0);
         }
@@ -101,17 +102,27 @@ impl World {
             .environment_files(environment, self.options.layout)
     }
 
-    /// Where Git keeps `environment`: `envs/prod`, or `branch prod, app/`.
+    /// Where Git keeps `environment`: `envs/prod` (or the path the scenario
+    /// declares), or `branch prod, app/`.
     pub fn source_of(&self, environment: &str) -> String {
         match self.options.layout {
-            scenario::Layout::Directories => format!("envs/{environment}"),
+            scenario::Layout::Directories => self.repository.paths().of(environment),
             scenario::Layout::Branches => format!("branch {environment}, app/"),
         }
     }
 
+    /// The directory `environment`'s desired state is read from in the
+    /// files `desired_files` gives.
+    pub fn desired_path(&self, environment: &str) -> String {
+        self.repository.path_of(environment, self.options.layout)
+    }
+
     /// The desired state of `environment` at the commit it follows.
     pub fn desired_state(&self, environment: &str) -> Result<State, InputError> {
-        repository::desired_state(&self.desired_files(environment).1, environment)
+        repository::desired_state(
+            &self.desired_files(environment).1,
+            &self.desired_path(environment),
+        )
     }
 
     /// Runs every step of a scenario: step 0 and `scenario.steps` more.

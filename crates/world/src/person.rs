@@ -165,12 +165,12 @@ impl World {
             files.remove(path);
         }
         files.extend(pull.changes.write.clone());
-        crate::repository::desired_state(&files, environment).ok()
+        crate::repository::desired_state(&files, &self.repository.paths().of(environment)).ok()
     }
 
     /// The person's open pull request of edits to `environment`, if any.
     pub fn open_proposal(&self, environment: &str) -> Option<&PullRequest> {
-        let title = edit_message(environment);
+        let title = edit_message(&self.repository.paths().of(environment));
         self.repository
             .pull_requests()
             .iter()
@@ -275,8 +275,9 @@ impl World {
         if !self.edits_are_reviewed(environment) {
             return self.edit_desired(YOU, environment, text);
         }
-        let changes = environment_changes(&self.repository.head().files, environment, text);
-        let title = edit_message(environment);
+        let directory = self.repository.paths().of(environment);
+        let changes = environment_changes(&self.repository.head().files, &directory, text);
+        let title = edit_message(&directory);
         let open = self
             .repository
             .pull_requests()
@@ -298,7 +299,7 @@ impl World {
                         format!("opened pull request #{number}: {title}"),
                     )
                     .because(format!(
-                        "envs/{environment} changes only through reviewed pull requests"
+                        "{directory} changes only through reviewed pull requests"
                     )),
                 );
             }

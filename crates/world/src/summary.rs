@@ -4,7 +4,10 @@
 use crate::agent::Agent;
 use crate::cluster::Running;
 use crate::registry::Image;
-use crate::repository::{branch_view, desired_state, diff_trees, Commit, ObjectDiff, PullRequest};
+use crate::repository::{
+    branch_view, desired_state, diff_files, diff_trees, Commit, FileDiff, ObjectDiff, Paths,
+    PullRequest,
+};
 use crate::scenario::Files;
 use crate::World;
 use gitops_core::collect::map_of;
@@ -32,7 +35,8 @@ pub struct EnvironmentStatus {
     pub warnings: Vec<Warning>,
 }
 
-/// A commit of the log with what it changed, by environment and object.
+/// A commit of the log with what it changed: by environment and object
+/// as its files render, and by file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LogEntry {
@@ -40,6 +44,8 @@ pub struct LogEntry {
     pub commit: Commit,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub changes: BTreeMap<String, Vec<ObjectDiff>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<FileDiff>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -98,12 +104,20 @@ impl World {
             Some(branch) => branch_view(branch, files),
             None => files.clone(),
         };
+        let paths = match &commit.branch {
+            Some(_) => Paths::default(),
+            None => self.repository.paths().clone(),
+        };
         let changes = parent
-            .map(|parent| diff_trees(&view(&parent.files), &view(&commit.files)))
+            .map(|parent| diff_trees(&view(&parent.files), &view(&commit.files), &paths))
+            .unwrap_or_default();
+        let files = parent
+            .map(|parent| diff_files(&parent.files, &commit.files))
             .unwrap_or_default();
         LogEntry {
             commit: commit.clone(),
             changes,
+            files,
         }
     }
 
@@ -159,7 +173,7 @@ impl World {
         let mut status = BTreeMap::new();
         for (environment, cluster) in &self.clusters {
             let files = self.desired_files(environment).1;
-            let wanted = desired_state(&files, environment);
+            let wanted = desired_state(&files, &self.desired_path(environment));
             actual.insert(environment.clone(), cluster.actual().to_value());
             let head = heads[environment].clone();
             let synced_revision = self

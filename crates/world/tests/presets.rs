@@ -22,7 +22,7 @@ macro_rules! preset {
     };
 }
 
-const PRESETS: [(&str, &str); 25] = [
+const PRESETS: [(&str, &str); 27] = [
     preset!("worked-example.json"),
     preset!("compromise-push.yaml"),
     preset!("compromise-pull.yaml"),
@@ -39,6 +39,8 @@ const PRESETS: [(&str, &str); 25] = [
     preset!("two-repositories.yaml"),
     preset!("branch-per-environment.yaml"),
     preset!("directories-per-environment.yaml"),
+    preset!("kustomize-overlays.yaml"),
+    preset!("kustomize-promotion.yaml"),
     preset!("mutable-tag.yaml"),
     preset!("digest-pinned.yaml"),
     preset!("synced-not-healthy.yaml"),
@@ -395,6 +397,57 @@ everywhere! {
         assert!(web["spec"]["template"]["spec"]["containers"][0]["image"].as_str().unwrap().contains("9b3e5d7"));
         let changes = &world.repository.pull_requests()[0].changes;
         assert_eq!(changes.write.keys().collect::<Vec<_>>(), ["envs/prod/web.yaml"]);
+        assert_eq!(status(&world), (SyncStatus::Synced, Health::Healthy));
+    }
+
+    fn a_base_change_renders_in_both_overlays_and_an_overlay_change_in_one() {
+        let world = run("kustomize-overlays.yaml");
+        let web = |environment: &str| world.clusters[environment].actual().get("Deployment/shop/web").cloned().unwrap_or_else(|| panic!("web in {environment}"));
+        let (staging, prod) = (web("staging"), web("prod"));
+        assert_eq!(prod["spec"]["replicas"], json!(3));
+        assert_eq!(staging["spec"]["replicas"], json!(2));
+        assert_eq!(prod["spec"]["template"]["spec"]["containers"][0]["image"], "registry.example/web:2.0.0");
+        assert_eq!(staging["spec"]["template"]["spec"]["containers"][0]["image"], "registry.example/web:2.1.0");
+        assert_eq!(prod["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"], "512Mi");
+        assert!(staging["spec"]["template"]["spec"]["containers"][0].get("resources").is_none(), "the patch is prod's");
+        for web in [&staging, &prod] {
+            assert_eq!(web["spec"]["template"]["spec"]["containers"][0]["env"][0]["value"], "json", "the base reached both");
+        }
+        assert_eq!(prod["spec"]["selector"]["matchLabels"], json!({"app": "web", "env": "prod"}));
+        assert_eq!(prod["spec"]["template"]["metadata"]["labels"], json!({"app": "web", "env": "prod"}));
+        assert_eq!(world.clusters["prod"].actual().get("Service/shop/web").unwrap()["spec"]["selector"], json!({"app": "web", "env": "prod"}));
+        assert!(world.clusters["prod"].actual().objects().keys().all(|key| !key.starts_with("Kustomization")), "a kustomization is not applied");
+        let log = world.summary().repository.log;
+        let touched = |message: &str| -> Vec<String> {
+            let entry = log.iter().find(|entry| entry.commit.message == message).expect("the commit");
+            entry.changes.keys().cloned().collect()
+        };
+        assert_eq!(touched("Log as JSON everywhere"), ["prod", "staging"]);
+        assert_eq!(touched("Two replicas in staging"), ["staging"]);
+        for environment in ["staging", "prod"] {
+            let status = &world.summary().status[environment];
+            assert_eq!((status.sync, status.health), (SyncStatus::Synced, Health::Healthy), "{environment}");
+        }
+    }
+
+    fn a_promotion_by_images_changes_one_line_of_the_overlay() {
+        let world = run("kustomize-promotion.yaml");
+        let changes = &world.repository.pull_requests()[0].changes;
+        assert_eq!(changes.write.keys().collect::<Vec<_>>(), ["envs/prod/kustomization.yaml"]);
+        assert!(has_event(&world, "4 alice: merged pull request #1"));
+        let log = world.summary().repository.log;
+        let merge = log.iter().find(|entry| entry.commit.message.starts_with("Merge pull request #1")).expect("the merge");
+        let file_changes: Vec<(&str, &str)> = merge.files.iter().flat_map(|file| file.changes.iter().map(move |change| (file.path.as_str(), change.path.as_str()))).collect();
+        assert_eq!(file_changes, [("envs/prod/kustomization.yaml", "/images/0/newTag")], "one line of the overlay");
+        let rendered: Vec<(&str, &str)> = merge.changes["prod"].iter().flat_map(|diff| diff.changes.iter().map(move |change| (diff.key.as_str(), change.path.as_str()))).collect();
+        assert_eq!(rendered, [("Deployment/shop/web", "/spec/template/spec/containers/0/image")], "one field of prod");
+        assert!(!merge.changes.contains_key("staging"));
+        let web = world.clusters["prod"].actual().get("Deployment/shop/web").unwrap().clone();
+        assert_eq!(web["spec"]["template"]["spec"]["containers"][0]["image"], "registry.example/web:2.1.0");
+        assert_eq!(web["spec"]["replicas"], json!(3));
+        assert_eq!(web["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"], "512Mi");
+        assert!(web["spec"]["template"]["spec"]["containers"][0].get("env").is_none(), "the debug patch stayed in staging");
+        assert_eq!(running(&world, "Deployment/shop/web")[0].reference, "registry.example/web:2.1.0");
         assert_eq!(status(&world), (SyncStatus::Synced, Health::Healthy));
     }
 

@@ -261,9 +261,6 @@ everywhere! {
     }
 
     fn a_missing_path_is_an_error_and_not_an_environment_that_declares_nothing() {
-        // Argo CD fails the comparison of an application whose path is gone
-        // (util/app/path: "app path does not exist"): nothing is synced or
-        // pruned, allowEmpty or not, where an empty file would prune all.
         let web = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 1}});
         let scenario = json!({
             "repository": {"files": {"envs/prod/web.yaml": web}},
@@ -273,9 +270,44 @@ everywhere! {
         });
         let world = World::run(&Scenario::parse("test.json", &scenario.to_string()).unwrap());
         assert!(has(&world, "3 agent: prod: cannot use revision"), "{:#?}", lines(&world));
-        assert!(has(&world, "envs/prod: the path does not exist at this revision"), "{:#?}", lines(&world));
+        assert!(has(&world, "of envs/prod is invalid: envs/prod: the path does not exist at this revision"), "{:#?}", lines(&world));
         assert!(world.clusters["prod"].actual().get("Deployment/default/web").is_some(), "nothing is pruned: {:#?}", lines(&world));
         assert!(world.summary().status["prod"].error.as_deref().unwrap_or_default().contains("the path does not exist"));
+    }
+
+    fn an_environment_is_read_from_its_declared_path() {
+        let web = |replicas: u32| json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": replicas}});
+        let scenario = json!({
+            "environments": {"staging": {"path": "./apps/staging/"}, "prod": {"path": "apps/prod"}},
+            "repository": {"files": {"apps/staging/web.yaml": web(1), "apps/prod/web.yaml": web(3), "envs/qa/web.yaml": web(2)}},
+            "options": {"pollEvery": 1},
+            "steps": 2,
+        });
+        let world = World::run(&Scenario::parse("test.json", &scenario.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        assert_eq!(world.clusters.keys().collect::<Vec<_>>(), ["prod", "staging"], "envs/qa is no environment once environments are declared");
+        assert_eq!(world.source_of("staging"), "apps/staging");
+        assert_eq!(world.clusters["prod"].actual().get("Deployment/default/web").unwrap()["spec"]["replicas"], 3);
+        assert_eq!(world.clusters["staging"].actual().get("Deployment/default/web").unwrap()["spec"]["replicas"], 1);
+        for (environments, pointer, message) in [
+            (json!({"prod": {"path": "/apps/prod"}}), "/environments/prod/path", "is absolute"),
+            (json!({"prod": {"path": "apps/../prod"}}), "/environments/prod/path", "is not a directory of the repository"),
+            (json!({"prod": {"path": "apps/qa"}}), "/environments/prod/path", "so prod's path does not exist"),
+            (json!({"prod": {"where": "apps/prod"}}), "/environments/prod/where", "unknown field `where`"),
+            (json!({"prod": {"path": 3}}), "/environments/prod/path", "a path is text"),
+        ] {
+            let mut bad = scenario.clone();
+            bad["environments"] = environments;
+            let error = Scenario::parse("test.json", &bad.to_string()).expect_err("bad");
+            assert_eq!(error.pointer.as_deref(), Some(pointer), "{error}");
+            assert!(error.message.contains(message), "{error}");
+        }
+        let mut branches = json!({"repository": {"branches": {"prod": {}}}, "options": {"layout": "branches"}});
+        let error = Scenario::parse("test.json", &branches.to_string()).expect_err("an empty branch");
+        assert_eq!(error.pointer.as_deref(), Some("/repository/branches/prod"), "{error}");
+        assert!(error.message.contains("no file of the first commit is under app/ of branch prod"), "{error}");
+        branches["environments"] = json!({"prod": {"path": "apps/prod"}});
+        let error = Scenario::parse("test.json", &branches.to_string()).expect_err("paths with branches");
+        assert_eq!(error.pointer.as_deref(), Some("/environments"), "{error}");
     }
 
     fn time_goes_on_after_the_script_for_a_while() {

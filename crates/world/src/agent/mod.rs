@@ -209,12 +209,13 @@ impl Agent {
             return;
         }
         let (head, files) = repository.environment_files(environment, layout);
+        let directory = repository.path_of(environment, layout);
         if application.target_revision.as_deref() == Some(head.id.as_str())
             && application.last_error.is_none()
         {
             return;
         }
-        match desired_state(&files, environment) {
+        match desired_state(&files, &directory) {
             Ok(state) => {
                 let changed = application.target.as_ref() != Some(&state);
                 if application.last_error.take().is_some() {
@@ -249,10 +250,7 @@ impl Agent {
                 application.target_revision = Some(head.id.clone());
             }
             Err(error) => {
-                let message = format!(
-                    "revision {} of envs/{environment} is invalid: {error}",
-                    head.id
-                );
+                let message = format!("revision {} of {directory} is invalid: {error}", head.id);
                 if application.last_error.as_ref() != Some(&message) {
                     let staying = application.target_revision.as_deref().unwrap_or("none");
                     events.push(

@@ -1,17 +1,22 @@
-//! The state repository: commits of files, where `envs/<environment>/`
-//! holds the desired state of each environment; its log, amends and
-//! reverts. `branches` keeps an environment per branch, `pull_requests`
-//! their reviews and merges, `trees` what the files declare and how two
-//! trees differ.
+//! The state repository: commits of files, where a directory of each
+//! environment (`envs/<environment>/`, or the path a scenario declares)
+//! holds its desired state; its log, amends and reverts. `branches` keeps
+//! an environment per branch, `pull_requests` their reviews and merges,
+//! `paths` where each environment is, `trees` what the files declare and
+//! how two trees differ, `kustomize` the overlays Argo CD and Flux build.
 
 mod branches;
+pub mod kustomize;
+pub mod paths;
 mod pull_requests;
 mod trees;
 
 pub use branches::{branch_view, on_branch};
+pub use paths::Paths;
 pub use pull_requests::{PullRequest, PullRequestStatus};
 pub use trees::{
-    desired_state, diff_states, diff_trees, environment_of, environments_of, ObjectDiff,
+    desired_state, diff_files, diff_states, diff_trees, missing_path, render, touched_environments,
+    FileDiff, ObjectDiff,
 };
 
 use serde::{Deserialize, Serialize};
@@ -74,7 +79,7 @@ impl FileChanges {
         next
     }
 
-    fn paths(&self) -> impl Iterator<Item = &String> {
+    fn paths(&self) -> impl Iterator<Item = &String> + Clone {
         self.write.keys().chain(&self.remove)
     }
 }
@@ -87,6 +92,8 @@ pub struct Repository {
     branches: BTreeMap<String, Vec<Commit>>,
     pull_requests: Vec<PullRequest>,
     protected: Vec<String>,
+    /// Where each environment's directory is on `main`.
+    paths: Paths,
 }
 
 impl Repository {
@@ -98,9 +105,30 @@ impl Repository {
             branches: BTreeMap::new(),
             pull_requests: Vec::new(),
             protected,
+            paths: Paths::default(),
         };
         repository.add_commit(author, message, files, 0);
         repository
+    }
+
+    /// The same repository with each environment read from its declared path.
+    pub fn with_paths(mut self, paths: Paths) -> Self {
+        self.paths = paths;
+        self
+    }
+
+    pub fn paths(&self) -> &Paths {
+        &self.paths
+    }
+
+    /// The directory an environment's desired state is read from in the
+    /// files `environment_files` gives: its path on `main`, or, with a
+    /// branch per environment, the branch's `app/` (as `envs/<environment>`).
+    pub fn path_of(&self, environment: &str, layout: Layout) -> String {
+        match layout {
+            Layout::Directories => self.paths.of(environment),
+            Layout::Branches => paths::default_path(environment),
+        }
     }
 
     pub fn head(&self) -> &Commit {

@@ -1,7 +1,7 @@
 //! Pull requests: opened, revised, approved and merged, with the approval
 //! that protected environments need.
 
-use super::{environment_of, Commit, FileChanges, Repository};
+use super::{touched_environments, Commit, FileChanges, Repository};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -69,19 +69,19 @@ impl Repository {
         Ok(())
     }
 
-    /// The environments a pull request changes that need a review.
+    /// The environments a pull request changes that need a review: those
+    /// whose directory it changes, or a file their render reads (a shared
+    /// base of their kustomization).
     fn protected_environments_of(&self, changes: &FileChanges) -> BTreeSet<String> {
-        gitops_core::collect::set_of(
-            changes
-                .paths()
-                .filter_map(|path| environment_of(path))
-                .filter(|environment| {
-                    self.protected
-                        .iter()
-                        .any(|protected| protected == environment)
-                })
-                .map(str::to_string),
-        )
+        let before = &self.head().files;
+        let after = changes.applied_to(before);
+        let mut environments = touched_environments(before, &after, changes.paths(), &self.paths);
+        environments.retain(|environment| {
+            self.protected
+                .iter()
+                .any(|protected| protected == environment)
+        });
+        environments
     }
 
     pub fn merge(&mut self, number: u32, by: &str, step: u32) -> Result<&Commit, String> {

@@ -210,7 +210,7 @@ fn an_environment_is_its_directory() {
         ),
         ("README.md", json!("# state")),
     ]);
-    let keys: Vec<String> = desired_state(&tree, "prod")
+    let keys: Vec<String> = desired_state(&tree, "envs/prod")
         .unwrap()
         .objects()
         .keys()
@@ -218,20 +218,23 @@ fn an_environment_is_its_directory() {
         .collect();
     assert_eq!(keys, ["Service/default/a", "Service/default/b"]);
     assert_eq!(
-        environments_of(&tree).into_iter().collect::<Vec<_>>(),
+        Paths::default()
+            .environments(&tree)
+            .into_iter()
+            .collect::<Vec<_>>(),
         ["prod"]
     );
     let twice = files(&[
         ("envs/prod/a.json", json!({"web": {}})),
         ("envs/prod/b.json", json!({"web": {}})),
     ]);
-    assert!(desired_state(&twice, "prod")
+    assert!(desired_state(&twice, "envs/prod")
         .unwrap_err()
         .to_string()
         .contains("declared in envs/prod/a.json and again in envs/prod/b.json"));
     let broken = files(&[("envs/prod/a.yaml", json!("web: [1,"))]);
     assert_eq!(
-        desired_state(&broken, "prod").unwrap_err().source,
+        desired_state(&broken, "envs/prod").unwrap_err().source,
         "envs/prod/a.yaml"
     );
 }
@@ -266,11 +269,54 @@ fn diffs_between_commits_and_environments() {
 #[test]
 fn diffs_show_each_object_field_by_field() {
     let repo = repository();
-    let prod = desired_state(&repo.head().files, "prod").unwrap();
-    let staging = desired_state(&repo.head().files, "staging").unwrap();
+    let prod = desired_state(&repo.head().files, "envs/prod").unwrap();
+    let staging = desired_state(&repo.head().files, "envs/staging").unwrap();
     let diff = diff_states(&prod, &staging);
     assert_eq!(diff.len(), 1);
     assert_eq!(diff[0].changes[0].path, "/image");
     assert_eq!(diff[0].changes[0].from, Some(json!("web:1")));
     assert_eq!(diff[0].changes[0].to, Some(json!("web:2")));
+}
+
+#[test]
+fn a_file_diff_is_by_field_for_a_value_and_by_lines_for_text() {
+    let before = files(&[
+        (
+            "envs/prod/kustomization.yaml",
+            json!({"images": [{"name": "web", "newTag": "1"}]}),
+        ),
+        (
+            "envs/prod/web.yaml",
+            json!("kind: Deployment\nmetadata:\n  name: web\nspec: {}\n"),
+        ),
+        ("envs/prod/old.yaml", json!({})),
+    ]);
+    let after = files(&[
+        (
+            "envs/prod/kustomization.yaml",
+            json!({"images": [{"name": "web", "newTag": "2"}]}),
+        ),
+        (
+            "envs/prod/web.yaml",
+            json!("kind: Deployment\nmetadata:\n  name: api\nspec: {}\n"),
+        ),
+        ("envs/prod/new.yaml", json!({})),
+    ]);
+    let diffs = diff_files(&before, &after);
+    let summary: Vec<(&str, &str)> = diffs
+        .iter()
+        .map(|diff| (diff.path.as_str(), diff.change))
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("envs/prod/kustomization.yaml", "changed"),
+            ("envs/prod/new.yaml", "added"),
+            ("envs/prod/old.yaml", "removed"),
+            ("envs/prod/web.yaml", "changed")
+        ]
+    );
+    assert_eq!(diffs[0].changes[0].path, "/images/0/newTag");
+    assert_eq!(diffs[3].lines.as_deref(), Some("-3,1 +3,1"));
+    assert!(diff_files(&before, &before).is_empty());
 }

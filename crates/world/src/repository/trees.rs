@@ -1,6 +1,8 @@
 //! What a tree of files declares for each environment, and how two trees,
 //! commits or environments differ, object by object.
 
+use super::kustomize;
+use super::paths::{exists, is_under, Paths};
 use super::Files;
 use super::Repository;
 use gitops_core::collect::{map_of, set_of};
@@ -26,7 +28,7 @@ impl Repository {
         let after = self
             .find(to)
             .ok_or_else(|| format!("there is no commit {to}"))?;
-        Ok(diff_trees(&before.files, &after.files))
+        Ok(diff_trees(&before.files, &after.files, &self.paths))
     }
 
     /// What differs between two environments at a commit (`git diff` of two
@@ -41,45 +43,38 @@ impl Repository {
             .find(commit)
             .ok_or_else(|| format!("there is no commit {commit}"))?
             .files;
-        let source = desired_state(files, from).map_err(|error| error.to_string())?;
-        let target = desired_state(files, to).map_err(|error| error.to_string())?;
+        let source =
+            desired_state(files, &self.paths.of(from)).map_err(|error| error.to_string())?;
+        let target = desired_state(files, &self.paths.of(to)).map_err(|error| error.to_string())?;
         Ok(diff_states(&target, &source))
     }
 }
 
-/// The environment a path belongs to: `envs/prod/web.yaml` is in `prod`.
-pub fn environment_of(path: &str) -> Option<&str> {
-    let rest = path.strip_prefix("envs/")?;
-    let (environment, file) = rest.split_once('/')?;
-    (!environment.is_empty() && !file.is_empty()).then_some(environment)
+/// The desired state of the environment whose directory is `directory`:
+/// its `kustomization.yaml` built, as Argo CD and Flux build one, or else
+/// every file under it read and put together. A file that does not read,
+/// files in different forms, one key in two files, or a directory with no
+/// file at all (a path that does not exist) are errors, named by file.
+pub fn desired_state(files: &Files, directory: &str) -> Result<State, InputError> {
+    render(files, directory, &mut BTreeSet::new())
 }
 
-/// The environments that have files.
-pub fn environments_of(files: &Files) -> BTreeSet<String> {
-    set_of(
-        files
-            .keys()
-            .filter_map(|path| environment_of(path))
-            .map(str::to_string),
-    )
-}
-
-/// The desired state of an environment: every file under its directory,
-/// read and put together. A file that does not read, files in different
-/// forms, or one key in two files are errors, named by file; so is a
-/// directory without a file (Argo CD's comparison fails on a missing path).
-pub fn desired_state(files: &Files, environment: &str) -> Result<State, InputError> {
-    if !files
-        .keys()
-        .any(|path| environment_of(path) == Some(environment))
-    {
-        return Err(missing_path(&format!("envs/{environment}")));
+/// The desired state of `directory`, noting in `read` every file it reads.
+#[allow(clippy::result_large_err)]
+pub fn render(
+    files: &Files,
+    directory: &str,
+    read: &mut BTreeSet<String>,
+) -> Result<State, InputError> {
+    if kustomize::kustomization_file(files, directory)?.is_some() {
+        return kustomize::build(files, directory, read);
+    }
+    if !exists(files, directory) {
+        return Err(missing_path(directory));
     }
     let mut merged: Option<(State, BTreeMap<String, String>)> = None;
-    for (path, content) in files
-        .iter()
-        .filter(|(path, _)| environment_of(path) == Some(environment))
-    {
+    for (path, content) in files.iter().filter(|(path, _)| is_under(path, directory)) {
+        read.insert(path.clone());
         let state = match content {
             Value::String(text) => State::read_cached(path, text)?,
             other => State::from_value(path, other.clone())?,
@@ -120,10 +115,10 @@ pub fn desired_state(files: &Files, environment: &str) -> Result<State, InputErr
         .unwrap_or_else(|| State::empty(gitops_core::state::Form::Named)))
 }
 
-/// The error of an environment's directory that no file is under: Git keeps
-/// no empty directories, so the path does not exist at that revision, which
-/// Argo CD reports as a failed comparison (its `app path does not exist`),
-/// not as a desired state that declares nothing.
+/// A path with no file under it, which Argo CD and Flux cannot render
+/// (Argo CD: "app path does not exist"; Flux: "kustomization path not
+/// found"): not an environment that declares nothing, which is a file
+/// that declares no object.
 pub fn missing_path(directory: &str) -> InputError {
     InputError::shape(
         directory,
@@ -133,15 +128,43 @@ pub fn missing_path(directory: &str) -> InputError {
     )
 }
 
+/// The environments a change of `changed` paths touches: those with a
+/// changed file in their directory, or whose render reads one before or
+/// after (a shared base a kustomization includes).
+pub fn touched_environments<'p>(
+    before: &Files,
+    after: &Files,
+    changed: impl Iterator<Item = &'p String> + Clone,
+    paths: &Paths,
+) -> BTreeSet<String> {
+    let mut environments = paths.environments(before);
+    environments.extend(paths.environments(after));
+    environments.retain(|environment| {
+        let directory = paths.of(environment);
+        let mut read = BTreeSet::new();
+        let _ = render(before, &directory, &mut read);
+        let _ = render(after, &directory, &mut read);
+        changed
+            .clone()
+            .any(|path| is_under(path, &directory) || read.contains(path))
+    });
+    environments
+}
+
 /// The object differences of every environment between two trees; an
 /// environment whose files do not read is compared as empty.
-pub fn diff_trees(before: &Files, after: &Files) -> BTreeMap<String, Vec<ObjectDiff>> {
-    let mut environments = environments_of(before);
-    environments.extend(environments_of(after));
+pub fn diff_trees(
+    before: &Files,
+    after: &Files,
+    paths: &Paths,
+) -> BTreeMap<String, Vec<ObjectDiff>> {
+    let mut environments = paths.environments(before);
+    environments.extend(paths.environments(after));
     let diffs = environments.into_iter().map(|environment| {
+        let directory = paths.of(&environment);
         let diff = match (
-            desired_state(before, &environment),
-            desired_state(after, &environment),
+            desired_state(before, &directory),
+            desired_state(after, &directory),
         ) {
             (Ok(before), Ok(after)) => diff_states(&before, &after),
             (_, Err(error)) => vec![ObjectDiff {
@@ -150,7 +173,7 @@ pub fn diff_trees(before: &Files, after: &Files) -> BTreeMap<String, Vec<ObjectD
                 changes: Vec::new(),
             }],
             (Err(_), Ok(_)) => vec![ObjectDiff {
-                key: format!("envs/{environment}"),
+                key: directory,
                 change: "fixed",
                 changes: Vec::new(),
             }],
@@ -158,6 +181,78 @@ pub fn diff_trees(before: &Files, after: &Files) -> BTreeMap<String, Vec<ObjectD
         (environment, diff)
     });
     map_of(diffs.filter(|(_, diff)| !diff.is_empty()))
+}
+
+/// How one file differs between two commits, as Git shows it: a file
+/// written as a JSON value field by field, one written as text by the
+/// lines that changed (a unified diff's hunk, `-12,3 +12,2`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FileDiff {
+    pub path: String,
+    /// `added`, `removed` or `changed`.
+    pub change: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<Change>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<String>,
+}
+
+/// Every file that differs from `before` to `after`, in path order.
+pub fn diff_files(before: &Files, after: &Files) -> Vec<FileDiff> {
+    let paths: BTreeSet<&String> = set_of(before.keys().chain(after.keys()));
+    paths
+        .into_iter()
+        .filter_map(|path| {
+            let (change, changes, lines) = match (before.get(path), after.get(path)) {
+                (None, Some(_)) => ("added", Vec::new(), None),
+                (Some(_), None) => ("removed", Vec::new(), None),
+                (Some(old), Some(new)) if old == new => return None,
+                (Some(Value::String(old)), Some(Value::String(new))) => {
+                    ("changed", Vec::new(), Some(hunk(old, new)))
+                }
+                (Some(old), Some(new)) if old.is_string() || new.is_string() => {
+                    ("changed", Vec::new(), None)
+                }
+                (Some(old), Some(new)) => {
+                    let rules = Rules {
+                        mode: Mode::Exact,
+                        ignored: &[],
+                    };
+                    ("changed", changes(new, old, None, rules), None)
+                }
+                (None, None) => return None,
+            };
+            Some(FileDiff {
+                path: path.clone(),
+                change,
+                changes,
+                lines,
+            })
+        })
+        .collect()
+}
+
+/// The lines that differ between two texts, as one unified diff hunk:
+/// `-start,count +start,count`, between the lines both keep at each end.
+fn hunk(old: &str, new: &str) -> String {
+    let (old, new): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    let same_start = old.iter().zip(&new).take_while(|(a, b)| a == b).count();
+    let same_end = old[same_start..]
+        .iter()
+        .rev()
+        .zip(new[same_start..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let range = |lines: &[&str]| {
+        let count = lines.len() - same_start - same_end;
+        let start = if count == 0 {
+            same_start
+        } else {
+            same_start + 1
+        };
+        format!("{start},{count}")
+    };
+    format!("-{} +{}", range(&old), range(&new))
 }
 
 /// How one key differs between two desired states.

@@ -6,7 +6,7 @@
 pub mod retry;
 mod validate;
 
-pub use crate::repository::{Files, Layout, DEFAULT_ENVIRONMENT};
+pub use crate::repository::{Files, Layout, Paths, DEFAULT_ENVIRONMENT};
 
 use crate::script::ScriptStep;
 use gitops_core::diff::ignore::IgnoreRule;
@@ -225,6 +225,8 @@ pub struct Scenario {
     pub explanation: Option<String>,
     pub section: Option<String>,
     pub repository: InitialRepository,
+    /// Where each environment's desired state is on the one branch.
+    pub paths: Paths,
     /// The actual state of each environment's cluster at the start.
     pub clusters: BTreeMap<String, State>,
     pub registry: Vec<ImageSpec>,
@@ -247,6 +249,9 @@ struct RawScenario {
     desired: Option<Value>,
     actual: Option<Value>,
     repository: Option<InitialRepository>,
+    /// Each declared environment's `{path: ...}` (read in `validate`).
+    #[serde(default)]
+    environments: BTreeMap<String, Value>,
     #[serde(default)]
     clusters: BTreeMap<String, Value>,
     #[serde(default)]
@@ -302,12 +307,12 @@ impl Scenario {
             .next()
             .cloned()
             .unwrap_or_else(default_environment);
-        let files = declared_environments(&self.repository, self.options.layout)
+        let files = declared_environments(&self.repository, &self.paths, self.options.layout)
             .into_iter()
             .find(|(name, _)| *name == environment)
             .map(|(_, files)| files)
             .unwrap_or_default();
-        let desired = crate::repository::desired_state(&files, &environment)
+        let desired = crate::repository::desired_state(&files, &self.path_of(&environment))
             .unwrap_or_else(|_| State::empty(gitops_core::state::Form::Named));
         let actual = self
             .clusters
@@ -318,11 +323,27 @@ impl Scenario {
     }
 }
 
-/// Each environment the repository declares, with its files as
-/// `envs/<environment>/` files.
-fn declared_environments(repository: &InitialRepository, layout: Layout) -> Vec<(String, Files)> {
+impl Scenario {
+    /// The directory `environment`'s desired state is read from in the
+    /// files `declared_environments` gives it.
+    fn path_of(&self, environment: &str) -> String {
+        match self.options.layout {
+            Layout::Directories => self.paths.of(environment),
+            Layout::Branches => crate::repository::paths::default_path(environment),
+        }
+    }
+}
+
+/// Each environment the repository declares, with its files (with a
+/// branch per environment, as `envs/<environment>/` files).
+fn declared_environments(
+    repository: &InitialRepository,
+    paths: &Paths,
+    layout: Layout,
+) -> Vec<(String, Files)> {
     match layout {
-        Layout::Directories => crate::repository::environments_of(&repository.files)
+        Layout::Directories => paths
+            .environments(&repository.files)
             .into_iter()
             .map(|environment| (environment, repository.files.clone()))
             .collect(),

@@ -70,7 +70,8 @@ impl Scenario {
             clusters.insert(environment, state);
         }
         check_layout(source, &repository, raw.options.layout)?;
-        let declared = declared_environments(&repository, raw.options.layout);
+        let paths = environment_paths(source, &raw.environments, raw.options.layout)?;
+        let declared = declared_environments(&repository, &paths, raw.options.layout);
         if declared.is_empty() {
             return Err(InputError::shape(
                 source,
@@ -79,7 +80,30 @@ impl Scenario {
             ));
         }
         for (environment, files) in &declared {
-            let desired = crate::repository::desired_state(files, environment)
+            let escaped = gitops_core::pointer::escape(environment);
+            let path = match raw.options.layout {
+                Layout::Directories => paths.of(environment),
+                Layout::Branches => crate::repository::paths::default_path(environment),
+            };
+            if !crate::repository::paths::exists(files, &path) {
+                let at = match raw.environments.get(environment) {
+                    Some(spec) if spec.get("path").is_some() => {
+                        format!("/environments/{escaped}/path")
+                    }
+                    Some(_) => format!("/environments/{escaped}"),
+                    None => format!("/repository/branches/{escaped}"),
+                };
+                let place = match raw.options.layout {
+                    Layout::Directories => path.clone(),
+                    Layout::Branches => format!("app/ of branch {environment}"),
+                };
+                return Err(InputError::shape(
+                    source,
+                    at,
+                    format!("no file of the first commit is under {place}, so {environment}'s path does not exist (Git keeps no empty directories)"),
+                ));
+            }
+            let desired = crate::repository::desired_state(files, &path)
                 .map_err(|error| locate_file_error(source, error))?;
             let Some(actual) = clusters.remove(environment) else {
                 clusters.insert(environment.clone(), State::empty(desired.form().clone()));
@@ -94,7 +118,7 @@ impl Scenario {
                 pointer => Places {
                     pointer: pointer.cloned().unwrap_or_default(),
                     desired: match raw.options.layout {
-                        Layout::Directories => format!("Git's `envs/{environment}/`"),
+                        Layout::Directories => format!("Git's `{}/`", paths.of(environment)),
                         Layout::Branches => format!("Git's branch {environment}"),
                     },
                     actual: format!("the {environment} cluster"),
@@ -138,6 +162,7 @@ impl Scenario {
             raw.steps,
             &environments,
             &raw.controllers,
+            &paths,
         )?;
         let last_action = raw.script.iter().map(|step| step.at).max().unwrap_or(0);
         let steps = raw
@@ -152,6 +177,7 @@ impl Scenario {
             explanation: raw.explanation,
             section: raw.section,
             repository,
+            paths,
             clusters,
             registry: raw.registry,
             controllers: raw.controllers,
@@ -161,6 +187,63 @@ impl Scenario {
             exercise: raw.exercise,
         })
     }
+}
+
+/// The paths `environments` declares, each a directory of the repository;
+/// with a branch per environment, each is its branch's `app/` instead.
+#[allow(clippy::result_large_err)]
+fn environment_paths(
+    source: &str,
+    environments: &BTreeMap<String, Value>,
+    layout: Layout,
+) -> Result<Paths, InputError> {
+    if layout == Layout::Branches && !environments.is_empty() {
+        return Err(InputError::shape(
+            source,
+            "/environments",
+            "with `layout: branches` each environment is its branch's `app/`; declare environments by their branches",
+        ));
+    }
+    let mut declared = BTreeMap::new();
+    for (environment, spec) in environments {
+        let at = format!(
+            "/environments/{}",
+            gitops_core::pointer::escape(environment)
+        );
+        let refuse = |at: String, why: String| InputError::shape(source, at, why);
+        let fields = match spec {
+            Value::Null => Default::default(),
+            Value::Object(fields) => fields.clone(),
+            other => {
+                let why = format!(
+                    "an environment is `{{path: apps/{environment}}}`; found {}",
+                    gitops_core::state::describe(other)
+                );
+                return Err(refuse(at, why));
+            }
+        };
+        if let Some(field) = fields.keys().find(|field| *field != "path") {
+            let why = format!("unknown field `{field}`; an environment has a `path`");
+            return Err(refuse(
+                format!("{at}/{}", gitops_core::pointer::escape(field)),
+                why,
+            ));
+        }
+        let path = match fields.get("path") {
+            None | Some(Value::Null) => crate::repository::paths::default_path(environment),
+            Some(Value::String(path)) => crate::repository::paths::normalized(path)
+                .map_err(|why| refuse(format!("{at}/path"), why))?,
+            Some(other) => {
+                let why = format!(
+                    "a path is text, found {}",
+                    gitops_core::state::describe(other)
+                );
+                return Err(refuse(format!("{at}/path"), why));
+            }
+        };
+        declared.insert(environment.clone(), path);
+    }
+    Ok(Paths::declared(declared))
 }
 
 /// Branches go with `layout: branches`, and their files live under `app/`.
@@ -308,6 +391,7 @@ fn check_script(
     steps: Option<u32>,
     environments: &BTreeSet<String>,
     controllers: &[ControllerSpec],
+    paths: &Paths,
 ) -> Result<(), InputError> {
     use crate::script::Action;
     // Environments in Git may also come from the script's own commits.
@@ -316,19 +400,11 @@ fn check_script(
         match &scripted.action {
             Action::Commit { branch, write, .. } => {
                 in_git.extend(branch.iter().cloned());
-                in_git.extend(
-                    write
-                        .keys()
-                        .filter_map(|path| crate::repository::environment_of(path))
-                        .map(str::to_string),
-                );
+                in_git.extend(write.keys().filter_map(|path| paths.environment_of(path)));
             }
-            Action::OpenPullRequest { write, .. } => in_git.extend(
-                write
-                    .keys()
-                    .filter_map(|path| crate::repository::environment_of(path))
-                    .map(str::to_string),
-            ),
+            Action::OpenPullRequest { write, .. } => {
+                in_git.extend(write.keys().filter_map(|path| paths.environment_of(path)))
+            }
             _ => {}
         }
     }

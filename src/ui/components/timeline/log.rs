@@ -4,7 +4,7 @@
 use super::{same, short_id, Region};
 use gitops_world::agent::describe_changes;
 use gitops_world::registry::shorten_digests;
-use gitops_world::repository::ObjectDiff;
+use gitops_world::repository::{FileDiff, ObjectDiff};
 use gitops_world::summary::{History, LogEntry};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -60,7 +60,10 @@ fn commit(entry: &LogEntry, on_revert: &Callback<String>) -> Html {
                 { for revert }
             </div>
             if !entry.changes.is_empty() {
-                <Changes lines={Rc::new(change_lines(entry))} />
+                <Changes class="timeline-changes" lines={Rc::new(change_lines(entry))} />
+            }
+            if !entry.files.is_empty() {
+                <Changes class="timeline-files" lines={Rc::new(entry.files.iter().map(describe_file).collect())} />
             }
         </li>
     }
@@ -81,6 +84,7 @@ const CHANGES_SHOWN: usize = 20;
 
 #[derive(Properties, PartialEq)]
 struct ChangesProps {
+    class: &'static str,
     lines: Rc<Vec<String>>,
 }
 
@@ -97,7 +101,7 @@ fn changes(props: &ChangesProps) -> Html {
         Callback::from(move |_: MouseEvent| all.set(true))
     };
     html! {
-        <ul class="timeline-changes">
+        <ul class={props.class}>
             { for props.lines[..props.lines.len() - hidden].iter().map(|line| html! {
                 <li><code>{ line }</code></li>
             }) }
@@ -110,6 +114,20 @@ fn changes(props: &ChangesProps) -> Html {
             }
         </ul>
     }
+}
+
+/// `envs/prod/kustomization.yaml: changed at /images/0/newTag (2.0.0 → 2.1.0)`,
+/// or, for a file written as text, at the lines that changed (`-12,1 +12,1`).
+fn describe_file(diff: &FileDiff) -> String {
+    let mut text = format!("{}: {}", diff.path, diff.change);
+    if !diff.changes.is_empty() {
+        text.push_str(" at ");
+        text.push_str(&describe_changes(&diff.changes));
+    } else if let Some(lines) = &diff.lines {
+        text.push_str(" at lines ");
+        text.push_str(lines);
+    }
+    shorten_digests(&text)
 }
 
 /// `prod: changed Deployment/shop/web at /spec/replicas (2 → 3)`.
