@@ -4,6 +4,8 @@
 
 mod common;
 
+use common::events::{has, lines};
+
 use gitops_testing::everywhere;
 
 use gitops_world::agent::waves::Hold;
@@ -57,18 +59,6 @@ fn release(options: Value, annotations: Value, steps: u32) -> World {
     World::run(
         &Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")),
     )
-}
-
-fn lines(world: &World) -> Vec<String> {
-    world
-        .events
-        .iter()
-        .map(|event| format!("{} {event}", event.step))
-        .collect()
-}
-
-fn has(world: &World, needle: &str) -> bool {
-    lines(world).iter().any(|line| line.contains(needle))
 }
 
 fn count(world: &World, needle: &str) -> usize {

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::events::{has, lines};
+
 use gitops_testing::everywhere;
 
 use gitops_core::health::Health;
@@ -51,18 +53,6 @@ fn world(files: Value, options: Value, script: Value, steps: u32) -> World {
         &Scenario::parse("test.json", &scenario.to_string())
             .unwrap_or_else(|error| panic!("{error}")),
     )
-}
-
-fn lines(world: &World) -> Vec<String> {
-    world
-        .events
-        .iter()
-        .map(|event| format!("{} {event}", event.step))
-        .collect()
-}
-
-fn has(world: &World, needle: &str) -> bool {
-    lines(world).iter().any(|line| line.contains(needle))
 }
 
 fn count(world: &World, needle: &str) -> usize {

@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::events::{has, lines};
+
 use gitops_testing::everywhere;
 
 use gitops_world::repository::{desired_state, Files};
@@ -70,18 +72,6 @@ fn error(tree: &Files) -> String {
     desired_state(tree, "envs/prod")
         .expect_err("the build fails")
         .to_string()
-}
-
-fn lines(world: &World) -> Vec<String> {
-    world
-        .events
-        .iter()
-        .map(|event| format!("{} {event}", event.step))
-        .collect()
-}
-
-fn has(world: &World, needle: &str) -> bool {
-    lines(world).iter().any(|line| line.contains(needle))
 }
 
 everywhere! {

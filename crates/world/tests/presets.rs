@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::events::{has as has_event, lines as events};
+
 use gitops_testing::everywhere;
 
 use base64::Engine;
@@ -62,19 +64,6 @@ fn scenario(file: &str) -> Scenario {
 
 fn run(file: &str) -> World {
     World::run(&scenario(file))
-}
-
-/// The events as `step actor: what; why` lines.
-fn events(world: &World) -> Vec<String> {
-    world
-        .events
-        .iter()
-        .map(|event| format!("{} {event}", event.step))
-        .collect()
-}
-
-fn has_event(world: &World, needle: &str) -> bool {
-    events(world).iter().any(|line| line.contains(needle))
 }
 
 fn count_events(world: &World, needle: &str) -> usize {

@@ -3,6 +3,8 @@
 
 mod common;
 
+use common::events::{has, lines};
+
 use gitops_testing::everywhere;
 
 use gitops_core::error::ErrorKind;
@@ -25,18 +27,6 @@ fn world(options: Value, script: Value) -> World {
         &Scenario::parse("test.json", &scenario.to_string())
             .unwrap_or_else(|error| panic!("{error}")),
     )
-}
-
-fn lines(world: &World) -> Vec<String> {
-    world
-        .events
-        .iter()
-        .map(|event| format!("{} {event}", event.step))
-        .collect()
-}
-
-fn has(world: &World, needle: &str) -> bool {
-    lines(world).iter().any(|line| line.contains(needle))
 }
 
 fn commit(at: u32, content: Value) -> Value {

@@ -1,4 +1,4 @@
-//! What the world's tests share: share links' sessions, generated.
+//! What the world's tests share: share links' sessions, generated; a world's events as lines.
 
 #![allow(dead_code)]
 
@@ -39,5 +39,23 @@ pub mod generate {
                 session
             },
         )
+    }
+}
+
+pub mod events {
+    use gitops_world::World;
+
+    /// The world's events, each as `<step> <event>`.
+    pub fn lines(world: &World) -> Vec<String> {
+        world
+            .events
+            .iter()
+            .map(|event| format!("{} {event}", event.step))
+            .collect()
+    }
+
+    /// Whether an event says `needle`.
+    pub fn has(world: &World, needle: &str) -> bool {
+        lines(world).iter().any(|line| line.contains(needle))
     }
 }
