@@ -7,6 +7,9 @@
 //! `pointer`, `key`; absent ones are left out) and its `message` is the
 //! error's text, the same one `gitops-sim` prints.
 
+// An `InputError` is large, but errors are rare and never on a hot path.
+#![allow(clippy::result_large_err)]
+
 use gitops_core::error::InputError;
 use gitops_core::options::Options;
 use gitops_core::state::{describe, forms_agree, State};

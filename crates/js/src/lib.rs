@@ -1,6 +1,9 @@
 //! What the page and the API module share in the browser: JavaScript values
 //! read as JSON, and freeing what the core let go of once a task is over.
 
+// An `InputError` is large, but errors are rare and never on a hot path.
+#![allow(clippy::result_large_err)]
+
 pub mod free_later;
 pub mod json;
 

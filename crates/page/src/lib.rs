@@ -4,6 +4,9 @@
 //! Rust, built and tested natively: the Yew front end renders the model,
 //! dispatches its actions (`Model::act`) and does the browser's effects.
 
+// An `InputError` is large, but errors are rare and never on a hot path.
+#![allow(clippy::result_large_err)]
+
 mod action;
 mod catalogue;
 mod editor;

@@ -3,6 +3,9 @@
 //! Rust beside the core, with no web dependency; deterministic: the same
 //! scenario gives the same events every time.
 
+// An `InputError` is large, but errors are rare and never on a hot path.
+#![allow(clippy::result_large_err)]
+
 mod actions;
 pub mod agent;
 pub mod attempt;

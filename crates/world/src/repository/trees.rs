@@ -60,7 +60,6 @@ pub fn desired_state(files: &Files, directory: &str) -> Result<State, InputError
 }
 
 /// The desired state of `directory`, noting in `read` every file it reads.
-#[allow(clippy::result_large_err)]
 pub fn render(
     files: &Files,
     directory: &str,

@@ -191,7 +191,6 @@ impl Scenario {
 
 /// The paths `environments` declares, each a directory of the repository;
 /// with a branch per environment, each is its branch's `app/` instead.
-#[allow(clippy::result_large_err)]
 fn environment_paths(
     source: &str,
     environments: &BTreeMap<String, Value>,

@@ -11,9 +11,6 @@
 //! Files outside a kustomization's directory may be read (Flux builds
 //! with `LoadRestrictionsNone`; Argo CD's default refuses them).
 
-// An `InputError` is large, but errors are rare and never on a hot path.
-#![allow(clippy::result_large_err)]
-
 pub mod edit;
 mod fields;
 mod images;
