@@ -4,8 +4,8 @@
 //! It reads the JSON value the way `serde_json::from_value` does, and keeps
 //! the pointer as it goes down. `serde_path_to_error` would say the same by
 //! wrapping that reader, but its wrapper doubles the code of every type read
-//! through it: 88 KB of the page's module (13 KB gzipped), which this reader
-//! does not need.
+//! through it (88 KB of the page's module); this reader made the module
+//! 9.4 KB gzipped smaller. `serde_path_to_error` is its oracle in the tests.
 
 use crate::error::InputError;
 use crate::pointer;
