@@ -534,4 +534,12 @@ async fn a_commit_s_long_list_of_changes_shows_twenty_then_a_button_for_the_rest
     assert_eq!(shown.len(), 25);
     assert!(shown[24].contains("settings-24"), "{}", shown[24]);
     assert!(button(large, "Show 5 more changes").is_none());
+    // The files the commit changed are a list of their own, with a button of its own.
+    assert_eq!(texts(large, ".timeline-files li code").len(), 20);
+    button(large, "Show 5 more file changes").unwrap().click();
+    rendered().await;
+    let files = texts(large, ".timeline-files li code");
+    assert_eq!(files.len(), 25);
+    assert!(files[24].contains("settings-24"), "{}", files[24]);
+    assert!(button(large, "Show 5 more file changes").is_none());
 }

@@ -60,10 +60,14 @@ fn commit(entry: &LogEntry, on_revert: &Callback<String>) -> Html {
                 { for revert }
             </div>
             if !entry.changes.is_empty() {
-                <Changes class="timeline-changes" lines={Rc::new(change_lines(entry))} />
+                <Changes class="timeline-changes" what="changes" lines={Rc::new(change_lines(entry))} />
             }
             if !entry.files.is_empty() {
-                <Changes class="timeline-files" lines={Rc::new(entry.files.iter().map(describe_file).collect())} />
+                <Changes
+                    class="timeline-files"
+                    what="file changes"
+                    lines={Rc::new(entry.files.iter().map(describe_file).collect())}
+                />
             }
         </li>
     }
@@ -85,6 +89,9 @@ const CHANGES_SHOWN: usize = 20;
 #[derive(Properties, PartialEq)]
 struct ChangesProps {
     class: &'static str,
+    /// What the lines are, for the button that shows the rest: `changes` (of
+    /// objects) or `file changes`, so that the two buttons of a commit differ.
+    what: &'static str,
     lines: Rc<Vec<String>>,
 }
 
@@ -108,7 +115,7 @@ fn changes(props: &ChangesProps) -> Html {
             if hidden > 0 {
                 <li>
                     <button type="button" class="timeline-more" onclick={show_all}>
-                        { format!("Show {hidden} more changes") }
+                        { format!("Show {hidden} more {}", props.what) }
                     </button>
                 </li>
             }
