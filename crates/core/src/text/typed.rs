@@ -138,10 +138,10 @@ fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {
         Value::Null => Unexpected::Unit,
         Value::Bool(flag) => Unexpected::Bool(*flag),
-        Value::Number(number) => match (number.as_u64(), number.as_i64()) {
-            (Some(unsigned), _) => Unexpected::Unsigned(unsigned),
-            (None, Some(signed)) => Unexpected::Signed(signed),
-            _ => Unexpected::Float(number.as_f64().unwrap_or(f64::NAN)),
+        Value::Number(number) => match number_of(number) {
+            JsonNumber::Unsigned(unsigned) => Unexpected::Unsigned(unsigned),
+            JsonNumber::Signed(signed) => Unexpected::Signed(signed),
+            JsonNumber::Float(float) => Unexpected::Float(float),
         },
         Value::String(text) => Unexpected::Str(text),
         Value::Array(_) => Unexpected::Seq,
@@ -149,24 +149,27 @@ fn unexpected(value: &Value) -> Unexpected<'_> {
     }
 }
 
-impl<'a> Located<'a> {
-    fn invalid_type(&self, expected: &dyn de::Expected) -> Mismatch {
-        de::Error::invalid_type(unexpected(&self.value), expected)
-    }
+/// A JSON number as `serde_json` hands it to a visitor: unsigned if it can be,
+/// else signed, else a float.
+enum JsonNumber {
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+}
 
-    fn number<'de, V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Mismatch> {
-        match &self.value {
-            Value::Number(number) => visit_number(number, visitor),
-            _ => Err(self.invalid_type(&visitor)),
-        }
+fn number_of(number: &Number) -> JsonNumber {
+    match (number.as_u64(), number.as_i64()) {
+        (Some(unsigned), _) => JsonNumber::Unsigned(unsigned),
+        (None, Some(signed)) => JsonNumber::Signed(signed),
+        _ => JsonNumber::Float(number.as_f64().unwrap_or(f64::NAN)),
     }
 }
 
 fn visit_number<'de, V: Visitor<'de>>(number: &Number, visitor: V) -> Result<V::Value, Mismatch> {
-    match (number.as_u64(), number.as_i64()) {
-        (Some(unsigned), _) => visitor.visit_u64(unsigned),
-        (None, Some(signed)) => visitor.visit_i64(signed),
-        _ => visitor.visit_f64(number.as_f64().unwrap_or(f64::NAN)),
+    match number_of(number) {
+        JsonNumber::Unsigned(unsigned) => visitor.visit_u64(unsigned),
+        JsonNumber::Signed(signed) => visitor.visit_i64(signed),
+        JsonNumber::Float(float) => visitor.visit_f64(float),
     }
 }
 
@@ -327,6 +330,10 @@ fn variant_of(value: Value) -> Result<(String, Option<Value>), Mismatch> {
 }
 
 impl<'de> Located<'_> {
+    fn invalid_type(&self, expected: &dyn de::Expected) -> Mismatch {
+        de::Error::invalid_type(unexpected(&self.value), expected)
+    }
+
     fn any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Mismatch> {
         match self.value {
             Value::Null => visitor.visit_unit(),
@@ -335,6 +342,13 @@ impl<'de> Located<'_> {
             Value::String(text) => visitor.visit_string(text),
             Value::Array(items) => visit_array(items, self.at, visitor),
             Value::Object(entries) => visit_object(entries, self.at, visitor),
+        }
+    }
+
+    fn number<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Mismatch> {
+        match &self.value {
+            Value::Number(number) => visit_number(number, visitor),
+            _ => Err(self.invalid_type(&visitor)),
         }
     }
 
