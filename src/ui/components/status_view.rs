@@ -42,8 +42,8 @@ pub fn status_view(props: &StatusViewProps) -> Html {
         <section class="status" aria-labelledby="status-title">
             <h2 id="status-title">{ "Status" }</h2>
             <div class="badges" role="status">
-                <p class={classes!("badge", "sync", sync.to_lowercase())}>{ "Sync: " }<strong>{ sync }</strong></p>
-                <p class={classes!("badge", "health", health.to_lowercase())}>{ "Health: " }<strong>{ health }</strong></p>
+                <p class={classes!("badge", "sync", sync.to_ascii_lowercase())}>{ "Sync: " }<strong>{ sync }</strong></p>
+                <p class={classes!("badge", "health", health.to_ascii_lowercase())}>{ "Health: " }<strong>{ health }</strong></p>
             </div>
             <h3>{ "Drift" }</h3>
             <dl class="drift">

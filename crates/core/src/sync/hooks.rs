@@ -153,7 +153,7 @@ fn generated_name(object: &Value, phase: Phase, run: Run) -> Option<String> {
         Some((end, _)) => &run.revision[..end],
         None => run.revision,
     };
-    let suffix = format!("{revision}-{phase}-{}", run.started).to_lowercase();
+    let suffix = format!("{revision}-{phase}-{}", run.started).to_ascii_lowercase();
     Some(format!("{prefix}{suffix}"))
 }
 

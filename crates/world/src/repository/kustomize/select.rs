@@ -103,7 +103,9 @@ fn matches(pattern: &str) -> Result<impl Fn(&str) -> bool, String> {
             }
             '\\' => {
                 let escaped = chars.next().ok_or("a `\\` ends the expression")?;
-                if escaped.is_alphanumeric() {
+                // Go's regexp reads `\` before ASCII punctuation as that character, and
+                // anything else after it as a class or an error (regexp/syntax parseEscape).
+                if !escaped.is_ascii_punctuation() {
                     return Err(format!("`\\{escaped}` is not read here; write the characters themselves"));
                 }
                 atoms.push(Atom { character: Some(escaped), least: 1, many: false });
