@@ -117,6 +117,10 @@ export interface WorldEvent {
   actor: string;
   what: string;
   why?: string;
+  /** What the actor acted on: the state repository, the registry, or an environment's cluster. */
+  place?: "git" | "registry" | { cluster: string };
+  /** Present when what it tried was refused (no credential for it, or a rule of the place). */
+  refused?: true;
 }
 
 /** An environment at the end of a run. */

@@ -31,14 +31,14 @@ impl World {
                     self.committed = true;
                     Event::new(step, author, format!("committed {id}: {message}")).because(describe_files(&changes))
                 }
-                Err(error) => Event::new(step, author, format!("could not commit \"{message}\"")).because(error),
+                Err(error) => Event::new(step, author, format!("could not commit \"{message}\"")).because(error).refused(),
             },
             Action::Revert { author, commit } => match self.repository.revert(commit, author, step) {
                 Ok(reverted) => {
                     self.committed = true;
                     Event::new(step, author, format!("committed {}: {}", reverted.id, reverted.message)).because("a rollback is a revert, reviewed like any change")
                 }
-                Err(error) => Event::new(step, author, format!("could not revert {commit}")).because(error),
+                Err(error) => Event::new(step, author, format!("could not revert {commit}")).because(error).refused(),
             },
             Action::OpenPullRequest { author, title, write, remove, set } => match self.file_changes(None, write, remove, set) {
                 Ok(changes) => {
@@ -46,7 +46,7 @@ impl World {
                     let number = self.repository.open_pull_request(author, title, changes, step);
                     Event::new(step, author, format!("opened pull request #{number}: {title}")).because(why)
                 }
-                Err(error) => Event::new(step, author, format!("could not open the pull request \"{title}\"")).because(error),
+                Err(error) => Event::new(step, author, format!("could not open the pull request \"{title}\"")).because(error).refused(),
             },
             Action::Promote { author, key, from, to } => self.promote(step, author, key, from, to),
             Action::MergeBranch { by, from, to } => match self.repository.merge_branch(from, to, by, step) {
@@ -55,12 +55,12 @@ impl World {
                     self.committed = true;
                     Event::new(step, by, what).because(format!("with a branch per environment, merging {from} into {to} is how a change reaches {to}"))
                 }
-                Err(error) => Event::new(step, by, format!("could not merge {from} into {to}")).because(error),
+                Err(error) => Event::new(step, by, format!("could not merge {from} into {to}")).because(error).refused(),
             },
             Action::Approve { by, pull_request } => match self.repository.approve(*pull_request, by) {
                 Ok(()) => Event::new(step, by, format!("approved pull request #{pull_request}"))
                     .because("a reviewer needs read access and the right to approve, not the author's credentials"),
-                Err(error) => Event::new(step, by, format!("could not approve pull request #{pull_request}")).because(error),
+                Err(error) => Event::new(step, by, format!("could not approve pull request #{pull_request}")).because(error).refused(),
             },
             Action::Merge { by, pull_request } => match self.repository.merge(*pull_request, by, step) {
                 Ok(commit) => {
@@ -69,7 +69,9 @@ impl World {
                     Event::new(step, by, format!("merged pull request #{pull_request} as {id}"))
                         .because("merging needs write access to the state repository; the cluster is the agent's to change")
                 }
-                Err(error) => Event::new(step, "git", format!("refused to merge pull request #{pull_request}")).because(error),
+                Err(error) => Event::new(step, by, format!("could not merge pull request #{pull_request}"))
+                    .because(format!("the state repository refused: {error}"))
+                    .refused(),
             },
             Action::PushImage { by, tag, crashes, malicious } => {
                 let moved = self.registry.resolve(tag).is_some();
@@ -88,7 +90,8 @@ impl World {
                     }
                 }
                 Mode::Pull => Event::new(step, "ci", format!("could not change {key} in {environment}"))
-                    .because("in pull mode CI holds no cluster credentials: it can only push images and open pull requests"),
+                    .because("in pull mode CI holds no cluster credentials: it can only push images and open pull requests")
+                    .refused(),
             },
             Action::Restart { environment, key } => {
                 let known = self.clusters.get_mut(environment).is_some_and(|cluster| cluster.restart(key));
@@ -104,7 +107,7 @@ impl World {
                     agent.request_sync(environment);
                     Event::new(step, by, format!("asked the agent to sync {environment}"))
                 }
-                None => Event::new(step, by, format!("cannot sync {environment}")).because("there is no agent in push mode"),
+                None => Event::new(step, by, format!("cannot sync {environment}")).because("there is no agent in push mode").refused(),
             },
             Action::StopAgent => self.set_agent(step, |agent| agent.running = false, "the agent stopped", "its pod crashed"),
             Action::StartAgent => self.set_agent(step, |agent| agent.running = true, "the agent started again", "its pod was rescheduled"),
@@ -132,6 +135,9 @@ impl World {
                 Event::new(step, name, what).because(reason.clone())
             }
         };
+        let place = event.place.clone().or_else(|| action.place());
+        let mut event = Event { place, ..event };
+        crate::credentials::name_credential(&mut event, Some(action), self.options.mode);
         self.events.push(event);
         applied
     }

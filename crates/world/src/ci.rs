@@ -73,7 +73,7 @@ impl World {
                 )
                 .because("the pipeline stops at an invalid manifest"),
             };
-            self.events.push(event);
+            self.events.push(event.in_cluster(&environment));
         }
     }
 }

@@ -10,6 +10,30 @@ pub struct Event {
     pub what: String,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub why: String,
+    /// What the actor acted on, when it acted on a part of the world
+    /// (the picture draws the arrow).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place: Option<Place>,
+    /// Whether what it tried was refused: it holds no credential for it, or
+    /// a rule of the place forbids it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
+    /// The credential it used (`credentials.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub credential: Option<&'static str>,
+}
+
+/// A part of the world an actor acts on.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Place {
+    /// The state repository: commits, pull requests, reviews, and the
+    /// agent's reads.
+    Git,
+    /// The image registry.
+    Registry,
+    /// The cluster of this environment.
+    Cluster(String),
 }
 
 impl Event {
@@ -19,12 +43,31 @@ impl Event {
             actor: actor.into(),
             what: what.into(),
             why: String::new(),
+            place: None,
+            refused: false,
+            credential: None,
         }
     }
 
     pub fn because(mut self, why: impl Into<String>) -> Self {
         self.why = why.into();
         self
+    }
+
+    /// The event acted on `place`.
+    pub fn at(mut self, place: Place) -> Self {
+        self.place = Some(place);
+        self
+    }
+
+    /// What the actor tried was refused.
+    pub fn refused(mut self) -> Self {
+        self.refused = true;
+        self
+    }
+
+    pub fn in_cluster(self, environment: &str) -> Self {
+        self.at(Place::Cluster(environment.to_string()))
     }
 }
 

@@ -11,6 +11,7 @@ pub mod agent;
 pub mod attempt;
 mod ci;
 pub mod cluster;
+pub mod credentials;
 mod edits;
 pub mod event;
 pub mod exercise;
@@ -153,7 +154,9 @@ impl World {
         let committed_before = std::mem::take(&mut self.committed);
         let applied = self.act(self.step, action);
         if self.committed && self.options.mode == Mode::Push {
+            let from = self.events.len();
             self.ci_deploy(self.step);
+            self.name_credentials(from);
         }
         if self.committed {
             self.notify(agent::Notice::GitMoved);
@@ -167,6 +170,7 @@ impl World {
     /// they committed); then the controllers and the kubelet.
     fn advance(&mut self, step: u32) {
         self.step = step;
+        let from = self.events.len();
         if let Some(agent) = self.agent.as_mut() {
             let webhook = self.options.webhook && self.committed;
             let events = agent.reconcile(
@@ -203,6 +207,15 @@ impl World {
             let events = cluster.disruption_budgets(step);
             self.events.extend(events);
         }
+        self.name_credentials(from);
+    }
+
+    /// Names the credential each event from `from` on used.
+    fn name_credentials(&mut self, from: usize) {
+        let mode = self.options.mode;
+        for event in self.events.iter_mut().skip(from) {
+            credentials::name_credential(event, None, mode);
+        }
     }
 
     /// Tells the agent, if there is one and it runs, what happened.
@@ -235,7 +248,9 @@ impl World {
                     controller.key, controller.environment, controller.path, controller.value
                 );
                 self.events.push(
-                    Event::new(step, &controller.name, what).because(controller.reason.clone()),
+                    Event::new(step, &controller.name, what)
+                        .because(controller.reason.clone())
+                        .in_cluster(&controller.environment),
                 );
                 changed.push(agent::Notice::Changed {
                     environment: controller.environment.clone(),

@@ -1,5 +1,6 @@
 //! The timed actions of a scenario: `{"at": 3, "do": "commit", ...}`.
 
+use crate::event::Place;
 use crate::repository::Files;
 use serde::de::{self, Deserializer};
 use serde::ser::{self, Serializer};
@@ -159,6 +160,36 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         reason: String,
     },
+}
+
+impl Action {
+    /// The part of the world the action works on.
+    pub fn place(&self) -> Option<Place> {
+        match self {
+            Action::Commit { .. }
+            | Action::Revert { .. }
+            | Action::OpenPullRequest { .. }
+            | Action::Promote { .. }
+            | Action::MergeBranch { .. }
+            | Action::Approve { .. }
+            | Action::Merge { .. }
+            | Action::UpdateImage { .. } => Some(Place::Git),
+            Action::PushImage { .. } => Some(Place::Registry),
+            Action::EditCluster { environment, .. }
+            | Action::CiApply { environment, .. }
+            | Action::Restart { environment, .. }
+            | Action::SetCluster { environment, .. }
+            | Action::ApplyNext { environment, .. }
+            | Action::ConfirmPrune { environment, .. }
+            | Action::LoseCluster { environment } => Some(Place::Cluster(environment.clone())),
+            Action::Sync { .. }
+            | Action::StopAgent
+            | Action::StartAgent
+            | Action::RevokeAccess
+            | Action::RestoreAccess
+            | Action::SetController { .. } => None,
+        }
+    }
 }
 
 /// One field of one file: `{"file": "envs/prod/web.yaml", "path": "/spec/replicas", "value": 3}`.

@@ -308,6 +308,6 @@ everywhere! {
         let pinned = &world.repository.pull_requests()[1].changes.write["envs/staging/kustomization.yaml"]["images"];
         let digest = world.registry.resolve("registry.example/web:2.1.0").unwrap().digest.clone();
         assert_eq!(pinned, &json!([{"name": "registry.example/web", "digest": digest}]), "the bot writes the digest into `images:`");
-        assert!(has(&world, "5 git: refused to merge pull request #3; pull request #3 changes prod and needs an approval by someone other than carol"), "{:#?}", lines(&world));
+        assert!(has(&world, "5 carol: could not merge pull request #3; the state repository refused: pull request #3 changes prod and needs an approval by someone other than carol"), "{:#?}", lines(&world));
     }
 }

@@ -225,7 +225,7 @@ everywhere! {
 
     fn promotion_is_a_reviewed_pull_request() {
         let world = run("promotion.yaml");
-        assert!(has_event(&world, "3 git: refused to merge pull request #1; pull request #1 changes prod and needs an approval by someone other than alice"));
+        assert!(has_event(&world, "3 alice: could not merge pull request #1; the state repository refused: pull request #1 changes prod and needs an approval by someone other than alice"));
         assert!(has_event(&world, "4 bob: approved pull request #1"));
         assert!(world.repository.pull_requests()[0].merged_as.is_some());
         let staging = world.clusters["staging"].running()["Deployment/shop/web"][0].digest.clone();

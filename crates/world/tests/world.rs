@@ -573,7 +573,7 @@ everywhere! {
         ]);
         let world = world(json!({}), script);
         assert!(has(&world, "could not revert HEAD; "));
-        assert!(has(&world, "refused to merge pull request #7; there is no pull request #7"));
+        assert!(has(&world, "could not merge pull request #7; the state repository refused: there is no pull request #7"));
         assert!(has(&world, "could not edit nope in prod; nope is not in the prod cluster"));
         assert!(has(&world, "could not promote nope from prod to prod; nope is not in envs/prod"));
         assert!(has(&world, "kubelet: nothing to restart: nope is not in prod; the prod cluster has no object nope at this step"), "{:#?}", lines(&world));

@@ -430,7 +430,8 @@ impl HookRun {
                         "agent",
                         format!("deleted {phase} hook {} from {} to create it again", task.key, now.environment),
                     )
-                    .because("its hook-delete-policy is BeforeHookCreation (Argo CD's default when a hook names none)"),
+                    .because("its hook-delete-policy is BeforeHookCreation (Argo CD's default when a hook names none)")
+                    .in_cluster(now.environment),
                 );
             }
             cluster.apply(&[Operation::Create {
@@ -444,7 +445,8 @@ impl HookRun {
                     "agent",
                     format!("created {phase} hook {} in {}", task.key, now.environment),
                 )
-                .because(format!("{}; {}", now.why, runs_when(phase))),
+                .because(format!("{}; {}", now.why, runs_when(phase)))
+                .in_cluster(now.environment),
             );
         }
         application.waiting = None;
@@ -496,7 +498,8 @@ impl HookRun {
                         task.phase, task.key, now.environment
                     ),
                 )
-                .because(format!("{outcome} and its hook-delete-policy is {policy}")),
+                .because(format!("{outcome} and its hook-delete-policy is {policy}"))
+                .in_cluster(now.environment),
             );
         }
         application.waiting = None;

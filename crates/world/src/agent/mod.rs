@@ -4,7 +4,7 @@
 //! last error, and an alert fires: "merged but nothing happened" is visible.
 
 use crate::cluster::{comparable, Cluster};
-use crate::event::Event;
+use crate::event::{Event, Place};
 use crate::repository::{desired_state, Repository};
 use crate::scenario::{Layout, Trigger, WorldOptions};
 use gitops_core::diff::changes::Change;
@@ -202,7 +202,9 @@ impl Agent {
             if application.last_error.as_ref() != Some(&error) {
                 events.push(
                     Event::new(step, "agent", format!("{environment}: {error}"))
-                        .because("its credentials for Git were revoked"),
+                        .because("its credentials for Git were revoked")
+                        .at(Place::Git)
+                        .refused(),
                 );
                 application.last_error = Some(error);
             }
@@ -243,7 +245,8 @@ impl Agent {
                                 head.id, head.message
                             ),
                         )
-                        .because(how),
+                        .because(how)
+                        .at(Place::Git),
                     );
                 }
                 application.target = Some(state);
@@ -645,13 +648,16 @@ pub(super) fn operation_event(
                 format!("kept {key} in {environment}, which Git no longer declares"),
             )
             .because(reason.clone())
+            .in_cluster(environment)
         }
     };
     let why = match operation {
         Operation::Delete { .. } => format!("{why}; it is not in Git and prune is on"),
         _ => why.to_string(),
     };
-    Event::new(step, "agent", what).because(why)
+    Event::new(step, "agent", what)
+        .because(why)
+        .in_cluster(environment)
 }
 
 /// `/spec/replicas (5 → 2), /image (a → b)`: live value to desired value.

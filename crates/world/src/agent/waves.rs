@@ -151,6 +151,8 @@ pub(super) fn refused_event(step: u32, environment: &str, message: &str) -> Even
          argocd.argoproj.io/sync-options: Force=true (Argo CD), \
          or Flux's kustomize.toolkit.fluxcd.io/force: enabled, deletes and creates the object instead",
     )
+    .in_cluster(environment)
+    .refused()
 }
 
 /// The event of an object deleted and created again instead of updated.
@@ -171,6 +173,7 @@ pub(super) fn recreated_event(
         format!("recreated {key} in {environment}: deleted it and created it again"),
     )
     .because(why)
+    .in_cluster(environment)
 }
 
 /// What keeps the next wave of a sync from starting: an object of an

@@ -1,0 +1,187 @@
+//! Who holds which credential, and which one each act uses. Push against
+//! pull is a change of who holds what: in push mode CI holds credentials
+//! for every cluster; in pull mode only the agent inside each cluster
+//! writes to it, and all it holds outside is read access to Git.
+
+use crate::event::{Event, Place};
+use crate::person::YOU;
+use crate::scenario::Mode;
+use crate::script::Action;
+use crate::World;
+
+pub const GIT_WRITE: &str = "Git: write";
+pub const GIT_PULL_REQUESTS: &str = "Git: open pull requests";
+pub const GIT_REVIEW: &str = "Git: review";
+pub const GIT_READ: &str = "Git: read";
+pub const REGISTRY_PUSH: &str = "registry: push";
+pub const CLUSTER_WRITE: &str = "cluster: write";
+/// A person's sync, which the agent carries out with its own credentials.
+pub const SYNC: &str = "sync, by the agent";
+
+/// What an actor is, for what it may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    Person,
+    Ci,
+    /// A bot that opens pull requests (an image updater).
+    Bot,
+    Agent,
+}
+
+/// An actor of the world and the credentials it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Actor {
+    pub name: String,
+    pub role: Role,
+    pub holds: Vec<&'static str>,
+}
+
+impl Action {
+    /// Who does it, when a named actor does.
+    pub fn actor(&self) -> Option<&str> {
+        match self {
+            Action::Commit { author, .. }
+            | Action::Revert { author, .. }
+            | Action::OpenPullRequest { author, .. }
+            | Action::Promote { author, .. } => Some(author),
+            Action::MergeBranch { by, .. }
+            | Action::Approve { by, .. }
+            | Action::Merge { by, .. }
+            | Action::PushImage { by, .. }
+            | Action::EditCluster { by, .. }
+            | Action::Sync { by, .. }
+            | Action::SetCluster { by, .. }
+            | Action::ApplyNext { by, .. }
+            | Action::ConfirmPrune { by, .. }
+            | Action::UpdateImage { by, .. } => Some(by),
+            Action::CiApply { .. } => Some("ci"),
+            Action::Restart { .. }
+            | Action::StopAgent
+            | Action::StartAgent
+            | Action::RevokeAccess
+            | Action::RestoreAccess
+            | Action::LoseCluster { .. }
+            | Action::SetController { .. } => None,
+        }
+    }
+
+    /// The credential the action uses; none for what needs none, and for
+    /// CI's apply in pull mode, where it holds none for the cluster.
+    pub fn credential(&self, mode: Mode) -> Option<&'static str> {
+        match self {
+            Action::Commit { .. }
+            | Action::Revert { .. }
+            | Action::MergeBranch { .. }
+            | Action::Merge { .. } => Some(GIT_WRITE),
+            Action::OpenPullRequest { .. }
+            | Action::Promote { .. }
+            | Action::UpdateImage { .. } => Some(GIT_PULL_REQUESTS),
+            Action::Approve { .. } => Some(GIT_REVIEW),
+            Action::PushImage { .. } => Some(REGISTRY_PUSH),
+            Action::EditCluster { .. } | Action::SetCluster { .. } => Some(CLUSTER_WRITE),
+            Action::CiApply { .. } => (mode == Mode::Push).then_some(CLUSTER_WRITE),
+            Action::ApplyNext { .. } | Action::ConfirmPrune { .. } | Action::Sync { .. } => {
+                Some(SYNC)
+            }
+            Action::Restart { .. }
+            | Action::StopAgent
+            | Action::StartAgent
+            | Action::RevokeAccess
+            | Action::RestoreAccess
+            | Action::LoseCluster { .. }
+            | Action::SetController { .. } => None,
+        }
+    }
+}
+
+/// The credential the agent or CI used for an event of its own at `place`.
+pub(crate) fn used_by(actor: &str, place: &Place) -> Option<&'static str> {
+    match (actor, place) {
+        ("agent", Place::Git) => Some(GIT_READ),
+        ("agent" | "ci", Place::Cluster(_)) => Some(CLUSTER_WRITE),
+        _ => None,
+    }
+}
+
+/// Names the credential an event that acted on a place used: the one its
+/// action uses, else the actor's own (`used_by`); none when it was refused.
+pub(crate) fn name_credential(event: &mut Event, action: Option<&Action>, mode: Mode) {
+    if event.credential.is_some() || event.refused {
+        return;
+    }
+    event.credential = match (&event.place, action) {
+        (Some(_), Some(action)) => action.credential(mode),
+        (Some(place), None) => used_by(&event.actor, place),
+        (None, _) => None,
+    };
+}
+
+impl World {
+    /// The actors of this world, each with what it holds: you, the people
+    /// of the script in the order they first act, CI, the bots, and the
+    /// agent (in pull mode). A scripted actor holds what its actions use
+    /// (an attacker, what it stole); CI holds a registry token, and in
+    /// push mode credentials for every cluster.
+    pub fn actors(&self) -> Vec<Actor> {
+        let mode = self.options.mode;
+        let mut actors = vec![Actor {
+            name: YOU.to_string(),
+            role: Role::Person,
+            holds: vec![GIT_WRITE, CLUSTER_WRITE],
+        }];
+        let mut ci = (mode == Mode::Push).then(|| ci_actor(mode));
+        for scripted in &self.script {
+            let action = &scripted.action;
+            let Some(name) = action.actor() else { continue };
+            let role = match (name, action) {
+                ("ci", _) => Role::Ci,
+                (_, Action::UpdateImage { .. }) => Role::Bot,
+                _ => Role::Person,
+            };
+            let actor = match role {
+                Role::Ci => ci.get_or_insert_with(|| ci_actor(mode)),
+                _ => match actors.iter().position(|actor| actor.name == name) {
+                    Some(index) => &mut actors[index],
+                    None => {
+                        actors.push(Actor {
+                            name: name.to_string(),
+                            role,
+                            holds: Vec::new(),
+                        });
+                        actors.last_mut().expect("just pushed")
+                    }
+                },
+            };
+            if let Some(credential) = action
+                .credential(mode)
+                .filter(|credential| *credential != SYNC)
+            {
+                if !actor.holds.contains(&credential) {
+                    actor.holds.push(credential);
+                }
+            }
+        }
+        actors.extend(ci);
+        actors.sort_by_key(|actor| actor.role);
+        if self.agent.is_some() {
+            actors.push(Actor {
+                name: "agent".to_string(),
+                role: Role::Agent,
+                holds: vec![GIT_READ, CLUSTER_WRITE],
+            });
+        }
+        actors
+    }
+}
+
+fn ci_actor(mode: Mode) -> Actor {
+    let mut holds = vec![REGISTRY_PUSH];
+    if mode == Mode::Push {
+        holds.push(CLUSTER_WRITE);
+    }
+    Actor {
+        name: "ci".to_string(),
+        role: Role::Ci,
+        holds,
+    }
+}
