@@ -1,0 +1,165 @@
+//! The picture of the world, natively: the cards of a cluster before and
+//! after Step, the arrows of a step with their credentials, a refused act,
+//! a tag pushed again.
+
+use gitops_page::{Action, Model, Picture, Theme};
+use gitops_world::event::Place;
+use std::collections::BTreeMap;
+
+fn opened() -> Model {
+    let mut model = Model::new(Theme::System, BTreeMap::new(), BTreeMap::new());
+    model.act(Action::Started);
+    model
+}
+
+fn with_preset(file: &str) -> Model {
+    let path = format!("{}/../../static/presets/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).expect("the preset");
+    let (preset, _) = gitops_page::Preset::read(file, &text).expect("the preset reads");
+    let mut model = opened();
+    model.act(Action::Load(preset));
+    model
+}
+
+/// Each card of the current cluster as `name sync operation` and `next` for the next one.
+fn cards(picture: &Picture) -> Vec<String> {
+    let cluster = picture
+        .clusters
+        .iter()
+        .find(|cluster| cluster.current)
+        .expect("the current cluster");
+    cluster
+        .cards
+        .iter()
+        .map(|card| {
+            let mut line = format!("{} {}", card.name, card.sync);
+            if let Some(operation) = card.operation {
+                line += &format!(" {operation}");
+            }
+            if card.next {
+                line += " next";
+            }
+            if card.just_done {
+                line += " done";
+            }
+            line
+        })
+        .collect()
+}
+
+#[test]
+fn the_worked_example_s_cards_change_as_step_applies_the_plan() {
+    let mut model = opened();
+    assert_eq!(
+        cards(&model.picture()),
+        [
+            "api Synced",
+            "debug OutOfSync delete next",
+            "web OutOfSync update"
+        ]
+    );
+    model.act(Action::Step);
+    assert_eq!(
+        cards(&model.picture()),
+        ["api Synced", "web OutOfSync update next"]
+    );
+    model.act(Action::Step);
+    assert_eq!(cards(&model.picture()), ["api Synced", "web Synced done"]);
+    let arrows = model.picture().arrows;
+    let last = arrows.last().expect("Step's arrow");
+    assert_eq!(
+        (last.actor.as_str(), &last.place),
+        ("you", &Place::Cluster("prod".into())),
+        "{arrows:#?}"
+    );
+    assert!(
+        last.label().contains("applied update web"),
+        "{}",
+        last.label()
+    );
+}
+
+#[test]
+fn in_the_pull_model_ci_s_apply_is_a_refused_arrow_and_ci_holds_no_cluster() {
+    let mut model = with_preset("compromise-pull.yaml");
+    for _ in 0..4 {
+        model.act(Action::Advance);
+    }
+    let picture = model.picture();
+    assert!(picture.agent);
+    let ci = picture
+        .actors
+        .iter()
+        .find(|actor| actor.name == "ci")
+        .expect("CI");
+    assert!(
+        !ci.holds.iter().any(|held| held.starts_with("cluster")),
+        "{:?}",
+        ci.holds
+    );
+    let refused = picture
+        .arrows
+        .iter()
+        .find(|arrow| arrow.refused)
+        .expect("a refused arrow");
+    assert_eq!(refused.actor, "ci");
+    assert_eq!(refused.label(), "ci → cluster prod, refused: could not change Deployment/shop/web in prod; in pull mode CI holds no cluster credentials: it can only push images and open pull requests");
+    let pull_request = picture.pull_requests.first().expect("CI's pull request");
+    assert_eq!(
+        (pull_request.state, pull_request.approvals.len()),
+        ("open", 0)
+    );
+}
+
+#[test]
+fn a_tag_pushed_again_shows_where_it_pointed_before() {
+    let mut model = with_preset("mutable-tag.yaml");
+    let mut moved = None;
+    for _ in 0..8 {
+        model.act(Action::Advance);
+        if let Some(tag) = model
+            .picture()
+            .tags
+            .into_iter()
+            .find(|tag| tag.moved_from.is_some())
+        {
+            moved = Some(tag);
+            break;
+        }
+    }
+    let tag = moved.expect("the tag moves at some step");
+    assert_ne!(tag.moved_from.as_deref(), Some(tag.digest.as_str()));
+    let arrows = model.picture().arrows;
+    assert!(
+        arrows
+            .iter()
+            .any(|arrow| arrow.place == Place::Registry
+                && arrow.credential == Some("registry: push")),
+        "{arrows:#?}"
+    );
+}
+
+#[test]
+fn every_preset_draws_a_picture_at_every_step() {
+    let directory = format!("{}/../../static/presets", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(&directory)
+        .expect("the presets")
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|file| file.ends_with(".yaml") || file == "worked-example.json")
+        .collect();
+    files.sort();
+    for file in files {
+        let mut model = with_preset(&file);
+        let mut steps = 0;
+        while model.can_advance() && steps < 20 {
+            let picture = model.picture();
+            assert!(!picture.clusters.is_empty(), "{file}");
+            assert!(
+                picture.actors.iter().any(|actor| actor.name == "you"),
+                "{file}"
+            );
+            model.act(Action::Advance);
+            steps += 1;
+        }
+    }
+}
