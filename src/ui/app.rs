@@ -1,5 +1,5 @@
 use crate::ui::components::{
-    Controls, ExercisePanel, Header, Help, OptionsPanel, PlanView, PresetMenu, SharePanel,
+    Controls, ExercisePanel, Header, Help, OptionsPanel, PictureView, PlanView, PresetMenu, SharePanel,
     StatePane, StatusView, Tabs, Timeline, WarningsView,
 };
 use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
@@ -88,6 +88,11 @@ fn full_page(props: &PageProps) -> Html {
     let report = model.report.clone();
     let environments = model.environments();
     let (desired_title, desired_hint) = model.desired_heading();
+    let picture = use_picture(model);
+    let on_inspect = {
+        let dispatch = send_with(&dispatch);
+        Callback::from(move |key| dispatch.dispatch(Action::Inspect(key)))
+    };
     html! {
         <>
             <Header
@@ -172,6 +177,10 @@ fn full_page(props: &PageProps) -> Html {
                     </div>
                 }
                 <Tabs current={model.panel} on_select={let d = send_with(&dispatch); Callback::from(move |panel| d.dispatch(Action::ShowPanel(panel)))} />
+                <div id="panel-picture" class={classes!(panel_class(Panel::Picture), "world")}>
+                    <PictureView picture={PtrEq(picture.clone())} on_inspect={on_inspect.clone()} />
+                    <StepEvents world={PtrEq(model.world.clone())} />
+                </div>
                 <div class="panes">
                     <div class={panel_class(Panel::Desired)}>
                         <StatePane
@@ -228,6 +237,48 @@ fn full_page(props: &PageProps) -> Html {
                 </div>
             </main>
         </>
+    }
+}
+
+/// The picture of the model's world, drawn again only when the world, the
+/// report or what Step applied changed.
+#[hook]
+fn use_picture(model: &Model) -> Rc<gitops_page::Picture> {
+    let key = (
+        PtrEq(model.world.clone()),
+        model.report.clone().map(PtrEq),
+        model.done.len(),
+        model.environment.clone(),
+    );
+    use_memo(key, |_| model.picture())
+}
+
+#[derive(Properties, PartialEq)]
+struct StepEventsProps {
+    world: PtrEq<gitops_world::World>,
+}
+
+/// What happened at the step on screen, beside the picture (its text alternative).
+#[function_component(StepEvents)]
+fn step_events(props: &StepEventsProps) -> Html {
+    let world = &props.world;
+    let events: Vec<&gitops_world::event::Event> = world.events.iter().filter(|event| event.step == world.step).collect();
+    html! {
+        <section class="step-events" aria-labelledby="step-events-title">
+            <h2 id="step-events-title">{ format!("At step {}", world.step) }</h2>
+            if events.is_empty() {
+                <p class="empty">{ "Nothing happened yet at this step." }</p>
+            } else {
+                <ol>
+                    { for events.iter().map(|event| html! {
+                        <li class={classes!(event.refused.then_some("refused"))}>
+                            <strong>{ &event.actor }</strong>{ ": " }{ &event.what }
+                            if !event.why.is_empty() { <span class="why">{ format!(" — {}", event.why) }</span> }
+                        </li>
+                    }) }
+                </ol>
+            }
+        </section>
     }
 }
 

@@ -70,6 +70,8 @@ pub enum Action {
     SetTheme(Theme),
     ToggleHelp,
     ShowPanel(Panel),
+    /// Shows this object's lines in the Actual pane (a card of the picture).
+    Inspect(String),
 }
 
 impl Action {
@@ -89,6 +91,7 @@ impl Action {
                 | Action::SetTheme(_)
                 | Action::ToggleHelp
                 | Action::ShowPanel(_)
+                | Action::Inspect(_)
                 | Action::SetSpeed(_)
                 | Action::CloseShare
         )
@@ -155,6 +158,10 @@ impl Model {
             Action::SetTheme(theme) => next.theme = theme,
             Action::ToggleHelp => next.help_open = !next.help_open,
             Action::ShowPanel(panel) => next.panel = panel,
+            Action::Inspect(key) => {
+                next.token += 1;
+                next.highlight = Some((key, next.token));
+            }
         }
     }
 }

@@ -19,6 +19,7 @@ use std::rc::Rc;
 /// What a narrow screen shows, one at a time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Panel {
+    Picture,
     Desired,
     Actual,
     Plan,

@@ -298,9 +298,17 @@ fn cluster_box(
             more,
         };
     };
-    let mut cards: Vec<Card> = report
+    // Every object the plan touches, and as many of the others as there is room for.
+    let planned = |key: &str| report.plan.iter().any(|operation| operation.key() == key);
+    let mut room = MOST_CARDS.saturating_sub(report.plan.len());
+    let shown: Vec<_> = report
         .objects
         .iter()
+        .filter(|object| planned(&object.key) || room.checked_sub(1).map(|left| room = left).is_some())
+        .collect();
+    let more = report.objects.len() - shown.len();
+    let mut cards: Vec<Card> = shown
+        .into_iter()
         .map(|object| {
             let key = object.key.to_string();
             let operation = report.plan.iter().find(|operation| operation.key() == key);
@@ -344,8 +352,6 @@ fn cluster_box(
     for card in &mut cards {
         card.next = next.is_some_and(|next| next.key() == card.key);
     }
-    let more = cards.len().saturating_sub(MOST_CARDS);
-    cards.truncate(MOST_CARDS);
     ClusterBox {
         environment: environment.to_string(),
         current,
@@ -360,7 +366,7 @@ fn split_key(key: &str) -> (String, String, String) {
     match parts.as_slice() {
         [kind, namespace, name] => (kind.to_string(), namespace.to_string(), name.to_string()),
         [kind, name] => (kind.to_string(), String::new(), name.to_string()),
-        _ => ("Object".to_string(), String::new(), key.to_string()),
+        _ => (String::new(), String::new(), key.to_string()),
     }
 }
 

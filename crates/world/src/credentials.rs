@@ -124,54 +124,50 @@ impl World {
     /// push mode credentials for every cluster.
     pub fn actors(&self) -> Vec<Actor> {
         let mode = self.options.mode;
-        let mut actors = vec![Actor {
+        let mut people = vec![Actor {
             name: YOU.to_string(),
             role: Role::Person,
             holds: vec![GIT_WRITE, CLUSTER_WRITE],
         }];
+        let mut bots = Vec::new();
         let mut ci = (mode == Mode::Push).then(|| ci_actor(mode));
         for scripted in &self.script {
             let action = &scripted.action;
             let Some(name) = action.actor() else { continue };
-            let role = match (name, action) {
-                ("ci", _) => Role::Ci,
-                (_, Action::UpdateImage { .. }) => Role::Bot,
-                _ => Role::Person,
+            let actor = match (name, action) {
+                ("ci", _) => ci.get_or_insert_with(|| ci_actor(mode)),
+                (_, Action::UpdateImage { .. }) => named(&mut bots, name, Role::Bot),
+                _ => named(&mut people, name, Role::Person),
             };
-            let actor = match role {
-                Role::Ci => ci.get_or_insert_with(|| ci_actor(mode)),
-                _ => match actors.iter().position(|actor| actor.name == name) {
-                    Some(index) => &mut actors[index],
-                    None => {
-                        actors.push(Actor {
-                            name: name.to_string(),
-                            role,
-                            holds: Vec::new(),
-                        });
-                        actors.last_mut().expect("just pushed")
-                    }
-                },
-            };
-            if let Some(credential) = action
-                .credential(mode)
-                .filter(|credential| *credential != SYNC)
-            {
+            if let Some(credential) = action.credential(mode).filter(|credential| *credential != SYNC) {
                 if !actor.holds.contains(&credential) {
                     actor.holds.push(credential);
                 }
             }
         }
-        actors.extend(ci);
-        actors.sort_by_key(|actor| actor.role);
+        people.extend(ci);
+        people.extend(bots);
         if self.agent.is_some() {
-            actors.push(Actor {
+            people.push(Actor {
                 name: "agent".to_string(),
                 role: Role::Agent,
                 holds: vec![GIT_READ, CLUSTER_WRITE],
             });
         }
-        actors
+        people
     }
+}
+
+/// The actor of this name among `actors`, added with `role` if it is not there yet.
+fn named<'a>(actors: &'a mut Vec<Actor>, name: &str, role: Role) -> &'a mut Actor {
+    let index = match actors.iter().position(|actor| actor.name == name) {
+        Some(index) => index,
+        None => {
+            actors.push(Actor { name: name.to_string(), role, holds: Vec::new() });
+            actors.len() - 1
+        }
+    };
+    &mut actors[index]
 }
 
 fn ci_actor(mode: Mode) -> Actor {

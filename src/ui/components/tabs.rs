@@ -7,7 +7,8 @@ pub struct TabsProps {
     pub on_select: Callback<Panel>,
 }
 
-pub const PANELS: [(Panel, &str, &str); 4] = [
+pub const PANELS: [(Panel, &str, &str); 5] = [
+    (Panel::Picture, "Picture", "panel-picture"),
     (Panel::Desired, "Desired", "panel-desired"),
     (Panel::Actual, "Actual", "panel-actual"),
     (Panel::Plan, "Plan", "panel-plan"),

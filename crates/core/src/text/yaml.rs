@@ -300,13 +300,35 @@ fn plain_scalar(text: &str) -> Result<Value, String> {
         && text
             .bytes()
             .all(|b| b.is_ascii_digit() || b"+-.eE".contains(&b));
-    match text.parse::<f64>().ok().filter(|_| looks_numeric) {
-        Some(number) if number.is_infinite() => Err(format!(
+    if !looks_numeric {
+        return Ok(Value::String(text.to_owned()));
+    }
+    // Read as the JSON panes read numbers, so that a value means the same in either.
+    match serde_json::from_str::<f64>(&as_json_number(text)) {
+        Ok(number) => Ok(Number::from_f64(number).map_or(Value::Null, Value::Number)),
+        Err(error) if error.to_string().starts_with("number out of range") => Err(format!(
             "the number {text} is out of range of a 64-bit float; quote it to keep it as text"
         )),
-        Some(number) => Ok(Number::from_f64(number).map_or(Value::Null, Value::Number)),
-        None => Ok(Value::String(text.to_owned())),
+        Err(_) => Ok(Value::String(text.to_owned())),
     }
+}
+
+/// A YAML float (`+1.5`, `.5`, `1.`, `007.5`, `1e3`) written as JSON writes it
+/// (`1.5`, `0.5`, `1.0`, `7.5`, `1.0e3`); what is no float stays no JSON number.
+fn as_json_number(text: &str) -> String {
+    let (sign, rest) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.strip_prefix('+').unwrap_or(text)),
+    };
+    let (mantissa, exponent) = rest.split_at(rest.find(['e', 'E']).unwrap_or(rest.len()));
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let whole = match whole.trim_start_matches('0') {
+        "" if whole.is_empty() && fraction.is_empty() => "",
+        "" => "0",
+        whole => whole,
+    };
+    let fraction = if fraction.is_empty() { "0" } else { fraction };
+    format!("{sign}{whole}.{fraction}{exponent}")
 }
 
 #[cfg(test)]
@@ -316,6 +338,17 @@ mod tests {
 
     fn read(text: &str) -> Result<Vec<Value>, InputError> {
         parse_documents("desired.yaml", text)
+    }
+
+    #[test]
+    fn yaml_floats_read_as_the_json_panes_read_them() {
+        for (text, expected) in [("+1.5", 1.5), (".5", 0.5), ("-.5", -0.5), ("1.", 1.0), ("007.5", 7.5), ("1e3", 1000.0), ("2.5E-1", 0.25), ("0.1", 0.1)] {
+            assert_eq!(plain_scalar(text), Ok(json!(expected)), "{text}");
+        }
+        for text in ["1.2.3", "1e", "-e5", "1e5e", "1-2"] {
+            assert_eq!(plain_scalar(text), Ok(json!(text)), "{text} is text");
+        }
+        assert!(plain_scalar("1e400").unwrap_err().contains("out of range"));
     }
 
     #[test]

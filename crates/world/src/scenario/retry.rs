@@ -124,7 +124,7 @@ fn go_duration(text: &str) -> Option<f64> {
         if number.is_empty() || number == "." {
             return None;
         }
-        let number: f64 = number.parse().ok()?;
+        let number = go_decimal(number)?;
         let unit_end = after
             .find(|c: char| c.is_ascii_digit() || c == '.')
             .unwrap_or(after.len());
@@ -144,6 +144,25 @@ fn go_duration(text: &str) -> Option<f64> {
     Some(sign * total)
 }
 
+/// A duration's number as Go reads it (`leadingInt`, then `leadingFraction`):
+/// digits, then at most one `.` and digits, which need not both be there.
+fn go_decimal(number: &str) -> Option<f64> {
+    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
+    if fraction.contains('.') {
+        return None;
+    }
+    let whole = match whole {
+        "" => 0.0,
+        digits => digits.parse::<u64>().ok()? as f64,
+    };
+    let (mut part, mut scale) = (0.0, 1.0);
+    for digit in fraction.bytes() {
+        part = part * 10.0 + f64::from(digit - b'0');
+        scale *= 10.0;
+    }
+    Some(whole + part / scale)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +176,8 @@ mod tests {
         assert_eq!(seconds("500ms"), Ok(0.5));
         assert!(seconds("soon").is_err());
         assert!(seconds("5").is_ok() && seconds("5x").is_err() && seconds("").is_err());
+        assert_eq!(seconds(".5s"), Ok(0.5), "Go reads a fraction without its whole part");
+        assert_eq!(seconds("5.s"), Ok(5.0), "and a whole part without its fraction");
+        assert!(seconds("1.2.3s").is_err());
     }
 }
