@@ -1,6 +1,6 @@
 use crate::ui::components::{
-    Controls, ExercisePanel, Header, Help, OptionsPanel, PictureView, PlanView, PresetMenu, SharePanel,
-    StatePane, StatusView, Tabs, Timeline, WarningsView,
+    Controls, ExercisePanel, Header, Help, OptionsPanel, PictureView, PlanView, PresetMenu,
+    SharePanel, StatePane, StatusView, Tabs, TimeBar, Timeline, WarningsView,
 };
 use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
 use crate::ui::hooks::{
@@ -54,7 +54,9 @@ pub fn app() -> Html {
     let failure = embedding.as_ref().as_ref().and(model.failure.clone());
     use_embed_messages((*embedding).clone(), state, failure, dispatch);
     match *embedding {
-        Some(_) => html! { <EmbeddedPage {model} /> },
+        Some(ref embedding) => {
+            html! { <EmbeddedPage {model} picture_only={embedding.picture_only} /> }
+        }
         None => html! { <FullPage {model} /> },
     }
 }
@@ -81,7 +83,7 @@ fn full_page(props: &PageProps) -> Html {
         Callback::from(move |(pane, text)| dispatch.dispatch(Action::Edit(pane, text)))
     };
     let world = &model.world;
-    let position = model.world_position();
+    let position = AttrValue::from(model.world_position());
     let history = use_memo(PtrEq(model.world.clone()), |world| world.history());
     let events = Rc::new(world.events.clone());
     let panel_class = |panel: Panel| classes!("panel", (model.panel == panel).then_some("active"));
@@ -149,7 +151,7 @@ fn full_page(props: &PageProps) -> Html {
                     speed={model.speed}
                     can_advance={model.can_advance()}
                     can_run_to_end={model.can_run_to_end()}
-                    world_position={position}
+                    world_position={position.clone()}
                     on_step={send(|()| Action::Step)}
                     on_play={let d = send_with(&dispatch); Callback::from(move |play| d.dispatch(if play { Action::Play } else { Action::Pause }))}
                     on_speed={let d = send_with(&dispatch); Callback::from(move |speed| d.dispatch(Action::SetSpeed(speed)))}
@@ -178,7 +180,10 @@ fn full_page(props: &PageProps) -> Html {
                 }
                 <Tabs current={model.panel} on_select={let d = send_with(&dispatch); Callback::from(move |panel| d.dispatch(Action::ShowPanel(panel)))} />
                 <div id="panel-picture" class={classes!(panel_class(Panel::Picture), "world")}>
-                    <PictureView picture={PtrEq(picture.clone())} on_inspect={on_inspect.clone()} />
+                    <div class="world-picture">
+                        <TimeBar moves={model.moves()} {position} on_travel={let d = send_with(&dispatch); Callback::from(move |moves| d.dispatch(Action::TravelTo(moves)))} />
+                        <PictureView picture={PtrEq(picture)} {on_inspect} />
+                    </div>
                     <StepEvents world={PtrEq(model.world.clone())} />
                 </div>
                 <div class="panes">
@@ -261,30 +266,22 @@ struct StepEventsProps {
 /// What happened at the step on screen, beside the picture (its text alternative).
 #[function_component(StepEvents)]
 fn step_events(props: &StepEventsProps) -> Html {
-    let world = &props.world;
-    let events: Vec<&gitops_world::event::Event> = world.events.iter().filter(|event| event.step == world.step).collect();
-    html! {
-        <section class="step-events" aria-labelledby="step-events-title">
-            <h2 id="step-events-title">{ format!("At step {}", world.step) }</h2>
-            if events.is_empty() {
-                <p class="empty">{ "Nothing happened yet at this step." }</p>
-            } else {
-                <ol>
-                    { for events.iter().map(|event| html! {
-                        <li class={classes!(event.refused.then_some("refused"))}>
-                            <strong>{ &event.actor }</strong>{ ": " }{ &event.what }
-                            if !event.why.is_empty() { <span class="why">{ format!(" — {}", event.why) }</span> }
-                        </li>
-                    }) }
-                </ol>
-            }
-        </section>
-    }
+    let markup = use_memo(props.world.clone(), |world| {
+        AttrValue::from(crate::ui::components::picture::step_events(world))
+    });
+    Html::from_html_unchecked((*markup).clone())
 }
 
-/// In a lesson's iframe: the scenario, its panes and plan, and the step control.
+#[derive(Properties, PartialEq)]
+struct EmbeddedProps {
+    model: UseReducerHandle<PageModel>,
+    picture_only: bool,
+}
+
+/// In a lesson's iframe: the scenario, its panes and plan, and the step
+/// control; or (`view=picture`) the picture of the world with its controls.
 #[function_component(EmbeddedPage)]
-fn embedded_page(props: &PageProps) -> Html {
+fn embedded_page(props: &EmbeddedProps) -> Html {
     let model = &props.model;
     let dispatch = model.dispatcher();
     let send = |action: fn() -> Action| {
@@ -313,6 +310,15 @@ fn embedded_page(props: &PageProps) -> Html {
         })
     };
     let playing = model.playing;
+    let picture = use_picture(model);
+    let on_travel = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |moves| dispatch.dispatch(Action::TravelTo(moves)))
+    };
+    let on_inspect = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |key| dispatch.dispatch(Action::Inspect(key)))
+    };
     html! {
         <main class="embedded">
             <div class="embed-head">
@@ -345,11 +351,21 @@ fn embedded_page(props: &PageProps) -> Html {
                     <span class="hold" aria-live="polite">{ model.step_hold_text().unwrap_or_default() }</span>
                 </div>
             </div>
+            if props.picture_only {
+                <div class="world">
+                    <div class="world-picture">
+                        <TimeBar moves={model.moves()} position={model.world_position()} {on_travel} />
+                        <PictureView picture={PtrEq(picture)} {on_inspect} />
+                    </div>
+                    <StepEvents world={PtrEq(model.world.clone())} />
+                </div>
+            } else {
             <div class="panes">
                 <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={PtrEq(model.desired.text.clone())} error={model.desired.error.clone()} on_edit={on_edit.clone()} />
                 <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={PtrEq(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines()} {on_edit} />
             </div>
-            if let Some(report) = model.report.clone() {
+            }
+            if let (Some(report), false) = (model.report.clone(), props.picture_only) {
                 <div class="results">
                     <PlanView done={model.done.clone()} plan={report.plan.clone()} />
                     <StatusView {report} />

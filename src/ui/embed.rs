@@ -20,6 +20,8 @@ use yew::prelude::*;
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Embedding {
     pub allowed_origins: Vec<String>,
+    /// `view=picture`: the picture of the world and its controls alone.
+    pub picture_only: bool,
 }
 
 impl Embedding {
@@ -42,7 +44,11 @@ impl Embedding {
             })
             .filter(|origin| origin.starts_with("http://") || origin.starts_with("https://"))
             .collect();
-        Some(Embedding { allowed_origins })
+        let picture_only = params.get("view").as_deref() == Some("picture");
+        Some(Embedding {
+            allowed_origins,
+            picture_only,
+        })
     }
 }
 

@@ -41,3 +41,77 @@ test('the worked example: Step changes the cards of the picture, and its arrow s
   await screenshot(page, 'picture-worked-example-synced', { fullPage: false });
   await context.close();
 });
+
+test('the pull model: CI holds no cluster credentials, and its apply is a refused arrow', async () => {
+  const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'Compromised CI, pull model');
+  const ci = picture(page).getByRole('img', { name: /^ci holds/ });
+  assert.equal(await ci.getAttribute('aria-label'), 'ci holds registry: push, Git: open pull requests');
+  for (let step = 0; step < 4; step += 1) await page.getByRole('button', { name: 'Next step' }).click();
+  await until(async () => (await arrows(page)).some((label) => label.startsWith('ci → cluster prod, refused')), true);
+  const refused = picture(page).locator('.arrow.refused');
+  assert.equal(await refused.count(), 1);
+  assert.match(await refused.getAttribute('aria-label'), /refused: could not change Deployment\/shop\/web in prod; in pull mode CI holds no cluster credentials/);
+  assert.match(await page.getByRole('region', { name: /^At step 3/ }).innerText(), /ci: could not change Deployment\/shop\/web in prod/);
+  await screenshot(page, 'picture-compromise-pull-refused', { fullPage: false });
+  await context.close();
+});
+
+test('the mutable tag: the registry shows the tag moving to another image', async () => {
+  const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'A mutable tag changes what runs behind Git\'s back');
+  const moved = picture(page).locator('.tag.moved');
+  for (let step = 0; step < 10 && (await moved.count()) === 0; step += 1) {
+    await page.getByRole('button', { name: 'Next step' }).click();
+  }
+  assert.equal(await moved.count(), 1, 'a tag moved');
+  assert.match(await moved.getAttribute('aria-label'), /^tag registry\.example\/\S+ points to sha256:\w+ \(moved from sha256:\w+\)/);
+  assert.ok((await arrows(page)).some((label) => /→ the registry: pushed .*, with registry: push$/.test(label)), (await arrows(page)).join('\n'));
+  await screenshot(page, 'picture-mutable-tag-moved', { fullPage: false });
+  await context.close();
+});
+
+test('stepping back replays the world to the move before, and forward again', async () => {
+  const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await picture(page).waitFor();
+  const start = await cards(page);
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await until(async () => (await cards(page)).length, 2);
+  const afterOne = await cards(page);
+  await page.getByRole('button', { name: 'Step back' }).click();
+  await until(async () => cards(page), start);
+  assert.match(await page.getByRole('group', { name: 'Replay' }).innerText(), /Move 0 of 1/);
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await until(async () => cards(page), afterOne);
+  await page.getByRole('slider', { name: 'Move' }).fill('0');
+  await until(async () => cards(page), start);
+  await context.close();
+});
+
+test('embedded with view=picture: the picture and its controls alone', async () => {
+  const { page, context } = await openPage(browser, `${server.url}?embed=1&view=picture`, { viewport: { width: 1000, height: 700 } });
+  await picture(page).waitFor();
+  assert.equal(await page.getByRole('textbox', { name: /^Desired/ }).count(), 0, 'no panes');
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await until(async () => (await cards(page)).length, 2);
+  await screenshot(page, 'picture-embedded', { fullPage: false });
+  await context.close();
+});
+
+test('every preset and exercise shows its picture in the first screen, at its end', async () => {
+  const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await until(async () => (await page.getByLabel('Preset').locator('option').count()) >= menuEntries, true);
+  const titles = await page.getByLabel('Preset').locator('option').allInnerTexts();
+  for (const [index, title] of titles.entries()) {
+    await page.getByLabel('Preset').selectOption({ label: title });
+    await until(async () => (await page.getByRole('heading', { level: 3, name: title }).count()) > 0, true);
+    const runToEnd = page.getByRole('button', { name: 'Run to end' });
+    if (await runToEnd.isEnabled()) await runToEnd.click();
+    await picture(page).waitFor();
+    const box = await picture(page).boundingBox();
+    assert.ok(box.y < 900 && box.height > 100, `${title}: the picture is in the first screen (top ${box.y})`);
+    assert.ok((await picture(page).getByRole('group', { name: /^Cluster: / }).count()) >= 1, `${title}: a cluster is drawn`);
+    await screenshot(page, `picture-preset-${String(index).padStart(2, '0')}`, { fullPage: false });
+  }
+  await context.close();
+});

@@ -72,6 +72,8 @@ pub enum Action {
     ShowPanel(Panel),
     /// Shows this object's lines in the Actual pane (a card of the picture).
     Inspect(String),
+    /// Replays the session up to this move (0: before the first).
+    TravelTo(usize),
 }
 
 impl Action {
@@ -158,6 +160,7 @@ impl Model {
             Action::SetTheme(theme) => next.theme = theme,
             Action::ToggleHelp => next.help_open = !next.help_open,
             Action::ShowPanel(panel) => next.panel = panel,
+            Action::TravelTo(moves) => next.travel_to(moves),
             Action::Inspect(key) => {
                 next.token += 1;
                 next.highlight = Some((key, next.token));

@@ -15,6 +15,7 @@ use std::rc::Rc;
 impl Model {
     /// Does what the person did, and records it.
     pub fn interact(&mut self, interaction: Interaction) {
+        self.undone.clear();
         let moves_the_world = matches!(
             interaction,
             Interaction::Step | Interaction::Advance | Interaction::Revert(_)
@@ -102,6 +103,7 @@ impl Model {
     /// else happens (`settle`), so that a keystroke does not pay for a
     /// commit (which hashes every file).
     pub fn type_text(&mut self, pane: Pane, text: Rc<str>) {
+        self.undone.clear();
         let other_pane = match pane {
             Pane::Desired => matches!(self.pending, Some(Interaction::Actual(_))),
             Pane::Actual => matches!(self.pending, Some(Interaction::Desired(_))),

@@ -16,6 +16,7 @@ mod picture;
 mod practice;
 mod preset;
 mod session;
+mod time;
 
 pub use action::Action;
 pub use editor::{Editor, Pane};

@@ -101,6 +101,8 @@ pub struct Model {
     pub(crate) pending: Option<Interaction>,
     /// Counts keystrokes, so that a pause in typing can be noticed.
     pub(crate) keystrokes: u64,
+    /// What was done after the move the world went back to (`time.rs`), to go forward again.
+    pub(crate) undone: Vec<Interaction>,
 }
 
 /// How far a student got with one exercise.
@@ -243,12 +245,14 @@ impl Model {
             token: 0,
             pending: None,
             keystrokes: 0,
+            undone: Vec::new(),
         };
         model.load(preset, scenario);
         model
     }
 
     pub(crate) fn load(&mut self, preset: Preset, scenario: Scenario) {
+        self.undone.clear();
         let format = preset.format();
         self.world = Rc::new(World::new(&scenario));
         self.environment = scenario

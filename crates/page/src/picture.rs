@@ -108,6 +108,8 @@ pub struct Card {
 /// One act of this step: who, on what, with which credential.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Arrow {
+    /// Its event's place in the step's list of events, from 1.
+    pub number: usize,
     pub actor: String,
     pub place: Place,
     pub what: String,
@@ -165,10 +167,8 @@ impl Card {
 
     /// What a screen reader says of it, and the card's tooltip.
     pub fn label(&self) -> String {
-        let mut parts = vec![
-            format!("{} {}", self.kind, self.place()),
-            self.sync.to_string(),
-        ];
+        let what = format!("{} {}", self.kind, self.place());
+        let mut parts = vec![what.trim_start().to_string(), self.sync.to_string()];
         parts.extend(self.health.map(|health| health.to_string()));
         parts.push(format!("wave {}", self.wave));
         if let Some(operation) = self.operation {
@@ -257,8 +257,10 @@ impl Model {
                 .events
                 .iter()
                 .filter(|event| event.step == world.step)
-                .filter_map(|event| {
+                .enumerate()
+                .filter_map(|(index, event)| {
                     Some(Arrow {
+                        number: index + 1,
                         actor: event.actor.clone(),
                         place: event.place.clone()?,
                         what: event.what.clone(),
@@ -304,7 +306,9 @@ fn cluster_box(
     let shown: Vec<_> = report
         .objects
         .iter()
-        .filter(|object| planned(&object.key) || room.checked_sub(1).map(|left| room = left).is_some())
+        .filter(|object| {
+            planned(&object.key) || room.checked_sub(1).map(|left| room = left).is_some()
+        })
         .collect();
     let more = report.objects.len() - shown.len();
     let mut cards: Vec<Card> = shown

@@ -58,6 +58,19 @@ fn the_worked_example_s_cards_change_as_step_applies_the_plan() {
             "web OutOfSync update"
         ]
     );
+    let labels: Vec<String> = model.picture().clusters[0]
+        .cards
+        .iter()
+        .map(|card| card.label())
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            "api, Synced, wave 0",
+            "debug, OutOfSync, wave 0, next: delete, not in Git",
+            "web, OutOfSync, wave 0, plan: update"
+        ]
+    );
     model.act(Action::Step);
     assert_eq!(
         cards(&model.picture()),
@@ -162,4 +175,37 @@ fn every_preset_draws_a_picture_at_every_step() {
             steps += 1;
         }
     }
+}
+
+#[test]
+fn time_goes_back_and_forward_by_replay_and_a_new_move_drops_the_undone_ones() {
+    let mut model = opened();
+    let start = cards(&model.picture());
+    model.act(Action::Step);
+    let after_one = cards(&model.picture());
+    model.act(Action::Step);
+    let after_two = cards(&model.picture());
+    assert_eq!(model.moves(), (2, 2));
+    model.act(Action::TravelTo(1));
+    assert_eq!(
+        (model.moves(), cards(&model.picture())),
+        ((1, 2), after_one.clone())
+    );
+    model.act(Action::TravelTo(0));
+    assert_eq!((model.moves(), cards(&model.picture())), ((0, 2), start));
+    assert_eq!(model.world_position(), "Before step 0 (of 9)");
+    model.act(Action::TravelTo(2));
+    assert_eq!(
+        (model.moves(), cards(&model.picture())),
+        ((2, 2), after_two)
+    );
+    model.act(Action::TravelTo(1));
+    model.act(Action::Advance);
+    assert_eq!(
+        model.moves(),
+        (2, 2),
+        "time ran instead: the undone Step is gone"
+    );
+    model.act(Action::TravelTo(1));
+    assert_eq!(cards(&model.picture()), after_one);
 }

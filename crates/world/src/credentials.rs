@@ -139,7 +139,10 @@ impl World {
                 (_, Action::UpdateImage { .. }) => named(&mut bots, name, Role::Bot),
                 _ => named(&mut people, name, Role::Person),
             };
-            if let Some(credential) = action.credential(mode).filter(|credential| *credential != SYNC) {
+            if let Some(credential) = action
+                .credential(mode)
+                .filter(|credential| *credential != SYNC)
+            {
                 if !actor.holds.contains(&credential) {
                     actor.holds.push(credential);
                 }
@@ -163,7 +166,11 @@ fn named<'a>(actors: &'a mut Vec<Actor>, name: &str, role: Role) -> &'a mut Acto
     let index = match actors.iter().position(|actor| actor.name == name) {
         Some(index) => index,
         None => {
-            actors.push(Actor { name: name.to_string(), role, holds: Vec::new() });
+            actors.push(Actor {
+                name: name.to_string(),
+                role,
+                holds: Vec::new(),
+            });
             actors.len() - 1
         }
     };

@@ -13,6 +13,7 @@ pub mod share_panel;
 pub mod state_pane;
 pub mod status_view;
 pub mod tabs;
+pub mod time_bar;
 pub mod timeline;
 pub mod warnings_view;
 
@@ -29,5 +30,6 @@ pub use share_panel::SharePanel;
 pub use state_pane::StatePane;
 pub use status_view::StatusView;
 pub use tabs::Tabs;
+pub use time_bar::TimeBar;
 pub use timeline::Timeline;
 pub use warnings_view::WarningsView;

@@ -21,9 +21,16 @@ pub struct PictureProps {
 
 #[function_component(PictureView)]
 pub fn picture_view(props: &PictureProps) -> Html {
-    let markup = use_memo(props.picture.clone(), |picture| AttrValue::from(svg(picture)));
+    let markup = use_memo(props.picture.clone(), |picture| {
+        AttrValue::from(svg(picture))
+    });
     let inspect = |event: &Event| {
-        let card = event.target()?.dyn_into::<web_sys::Element>().ok()?.closest("[data-key]").ok()??;
+        let card = event
+            .target()?
+            .dyn_into::<web_sys::Element>()
+            .ok()?
+            .closest("[data-key]")
+            .ok()??;
         card.get_attribute("data-key")
     };
     let onclick = {
@@ -106,8 +113,16 @@ fn actors(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
     for actor in &picture.actors {
         let height = 26 + LINE * actor.holds.len() as i32;
         boxes.actors.push((actor.name.clone(), y, height));
-        let name = if actor.name == YOU { "You" } else { &actor.name };
-        let holds = if actor.holds.is_empty() { "nothing".to_string() } else { actor.holds.join(", ") };
+        let name = if actor.name == YOU {
+            "You"
+        } else {
+            &actor.name
+        };
+        let holds = if actor.holds.is_empty() {
+            "nothing".to_string()
+        } else {
+            actor.holds.join(", ")
+        };
         let _ = write!(
             out,
             r#"<g class="actor" role="img" aria-label="{name} holds {holds}"><rect x="{ACTOR_X}" y="{y}" width="{ACTOR_W}" height="{height}" rx="6"/>"#,
@@ -116,7 +131,13 @@ fn actors(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
         );
         text(out, ACTOR_X + 10, y + 18, "name", name);
         for (index, held) in actor.holds.iter().enumerate() {
-            text(out, ACTOR_X + 18, y + 34 + LINE * index as i32, "held", &format!("🔑 {held}"));
+            text(
+                out,
+                ACTOR_X + 18,
+                y + 34 + LINE * index as i32,
+                "held",
+                held,
+            );
         }
         out.push_str("</g>");
         y += height + GAP;
@@ -128,7 +149,7 @@ fn actors(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
 fn repository(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
     let top = 28;
     let pull_requests = picture.pull_requests.len().min(MOST_PULL_REQUESTS) as i32;
-    let height = 30 + 30 * picture.branches.len() as i32 + 18 * pull_requests;
+    let height = 34 + 30 * picture.branches.len() as i32 + 18 * pull_requests;
     boxes.git = top;
     let _ = write!(
         out,
@@ -139,19 +160,42 @@ fn repository(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
         let y = top + 42 + 30 * lane as i32;
         out.push_str(r#"<g class="branch">"#);
         text(out, GIT_X + 10, y + 4, "held", &branch.name);
-        let _ = write!(out, r#"<line x1="{}" x2="{}" y1="{y}" y2="{y}"/>"#, GIT_X + 80, GIT_X + GIT_W - 16);
+        let _ = write!(
+            out,
+            r#"<line x1="{}" x2="{}" y1="{y}" y2="{y}"/>"#,
+            GIT_X + 80,
+            GIT_X + GIT_W - 16
+        );
         for (index, commit) in branch.commits.iter().enumerate() {
             let x = GIT_X + 92 + 44 * index as i32;
-            let label = escape(&format!("commit {} on {} by {}: {}", commit.id, branch.name, commit.author, commit.message));
+            let label = escape(&format!(
+                "commit {} on {} by {}: {}",
+                commit.id, branch.name, commit.author, commit.message
+            ));
             let new = if commit.new { " new" } else { "" };
-            let _ = write!(out, r#"<g class="commit{new}" role="img" aria-label="{label}"><title>{label}</title><circle cx="{x}" cy="{y}" r="7"/>"#);
-            text(out, x, y + 20, "id", &commit.id.chars().take(5).collect::<String>());
+            let _ = write!(
+                out,
+                r#"<g class="commit{new}" role="img" aria-label="{label}"><title>{label}</title><circle cx="{x}" cy="{y}" r="7"/>"#
+            );
+            text(
+                out,
+                x,
+                y + 20,
+                "id",
+                &commit.id.chars().take(5).collect::<String>(),
+            );
             out.push_str("</g>");
         }
         out.push_str("</g>");
     }
-    let first_row = top + 34 + 30 * picture.branches.len() as i32;
-    for (index, pull_request) in picture.pull_requests.iter().rev().take(MOST_PULL_REQUESTS).enumerate() {
+    let first_row = top + 46 + 30 * picture.branches.len() as i32;
+    for (index, pull_request) in picture
+        .pull_requests
+        .iter()
+        .rev()
+        .take(MOST_PULL_REQUESTS)
+        .enumerate()
+    {
         let approvals = match pull_request.approvals.as_slice() {
             [] => "no approval".to_string(),
             people => format!("approved by {}", people.join(", ")),
@@ -160,10 +204,30 @@ fn repository(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
             "pull request #{} by {}, {}: {}, {approvals}",
             pull_request.number, pull_request.author, pull_request.state, pull_request.title
         );
-        let review = if pull_request.approvals.is_empty() { "✗ review" } else { "✓ review" };
-        let _ = write!(out, r#"<g class="pull-request {}" role="img" aria-label="{}">"#, pull_request.state, escape(&label));
-        let shown = format!("⑂ #{} {} · {} · {review}", pull_request.number, shorten(&pull_request.title, 26), pull_request.state);
-        text(out, GIT_X + 10, first_row + 18 * index as i32, "held", &shown);
+        let review = if pull_request.approvals.is_empty() {
+            "✗ review"
+        } else {
+            "✓ review"
+        };
+        let _ = write!(
+            out,
+            r#"<g class="pull-request {}" role="img" aria-label="{}">"#,
+            pull_request.state,
+            escape(&label)
+        );
+        let shown = format!(
+            "PR #{} {} · {} · {review}",
+            pull_request.number,
+            shorten(&pull_request.title, 26),
+            pull_request.state
+        );
+        text(
+            out,
+            GIT_X + 10,
+            first_row + 18 * index as i32,
+            "held",
+            &shown,
+        );
         out.push_str("</g>");
     }
     out.push_str("</g>");
@@ -177,20 +241,48 @@ fn repository(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
     );
     text(out, GIT_X + 10, top + 18, "name", "Registry");
     if picture.tags.is_empty() {
-        text(out, GIT_X + 18, top + 38, "held", "every image the scenario names");
+        text(
+            out,
+            GIT_X + 18,
+            top + 38,
+            "held",
+            "every image the scenario names",
+        );
     }
     for (index, tag) in picture.tags.iter().take(MOST_TAGS).enumerate() {
-        let moved = tag.moved_from.as_ref().map(|before| format!(" (moved from {before})")).unwrap_or_default();
-        let malicious = if tag.malicious { ", a malicious image" } else { "" };
+        let moved = tag
+            .moved_from
+            .as_ref()
+            .map(|before| format!(" (moved from {before})"))
+            .unwrap_or_default();
+        let malicious = if tag.malicious {
+            ", a malicious image"
+        } else {
+            ""
+        };
         let label = format!("tag {} points to {}{moved}{malicious}", tag.tag, tag.digest);
         let class = match (tag.moved_from.is_some(), tag.malicious) {
             (true, _) => "tag moved",
             (false, true) => "tag malicious",
             (false, false) => "tag",
         };
-        let _ = write!(out, r#"<g class="{class}" role="img" aria-label="{}">"#, escape(&label));
-        let mark = if tag.moved_from.is_some() { " ⟲ moved" } else { "" };
-        text(out, GIT_X + 18, top + 38 + 18 * index as i32, "held", &format!("{} → {}{mark}", shorten(&tag.tag, 30), tag.digest));
+        let _ = write!(
+            out,
+            r#"<g class="{class}" role="img" aria-label="{}">"#,
+            escape(&label)
+        );
+        let mark = if tag.moved_from.is_some() {
+            " ⟲ moved"
+        } else {
+            ""
+        };
+        text(
+            out,
+            GIT_X + 18,
+            top + 38 + 18 * index as i32,
+            "held",
+            &format!("{} → {}{mark}", shorten(&tag.tag, 30), tag.digest),
+        );
         out.push_str("</g>");
     }
     out.push_str("</g>");
@@ -202,7 +294,15 @@ fn cluster_view(out: &mut String, cluster: &ClusterBox, top: i32, agent: bool) -
     let rows = (cluster.cards.len() as i32 + CARDS_PER_ROW - 1) / CARDS_PER_ROW;
     let rows = rows.max(1);
     let height = 34 + rows * (CARD_H + GAP) + if cluster.more > 0 { LINE } else { 0 };
-    let title = format!("Cluster: {}{}", cluster.environment, if cluster.current { " (in the panes)" } else { "" });
+    let title = format!(
+        "Cluster: {}{}",
+        cluster.environment,
+        if cluster.current {
+            " (in the panes)"
+        } else {
+            ""
+        }
+    );
     let current = if cluster.current { " current" } else { "" };
     let _ = write!(
         out,
@@ -223,10 +323,21 @@ fn cluster_view(out: &mut String, cluster: &ClusterBox, top: i32, agent: bool) -
     }
     for (index, card) in cluster.cards.iter().enumerate() {
         let (column, row) = (index as i32 % CARDS_PER_ROW, index as i32 / CARDS_PER_ROW);
-        card_view(out, card, CLUSTER_X + 10 + column * (CARD_W + GAP), top + 32 + row * (CARD_H + GAP));
+        card_view(
+            out,
+            card,
+            CLUSTER_X + 10 + column * (CARD_W + GAP),
+            top + 32 + row * (CARD_H + GAP),
+        );
     }
     if cluster.more > 0 {
-        text(out, CLUSTER_X + 10, top + height - 6, "held", &format!("and {} more", cluster.more));
+        text(
+            out,
+            CLUSTER_X + 10,
+            top + height - 6,
+            "held",
+            &format!("and {} more", cluster.more),
+        );
     }
     out.push_str("</g>");
     height
@@ -234,7 +345,12 @@ fn cluster_view(out: &mut String, cluster: &ClusterBox, top: i32, agent: bool) -
 
 fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
     let mut class = format!("card {}", card.sync.to_ascii_lowercase());
-    for (on, name) in [(true, card.operation.unwrap_or("")), (card.next, "next"), (card.just_done, "done"), (card.extra, "extra")] {
+    for (on, name) in [
+        (true, card.operation.unwrap_or("")),
+        (card.next, "next"),
+        (card.just_done, "done"),
+        (card.extra, "extra"),
+    ] {
         if on && !name.is_empty() {
             class.push(' ');
             class.push_str(name);
@@ -246,19 +362,37 @@ fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
         r#"<g class="{class}" role="button" tabindex="0" data-key="{}" aria-label="{label}"><title>{label}</title><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5"/>"#,
         escape(&card.key)
     );
-    let wave = if card.wave != 0 { format!(" · wave {}", card.wave) } else { String::new() };
-    text(out, x + 8, y + 15, "kind", &format!("{}{wave}", shorten(&card.kind, 14)));
+    let wave = if card.wave != 0 {
+        format!(" · wave {}", card.wave)
+    } else {
+        String::new()
+    };
+    text(
+        out,
+        x + 8,
+        y + 15,
+        "kind",
+        &format!("{}{wave}", shorten(&card.kind, 14)),
+    );
     text(out, x + 8, y + 31, "name", &shorten(&card.place(), 20));
-    let health = card.health.map_or("—".to_string(), |health| health.to_string());
+    let health = card
+        .health
+        .map_or("—".to_string(), |health| health.to_string());
     let marks: Vec<&str> = [
-        card.protected.is_some().then_some("🛡"),
-        card.ignored.then_some("≈"),
+        card.protected.is_some().then_some("protected"),
+        card.ignored.then_some("ignores fields"),
         card.extra.then_some("not in Git"),
     ]
     .into_iter()
     .flatten()
     .collect();
-    text(out, x + 8, y + 49, "badges", &format!("{} · {health} {}", card.sync, marks.join(" ")));
+    text(
+        out,
+        x + 8,
+        y + 49,
+        "badges",
+        &format!("{} · {health} {}", card.sync, marks.join(" ")),
+    );
     out.push_str("</g>");
 }
 
@@ -277,30 +411,83 @@ fn arrow_view(out: &mut String, arrow: &Arrow, index: usize, boxes: &Boxes) {
         Some((_, top, height)) => target.map(|to| ((ACTOR_X + ACTOR_W, top + height / 2), to)),
         // The agent acts from inside its cluster: its reads of Git are drawn back to the repository.
         None if arrow.actor == "agent" && arrow.place == Place::Git => {
-            boxes.clusters.first().map(|(_, top)| ((CLUSTER_X, top + 16 + offset), (GIT_X + GIT_W, boxes.git + 30 + offset)))
+            boxes.clusters.first().map(|(_, top)| {
+                (
+                    (CLUSTER_X, top + 16 + offset),
+                    (GIT_X + GIT_W, boxes.git + 30 + offset),
+                )
+            })
         }
         None => None,
     };
-    let Some(((from_x, from_y), (to_x, to_y))) = from else { return };
+    let Some(((from_x, from_y), (to_x, to_y))) = from else {
+        return;
+    };
     let middle = (from_x + to_x) / 2;
-    let (class, mark, credential) = match (arrow.refused, arrow.credential) {
-        (true, _) => ("arrow refused", "✕ ", "refused".to_string()),
-        (false, Some(credential)) => ("arrow", "", format!("🔑 {credential}")),
-        (false, None) => ("arrow", "", String::new()),
+    let class = if arrow.refused {
+        "arrow refused"
+    } else {
+        "arrow"
     };
     let label = escape(&arrow.label());
+    let badge_y = (from_y + to_y) / 2;
     let _ = write!(
         out,
-        r#"<g class="{class}" role="img" aria-label="{label}"><title>{label}</title><path d="M{from_x},{from_y} C{middle},{from_y} {middle},{to_y} {to_x},{to_y}" marker-end="url(#arrow-head)"/>"#
+        r#"<g class="{class}" role="img" aria-label="{label}"><title>{label}</title><path d="M{from_x},{from_y} C{middle},{from_y} {middle},{to_y} {to_x},{to_y}" marker-end="url(#arrow-head)"/><circle cx="{middle}" cy="{badge_y}" r="9"/>"#
     );
-    let label_y = (from_y + to_y) / 2 - 4;
-    text(out, middle, label_y, "what", &format!("{mark}{}", shorten(&arrow.what, 34)));
-    text(out, middle, label_y + 13, "held", &credential);
+    // The badge is its event's number in the list beside the picture; a refusal is a cross.
+    let mark = match arrow.refused {
+        true => "✕".to_string(),
+        false => arrow.number.to_string(),
+    };
+    text(out, middle, badge_y + 4, "number", &mark);
     out.push_str("</g>");
 }
 
+/// The events of the step on screen, as a section of markup.
+pub fn step_events(world: &gitops_world::World) -> String {
+    let step = world.step;
+    let mut out = format!(
+        r#"<section class="step-events" aria-labelledby="step-events-title"><h2 id="step-events-title">At step {step}</h2>"#
+    );
+    let mut events = world
+        .events
+        .iter()
+        .filter(|event| event.step == step)
+        .peekable();
+    if events.peek().is_none() {
+        out.push_str(r#"<p class="empty">Nothing happened yet at this step.</p>"#);
+    } else {
+        out.push_str("<ol>");
+        for event in events {
+            let class = if event.refused {
+                r#" class="refused""#
+            } else {
+                ""
+            };
+            let _ = write!(
+                out,
+                "<li{class}><strong>{}</strong>: {}",
+                escape(&event.actor),
+                escape(&event.what)
+            );
+            if !event.why.is_empty() {
+                let _ = write!(out, r#"<span class="why"> — {}</span>"#, escape(&event.why));
+            }
+            out.push_str("</li>");
+        }
+        out.push_str("</ol>");
+    }
+    out.push_str("</section>");
+    out
+}
+
 fn text(out: &mut String, x: i32, y: i32, class: &str, content: &str) {
-    let _ = write!(out, r#"<text x="{x}" y="{y}" class="{class}">{}</text>"#, escape(content));
+    let _ = write!(
+        out,
+        r#"<text x="{x}" y="{y}" class="{class}">{}</text>"#,
+        escape(content)
+    );
 }
 
 /// Text safe inside markup and its quoted attributes.

@@ -342,7 +342,16 @@ mod tests {
 
     #[test]
     fn yaml_floats_read_as_the_json_panes_read_them() {
-        for (text, expected) in [("+1.5", 1.5), (".5", 0.5), ("-.5", -0.5), ("1.", 1.0), ("007.5", 7.5), ("1e3", 1000.0), ("2.5E-1", 0.25), ("0.1", 0.1)] {
+        for (text, expected) in [
+            ("+1.5", 1.5),
+            (".5", 0.5),
+            ("-.5", -0.5),
+            ("1.", 1.0),
+            ("007.5", 7.5),
+            ("1e3", 1000.0),
+            ("2.5E-1", 0.25),
+            ("0.1", 0.1),
+        ] {
             assert_eq!(plain_scalar(text), Ok(json!(expected)), "{text}");
         }
         for text in ["1.2.3", "1e", "-e5", "1e5e", "1-2"] {

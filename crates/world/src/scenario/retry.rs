@@ -176,8 +176,16 @@ mod tests {
         assert_eq!(seconds("500ms"), Ok(0.5));
         assert!(seconds("soon").is_err());
         assert!(seconds("5").is_ok() && seconds("5x").is_err() && seconds("").is_err());
-        assert_eq!(seconds(".5s"), Ok(0.5), "Go reads a fraction without its whole part");
-        assert_eq!(seconds("5.s"), Ok(5.0), "and a whole part without its fraction");
+        assert_eq!(
+            seconds(".5s"),
+            Ok(0.5),
+            "Go reads a fraction without its whole part"
+        );
+        assert_eq!(
+            seconds("5.s"),
+            Ok(5.0),
+            "and a whole part without its fraction"
+        );
         assert!(seconds("1.2.3s").is_err());
     }
 }

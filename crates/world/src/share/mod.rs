@@ -299,7 +299,9 @@ fn decode_v1(fragment: &str, payload: &str, max_expanded: usize) -> Result<Sessi
             }
             _ => LinkError::Damaged(CHANGED.into()),
         })?;
-    serde_json::from_slice(&json).map_err(|error| LinkError::Unreadable(error.to_string()))
+    // Read as text, as every other JSON of the page is, so that the page holds one JSON reader.
+    let text = String::from_utf8(json).map_err(|error| LinkError::Unreadable(error.to_string()))?;
+    serde_json::from_str(&text).map_err(|error| LinkError::Unreadable(error.to_string()))
 }
 
 /// Why a link that reads as base64url does not inflate: no place in it is known.
