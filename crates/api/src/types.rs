@@ -119,6 +119,8 @@ export interface WorldEvent {
   why?: string;
   /** What the actor acted on: the state repository, the registry, or an environment's cluster. */
   place?: "git" | "registry" | { cluster: string };
+  /** The credential it used, as `"registry: push"`, `"Git: read"` or `"cluster: write"`. */
+  credential?: string;
   /** Present when what it tried was refused (no credential for it, or a rule of the place). */
   refused?: true;
 }

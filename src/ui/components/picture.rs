@@ -344,7 +344,7 @@ fn cluster_view(out: &mut String, cluster: &ClusterBox, top: i32, agent: bool) -
 }
 
 fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
-    let mut class = format!("card {}", card.sync.to_ascii_lowercase());
+    let mut class = format!("object {}", card.sync.to_ascii_lowercase());
     for (on, name) in [
         (true, card.operation.unwrap_or("")),
         (card.next, "next"),
@@ -456,7 +456,7 @@ pub fn step_events(world: &gitops_world::World) -> String {
         .filter(|event| event.step == step)
         .peekable();
     if events.peek().is_none() {
-        out.push_str(r#"<p class="empty">Nothing happened yet at this step.</p>"#);
+        out.push_str(r#"<p class="quiet">Nothing happened yet at this step.</p>"#);
     } else {
         out.push_str("<ol>");
         for event in events {
