@@ -1,5 +1,10 @@
 //! The playground in the browser: Trunk builds this binary to wasm.
 
+/// Talc in place of Rust's default dlmalloc: smaller and faster in wasm.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 #[cfg(target_arch = "wasm32")]
 fn main() {
     gitops_playground::web::start();

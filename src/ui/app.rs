@@ -194,6 +194,7 @@ fn full_page(props: &PageProps) -> Html {
                             hint={desired_hint}
                             text={PtrEq(model.desired.text.clone())}
                             error={model.desired.error.clone()}
+                            highlight={model.highlighted_lines(Pane::Desired)}
                             on_edit={on_edit.clone()}
                         />
                     </div>
@@ -204,7 +205,7 @@ fn full_page(props: &PageProps) -> Html {
                             hint="Editing changes the cluster by hand"
                             text={PtrEq(model.actual.text.clone())}
                             error={model.actual.error.clone()}
-                            highlight={model.highlighted_lines()}
+                            highlight={model.highlighted_lines(Pane::Actual)}
                             {on_edit}
                         />
                     </div>
@@ -361,8 +362,8 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
                 </div>
             } else {
             <div class="panes">
-                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={PtrEq(model.desired.text.clone())} error={model.desired.error.clone()} on_edit={on_edit.clone()} />
-                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={PtrEq(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines()} {on_edit} />
+                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={PtrEq(model.desired.text.clone())} error={model.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} />
+                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={PtrEq(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />
             </div>
             }
             if let (Some(report), false) = (model.report.clone(), props.picture_only) {

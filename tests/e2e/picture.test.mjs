@@ -26,18 +26,28 @@ test('the worked example: Step changes the cards of the picture, and its arrow s
   await picture(page).waitFor();
   assert.deepEqual(await cards(page), [
     'api, Synced, wave 0',
-    'debug, OutOfSync, wave 0, next: delete, not in Git',
-    'web, OutOfSync, wave 0, plan: update',
+    'debug, OutOfSync, wave 0, next: delete (operation 1 of the plan), not in Git',
+    'web, OutOfSync, wave 0, plan: update (operation 2 of the plan), changes replicas 10 → 3',
   ], 'the cards before Step');
   await screenshot(page, 'picture-worked-example-start', { fullPage: false });
   const pictureBox = await picture(page).boundingBox();
   assert.ok(pictureBox.y < 900, `the picture starts in the first screen (at ${pictureBox.y})`);
   await page.getByRole('button', { name: 'Step', exact: true }).click();
-  await until(async () => (await cards(page)).length, 2);
-  assert.equal((await cards(page))[1], 'web, OutOfSync, wave 0, next: update');
+  await until(async () => cards(page), [
+    'api, Synced, wave 0',
+    'debug, Deleted, wave 0, deleted by the last Step',
+    'web, OutOfSync, wave 0, next: update (operation 1 of the plan), changes replicas 10 → 3',
+  ]);
+  assert.equal(await picture(page).locator('.object.gone').count(), 1, 'the deleted card fades where it stood');
   assert.deepEqual(await arrows(page), ['you → cluster prod: applied delete debug to prod, with sync, by the agent']);
+  await screenshot(page, 'picture-worked-example-deleted', { fullPage: false });
   await page.getByRole('button', { name: 'Step', exact: true }).click();
-  await until(async () => (await cards(page))[1], 'web, Synced, wave 0');
+  await until(async () => cards(page), [
+    'api, Synced, wave 0',
+    'web, Synced, wave 0, update applied by the last Step, changes replicas 10 → 3',
+  ]);
+  assert.equal(await picture(page).locator('.object.done .plan-line').textContent(), '✓ updated');
+  assert.equal(await picture(page).locator('.object.done .fields.changed').textContent(), 'replicas 10 → 3', 'the card shows the field it changed');
   await screenshot(page, 'picture-worked-example-synced', { fullPage: false });
   await context.close();
 });
@@ -76,7 +86,8 @@ test('stepping back replays the world to the move before, and forward again', as
   await picture(page).waitFor();
   const start = await cards(page);
   await page.getByRole('button', { name: 'Step', exact: true }).click();
-  await until(async () => (await cards(page)).length, 2);
+  await until(async () => (await cards(page)).length, 3);
+  await until(async () => (await cards(page))[1], 'debug, Deleted, wave 0, deleted by the last Step');
   const afterOne = await cards(page);
   await page.getByRole('button', { name: 'Step back' }).click();
   await until(async () => cards(page), start);
@@ -93,7 +104,7 @@ test('embedded with view=picture: the picture and its controls alone', async () 
   await picture(page).waitFor();
   assert.equal(await page.getByRole('textbox', { name: /^Desired/ }).count(), 0, 'no panes');
   await page.getByRole('button', { name: 'Step', exact: true }).click();
-  await until(async () => (await cards(page)).length, 2);
+  await until(async () => picture(page).locator('.object.gone').count(), 1);
   await screenshot(page, 'picture-embedded', { fullPage: false });
   await context.close();
 });
@@ -114,4 +125,49 @@ test('every preset and exercise shows its picture in the first screen, at its en
     await screenshot(page, `picture-preset-${String(index).padStart(2, '0')}`, { fullPage: false });
   }
   await context.close();
+});
+
+test('on a phone the page opens on the picture, a tab among the panes', async () => {
+  const { page, context } = await openPage(browser, server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await picture(page).waitFor();
+  assert.equal(await page.getByRole('tab', { name: 'Picture' }).getAttribute('aria-selected'), 'true');
+  assert.equal(await page.getByRole('textbox', { name: /^Desired/ }).isVisible(), false, 'the panes are other tabs');
+  const box = await picture(page).boundingBox();
+  assert.ok(box.width > 300 && box.height > box.width, `one column as wide as the phone (${JSON.stringify(box)})`);
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await until(async () => picture(page).locator('.object.gone').count(), 1);
+  await page.getByRole('tablist').scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, document.querySelector('[role=tablist]').getBoundingClientRect().top - 8));
+  await screenshot(page, 'picture-phone', { fullPage: false });
+  await page.getByRole('tab', { name: 'Desired' }).click();
+  assert.equal(await page.getByRole('textbox', { name: /^Desired/ }).isVisible(), true);
+  await context.close();
+});
+
+test('the ordering preset: cards stand in wave order, numbered as the sync runs them', async () => {
+  const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'Ordering and waves');
+  await until(async () => (await cards(page)).some((label) => label.includes('next: create (operation 1 of the plan)')), true);
+  const orders = await picture(page).locator('.object text.order').allTextContents();
+  assert.deepEqual(orders, orders.map((_, index) => String(index + 1)), 'the numbers run in the order the cards stand');
+  const waves = (await cards(page)).map((label) => Number(/wave (-?\d+)/.exec(label)[1]));
+  assert.deepEqual(waves, [...waves].sort((a, b) => a - b), 'waves in order');
+  await screenshot(page, 'picture-ordering-waves', { fullPage: false });
+  await context.close();
+});
+
+test('under prefers-reduced-motion the cards change state without moving', async () => {
+  for (const reducedMotion of ['no-preference', 'reduce']) {
+    const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 }, reducedMotion });
+    await picture(page).waitFor();
+    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    const gone = picture(page).locator('.object.gone');
+    await until(async () => gone.count(), 1);
+    const fading = await gone.evaluate((card) => getComputedStyle(card).animationName);
+    assert.equal(fading, reducedMotion === 'reduce' ? 'none' : 'picture-fade', `the deleted card's animation, ${reducedMotion}`);
+    // The same end state either way: at once without motion, after the fade with it.
+    if (reducedMotion === 'reduce') assert.equal(await gone.evaluate((card) => getComputedStyle(card).opacity), '0.45');
+    await until(async () => gone.evaluate((card) => getComputedStyle(card).opacity), '0.45');
+    await context.close();
+  }
 });

@@ -27,6 +27,11 @@ use wasm_bindgen::prelude::*;
 
 mod types;
 
+/// Talc in place of Rust's default dlmalloc: smaller and faster in wasm.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 /// The `name` of every error thrown for bad input.
 pub const ERROR_NAME: &str = "GitopsInputError";
 

@@ -99,7 +99,9 @@ impl Pattern {
     }
 }
 
-fn unescape(segment: &str) -> Option<String> {
+/// A pointer's segment as the field name it stands for: `a~1b` is `a/b`;
+/// `None` when a `~` is not followed by 0 or 1.
+pub fn unescape(segment: &str) -> Option<String> {
     let mut out = String::with_capacity(segment.len());
     let mut chars = segment.chars();
     while let Some(c) = chars.next() {

@@ -227,7 +227,7 @@ impl Model {
             speed: 700,
             theme,
             help_open: false,
-            panel: Panel::Desired,
+            panel: Panel::Picture,
             notice: None,
             failure: None,
             early: Some(Vec::new()),
@@ -393,10 +393,19 @@ impl Model {
         !self.is_stale() && self.world.script_left()
     }
 
-    /// The line ranges to highlight in the actual pane.
-    pub fn highlighted_lines(&self) -> Option<(Range<usize>, u64)> {
+    /// The lines to highlight in a pane of the object a card chose or Step
+    /// just changed: in the cluster where it is there, else in Git.
+    pub fn highlighted_lines(&self, pane: Pane) -> Option<(Range<usize>, u64)> {
         let (key, token) = self.highlight.as_ref()?;
-        Some((self.actual.lines.get(key)?.clone(), *token))
+        let in_cluster = self.actual.lines.get(key);
+        let lines = match pane {
+            Pane::Actual => in_cluster,
+            Pane::Desired => in_cluster
+                .is_none()
+                .then(|| self.desired.lines.get(key))
+                .flatten(),
+        };
+        Some((lines?.clone(), *token))
     }
 
     pub(crate) fn world_mut(&mut self) -> &mut World {

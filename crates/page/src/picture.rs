@@ -5,10 +5,12 @@
 //! acts as arrows from who acted to what it touched.
 
 use crate::model::Model;
+use gitops_core::diff::changes::Change;
 use gitops_core::health::Health;
+use gitops_core::pointer::unescape;
 use gitops_core::report::{report, Report, SyncStatus};
 use gitops_core::state::protection::prune_protection;
-use gitops_core::sync::order::wave;
+use gitops_core::sync::order::{kind_rank_of, wave};
 use gitops_core::sync::plan::Operation;
 use gitops_core::State;
 use gitops_world::credentials::{Actor, Role};
@@ -92,10 +94,12 @@ pub struct Card {
     pub wave: i64,
     /// What the plan does to it: `create`, `update`, `delete` or `skip`.
     pub operation: Option<&'static str>,
+    /// Its operation's place in the plan, from 1: the order a sync runs (waves first).
+    pub order: Option<usize>,
     /// The plan's next operation (Step applies it).
     pub next: bool,
-    /// Step just applied its operation.
-    pub just_done: bool,
+    /// The operation Step just applied to it.
+    pub just_done: Option<&'static str>,
     /// Why prune leaves it (Prune=false, Flux's prune: disabled), or why a
     /// skip keeps it.
     pub protected: Option<String>,
@@ -103,6 +107,10 @@ pub struct Card {
     pub extra: bool,
     /// Fields the ignore rules leave out of the comparison.
     pub ignored: bool,
+    /// The fields its update changes (or changed, when Step just applied it).
+    pub fields: Vec<String>,
+    /// Deleted by the Step just applied: drawn once more, fading.
+    pub gone: bool,
 }
 
 /// One act of this step: who, on what, with which credential.
@@ -157,11 +165,14 @@ impl Card {
             health: None,
             wave: wave(object),
             operation: None,
+            order: None,
             next: false,
-            just_done: false,
+            just_done: None,
             protected: prune_protection(object),
             extra: false,
             ignored: false,
+            fields: Vec::new(),
+            gone: false,
         }
     }
 
@@ -171,11 +182,22 @@ impl Card {
         let mut parts = vec![what.trim_start().to_string(), self.sync.to_string()];
         parts.extend(self.health.map(|health| health.to_string()));
         parts.push(format!("wave {}", self.wave));
-        if let Some(operation) = self.operation {
+        if self.gone {
+            parts.push("deleted by the last Step".to_string());
+        } else if let Some(operation) = self.operation {
+            let order = self
+                .order
+                .map(|order| format!(" (operation {order} of the plan)"))
+                .unwrap_or_default();
             parts.push(match self.next {
-                true => format!("next: {operation}"),
-                false => format!("plan: {operation}"),
+                true => format!("next: {operation}{order}"),
+                false => format!("plan: {operation}{order}"),
             });
+        } else if let Some(done) = self.just_done {
+            parts.push(format!("{done} applied by the last Step"));
+        }
+        if !self.fields.is_empty() {
+            parts.push(format!("changes {}", self.fields.join(", ")));
         }
         parts.extend(self.protected.clone());
         if self.extra {
@@ -315,7 +337,22 @@ fn cluster_box(
         .into_iter()
         .map(|object| {
             let key = object.key.to_string();
-            let operation = report.plan.iter().find(|operation| operation.key() == key);
+            let order = report
+                .plan
+                .iter()
+                .position(|operation| operation.key() == key);
+            let operation = order.map(|index| &report.plan[index]);
+            let just_done = done
+                .last()
+                .filter(|last| last.key() == key)
+                .map(operation_name);
+            let fields = match (operation, done.last()) {
+                (Some(Operation::Update { changes, .. }), _) => field_names(changes),
+                (_, Some(Operation::Update { changes, .. })) if just_done.is_some() => {
+                    field_names(changes)
+                }
+                _ => Vec::new(),
+            };
             let in_git = desired.get(&key);
             let live = actual.get(&key);
             let shown = in_git.or(live);
@@ -331,13 +368,10 @@ fn cluster_box(
                 },
                 health: object.health,
                 wave: operation.map_or(card.wave, Operation::wave),
-                operation: operation.map(|operation| match operation {
-                    Operation::Create { .. } => "create",
-                    Operation::Update { .. } => "update",
-                    Operation::Delete { .. } => "delete",
-                    Operation::Skip { .. } => "skip",
-                }),
-                just_done: done.last().is_some_and(|last| last.key() == key),
+                operation: operation.map(operation_name),
+                order: order.map(|index| index + 1),
+                just_done,
+                fields,
                 protected: match operation {
                     Some(Operation::Skip { reason, .. }) => Some(reason.clone()),
                     _ => live.and_then(prune_protection),
@@ -356,12 +390,73 @@ fn cluster_box(
     for card in &mut cards {
         card.next = next.is_some_and(|next| next.key() == card.key);
     }
+    if let Some(Operation::Delete { key, wave, .. }) = done.last() {
+        if !cards.iter().any(|card| card.key == *key) {
+            cards.push(Card {
+                sync: "Deleted",
+                wave: *wave,
+                just_done: Some("delete"),
+                gone: true,
+                ..Card::of(key, &serde_json::Value::Null)
+            });
+        }
+    }
+    // As a sync orders them (waves, then kinds, then names: `sort_key`), so
+    // that cards keep their places while Step runs the plan along them.
+    let mut ordered: Vec<Card> = Vec::with_capacity(cards.len());
+    for card in cards {
+        let at = ordered.partition_point(|before| place(before) <= place(&card));
+        ordered.insert(at, card);
+    }
     ClusterBox {
         environment: environment.to_string(),
         current,
-        cards,
+        cards: ordered,
         more,
     }
+}
+
+/// Where a card stands: as a sync runs it (`sync::order::sort_key`).
+fn place(card: &Card) -> (i64, usize, &str) {
+    (card.wave, kind_rank_of(&card.kind), &card.name)
+}
+
+fn operation_name(operation: &Operation) -> &'static str {
+    match operation {
+        Operation::Create { .. } => "create",
+        Operation::Update { .. } => "update",
+        Operation::Delete { .. } => "delete",
+        Operation::Skip { .. } => "skip",
+    }
+}
+
+/// Each changed field by its last name, with the values when both are short
+/// scalars: `replicas 3 → 5`, `image`.
+fn field_names(changes: &[Change]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for change in changes {
+        let segment = change
+            .path
+            .rsplit('/')
+            .find(|segment| !segment.is_empty() && !segment.bytes().all(|b| b.is_ascii_digit()))
+            .unwrap_or(&change.path);
+        let name = unescape(segment).unwrap_or_else(|| segment.to_string());
+        let scalar = |value: &Option<serde_json::Value>| match value {
+            Some(value @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_))) => {
+                Some(value.to_string())
+            }
+            Some(serde_json::Value::String(text)) if text.len() <= 12 => Some(text.clone()),
+            _ => None,
+        };
+        let shown = match (scalar(&change.from), scalar(&change.to)) {
+            (Some(from), Some(to)) if changes.len() == 1 => format!("{name} {from} → {to}"),
+            _ => name,
+        };
+        if !names.contains(&shown) {
+            names.push(shown);
+        }
+    }
+    names
 }
 
 /// `Kind/namespace/name`, `Kind/name` (cluster-scoped) or a named object's name.

@@ -39,7 +39,7 @@ fn cards(picture: &Picture) -> Vec<String> {
             if card.next {
                 line += " next";
             }
-            if card.just_done {
+            if card.just_done.is_some() {
                 line += " done";
             }
             line
@@ -67,17 +67,34 @@ fn the_worked_example_s_cards_change_as_step_applies_the_plan() {
         labels,
         [
             "api, Synced, wave 0",
-            "debug, OutOfSync, wave 0, next: delete, not in Git",
-            "web, OutOfSync, wave 0, plan: update"
+            "debug, OutOfSync, wave 0, next: delete (operation 1 of the plan), not in Git",
+            "web, OutOfSync, wave 0, plan: update (operation 2 of the plan), changes replicas 10 → 3"
         ]
     );
     model.act(Action::Step);
+    // The deleted object is drawn once more, fading, where it was.
     assert_eq!(
         cards(&model.picture()),
-        ["api Synced", "web OutOfSync update next"]
+        [
+            "api Synced",
+            "debug Deleted done",
+            "web OutOfSync update next"
+        ]
+    );
+    let debug = &model.picture().clusters[0].cards[1];
+    assert!(debug.gone);
+    assert_eq!(
+        debug.label(),
+        "debug, Deleted, wave 0, deleted by the last Step"
     );
     model.act(Action::Step);
     assert_eq!(cards(&model.picture()), ["api Synced", "web Synced done"]);
+    let web = &model.picture().clusters[0].cards[1];
+    assert_eq!(web.fields, ["replicas 10 → 3"], "the fields it changed");
+    assert_eq!(
+        web.label(),
+        "web, Synced, wave 0, update applied by the last Step, changes replicas 10 → 3"
+    );
     let arrows = model.picture().arrows;
     let last = arrows.last().expect("Step's arrow");
     assert_eq!(
@@ -208,4 +225,83 @@ fn time_goes_back_and_forward_by_replay_and_a_new_move_drops_the_undone_ones() {
     );
     model.act(Action::TravelTo(1));
     assert_eq!(cards(&model.picture()), after_one);
+}
+
+#[test]
+fn cards_stand_in_the_order_of_their_waves_and_carry_their_place_in_the_plan() {
+    let model = with_preset("ordering-waves.yaml");
+    let picture = model.picture();
+    let cluster = picture
+        .clusters
+        .iter()
+        .find(|cluster| cluster.current)
+        .expect("the current cluster");
+    let waves: Vec<i64> = cluster.cards.iter().map(|card| card.wave).collect();
+    let mut sorted = waves.clone();
+    sorted.sort();
+    assert_eq!(waves, sorted, "cards in wave order");
+    assert!(
+        waves.first() < waves.last(),
+        "the preset has several waves: {waves:?}"
+    );
+    let orders: Vec<usize> = cluster.cards.iter().filter_map(|card| card.order).collect();
+    assert_eq!(
+        orders,
+        (1..=orders.len()).collect::<Vec<_>>(),
+        "the plan runs the cards as they stand"
+    );
+    let first = cluster
+        .cards
+        .iter()
+        .find(|card| card.next)
+        .expect("the next card");
+    assert_eq!(first.order, Some(1));
+}
+
+#[test]
+fn a_protected_database_s_card_says_why_prune_skips_it() {
+    let mut model = with_preset("prune-database-protected.yaml");
+    let mut picture = model.picture();
+    for _ in 0..4 {
+        model.act(Action::Advance);
+        picture = model.picture();
+        let skips = |card: &&gitops_page::Card| card.operation == Some("skip");
+        if picture
+            .clusters
+            .iter()
+            .flat_map(|cluster| &cluster.cards)
+            .any(|card| skips(&card))
+        {
+            break;
+        }
+    }
+    let skipped: Vec<_> = picture
+        .clusters
+        .iter()
+        .flat_map(|cluster| &cluster.cards)
+        .filter(|card| card.operation == Some("skip"))
+        .collect();
+    let card = skipped.first().expect("a skipped card");
+    let reason = card.protected.as_deref().expect("its reason");
+    assert!(reason.contains("Prune=false"), "{reason}");
+    assert!(card.label().contains(reason), "{}", card.label());
+}
+
+#[test]
+fn a_card_shows_its_object_where_it_is_in_the_cluster_else_in_git() {
+    use gitops_page::{Pane, Panel};
+    let mut model = opened();
+    model.act(Action::Inspect("web".into()));
+    assert_eq!(model.panel, Panel::Actual);
+    assert!(model.highlighted_lines(Pane::Actual).is_some());
+    assert!(model.highlighted_lines(Pane::Desired).is_none());
+    let mut model = with_preset("ordering-waves.yaml");
+    model.act(Action::Inspect("Deployment/shop/web".into()));
+    assert_eq!(
+        model.panel,
+        Panel::Desired,
+        "not created yet: what Git declares"
+    );
+    assert!(model.highlighted_lines(Pane::Desired).is_some());
+    assert!(model.highlighted_lines(Pane::Actual).is_none());
 }

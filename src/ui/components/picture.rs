@@ -6,7 +6,7 @@
 //! it is redrawn whole when the world changes, and a card's click or key
 //! reaches one listener on the frame, which reads the card's `data-key`.
 
-use gitops_page::{Arrow, Card, ClusterBox, Picture, YOU};
+use gitops_page::{Arrow, Card, ClusterBox, Picture, MOST_COMMITS, YOU};
 use gitops_world::event::Place;
 use std::fmt::Write;
 use wasm_bindgen::JsCast;
@@ -21,8 +21,9 @@ pub struct PictureProps {
 
 #[function_component(PictureView)]
 pub fn picture_view(props: &PictureProps) -> Html {
+    // Both layouts: the style sheet shows the one that fits the screen.
     let markup = use_memo(props.picture.clone(), |picture| {
-        AttrValue::from(svg(picture))
+        AttrValue::from(svg(picture, &Layout::WIDE) + &svg(picture, &Layout::NARROW))
     });
     let inspect = |event: &Event| {
         let card = event
@@ -59,20 +60,46 @@ pub fn picture_view(props: &PictureProps) -> Html {
     }
 }
 
-const WIDTH: i32 = 1160;
-const ACTOR_X: i32 = 8;
-const ACTOR_W: i32 = 196;
-const GIT_X: i32 = 270;
-const GIT_W: i32 = 350;
-const CLUSTER_X: i32 = 690;
-const CLUSTER_W: i32 = WIDTH - CLUSTER_X - 8;
-const CARD_W: i32 = 146;
-const CARD_H: i32 = 58;
+const CARD_W: i32 = 142;
+const CARD_H: i32 = 88;
 const GAP: i32 = 8;
-const CARDS_PER_ROW: i32 = 3;
 const LINE: i32 = 16;
 const MOST_PULL_REQUESTS: usize = 4;
 const MOST_TAGS: usize = 6;
+
+/// Where the picture's columns are: side by side on a wide screen, one
+/// under the other on a phone (the arrows then run in a gutter on the right).
+#[derive(Clone, Copy, PartialEq)]
+pub struct Layout {
+    name: &'static str,
+    width: i32,
+    actor: (i32, i32),
+    git: (i32, i32),
+    cluster: (i32, i32),
+    cards_per_row: i32,
+    stacked: bool,
+}
+
+impl Layout {
+    pub const WIDE: Layout = Layout {
+        name: "wide",
+        width: 1160,
+        actor: (8, 196),
+        git: (270, 350),
+        cluster: (690, 462),
+        cards_per_row: 3,
+        stacked: false,
+    };
+    pub const NARROW: Layout = Layout {
+        name: "narrow",
+        width: 372,
+        actor: (8, 312),
+        git: (8, 312),
+        cluster: (8, 312),
+        cards_per_row: 2,
+        stacked: true,
+    };
+}
 
 /// Where each box is, for the arrows: its name, top and height.
 #[derive(Default)]
@@ -84,32 +111,63 @@ struct Boxes {
 }
 
 /// The picture as SVG markup.
-pub fn svg(picture: &Picture) -> String {
+pub fn svg(picture: &Picture, layout: &Layout) -> String {
     let mut out = String::new();
     let mut boxes = Boxes::default();
     let mut body = String::new();
-    let left = actors(&mut body, picture, &mut boxes);
-    let middle = repository(&mut body, picture, &mut boxes);
-    let mut top = 28;
+    text(
+        &mut body,
+        layout.actor.0,
+        16,
+        "column",
+        "Who acts, and what they hold",
+    );
+    let left = actors(&mut body, picture, &mut boxes, layout, 28);
+    let git_top = match layout.stacked {
+        true => left + 2 * LINE,
+        false => 28,
+    };
+    text(
+        &mut body,
+        layout.git.0,
+        git_top - 12,
+        "column",
+        "What they change",
+    );
+    let middle = repository(&mut body, picture, &mut boxes, layout, git_top);
+    let mut top = match layout.stacked {
+        true => middle + 2 * LINE,
+        false => 28,
+    };
+    text(&mut body, layout.cluster.0, top - 12, "column", "Clusters");
     for cluster in &picture.clusters {
         boxes.clusters.push((cluster.environment.clone(), top));
-        top += cluster_view(&mut body, cluster, top, picture.agent) + 2 * GAP;
+        top += cluster_view(&mut body, cluster, top, picture.agent, layout) + 2 * GAP;
     }
     for (index, arrow) in picture.arrows.iter().enumerate() {
-        arrow_view(&mut body, arrow, index, &boxes);
+        arrow_view(&mut body, arrow, index, &boxes, layout);
     }
     let height = left.max(middle).max(top) + GAP;
     let _ = write!(
         out,
-        r#"<svg class="picture" viewBox="0 0 {WIDTH} {height}" role="group" aria-label="The world at {}"><defs><marker id="arrow-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs><text x="{ACTOR_X}" y="16" class="column">Who acts, and what they hold</text><text x="{GIT_X}" y="16" class="column">What they change</text><text x="{CLUSTER_X}" y="16" class="column">Clusters</text>{body}</svg>"#,
-        escape(&picture.step)
+        r#"<svg class="picture {name}" viewBox="0 0 {} {height}" role="group" aria-label="The world at {}"><defs><marker id="arrow-head-{name}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z"/></marker></defs>{body}</svg>"#,
+        layout.width,
+        escape(&picture.step),
+        name = layout.name
     );
     out
 }
 
 /// The actors, stacked; the height they take.
-fn actors(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
-    let mut y = 28;
+fn actors(
+    out: &mut String,
+    picture: &Picture,
+    boxes: &mut Boxes,
+    layout: &Layout,
+    top: i32,
+) -> i32 {
+    let (actor_x, actor_w) = layout.actor;
+    let mut y = top;
     for actor in &picture.actors {
         let height = 26 + LINE * actor.holds.len() as i32;
         boxes.actors.push((actor.name.clone(), y, height));
@@ -125,15 +183,15 @@ fn actors(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
         };
         let _ = write!(
             out,
-            r#"<g class="actor" role="img" aria-label="{name} holds {holds}"><rect x="{ACTOR_X}" y="{y}" width="{ACTOR_W}" height="{height}" rx="6"/>"#,
+            r#"<g class="actor" role="img" aria-label="{name} holds {holds}"><rect x="{actor_x}" y="{y}" width="{actor_w}" height="{height}" rx="6"/>"#,
             name = escape(name),
             holds = escape(&holds),
         );
-        text(out, ACTOR_X + 10, y + 18, "name", name);
+        text(out, actor_x + 10, y + 18, "name", name);
         for (index, held) in actor.holds.iter().enumerate() {
             text(
                 out,
-                ACTOR_X + 18,
+                actor_x + 18,
                 y + 34 + LINE * index as i32,
                 "held",
                 held,
@@ -146,28 +204,35 @@ fn actors(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
 }
 
 /// Git's branches and pull requests, then the registry's tags; the height they take.
-fn repository(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
-    let top = 28;
+fn repository(
+    out: &mut String,
+    picture: &Picture,
+    boxes: &mut Boxes,
+    layout: &Layout,
+    top: i32,
+) -> i32 {
+    let (git_x, git_w) = layout.git;
+    let commit_gap = 44.min((git_w - 108) / (MOST_COMMITS as i32 - 1));
     let pull_requests = picture.pull_requests.len().min(MOST_PULL_REQUESTS) as i32;
     let height = 34 + 30 * picture.branches.len() as i32 + 18 * pull_requests;
     boxes.git = top;
     let _ = write!(
         out,
-        r#"<g class="git" role="group" aria-label="Git: the state repository"><rect x="{GIT_X}" y="{top}" width="{GIT_W}" height="{height}" rx="6"/>"#
+        r#"<g class="git" role="group" aria-label="Git: the state repository"><rect x="{git_x}" y="{top}" width="{git_w}" height="{height}" rx="6"/>"#
     );
-    text(out, GIT_X + 10, top + 18, "name", "Git: state repository");
+    text(out, git_x + 10, top + 18, "name", "Git: state repository");
     for (lane, branch) in picture.branches.iter().enumerate() {
         let y = top + 42 + 30 * lane as i32;
         out.push_str(r#"<g class="branch">"#);
-        text(out, GIT_X + 10, y + 4, "held", &branch.name);
+        text(out, git_x + 10, y + 4, "held", &branch.name);
         let _ = write!(
             out,
             r#"<line x1="{}" x2="{}" y1="{y}" y2="{y}"/>"#,
-            GIT_X + 80,
-            GIT_X + GIT_W - 16
+            git_x + 80,
+            git_x + git_w - 16
         );
         for (index, commit) in branch.commits.iter().enumerate() {
-            let x = GIT_X + 92 + 44 * index as i32;
+            let x = git_x + 92 + commit_gap * index as i32;
             let label = escape(&format!(
                 "commit {} on {} by {}: {}",
                 commit.id, branch.name, commit.author, commit.message
@@ -223,7 +288,7 @@ fn repository(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
         );
         text(
             out,
-            GIT_X + 10,
+            git_x + 10,
             first_row + 18 * index as i32,
             "held",
             &shown,
@@ -237,13 +302,13 @@ fn repository(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
     let height = 30 + 18 * picture.tags.len().clamp(1, MOST_TAGS) as i32;
     let _ = write!(
         out,
-        r#"<g class="registry" role="group" aria-label="The image registry"><rect x="{GIT_X}" y="{top}" width="{GIT_W}" height="{height}" rx="6"/>"#
+        r#"<g class="registry" role="group" aria-label="The image registry"><rect x="{git_x}" y="{top}" width="{git_w}" height="{height}" rx="6"/>"#
     );
-    text(out, GIT_X + 10, top + 18, "name", "Registry");
+    text(out, git_x + 10, top + 18, "name", "Registry");
     if picture.tags.is_empty() {
         text(
             out,
-            GIT_X + 18,
+            git_x + 18,
             top + 38,
             "held",
             "every image the scenario names",
@@ -278,10 +343,10 @@ fn repository(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
         };
         text(
             out,
-            GIT_X + 18,
+            git_x + 18,
             top + 38 + 18 * index as i32,
             "held",
-            &format!("{} → {}{mark}", shorten(&tag.tag, 30), tag.digest),
+            &format!("{} → {}{mark}", shorten_start(&tag.tag, 26), tag.digest),
         );
         out.push_str("</g>");
     }
@@ -290,10 +355,21 @@ fn repository(out: &mut String, picture: &Picture, boxes: &mut Boxes) -> i32 {
 }
 
 /// One cluster with its agent and cards; the height it takes.
-fn cluster_view(out: &mut String, cluster: &ClusterBox, top: i32, agent: bool) -> i32 {
-    let rows = (cluster.cards.len() as i32 + CARDS_PER_ROW - 1) / CARDS_PER_ROW;
+fn cluster_view(
+    out: &mut String,
+    cluster: &ClusterBox,
+    top: i32,
+    agent: bool,
+    layout: &Layout,
+) -> i32 {
+    let (cluster_x, cluster_w) = layout.cluster;
+    let per_row = layout.cards_per_row;
+    let rows = (cluster.cards.len() as i32 + per_row - 1) / per_row;
     let rows = rows.max(1);
-    let height = 34 + rows * (CARD_H + GAP) + if cluster.more > 0 { LINE } else { 0 };
+    // On a phone the agent sits under the cluster's name, not beside it.
+    let cards_top = top + if agent && layout.stacked { 56 } else { 32 };
+    let height =
+        cards_top - top + 2 + rows * (CARD_H + GAP) + if cluster.more > 0 { LINE } else { 0 };
     let title = format!(
         "Cluster: {}{}",
         cluster.environment,
@@ -306,34 +382,36 @@ fn cluster_view(out: &mut String, cluster: &ClusterBox, top: i32, agent: bool) -
     let current = if cluster.current { " current" } else { "" };
     let _ = write!(
         out,
-        r#"<g class="cluster{current}" role="group" aria-label="{title}"><rect x="{CLUSTER_X}" y="{top}" width="{CLUSTER_W}" height="{height}" rx="8"/>"#,
+        r#"<g class="cluster{current}" role="group" aria-label="{title}"><rect x="{cluster_x}" y="{top}" width="{cluster_w}" height="{height}" rx="8"/>"#,
         title = escape(&title)
     );
-    text(out, CLUSTER_X + 10, top + 19, "name", &title);
+    text(out, cluster_x + 10, top + 19, "name", &title);
     if agent {
-        let x = CLUSTER_X + CLUSTER_W - 150;
+        let (x, y) = match layout.stacked {
+            true => (cluster_x + 10, top + 28),
+            false => (cluster_x + cluster_w - 150, top + 6),
+        };
         let _ = write!(
             out,
-            r#"<g class="agent" role="img" aria-label="the agent in {}, holding Git: read and cluster: write"><rect x="{x}" y="{}" width="140" height="20" rx="10"/>"#,
+            r#"<g class="agent" role="img" aria-label="the agent in {}, holding Git: read and cluster: write"><rect x="{x}" y="{y}" width="140" height="20" rx="10"/>"#,
             escape(&cluster.environment),
-            top + 6
         );
-        text(out, x + 10, top + 20, "held", "⟳ agent · Git: read");
+        text(out, x + 10, y + 14, "held", "⟳ agent · Git: read");
         out.push_str("</g>");
     }
     for (index, card) in cluster.cards.iter().enumerate() {
-        let (column, row) = (index as i32 % CARDS_PER_ROW, index as i32 / CARDS_PER_ROW);
+        let (column, row) = (index as i32 % per_row, index as i32 / per_row);
         card_view(
             out,
             card,
-            CLUSTER_X + 10 + column * (CARD_W + GAP),
-            top + 32 + row * (CARD_H + GAP),
+            cluster_x + 10 + column * (CARD_W + GAP),
+            cards_top + row * (CARD_H + GAP),
         );
     }
     if cluster.more > 0 {
         text(
             out,
-            CLUSTER_X + 10,
+            cluster_x + 10,
             top + height - 6,
             "held",
             &format!("and {} more", cluster.more),
@@ -348,13 +426,18 @@ fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
     for (on, name) in [
         (true, card.operation.unwrap_or("")),
         (card.next, "next"),
-        (card.just_done, "done"),
+        (card.just_done.is_some(), "done"),
         (card.extra, "extra"),
+        (card.gone, "gone"),
     ] {
         if on && !name.is_empty() {
             class.push(' ');
             class.push_str(name);
         }
+    }
+    if let Some(done) = card.just_done {
+        class.push_str(" done-");
+        class.push_str(done);
     }
     let label = escape(&card.label());
     let _ = write!(
@@ -372,50 +455,125 @@ fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
         x + 8,
         y + 15,
         "kind",
-        &format!("{}{wave}", shorten(&card.kind, 14)),
+        &shorten(&format!("{}{wave}", card.kind), 21),
     );
+    if let Some(order) = card.order {
+        // Its place in the sync's order, waves first.
+        // On the card's corner, as a count badge, leaving its lines their width.
+        let (cx, cy) = (x + CARD_W - 3, y + 3);
+        let _ = write!(out, r#"<circle class="order" cx="{cx}" cy="{cy}" r="8"/>"#);
+        text(out, cx, cy + 4, "order", &order.to_string());
+    }
     text(out, x + 8, y + 31, "name", &shorten(&card.place(), 20));
     let health = card
         .health
         .map_or("—".to_string(), |health| health.to_string());
-    let marks: Vec<&str> = [
-        card.protected.is_some().then_some("protected"),
-        card.ignored.then_some("ignores fields"),
-        card.extra.then_some("not in Git"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    let extra = if card.extra { " · not in Git" } else { "" };
     text(
         out,
         x + 8,
-        y + 49,
+        y + 47,
         "badges",
-        &format!("{} · {health} {}", card.sync, marks.join(" ")),
+        &shorten(&format!("{} · {health}{extra}", card.sync), 21),
     );
+    let (shield, line, class) = match (card.operation, card.just_done) {
+        (Some("skip"), _) => (
+            true,
+            card.protected.clone().unwrap_or_default(),
+            "plan-line skip",
+        ),
+        (None, Some(done)) => (false, format!("✓ {}", done_as(done)), "plan-line done"),
+        (Some(operation), _) if card.next => {
+            (false, format!("next: {operation}"), "plan-line next")
+        }
+        (Some(operation), _) => (false, format!("plan: {operation}"), "plan-line"),
+        (None, None) => match (&card.protected, card.ignored) {
+            (Some(protection), _) => (true, protection.clone(), "plan-line"),
+            (None, true) => (false, "some fields ignored".to_string(), "plan-line"),
+            (None, false) => (false, String::new(), "plan-line"),
+        },
+    };
+    let line_x = if shield {
+        shield_view(out, x + 8, y + 54);
+        x + 22
+    } else {
+        x + 8
+    };
+    if !line.is_empty() {
+        let room = if shield { 17 } else { 19 };
+        text(out, line_x, y + 64, class, &shorten(&line, room));
+    }
+    if !card.fields.is_empty() {
+        // What the update changes, or changed: lit up when Step applies it.
+        let changed = if card.just_done.is_some() {
+            "fields changed"
+        } else {
+            "fields"
+        };
+        text(
+            out,
+            x + 8,
+            y + 80,
+            changed,
+            &shorten(&card.fields.join(", "), 19),
+        );
+    }
     out.push_str("</g>");
 }
 
-fn arrow_view(out: &mut String, arrow: &Arrow, index: usize, boxes: &Boxes) {
+/// What an operation reads as once applied.
+fn done_as(operation: &str) -> &'static str {
+    match operation {
+        "create" => "created",
+        "update" => "updated",
+        _ => "deleted",
+    }
+}
+
+/// A small shield: what protects an object from prune or from a write.
+fn shield_view(out: &mut String, x: i32, y: i32) {
+    let _ = write!(
+        out,
+        r#"<path class="shield" d="M{},{y} l5,2 v4 c0,3.5 -2.5,5.5 -5,6.5 c-2.5,-1 -5,-3 -5,-6.5 v-4 z"/>"#,
+        x + 5
+    );
+}
+
+fn arrow_view(out: &mut String, arrow: &Arrow, index: usize, boxes: &Boxes, layout: &Layout) {
     let offset = 10 * (index as i32 % 5);
+    // Side by side, an arrow leaves an actor's right edge for a box's left
+    // edge; stacked, it leaves and enters on the right, through the gutter.
+    let (git, cluster, actor) = match layout.stacked {
+        true => (
+            layout.git.0 + layout.git.1,
+            layout.cluster.0 + layout.cluster.1,
+            layout.actor.0 + layout.actor.1,
+        ),
+        false => (
+            layout.git.0,
+            layout.cluster.0,
+            layout.actor.0 + layout.actor.1,
+        ),
+    };
     let target = match &arrow.place {
-        Place::Git => Some((GIT_X, boxes.git + 22 + offset)),
-        Place::Registry => Some((GIT_X, boxes.registry + 14 + offset)),
+        Place::Git => Some((git, boxes.git + 22 + offset)),
+        Place::Registry => Some((git, boxes.registry + 14 + offset)),
         Place::Cluster(environment) => boxes
             .clusters
             .iter()
             .find(|(name, _)| name == environment)
-            .map(|(_, top)| (CLUSTER_X, top + 14 + offset)),
+            .map(|(_, top)| (cluster, top + 14 + offset)),
     };
     let from = match boxes.actors.iter().find(|(name, ..)| *name == arrow.actor) {
-        Some((_, top, height)) => target.map(|to| ((ACTOR_X + ACTOR_W, top + height / 2), to)),
+        Some((_, top, height)) => target.map(|to| ((actor, top + height / 2), to)),
         // The agent acts from inside its cluster: its reads of Git are drawn back to the repository.
         None if arrow.actor == "agent" && arrow.place == Place::Git => {
-            boxes.clusters.first().map(|(_, top)| {
-                (
-                    (CLUSTER_X, top + 16 + offset),
-                    (GIT_X + GIT_W, boxes.git + 30 + offset),
-                )
+            boxes.clusters.first().map(|(_, top)| match layout.stacked {
+                true => ((cluster, top + 38), (git, boxes.git + 30 + offset)),
+                false => (
+                    (cluster, top + 16 + offset),
+                    (layout.git.0 + layout.git.1, boxes.git + 30 + offset),
+                ),
             })
         }
         None => None,
@@ -423,24 +581,40 @@ fn arrow_view(out: &mut String, arrow: &Arrow, index: usize, boxes: &Boxes) {
     let Some(((from_x, from_y), (to_x, to_y))) = from else {
         return;
     };
-    let middle = (from_x + to_x) / 2;
+    let middle = match layout.stacked {
+        true => from_x.max(to_x) + 20 + 4 * (index as i32 % 5),
+        false => (from_x + to_x) / 2,
+    };
     let class = if arrow.refused {
         "arrow refused"
     } else {
         "arrow"
     };
     let label = escape(&arrow.label());
-    let badge_y = (from_y + to_y) / 2;
+    // Each badge at its own point of its curve, so that arrows between the same
+    // boxes do not hide each other's numbers.
+    let along = [0.5, 0.3, 0.7, 0.4, 0.6][index % 5];
+    let point = |start: i32, control_start: i32, control_end: i32, end: i32| {
+        let rest = 1.0 - along;
+        let at = rest * rest * rest * f64::from(start)
+            + 3.0 * rest * rest * along * f64::from(control_start)
+            + 3.0 * rest * along * along * f64::from(control_end)
+            + along * along * along * f64::from(end);
+        at as i32
+    };
+    let badge_x = point(from_x, middle, middle, to_x);
+    let badge_y = point(from_y, from_y, to_y, to_y);
+    let name = layout.name;
     let _ = write!(
         out,
-        r#"<g class="{class}" role="img" aria-label="{label}"><title>{label}</title><path d="M{from_x},{from_y} C{middle},{from_y} {middle},{to_y} {to_x},{to_y}" marker-end="url(#arrow-head)"/><circle cx="{middle}" cy="{badge_y}" r="9"/>"#
+        r#"<g class="{class}" role="img" aria-label="{label}"><title>{label}</title><path d="M{from_x},{from_y} C{middle},{from_y} {middle},{to_y} {to_x},{to_y}" marker-end="url(#arrow-head-{name})"/><circle cx="{badge_x}" cy="{badge_y}" r="9"/>"#
     );
     // The badge is its event's number in the list beside the picture; a refusal is a cross.
     let mark = match arrow.refused {
         true => "✕".to_string(),
         false => arrow.number.to_string(),
     };
-    text(out, middle, badge_y + 4, "number", &mark);
+    text(out, badge_x, badge_y + 4, "number", &mark);
     out.push_str("</g>");
 }
 
@@ -503,6 +677,16 @@ fn escape(text: &str) -> String {
         }
     }
     escaped
+}
+
+/// At most `most` characters, the last ones, with an ellipsis when cut: a
+/// tag's name and version are at its end.
+fn shorten_start(text: &str, most: usize) -> String {
+    let count = text.chars().count();
+    match text.char_indices().nth(count.saturating_sub(most)) {
+        Some((start, _)) if start > 0 => format!("…{}", &text[start..]),
+        _ => text.to_string(),
+    }
 }
 
 /// At most `most` characters, with an ellipsis when cut.

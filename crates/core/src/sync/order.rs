@@ -63,7 +63,11 @@ pub fn wave(object: &Value) -> i64 {
 /// Where a kind sorts within a wave: its place in Argo CD's list, unknown
 /// kinds (and objects without a kind) last.
 pub fn kind_rank(object: &Value) -> usize {
-    let kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
+    kind_rank_of(object.get("kind").and_then(Value::as_str).unwrap_or(""))
+}
+
+/// Where a kind, by its name, sorts within a wave.
+pub fn kind_rank_of(kind: &str) -> usize {
     KIND_ORDER
         .iter()
         .position(|known| *known == kind)
