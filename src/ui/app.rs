@@ -247,16 +247,33 @@ fn full_page(props: &PageProps) -> Html {
 }
 
 /// The picture of the model's world, drawn again only when the world, the
-/// report or what Step applied changed.
+/// report or what Step applied changed, and not while typing: what is typed
+/// joins the world when typing pauses, and the picture with it, so that a
+/// keystroke pays for the plan alone.
 #[hook]
 fn use_picture(model: &Model) -> Rc<gitops_page::Picture> {
+    type Key = (
+        PtrEq<gitops_world::World>,
+        Option<PtrEq<gitops_core::Report>>,
+        usize,
+        String,
+    );
+    let drawn = use_mut_ref(|| None::<(Key, Rc<gitops_page::Picture>)>);
     let key = (
         PtrEq(model.world.clone()),
         model.report.clone().map(PtrEq),
         model.done.len(),
         model.environment.clone(),
     );
-    use_memo(key, |_| model.picture())
+    let mut drawn = drawn.borrow_mut();
+    match &*drawn {
+        Some((seen, picture)) if *seen == key || model.typing().is_some() => picture.clone(),
+        _ => {
+            let picture = Rc::new(model.picture());
+            *drawn = Some((key, picture.clone()));
+            picture
+        }
+    }
 }
 
 #[derive(Properties, PartialEq)]

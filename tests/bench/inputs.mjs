@@ -6,15 +6,21 @@
 export const SEED = 20_240_601;
 export const DRIFT_EVERY = 100;
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+const TRACKING_ID = 'argocd.argoproj.io/tracking-id';
 
-/** The inputs for `size` objects: the two states as values and as compact JSON text. */
-export function workload(size, seed = SEED) {
+/**
+ * The inputs for `size` objects: the two states as values and as compact JSON text.
+ * With `application`, the cluster's copies are as that Argo CD application applied
+ * them: with their tracking id, in the object and in its last-applied record (the
+ * page's scenarios name an application; the API's `diff` does not).
+ */
+export function workload(size, { seed = SEED, application } = {}) {
   const desired = Array.from({ length: size }, (_, index) => deployment(index));
   const random = mulberry32(seed + size);
   const drifted = new Set(sample(size, Math.max(1, Math.floor(size / DRIFT_EVERY)), random));
   const live = desired
     .map((object, index) => {
-      const copy = asLive(object, index);
+      const copy = asLive(application ? tracked(object, application) : object, index);
       if (drifted.has(index)) drift(copy, random);
       return copy;
     })
@@ -76,6 +82,14 @@ export function deployment(index) {
       },
     },
   };
+}
+
+/** `object` with Argo CD's tracking id in `application` (`resource_tracking.go`, `BuildAppInstanceValue`). */
+function tracked(object, application) {
+  const copy = structuredClone(object);
+  const group = copy.apiVersion.includes('/') ? copy.apiVersion.split('/')[0] : '';
+  copy.metadata.annotations[TRACKING_ID] = `${application}:${group}/${copy.kind}:${copy.metadata.namespace}/${copy.metadata.name}`;
+  return copy;
 }
 
 /** What the cluster holds after applying `object`: the record of it, defaults and status. */

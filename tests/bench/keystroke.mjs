@@ -20,7 +20,8 @@ const KEYSTROKES = 20;
 const LOAD_TIMEOUT = 120_000;
 
 export async function measureKeystroke(browser, server, { objects = OBJECTS, keystrokes = KEYSTROKES } = {}) {
-  const work = workload(objects);
+  // The page's worked example is the application `playground`.
+  const work = workload(objects, { application: 'playground' });
   const target = undrifted(work, Math.floor(objects / 2));
   const { page, errors, close } = await freshPage(browser);
   try {

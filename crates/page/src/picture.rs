@@ -5,6 +5,7 @@
 //! acts as arrows from who acted to what it touched.
 
 use crate::model::Model;
+use gitops_core::collect::{set_of, sort_by};
 use gitops_core::diff::changes::Change;
 use gitops_core::health::Health;
 use gitops_core::pointer::unescape;
@@ -322,14 +323,21 @@ fn cluster_box(
             more,
         };
     };
-    // Every object the plan touches, and as many of the others as there is room for.
-    let planned = |key: &str| report.plan.iter().any(|operation| operation.key() == key);
-    let mut room = MOST_CARDS.saturating_sub(report.plan.len());
+    // The plan's first operations (the next one among them), then as many of the
+    // other objects as there is room for: the picture costs the same at any size.
+    let planned = set_of(
+        report
+            .plan
+            .iter()
+            .take(MOST_CARDS)
+            .map(|operation| operation.key()),
+    );
+    let mut room = MOST_CARDS - planned.len();
     let shown: Vec<_> = report
         .objects
         .iter()
         .filter(|object| {
-            planned(&object.key) || room.checked_sub(1).map(|left| room = left).is_some()
+            planned.contains(&*object.key) || room.checked_sub(1).map(|left| room = left).is_some()
         })
         .collect();
     let more = report.objects.len() - shown.len();
@@ -403,15 +411,11 @@ fn cluster_box(
     }
     // As a sync orders them (waves, then kinds, then names: `sort_key`), so
     // that cards keep their places while Step runs the plan along them.
-    let mut ordered: Vec<Card> = Vec::with_capacity(cards.len());
-    for card in cards {
-        let at = ordered.partition_point(|before| place(before) <= place(&card));
-        ordered.insert(at, card);
-    }
+    sort_by(&mut cards, |a, b| place(a).cmp(&place(b)));
     ClusterBox {
         environment: environment.to_string(),
         current,
-        cards: ordered,
+        cards,
         more,
     }
 }

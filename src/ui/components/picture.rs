@@ -468,13 +468,12 @@ fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
     let health = card
         .health
         .map_or("—".to_string(), |health| health.to_string());
-    let extra = if card.extra { " · not in Git" } else { "" };
     text(
         out,
         x + 8,
         y + 47,
         "badges",
-        &shorten(&format!("{} · {health}{extra}", card.sync), 21),
+        &shorten(&format!("{} · {health}", card.sync), 21),
     );
     let (shield, line, class) = match (card.operation, card.just_done) {
         (Some("skip"), _) => (
@@ -500,8 +499,11 @@ fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
         x + 8
     };
     if !line.is_empty() {
-        let room = if shield { 17 } else { 19 };
-        text(out, line_x, y + 64, class, &shorten(&line, room));
+        let line = match shield {
+            true => protection_words(&line, 17),
+            false => shorten(&line, 19),
+        };
+        text(out, line_x, y + 64, class, &line);
     }
     if !card.fields.is_empty() {
         // What the update changes, or changed: lit up when Step applies it.
@@ -517,8 +519,26 @@ fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
             changed,
             &shorten(&card.fields.join(", "), 19),
         );
+    } else if card.extra {
+        text(out, x + 8, y + 80, "plan-line", "not in Git");
     }
     out.push_str("</g>");
+}
+
+/// What protects an object, in the room of a card: the reason names its
+/// annotation last (`…/prune: disabled`, `…/sync-options: Prune=false`), so
+/// its last segment, or the setting alone.
+fn protection_words(reason: &str, room: usize) -> String {
+    let last = reason.rsplit('/').next().unwrap_or(reason);
+    let setting = reason.rsplit(": ").next().unwrap_or(reason);
+    match (
+        last.chars().count() <= room,
+        setting.chars().count() <= room,
+    ) {
+        (true, _) => last.to_string(),
+        (false, true) => setting.to_string(),
+        (false, false) => shorten(reason, room),
+    }
 }
 
 /// What an operation reads as once applied.
