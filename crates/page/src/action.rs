@@ -70,7 +70,7 @@ pub enum Action {
     SetTheme(Theme),
     ToggleHelp,
     ShowPanel(Panel),
-    /// Shows this object's lines in the Actual pane (a card of the picture).
+    /// Shows the object of a card of the picture in its pane: Actual where the cluster has it, else Desired.
     Inspect(String),
     /// Replays the session up to this move (0: before the first).
     TravelTo(usize),

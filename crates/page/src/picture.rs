@@ -112,6 +112,9 @@ pub struct Card {
     pub fields: Vec<String>,
     /// Deleted by the Step just applied: drawn once more, fading.
     pub gone: bool,
+    /// In the cluster but not the application's (no tracking id of its own):
+    /// neither drift nor pruned.
+    pub unmanaged: bool,
 }
 
 /// One act of this step: who, on what, with which credential.
@@ -174,13 +177,17 @@ impl Card {
             ignored: false,
             fields: Vec::new(),
             gone: false,
+            unmanaged: false,
         }
     }
 
     /// What a screen reader says of it, and the card's tooltip.
     pub fn label(&self) -> String {
         let what = format!("{} {}", self.kind, self.place());
-        let mut parts = vec![what.trim_start().to_string(), self.sync.to_string()];
+        let mut parts = vec![what.trim_start().to_string()];
+        if !self.unmanaged {
+            parts.push(self.sync.to_string());
+        }
         parts.extend(self.health.map(|health| health.to_string()));
         parts.push(format!("wave {}", self.wave));
         if self.gone {
@@ -206,6 +213,9 @@ impl Card {
         }
         if self.ignored {
             parts.push("some fields ignored".to_string());
+        }
+        if self.unmanaged {
+            parts.push("not managed by the application".to_string());
         }
         parts.join(", ")
     }
@@ -340,6 +350,18 @@ fn cluster_box(
             planned.contains(&*object.key) || room.checked_sub(1).map(|left| room = left).is_some()
         })
         .collect();
+    // The cluster's objects that are not the application's, where there is room.
+    let unmanaged: Vec<Card> = actual
+        .objects()
+        .iter()
+        .filter(|(key, _)| report.objects.iter().all(|object| object.key != **key))
+        .take(room)
+        .map(|(key, object)| Card {
+            sync: "—",
+            unmanaged: true,
+            ..Card::of(key, object)
+        })
+        .collect();
     let more = report.objects.len() - shown.len();
     let mut cards: Vec<Card> = shown
         .into_iter()
@@ -398,6 +420,7 @@ fn cluster_box(
     for card in &mut cards {
         card.next = next.is_some_and(|next| next.key() == card.key);
     }
+    cards.extend(unmanaged);
     if let Some(Operation::Delete { key, wave, .. }) = done.last() {
         if !cards.iter().any(|card| card.key == *key) {
             cards.push(Card {

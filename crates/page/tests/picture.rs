@@ -305,3 +305,26 @@ fn a_card_shows_its_object_where_it_is_in_the_cluster_else_in_git() {
     assert!(model.highlighted_lines(Pane::Desired).is_some());
     assert!(model.highlighted_lines(Pane::Actual).is_none());
 }
+
+#[test]
+fn an_object_in_the_cluster_that_is_not_the_application_s_is_a_card_marked_unmanaged() {
+    use gitops_page::Pane;
+    let mut model = with_preset("prune-database.yaml");
+    let text = format!(
+        "{}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: kube-root-ca.crt, namespace: shop}}\n",
+        model.actual.text
+    );
+    model.act(Action::Edit(Pane::Actual, text.into()));
+    model.act(Action::Settle);
+    let picture = model.picture();
+    let card = picture.clusters[0]
+        .cards
+        .iter()
+        .find(|card| card.name == "kube-root-ca.crt")
+        .expect("its card");
+    assert!(card.unmanaged && card.operation.is_none(), "{card:?}");
+    assert_eq!(
+        card.label(),
+        "ConfigMap shop/kube-root-ca.crt, wave 0, not managed by the application"
+    );
+}

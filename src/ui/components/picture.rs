@@ -429,6 +429,7 @@ fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
         (card.just_done.is_some(), "done"),
         (card.extra, "extra"),
         (card.gone, "gone"),
+        (card.unmanaged, "unmanaged"),
     ] {
         if on && !name.is_empty() {
             class.push(' ');
@@ -473,7 +474,10 @@ fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
         x + 8,
         y + 47,
         "badges",
-        &shorten(&format!("{} · {health}", card.sync), 21),
+        &match card.unmanaged {
+            true => "outside the app".to_string(),
+            false => shorten(&format!("{} · {health}", card.sync), 21),
+        },
     );
     let (shield, line, class) = match (card.operation, card.just_done) {
         (Some("skip"), _) => (
@@ -489,6 +493,7 @@ fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
         (None, None) => match (&card.protected, card.ignored) {
             (Some(protection), _) => (true, protection.clone(), "plan-line"),
             (None, true) => (false, "some fields ignored".to_string(), "plan-line"),
+            (None, false) if card.unmanaged => (false, "not managed".to_string(), "plan-line"),
             (None, false) => (false, String::new(), "plan-line"),
         },
     };
