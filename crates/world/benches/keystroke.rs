@@ -28,7 +28,9 @@ async fn measure(print: impl Fn(String)) {
         .next()
         .expect("an environment")
         .clone();
-    let (desired, live) = states(OBJECTS);
+    // The page's world is the application `playground`: its cluster holds
+    // what that application applied, tracking ids and all.
+    let (desired, live) = states(OBJECTS, world.options.reconcile().application.as_deref());
     let desired_text = serde_json::to_string_pretty(&desired).expect("serializes");
     let live_text = serde_json::to_string_pretty(&live).expect("serializes");
     world.interact(

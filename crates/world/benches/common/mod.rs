@@ -60,14 +60,18 @@ pub struct Workload {
 }
 
 /// `size` Deployments as Git declares them, and as the cluster holds them
-/// after an apply, 1% drifted.
-pub fn states(size: usize) -> (Value, Value) {
+/// after an apply by `application` (which stamps its tracking id on each, as
+/// Argo CD does), 1% drifted.
+pub fn states(size: usize, application: Option<&str>) -> (Value, Value) {
     let desired = State::from_value("desired", Value::Array((0..size).map(deployment).collect()))
         .expect("valid");
     let applied = sync(
         &desired,
         &State::from_value("actual", json!([])).expect("valid"),
-        &Options::default(),
+        &Options {
+            application: application.map(str::to_string),
+            ..Options::default()
+        },
     )
     .actual;
     let live: Vec<Value> = applied
@@ -88,7 +92,7 @@ pub fn states(size: usize) -> (Value, Value) {
 
 /// The two states as compact JSON texts.
 pub fn workload(size: usize) -> Workload {
-    let (desired, live) = states(size);
+    let (desired, live) = states(size, None);
     Workload {
         desired_text: serde_json::to_string(&desired).expect("serializes"),
         actual_text: serde_json::to_string(&live).expect("serializes"),
