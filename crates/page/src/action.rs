@@ -162,10 +162,9 @@ impl Model {
             Action::ShowPanel(panel) => next.panel = panel,
             Action::TravelTo(moves) => next.travel_to(moves),
             Action::Inspect(key) => {
-                // The cluster's object where there is one, else what Git declares.
-                next.panel = match next.actual.lines.contains_key(&key) {
-                    true => Panel::Actual,
-                    false => Panel::Desired,
+                next.panel = match next.pane_of(&key) {
+                    Pane::Actual => Panel::Actual,
+                    Pane::Desired => Panel::Desired,
                 };
                 next.token += 1;
                 next.highlight = Some((key, next.token));

@@ -393,19 +393,23 @@ impl Model {
         !self.is_stale() && self.world.script_left()
     }
 
+    /// The pane that shows an object: Actual where the cluster has it, else
+    /// Desired, what Git declares.
+    pub fn pane_of(&self, key: &str) -> Pane {
+        match self.actual.lines.contains_key(key) {
+            true => Pane::Actual,
+            false => Pane::Desired,
+        }
+    }
+
     /// The lines to highlight in a pane of the object a card chose or Step
-    /// just changed: in the cluster where it is there, else in Git.
+    /// just changed, in the pane that shows it.
     pub fn highlighted_lines(&self, pane: Pane) -> Option<(Range<usize>, u64)> {
         let (key, token) = self.highlight.as_ref()?;
-        let in_cluster = self.actual.lines.get(key);
-        let lines = match pane {
-            Pane::Actual => in_cluster,
-            Pane::Desired => in_cluster
-                .is_none()
-                .then(|| self.desired.lines.get(key))
-                .flatten(),
-        };
-        Some((lines?.clone(), *token))
+        if self.pane_of(key) != pane {
+            return None;
+        }
+        Some((self.editor(pane).lines.get(key)?.clone(), *token))
     }
 
     pub(crate) fn world_mut(&mut self) -> &mut World {

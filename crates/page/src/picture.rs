@@ -375,7 +375,7 @@ fn cluster_box(
             let just_done = done
                 .last()
                 .filter(|last| last.key() == key)
-                .map(operation_name);
+                .map(Operation::verb);
             let fields = match (operation, done.last()) {
                 (Some(Operation::Update { changes, .. }), _) => field_names(changes),
                 (_, Some(Operation::Update { changes, .. })) if just_done.is_some() => {
@@ -398,7 +398,7 @@ fn cluster_box(
                 },
                 health: object.health,
                 wave: operation.map_or(card.wave, Operation::wave),
-                operation: operation.map(operation_name),
+                operation: operation.map(Operation::verb),
                 order: order.map(|index| index + 1),
                 just_done,
                 fields,
@@ -446,15 +446,6 @@ fn cluster_box(
 /// Where a card stands: as a sync runs it (`sync::order::sort_key`).
 fn place(card: &Card) -> (i64, usize, &str) {
     (card.wave, kind_rank_of(&card.kind), &card.name)
-}
-
-fn operation_name(operation: &Operation) -> &'static str {
-    match operation {
-        Operation::Create { .. } => "create",
-        Operation::Update { .. } => "update",
-        Operation::Delete { .. } => "delete",
-        Operation::Skip { .. } => "skip",
-    }
 }
 
 /// Each changed field by its last name, with the values when both are short
