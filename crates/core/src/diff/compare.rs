@@ -27,7 +27,7 @@ pub enum Difference<'a> {
     /// In both, with different contents.
     Changed {
         key: &'a str,
-        desired: Cow<'a, Value>,
+        desired: AsStored<'a>,
         actual: &'a Value,
         changes: Vec<Change>,
         /// What Git last applied (Kubernetes objects that record it).
@@ -59,6 +59,26 @@ pub enum Difference<'a> {
     /// Git's hooks in their phases (`sync::hooks`); their delete policy,
     /// never a prune, removes their objects.
     Hook { key: &'a str },
+}
+
+/// Git's object as the API server stores it (`stored`): the declared object
+/// itself when storing changes nothing, else the copy the comparison made
+/// and remembers with what it found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AsStored<'a> {
+    Declared(&'a Value),
+    Copied(Arc<Value>),
+}
+
+impl std::ops::Deref for AsStored<'_> {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        match self {
+            AsStored::Declared(object) => object,
+            AsStored::Copied(object) => object,
+        }
+    }
 }
 
 impl Difference<'_> {
@@ -124,8 +144,19 @@ struct How<'r> {
 }
 
 thread_local! {
-    /// What differs in each pair of objects, by key: nothing when in sync.
-    static FOUND: RefCell<Memo<Condition, Option<Found>>> = const { RefCell::new(Memo::new()) };
+    /// How each pair of objects compares, by key.
+    static FOUND: RefCell<Memo<Condition, Verdict>> = const { RefCell::new(Memo::new()) };
+}
+
+/// How a pair of objects compares, as the memo keeps it.
+#[derive(Clone)]
+enum Verdict {
+    InSync,
+    /// Git declares a hook (`is_hook_here`), which is no resource.
+    HookDeclared,
+    Differs(Found),
+    /// Flux does not apply Git's object, and why (`flux_skips_apply`).
+    Excluded(String),
 }
 
 /// What a comparison depends on besides the objects, as the memo keeps it.
@@ -134,6 +165,8 @@ type Condition = (Mode, Vec<IgnoreRule>, Option<String>);
 /// How a desired and a live object differ.
 #[derive(Clone)]
 struct Found {
+    /// Git's object as stored, when that is a copy.
+    stored: Option<Arc<Value>>,
     changes: Vec<Change>,
     last_applied: Option<Arc<Value>>,
     written: Rc<[OnceCell<Arc<Value>>; 2]>,
@@ -143,7 +176,7 @@ fn merge<'a>(
     desired: &'a State,
     actual: &'a State,
     how: How,
-    found: &mut Pass<Condition, Option<Found>>,
+    found: &mut Pass<Condition, Verdict>,
 ) -> Vec<Difference<'a>> {
     let mut differences = Vec::new();
     for pair in pairs(desired, actual) {
@@ -163,37 +196,33 @@ fn merge<'a>(
                 }),
             },
             Pair::Actual(key, actual) => differences.extend(not_declared(key, actual, how)),
-            // Git's hook is no resource, so a live object of its key that is
-            // no hook is one Git does not declare.
-            Pair::Both(key, desired, actual) if is_hook_here(desired, how) => {
-                differences.extend(not_declared(key, actual, how))
-            }
             Pair::Both(key, desired, actual) => {
-                if let Some(reason) = flux_skips_apply(desired, Some(actual)) {
-                    differences.push(Difference::Excluded {
+                let verdict = found.get_or(key, [Some(desired), Some(actual)], || {
+                    judge(key, desired, actual, how)
+                });
+                match verdict {
+                    Verdict::InSync => {}
+                    // Git's hook is no resource, so a live object of its key
+                    // that is no hook is one Git does not declare.
+                    Verdict::HookDeclared => differences.extend(not_declared(key, actual, how)),
+                    Verdict::Excluded(reason) => differences.push(Difference::Excluded {
                         key,
                         desired,
                         reason,
-                    });
-                    continue;
-                }
-                let differs = found.get_or(key, [Some(desired), Some(actual)], || {
-                    find(key, desired, actual, how)
-                });
-                if let Some(Found {
-                    changes,
-                    last_applied,
-                    written,
-                }) = differs
-                {
-                    differences.push(Difference::Changed {
+                    }),
+                    Verdict::Differs(Found {
+                        stored,
+                        changes,
+                        last_applied,
+                        written,
+                    }) => differences.push(Difference::Changed {
                         key,
-                        desired: stored(desired, how),
+                        desired: stored.map_or(AsStored::Declared(desired), AsStored::Copied),
                         actual,
                         changes,
                         last_applied,
                         written,
-                    });
+                    }),
                 }
             }
         }
@@ -222,6 +251,18 @@ fn is_hook_here(object: &Value, how: How) -> bool {
     how.mode == Mode::Kubernetes && is_hook(object)
 }
 
+/// How the pair of objects at `key` compares: Git's is a hook, Flux leaves
+/// it alone, or it is in sync or differs.
+fn judge(key: &str, desired: &Value, actual: &Value, how: How) -> Verdict {
+    if is_hook_here(desired, how) {
+        return Verdict::HookDeclared;
+    }
+    if let Some(reason) = flux_skips_apply(desired, Some(actual)) {
+        return Verdict::Excluded(reason);
+    }
+    find(key, desired, actual, how).map_or(Verdict::InSync, Verdict::Differs)
+}
+
 /// How the object at `key` differs from what is desired, if it does.
 fn find(key: &str, desired: &Value, actual: &Value, how: How) -> Option<Found> {
     let How { ignore, mode, .. } = how;
@@ -236,9 +277,17 @@ fn find(key: &str, desired: &Value, actual: &Value, how: How) -> Option<Found> {
         ignored: &ignored,
     };
     let changes = changes(&desired, actual, last_applied.as_deref(), rules);
-    (!changes.is_empty()).then(|| Found {
+    if changes.is_empty() {
+        return None;
+    }
+    let last_applied = last_applied.map(|record| Arc::new(record.into_owned()));
+    Some(Found {
+        stored: match desired {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(copy) => Some(Arc::new(copy)),
+        },
         changes,
-        last_applied: last_applied.map(|record| Arc::new(record.into_owned())),
+        last_applied,
         written: Rc::default(),
     })
 }

@@ -148,9 +148,8 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
     let written: Vec<(&str, &Value)> = differences
         .iter()
         .filter_map(|difference| match difference {
-            Difference::Missing { key, desired } | Difference::Changed { key, desired, .. } => {
-                Some((*key, &**desired))
-            }
+            Difference::Missing { key, desired } => Some((*key, &**desired)),
+            Difference::Changed { key, desired, .. } => Some((*key, &**desired)),
             Difference::Extra { .. }
             | Difference::Unmanaged { .. }
             | Difference::Excluded { .. }
@@ -176,9 +175,8 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
     let mut ordered: Vec<(i64, &Difference)> = differences
         .iter()
         .filter_map(|difference| match difference {
-            Difference::Missing { desired, .. } | Difference::Changed { desired, .. } => {
-                Some((wave_of(desired), difference))
-            }
+            Difference::Missing { desired, .. } => Some((wave_of(desired), difference)),
+            Difference::Changed { desired, .. } => Some((wave_of(desired), difference)),
             Difference::Excluded { desired, .. } => Some((wave_of(desired), difference)),
             Difference::Extra { .. } | Difference::Unmanaged { .. } | Difference::Hook { .. } => {
                 None
@@ -238,7 +236,8 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
 
 fn desired_of<'d>(difference: &'d Difference) -> &'d Value {
     match difference {
-        Difference::Missing { desired, .. } | Difference::Changed { desired, .. } => desired,
+        Difference::Missing { desired, .. } => desired,
+        Difference::Changed { desired, .. } => desired,
         Difference::Excluded { desired, .. } => desired,
         Difference::Extra { actual, .. } => actual,
         Difference::Unmanaged { .. } | Difference::Hook { .. } => &Value::Null,
