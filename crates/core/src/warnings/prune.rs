@@ -13,10 +13,12 @@ use crate::state::meta::metadata_map;
 use crate::state::protection::{
     flux_releases, misspelt_sync_option, prune_protection, requires_prune_confirmation,
 };
-use crate::state::State;
+use crate::state::pairs::{pairs, Pair};
+use crate::state::{Key, State};
 use crate::sync::apply::{is_in, namespace_at};
 use serde_json::Value;
 use std::cell::RefCell;
+use std::sync::Arc;
 
 const PROTECT: &str = "`argocd.argoproj.io/sync-options: Prune=false` (Argo CD) or \
                        `kustomize.toolkit.fluxcd.io/prune: disabled` (Flux)";
@@ -33,10 +35,12 @@ pub(super) fn unprotected_prunes(
     let unprotected_desired = UNPROTECTED.with_borrow_mut(|memo| {
         memo.pass((), desired.len(), |remembered| {
             let objects = desired.objects().iter();
+            let exact = mode_of(desired) == Mode::Exact;
             objects
-                .filter(|(_, object)| mode_of(desired) == Mode::Exact || !is_hook(object))
                 .filter_map(|(key, object)| {
-                    let what = remembered.get_or(key, [Some(object), None], || unprotected(object));
+                    let what = remembered.get_or(key, [Some(object), None], || {
+                        (exact || !is_hook(object)).then(|| unprotected(object)).flatten()
+                    });
                     Some((key, what?))
                 })
                 .collect::<Vec<_>>()
@@ -54,10 +58,8 @@ pub(super) fn unprotected_prunes(
             ),
         ));
     }
-    let extra = actual
-        .objects()
-        .iter()
-        .filter(|(key, object)| desired.get(key).is_none() && prunable(desired, options, object));
+    let extra =
+        not_in_git(desired, actual).filter(|(_, object)| prunable(desired, options, object));
     for (key, object) in extra {
         let Some(what) = unprotected(object) else {
             continue;
@@ -89,9 +91,8 @@ pub(super) fn pruned_namespaces(
     if !options.prune {
         return;
     }
-    let pruned = actual.objects().iter().filter(|(key, object)| {
-        desired.get(key).is_none() && !prune_protected(object) && prunable(desired, options, object)
-    });
+    let pruned = not_in_git(desired, actual)
+        .filter(|(_, object)| !prune_protected(object) && prunable(desired, options, object));
     for (key, namespace) in pruned.filter_map(|(key, _)| Some((key, namespace_at(actual, key)?))) {
         let protected = actual
             .objects()
@@ -122,6 +123,18 @@ pub(super) fn pruned_namespaces(
             ),
         ));
     }
+}
+
+/// The live objects Git does not declare, found in one walk over both
+/// sorted states rather than a lookup each.
+fn not_in_git<'a>(
+    desired: &'a State,
+    actual: &'a State,
+) -> impl Iterator<Item = (&'a Key, &'a Arc<Value>)> {
+    pairs(desired, actual).filter_map(|pair| match pair {
+        Pair::Actual(key, object) => Some((key, object)),
+        Pair::Desired(..) | Pair::Both(..) => None,
+    })
 }
 
 thread_local! {
