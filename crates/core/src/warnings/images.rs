@@ -3,10 +3,7 @@
 use super::MUTABLE_IMAGE_TAG;
 use super::{warning, Warning};
 use crate::image::{image_fields, ImageReference};
-use crate::memo::Memo;
-use crate::state::{Form, State};
 use serde_json::Value;
-use std::cell::RefCell;
 
 /// What an image reference pins.
 #[derive(Debug, PartialEq, Eq)]
@@ -35,27 +32,10 @@ pub(super) fn parse_image(reference: &str) -> ImageRef<'_> {
     }
 }
 
-pub(super) fn mutable_image_tags(desired: &State, found: &mut Vec<Warning>) {
-    // The cluster writes `status` of a Kubernetes object (a Pod's
-    // `status.containerStatuses[].image`): it is not what Git asks for.
-    let skip_status = desired.form() != &Form::Named;
-    IMAGE_WARNINGS.with_borrow_mut(|memo| {
-        memo.pass(skip_status, desired.len(), |remembered| {
-            for (key, object) in desired.objects() {
-                found.extend(remembered.get_or(key, [Some(object), None], || {
-                    image_warnings(key, object, skip_status)
-                }));
-            }
-        })
-    });
-}
-
-thread_local! {
-    /// What `image_warnings` found for each object, by key.
-    static IMAGE_WARNINGS: RefCell<Memo<bool, Vec<Warning>>> = const { RefCell::new(Memo::new()) };
-}
-
-fn image_warnings(key: &str, object: &Value, skip_status: bool) -> Vec<Warning> {
+/// What `mutable-image-tag` finds in one desired object; `skip_status` for
+/// Kubernetes objects, whose `status` the cluster writes (a Pod's
+/// `status.containerStatuses[].image`), not Git.
+pub(super) fn image_warnings(key: &str, object: &Value, skip_status: bool) -> Vec<Warning> {
     if watches_a_repository(object) {
         return Vec::new();
     }

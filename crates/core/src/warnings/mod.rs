@@ -11,16 +11,19 @@ mod images;
 mod prune;
 mod secrets;
 
+use crate::memo::Memo;
 use crate::options::Options;
 use crate::pointer::Step;
+use crate::state::Form;
 use crate::state::State;
 use controllers::fields_owned_by_controllers;
 use ignore_rules::ignore_rules_that_select_nothing;
-use images::mutable_image_tags;
+use images::image_warnings;
 use prune::{pruned_namespaces, unprotected_prunes};
-use secrets::plaintext_secrets;
+use secrets::plaintext_secret;
 use serde::Serialize;
 use serde_json::Value;
+use std::cell::RefCell;
 
 /// A finding of the lesson's checklist.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -52,8 +55,7 @@ const REPLICAS: [Step<'static>; 2] = [Step::Field("spec"), Step::Field("replicas
 /// Every finding about `desired` (and about `actual` objects a prune would delete), ordered by key, then rule.
 pub fn warnings(desired: &State, actual: &State, options: &Options) -> Vec<Warning> {
     let mut found = Vec::new();
-    mutable_image_tags(desired, &mut found);
-    plaintext_secrets(desired, &mut found);
+    object_findings(desired, &mut found);
     unprotected_prunes(desired, actual, options, &mut found);
     pruned_namespaces(desired, actual, options, &mut found);
     fields_owned_by_controllers(desired, actual, options, &mut found);
@@ -64,6 +66,29 @@ pub fn warnings(desired: &State, actual: &State, options: &Options) -> Vec<Warni
         (a.key.as_str(), a.rule).cmp(&(b.key.as_str(), b.rule))
     });
     found
+}
+
+/// What the rules about one desired object alone find (`mutable-image-tag`,
+/// `plaintext-secret`), remembered by object: a keystroke looks again at the
+/// object it changed.
+fn object_findings(desired: &State, found: &mut Vec<Warning>) {
+    let skip_status = desired.form() != &Form::Named;
+    OBJECT_FINDINGS.with_borrow_mut(|memo| {
+        memo.pass(skip_status, desired.len(), |remembered| {
+            for (key, object) in desired.objects() {
+                found.extend(remembered.get_or(key, [Some(object), None], || {
+                    let mut findings = image_warnings(key, object, skip_status);
+                    findings.extend(plaintext_secret(key, object));
+                    findings
+                }));
+            }
+        })
+    });
+}
+
+thread_local! {
+    /// What `object_findings` found for each object, by key.
+    static OBJECT_FINDINGS: RefCell<Memo<bool, Vec<Warning>>> = const { RefCell::new(Memo::new()) };
 }
 
 pub(super) fn warning(key: &str, rule: &'static str, message: String) -> Warning {

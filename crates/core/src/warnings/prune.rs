@@ -10,10 +10,10 @@ use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::hooks::is_hook;
 use crate::state::meta::metadata_map;
+use crate::state::pairs::{pairs, Pair};
 use crate::state::protection::{
     flux_releases, misspelt_sync_option, prune_protection, requires_prune_confirmation,
 };
-use crate::state::pairs::{pairs, Pair};
 use crate::state::{Key, State};
 use crate::sync::apply::{is_in, namespace_at};
 use serde_json::Value;
@@ -39,7 +39,9 @@ pub(super) fn unprotected_prunes(
             objects
                 .filter_map(|(key, object)| {
                     let what = remembered.get_or(key, [Some(object), None], || {
-                        (exact || !is_hook(object)).then(|| unprotected(object)).flatten()
+                        (exact || !is_hook(object))
+                            .then(|| unprotected(object))
+                            .flatten()
                     });
                     Some((key, what?))
                 })

@@ -2,13 +2,13 @@
 
 use super::PLAINTEXT_SECRET;
 use super::{kind, warning, Warning};
-use crate::state::State;
 use serde_json::Value;
 
-pub(super) fn plaintext_secrets(desired: &State, found: &mut Vec<Warning>) {
-    for (key, object) in desired.objects() {
+/// What `plaintext-secret` finds in one desired object.
+pub(super) fn plaintext_secret(key: &str, object: &Value) -> Option<Warning> {
+    {
         if kind(object) != Some("Secret") || encrypted_with_sops(object) {
-            continue;
+            return None;
         }
         let stored: Vec<String> = ["data", "stringData"]
             .into_iter()
@@ -19,9 +19,9 @@ pub(super) fn plaintext_secrets(desired: &State, found: &mut Vec<Warning>) {
             })
             .collect();
         if stored.is_empty() {
-            continue;
+            return None;
         }
-        found.push(warning(
+        Some(warning(
             key,
             PLAINTEXT_SECRET,
             format!(
@@ -32,7 +32,7 @@ pub(super) fn plaintext_secrets(desired: &State, found: &mut Vec<Warning>) {
                  at a secret store.",
                 stored.join("; ")
             ),
-        ));
+        ))
     }
 }
 
