@@ -6,8 +6,14 @@ const FRAME_MS = 16;
 /** Growth counts as linear up to this factor over the size's own factor. */
 const LINEAR_SLACK = 1.2;
 
-export function sections({ plan, keystroke, firstLoad }) {
-  return [planSection(plan), keystrokeSection(keystroke), firstLoadSection(firstLoad)];
+/** The sections of the parts that ran, in this order. */
+export function sections({ plan, keystroke, firstLoad, throttled }) {
+  return [
+    plan && planSection(plan),
+    keystroke && keystrokeSection(keystroke),
+    firstLoad && firstLoadSection(firstLoad),
+    throttled && throttledSection(throttled),
+  ].filter(Boolean);
 }
 
 function planSection({ contenders, results }) {
@@ -96,19 +102,63 @@ function firstLoadSection({ blank, playground }) {
   const visits = playground.runs.length;
   return {
     title: 'First load on loopback',
-    note: `Fresh browser contexts, median of ${visits} visits each; gzip -9 of every file a first visit fetches (the page, then what the service worker precaches).`,
+    note:
+      `Fresh browser contexts, median of ${visits} visits each; gzip -9 of every file a first visit fetches (the page, then what the service worker precaches). ` +
+      'First paint is the first contentful paint (the blank page paints nothing contentful); interactive is the Preset menu filled, the Desired pane holding its text and the plan shown.',
     tables: [
       table(
-        ['page', 'files', 'gzip -9', 'load event', 'interactive'],
+        ['page', 'files', 'gzip -9', 'first paint', 'load event', 'interactive'],
         [
-          ['blank page', blank.files, kb(blank.gzip), ms(blank.load), ms(blank.interactive)],
-          ['playground (Preset menu filled, plan shown)', playground.files, kb(playground.gzip), ms(playground.load), ms(playground.interactive)],
+          ['blank page', blank.files, kb(blank.gzip), paint(blank.firstPaint), ms(blank.load), ms(blank.interactive)],
+          ['playground (Preset menu filled, plan shown)', playground.files, kb(playground.gzip), paint(playground.firstPaint), ms(playground.load), ms(playground.interactive)],
         ],
       ),
+      visitsTable({ blank, playground }),
     ],
     targets: [],
   };
 }
+
+function throttledSection({ throttling, screen, blank, playground }) {
+  const visits = playground.runs.length;
+  const kbits = (value) => `${value.toLocaleString('en-US', { maximumFractionDigits: 2 })} kbit/s`;
+  return {
+    title: 'First load on a phone on Slow 4G',
+    note:
+      `Lighthouse's mobile "Slow 4G" (${throttling.rttMs} ms round trip, ${kbits(throttling.throughputKbps)}, CPU x${throttling.cpuSlowdownMultiplier}) as its DevTools throttling applies it: ` +
+      `${throttling.requestLatencyMs} ms before each response starts, ${kbits(throttling.downloadThroughputKbps)} down, ${kbits(throttling.uploadThroughputKbps)} up, the CPU ${throttling.cpuSlowdownMultiplier} times slower; ` +
+      `a ${screen.viewport.width}x${screen.viewport.height} phone screen; the build served gzip -9. ` +
+      `Fresh browser contexts (nothing cached, no service worker yet), median of ${visits} visits each. ` +
+      'The service worker installs at the load event and its precaching is not throttled: DevTools throttles the page, not the worker.',
+    tables: [
+      table(
+        ['page', 'first paint', 'load event', 'interactive'],
+        [
+          ['blank page', paint(blank.firstPaint), ms(blank.load), ms(blank.interactive)],
+          ['playground (Preset menu filled, plan shown)', paint(playground.firstPaint), ms(playground.load), ms(playground.interactive)],
+        ],
+      ),
+      visitsTable({ blank, playground }),
+    ],
+    targets: [],
+  };
+}
+
+/** Every visit's times, one column a visit. */
+function visitsTable({ blank, playground }) {
+  const row = (label, runs, name) => [label, ...runs.map((run) => ms(run[name]))];
+  return table(
+    ['each visit', ...playground.runs.map((_, index) => `${index + 1}`)],
+    [
+      row('blank page: load event', blank.runs, 'load'),
+      row('playground: first paint', playground.runs, 'firstPaint'),
+      row('playground: load event', playground.runs, 'load'),
+      row('playground: interactive', playground.runs, 'interactive'),
+    ],
+  );
+}
+
+const paint = (value) => (value === undefined ? 'none' : ms(value));
 
 function target(name, met, detail) {
   return { name, met, detail };
@@ -126,7 +176,8 @@ export function asText(environment, parts) {
 }
 
 export function asMarkdown(environment, parts, { plot, fairness }) {
-  const lines = ['# Benchmark report', '', `${environment.date}, ${environment.machine}.`, '', ...fairness];
+  const lines = ['# Benchmark report', '', `${environment.date}, ${environment.machine}.`];
+  if (fairness.length) lines.push('', ...fairness);
   for (const [index, part] of parts.entries()) {
     lines.push('', `## ${part.title}`, '', part.note);
     for (const each of part.tables) lines.push('', each.markdown);

@@ -1,12 +1,15 @@
 // The page benchmark, in one run of headless Chromium: the plan beside JavaScript diff
-// libraries, the re-plan after a keystroke, and the first load. Prints the tables and
-// writes target/bench/report.md, plan.svg (the plan times) and figures.json (every run).
-// It prints figures; it asserts nothing about time. scripts/bench builds the page first.
+// libraries, the re-plan after a keystroke, and the first load, on loopback and as a
+// phone on Slow 4G. Prints the tables and writes target/bench/report.md, plan.svg (the
+// plan times) and figures.json (every run), of the parts that ran. It prints figures;
+// it asserts nothing about time. scripts/bench builds the page first.
+//   BENCH_PARTS=first-load,throttled node tests/bench/run.mjs   only those parts
+// The parts: plan, keystroke, first-load, throttled; all of them when BENCH_PARTS is unset.
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { measureFirstLoad } from './first-load.mjs';
+import { measureFirstLoad, measureThrottledLoad } from './first-load.mjs';
 import { measureKeystroke } from './keystroke.mjs';
 import { measurePlan } from './plan.mjs';
 import { planPlot } from './plot.mjs';
@@ -14,6 +17,15 @@ import { asMarkdown, asText, sections } from './report.mjs';
 import { launchBrowser, playgroundDir, repoDir, serve } from './serve.mjs';
 
 const out = join(repoDir, 'target/bench');
+
+const PARTS = ['plan', 'keystroke', 'first-load', 'throttled'];
+const chosen = process.env.BENCH_PARTS ? process.env.BENCH_PARTS.split(/[\s,]+/).filter(Boolean) : PARTS;
+const unknown = chosen.filter((part) => !PARTS.includes(part));
+if (unknown.length || !chosen.length) {
+  console.error(`BENCH_PARTS names ${unknown.length ? `unknown parts (${unknown.join(', ')})` : 'no part'}: the parts are ${PARTS.join(', ')}`);
+  process.exit(1);
+}
+const runs = (part) => chosen.includes(part);
 
 const FAIRNESS = [
   'Every contender gets the same generated inputs (bench/inputs.mjs, a fixed seed): Deployments as in',
@@ -41,6 +53,7 @@ if (!existsSync(join(playgroundDir, 'api.js'))) {
 }
 
 const server = await serve();
+const gzipServer = runs('throttled') ? await serve({ gzip: true }) : undefined;
 const browser = await launchBrowser();
 try {
   const environment = {
@@ -49,18 +62,20 @@ try {
       `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}, load average ${loadavg()[0].toFixed(1)} at the start), ` +
       `headless Chromium ${browser.version()}, Node ${process.version}, release build`,
   };
-  const firstLoad = await measureFirstLoad(browser, server);
-  const plan = await measurePlan(browser, server);
-  const keystroke = await measureKeystroke(browser, server);
+  const firstLoad = runs('first-load') ? await measureFirstLoad(browser, server) : undefined;
+  const throttled = runs('throttled') ? await measureThrottledLoad(browser, gzipServer) : undefined;
+  const plan = runs('plan') ? await measurePlan(browser, server) : undefined;
+  const keystroke = runs('keystroke') ? await measureKeystroke(browser, server) : undefined;
 
-  const parts = sections({ plan, keystroke, firstLoad });
+  const parts = sections({ plan, keystroke, firstLoad, throttled });
   console.log(asText(environment, parts));
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'plan.svg'), planPlot(plan));
-  writeFileSync(join(out, 'report.md'), asMarkdown(environment, parts, { plot: 'plan.svg', fairness: FAIRNESS }));
-  writeFileSync(join(out, 'figures.json'), `${JSON.stringify({ environment, plan, keystroke, firstLoad }, null, 2)}\n`);
-  console.log(`\nwrote ${join(out, 'report.md')}, plan.svg and figures.json`);
+  if (plan) writeFileSync(join(out, 'plan.svg'), planPlot(plan));
+  writeFileSync(join(out, 'report.md'), asMarkdown(environment, parts, { plot: plan && 'plan.svg', fairness: plan ? FAIRNESS : [] }));
+  writeFileSync(join(out, 'figures.json'), `${JSON.stringify({ environment, plan, keystroke, firstLoad, throttled }, null, 2)}\n`);
+  console.log(`\nwrote ${join(out, 'report.md')}${plan ? ', plan.svg' : ''} and figures.json`);
 } finally {
   await browser.close();
   await server.close();
+  await gzipServer?.close();
 }
