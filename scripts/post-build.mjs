@@ -25,9 +25,13 @@
 //      scenarios.json, their texts in one file, which the page fetches the first time
 //      something needs them (a choice in the menu, a link, saved work): one response
 //      compresses them together (9 KB gzipped where the files one by one are 22 KB);
-//   4. adds a Content-Security-Policy <meta> to index.html, with the sha256 of each of
-//      Trunk's inline scripts;
-//   5. writes sw.js, a service worker that precaches the files the page uses, last,
+//   4. writes the first preset's title and explanation into the shell that index.html
+//      draws until the page mounts, and moves the preloads Trunk writes at the end of
+//      the head (the page's glue and wasm, and menu.json) to its start, so that the
+//      wasm is asked for first;
+//   5. adds a Content-Security-Policy <meta> to index.html, with the sha256 of each
+//      inline script (Trunk's and the shell's);
+//   6. writes sw.js, a service worker that precaches the files the page uses, last,
 //      so that its list and version cover the final index.html; the API module, the
 //      example lesson page, scenarios.json and the presets' own files (for authors)
 //      are cached when first fetched.
@@ -82,7 +86,7 @@ const underTrunkServe = inlineScripts.some((script) => script.text.includes('.we
 
 checkIntegrity(html);
 if (!underTrunkServe) html = await withCompactGlue(html);
-if (absolutePublicUrl) html = withRegisterScriptAt(html, `${publicUrl}register-sw.js`);
+if (absolutePublicUrl) html = withMenuPreloadAt(withRegisterScriptAt(html, `${publicUrl}register-sw.js`), `${publicUrl}${MENU}`);
 const api = findApiGlue();
 write('api.js', apiModule(api));
 write('api.d.ts', apiDeclarations(api));
@@ -90,6 +94,7 @@ write('register-sw.js', shipped(underTrunkServe ? unregisterScript() : registerS
 const scenarios = scenarioFiles();
 write(SCENARIOS, scenarioBundle(scenarios));
 write(MENU, scenarioMenu(scenarios));
+html = withPreloadsFirst(withFirstScenarioInShell(html, scenarios));
 if (underTrunkServe) {
   writeFileSync(htmlPath, html);
   note('trunk serve: no CSP and no service worker (sw.js removes any a previous build installed)');
@@ -177,6 +182,15 @@ function buildFile(url) {
 function withRegisterScriptAt(page, url) {
   const pattern = /(<script\b[^>]*\ssrc\s*=\s*["']?)(?:\.\/)?register-sw\.js(?=["'\s>])/i;
   if (!pattern.test(page)) fail('index.html has no <script src="register-sw.js">, which registers the service worker');
+  return page.replace(pattern, (_match, start) => `${start}${url}`);
+}
+
+/**
+ * index.html preloads menu.json by a URL relative to the page, as the page fetches it;
+ * under an absolute public URL the page is served from it, and the preload names it so.
+ */
+function withMenuPreloadAt(page, url) {
+  const pattern = /(<link\b[^>]*\shref\s*=\s*["']?)(?:\.\/)?menu\.json(?=["'\s>])/i;
   return page.replace(pattern, (_match, start) => `${start}${url}`);
 }
 
@@ -286,7 +300,48 @@ if ('serviceWorker' in navigator) {
 }
 
 // ---------------------------------------------------------------------------------
-// 4. Content-Security-Policy
+// 4. The shell and the preloads
+
+/**
+ * The shell with the first preset's title and explanation (its `.preset-title` and
+ * `.explanation`, empty in index.html), as the page shows them once it mounts.
+ */
+function withFirstScenarioInShell(page, scenarios) {
+  const first = scenarios.presets.find(([file]) => file === FIRST_PRESET);
+  if (!first) fail(`presets/index.json does not list ${FIRST_PRESET}, the page's first preset`);
+  const scenario = parseYaml(first[1]);
+  let filled = page;
+  for (const [name, text] of [['preset-title', scenario.title], ['explanation', scenario.explanation]]) {
+    const empty = new RegExp(`(<(h3|p)\\b[^>]*\\bclass=["']?${name}["']?[^>]*>)(</\\2>)`, 'i');
+    if (!empty.test(filled)) fail(`index.html's shell has no empty element of class ${name} for the first preset's ${name}`);
+    filled = filled.replace(empty, (_match, open, _tag, close) => `${open}${escapeHtml(text ?? '')}${close}`);
+  }
+  return filled;
+}
+
+/**
+ * The page with its preloads (Trunk writes the page's glue and wasm at the end of the
+ * head) right after `<meta charset>`, the wasm's first: the browser asks for the wasm,
+ * by far the largest file, before the stylesheet and the scripts. The CSP <meta> goes
+ * before them.
+ */
+function withPreloadsFirst(page) {
+  const preload = /<link\b[^>]*\brel=["']?(?:modulepreload|preload)(?=["'\s>])[^>]*>/gi;
+  const isWasm = (tag) => /\.wasm["'\s>]/.test(attribute(tag, 'href') + ' ');
+  const preloads = (page.match(preload) ?? []).sort((a, b) => isWasm(b) - isWasm(a));
+  const anchor = page.match(/<meta\b[^>]*\scharset\s*=[^>]*>/i);
+  if (!anchor || !preloads.length) return page;
+  const rest = page.replace(preload, '');
+  const at = rest.indexOf(anchor[0]) + anchor[0].length;
+  return `${rest.slice(0, at)}${preloads.join('')}${rest.slice(at)}`;
+}
+
+function escapeHtml(text) {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+// ---------------------------------------------------------------------------------
+// 5. Content-Security-Policy
 
 /**
  * The policy for index.html, from what the built page contains. Each source:
@@ -358,7 +413,7 @@ function withCsp(page, policy) {
 }
 
 // ---------------------------------------------------------------------------------
-// 5. sw.js
+// 6. sw.js
 
 /**
  * Every file of the build but sw.js itself, as URLs relative to it, with its hash.

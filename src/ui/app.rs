@@ -10,27 +10,43 @@ use crate::ui::hooks::{
 };
 use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::PageModel;
+use crate::ui::start::Start;
 use gitops_page::{Action, Model, Pane, Panel};
 use std::rc::Rc;
 use yew::prelude::*;
 
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// The model the page starts with, read before it mounts (`Start::read`). Without
+    /// one (a page mounted alone, as tests mount it), the page starts on the first
+    /// preset with no saved work or link, and loads its menu itself.
+    #[prop_or_default]
+    pub start: Start,
+}
+
 /// The playground, or, in a lesson's iframe (`?embed=1`), its compact view.
 #[function_component(App)]
-pub fn app() -> Html {
-    let theme = crate::ui::hooks::saved_theme();
-    let model = use_reducer(move || {
-        PageModel(Model::new(
-            theme,
-            crate::ui::hooks::saved_work(),
-            crate::ui::storage::load_progress(),
-        ))
+pub fn app(props: &AppProps) -> Html {
+    let model = use_reducer(|| {
+        PageModel(props.start.take().unwrap_or_else(|| {
+            Model::new(
+                crate::ui::hooks::saved_theme(),
+                Default::default(),
+                crate::ui::storage::load_progress(),
+            )
+        }))
     });
     let embedding = use_memo((), |()| Embedding::from_location());
     let dispatch = model.dispatcher();
-    use_start(dispatch.clone());
+    use_start(model.start_is_over(), dispatch.clone());
     use_presets_when_wanted(model.wants_presets(), dispatch.clone());
     use_followed_links(dispatch.clone());
-    use_save_work(model.saved.clone(), model.saved_key(), dispatch.clone());
+    use_save_work(
+        model.saved.clone(),
+        model.saved_key(),
+        props.start.changed_work,
+        dispatch.clone(),
+    );
     use_share_link(
         model
             .shared

@@ -1,12 +1,12 @@
-//! The page's side effects, each in a hook: the start (presets, a shared
-//! link, saved work), links opened later in the same page, saving work, the
-//! theme, the play timer and the keyboard shortcuts.
+//! The page's side effects, each in a hook: the start of a page mounted without
+//! one (`ui::start` opens the link or the saved work before the page mounts), links
+//! opened later in the same page, saving work, the theme, the play timer and the
+//! keyboard shortcuts.
 
 use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::PageModel;
 use crate::ui::storage::{self, SaveError};
 use gitops_page::{Action, MenuEntry, Preset, Source, Theme, FIRST_PRESET};
-use gitops_world::share::decode;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::net::http::Request;
 use gloo::timers::callback::{Interval, Timeout};
@@ -43,38 +43,41 @@ pub fn use_theme(theme: Theme) {
     });
 }
 
-/// The start: loads the menu (`menu.json`, next to the page), then opens
-/// what the page's link shares, else the work saved last, else stays on the
-/// lesson's example; then what links and a host page asked for meanwhile.
-/// The presets' texts come when something needs them (`use_presets_when_wanted`).
+/// The start, when the page mounted without one (`over` is false: a page mounted
+/// alone, as tests mount it, not by `web::start`): loads the menu (`menu.json`, next
+/// to the page), then opens what links and a host page asked for meanwhile. The
+/// presets' texts come when something needs them (`use_presets_when_wanted`).
 #[hook]
-pub fn use_start(dispatch: UseReducerDispatcher<PageModel>) {
+pub fn use_start(over: bool, dispatch: UseReducerDispatcher<PageModel>) {
     use_effect_with((), move |()| {
-        // The link the page was opened with, before Share may write another one.
-        let fragment = gloo::utils::window().location().hash().unwrap_or_default();
-        yew::platform::spawn_local(async move {
-            match load_menu().await {
-                Ok(menu) => dispatch.dispatch(Action::MenuLoaded(menu)),
-                Err(error) => dispatch.dispatch(Action::Notice(format!(
-                    "The presets could not be loaded ({error}); the lesson's example is here."
-                ))),
-            }
-            if fragment.len() > 1 {
-                open_link(&fragment, Source::Start, &dispatch);
-            } else if let Some((key, session)) = last_saved() {
-                dispatch.dispatch(Action::Resume(key, session));
-            }
-            dispatch.dispatch(Action::Started);
-        });
+        if !over {
+            yew::platform::spawn_local(async move {
+                dispatch.dispatch(menu_loaded(load_menu().await));
+                dispatch.dispatch(Action::Started);
+            });
+        }
     });
 }
 
-/// Opens the session a link's fragment (`#v1.…`) carries, or says why it does not open.
-fn open_link(fragment: &str, source: Source, dispatch: &UseReducerDispatcher<PageModel>) {
-    match decode(fragment) {
-        Ok(session) => dispatch.dispatch(Action::Open(session, source)),
-        Err(error) => dispatch.dispatch(Action::CannotOpen(source, error.to_string())),
+/// What the menu's loading tells the page.
+pub(crate) fn menu_loaded(menu: Result<Vec<MenuEntry>, String>) -> Action {
+    match menu {
+        Ok(menu) => Action::MenuLoaded(menu),
+        Err(error) => Action::Notice(format!(
+            "The presets could not be loaded ({error}); the lesson's example is here."
+        )),
     }
+}
+
+/// Opens the session a link's fragment (`#v1.…`) carries, or says why it does not
+/// open, once the browser has inflated it.
+fn open_link(fragment: String, source: Source, dispatch: UseReducerDispatcher<PageModel>) {
+    yew::platform::spawn_local(async move {
+        dispatch.dispatch(match crate::ui::inflate::decode_link(&fragment).await {
+            Ok(session) => Action::Open(session, source),
+            Err(problem) => Action::CannotOpen(source, problem),
+        });
+    });
 }
 
 /// Opens a link pasted into the address bar of the page already open (or set by a
@@ -93,43 +96,32 @@ pub fn use_followed_links(dispatch: UseReducerDispatcher<PageModel>) {
                 .filter(|id| !id.is_empty())
                 .and_then(|id| gloo::utils::document().get_element_by_id(id));
             if fragment.len() > 1 && place.is_none() {
-                open_link(&fragment, Source::Link, &dispatch);
+                open_link(fragment, Source::Link, dispatch.clone());
             }
         });
         move || drop(listener)
     });
 }
 
-/// The sessions saved in this browser (none if storage is blocked).
-pub fn saved_work() -> BTreeMap<String, gitops_world::share::Session> {
-    storage::load_work()
-        .map(|(sessions, _)| sessions)
-        .unwrap_or_default()
-}
-
-fn last_saved() -> Option<(String, gitops_world::share::Session)> {
-    let (mut sessions, last) = storage::load_work()?;
-    let session = sessions.remove(&last)?;
-    Some((last, session))
-}
-
 /// Saves the work whenever it changes; says once if the browser does not allow it.
 /// Saving starts when typing pauses and goes a slice at a time, so that a keystroke
 /// waits for one slice at most; a change meanwhile starts it again, and leaving the
-/// page finishes it at once.
+/// page finishes it at once. The work the page mounts with is saved only when the
+/// start changed it (`changed_at_start`: it opened a link, say).
 #[hook]
 pub fn use_save_work(
     saved: std::rc::Rc<BTreeMap<String, gitops_world::share::Session>>,
     last: String,
+    changed_at_start: bool,
     dispatch: UseReducerDispatcher<PageModel>,
 ) {
     let warned = use_mut_ref(|| false);
-    let first = use_mut_ref(|| true);
+    let already_saved = use_mut_ref(|| !changed_at_start);
     // The saved work is replaced on each change (the effect keeps the last one, so the
     // model's `Rc::make_mut` copies it), so its allocation says whether it changed.
     use_effect_with((PtrEq(saved), last), move |(saved, last)| {
         let mut pending = None;
-        if !std::mem::take(&mut *first.borrow_mut()) {
+        if !std::mem::take(&mut *already_saved.borrow_mut()) {
             let progress = Rc::new(RefCell::new(SaveProgress::Waiting));
             let start = {
                 let (saved, last) = (saved.0.clone(), last.clone());
@@ -265,7 +257,7 @@ pub fn use_presets_when_wanted(wanted: bool, dispatch: UseReducerDispatcher<Page
 
 /// The menu, presets then exercises, from `menu.json`, which the build
 /// writes from the two `index.json` lists and the files' titles and sections.
-async fn load_menu() -> Result<Vec<MenuEntry>, String> {
+pub(crate) async fn load_menu() -> Result<Vec<MenuEntry>, String> {
     let text = fetch_text(MENU).await?;
     let menu: Menu = serde_json::from_str(&text).map_err(|error| format!("{MENU}: {error}"))?;
     Ok(menu.presets.into_iter().chain(menu.exercises).collect())
@@ -283,7 +275,7 @@ struct Menu {
 /// The presets, then the exercises (named `exercises/<file>`), from
 /// `scenarios.json`, which the build writes from the two `index.json` lists
 /// (scripts/post-build.mjs): one response for them all.
-async fn load_presets() -> Result<Vec<Preset>, String> {
+pub(crate) async fn load_presets() -> Result<Vec<Preset>, String> {
     let text = fetch_text(SCENARIOS).await?;
     let bundle: Bundle =
         serde_json::from_str(&text).map_err(|error| format!("{SCENARIOS}: {error}"))?;

@@ -6,8 +6,10 @@ pub mod app;
 pub mod components;
 pub mod embed;
 pub mod hooks;
+pub mod inflate;
 pub mod ptr_eq;
 pub mod reducer;
+pub mod start;
 pub mod storage;
 
 pub use app::App;

@@ -1,7 +1,7 @@
 //! Local storage, used carefully: a browser may block it (private modes,
 //! sandboxed frames), and then the page keeps working in memory.
 
-use gitops_world::share::{decode_saved, Encoder, Session};
+use gitops_world::share::{Encoder, Session};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -44,17 +44,19 @@ struct Work {
 }
 
 /// The saved sessions and the last one's key; nothing if there are none,
-/// they are from an unknown version, or storage is blocked.
-pub fn load_work() -> Option<(BTreeMap<String, Session>, String)> {
+/// they are from an unknown version, or storage is blocked. A session that does
+/// not decode is left out.
+pub async fn load_work() -> Option<(BTreeMap<String, Session>, String)> {
     let work: Work = serde_json::from_str(&get(WORK_KEY)?).ok()?;
     if work.version != WORK_VERSION {
         return None;
     }
-    let sessions = gitops_core::collect::map_of(
-        work.sessions
-            .into_iter()
-            .filter_map(|(key, link)| Some((key, decode_saved(&link).ok()?))),
-    );
+    let mut sessions = BTreeMap::new();
+    for (key, fragment) in work.sessions {
+        if let Ok(session) = crate::ui::inflate::decode_saved(&fragment).await {
+            sessions.insert(key, session);
+        }
+    }
     Some((sessions, work.last))
 }
 

@@ -240,40 +240,113 @@ impl Encoder {
 
 /// The session of a link fragment (with or without its `#`).
 pub fn decode(fragment: &str) -> Result<Session, LinkError> {
-    let fragment = fragment.strip_prefix('#').unwrap_or(fragment).trim();
-    check_length(fragment)?;
-    decode_within(fragment, MAX_EXPANDED_BYTES)
+    let deflated = read_link(fragment)?;
+    deflated.session(deflated.inflate())
 }
 
 /// A session of saved work, which may be larger than a link may: the panes'
 /// texts are in it, however large they were.
 pub fn decode_saved(fragment: &str) -> Result<Session, LinkError> {
-    decode_within(fragment, MAX_SAVED_EXPANDED_BYTES)
+    let deflated = read_saved(fragment)?;
+    deflated.session(deflated.inflate())
 }
 
-fn decode_within(fragment: &str, max_expanded: usize) -> Result<Session, LinkError> {
+/// A link fragment (with or without its `#`) read up to its deflated bytes: its
+/// length, its version and its base64url are checked. What is left is to inflate the
+/// bytes, here (`Deflated::inflate`) or by the browser's `DecompressionStream`, and to
+/// hand what that came to to `Deflated::session`, which checks the rest.
+pub fn read_link(fragment: &str) -> Result<Deflated, LinkError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment).trim();
+    check_length(fragment)?;
+    read_within(fragment, MAX_EXPANDED_BYTES)
+}
+
+/// A session of saved work read up to its deflated bytes, as `read_link` reads a link.
+pub fn read_saved(fragment: &str) -> Result<Deflated, LinkError> {
+    read_within(fragment, MAX_SAVED_EXPANDED_BYTES)
+}
+
+/// A link or a saved session whose base64url is read: deflated bytes, still to inflate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Deflated {
+    bytes: Vec<u8>,
+    /// The most they may inflate to.
+    limit: usize,
+    /// The fragment's length in characters, to say where a link that stops part-way stops.
+    characters: usize,
+}
+
+/// What inflating a link's deflated bytes came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inflated {
+    /// Every byte, when there are no more than `Deflated::limit`.
+    Whole(Vec<u8>),
+    /// More than `Deflated::limit`: inflating stopped once past it, so that a small
+    /// link cannot fill the memory.
+    TooLarge,
+    /// The deflated data ends before its last block does.
+    CutShort,
+    /// The bytes are not deflate data.
+    NotDeflate,
+}
+
+impl Deflated {
+    /// The deflated bytes, raw deflate (no zlib or gzip header).
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The most the bytes may inflate to: an inflater stops once past it and says `TooLarge`.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Inflates the bytes, at most `limit` of them.
+    pub fn inflate(&self) -> Inflated {
+        match miniz_oxide::inflate::decompress_to_vec_with_limit(&self.bytes, self.limit) {
+            Ok(bytes) => Inflated::Whole(bytes),
+            Err(error) => match error.status {
+                TINFLStatus::HasMoreOutput => Inflated::TooLarge,
+                TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                    Inflated::CutShort
+                }
+                _ => Inflated::NotDeflate,
+            },
+        }
+    }
+
+    /// The session the bytes inflated to, or why there is none.
+    pub fn session(&self, inflated: Inflated) -> Result<Session, LinkError> {
+        let json = match inflated {
+            Inflated::Whole(bytes) if bytes.len() <= self.limit => bytes,
+            Inflated::Whole(_) | Inflated::TooLarge => return Err(LinkError::TooLarge),
+            Inflated::CutShort => return Err(LinkError::Damaged(stops_at(self.characters))),
+            Inflated::NotDeflate => return Err(LinkError::Damaged(CHANGED.into())),
+        };
+        // Read as text, as every other JSON of the page is, so that the page holds one JSON reader.
+        let text =
+            String::from_utf8(json).map_err(|error| LinkError::Unreadable(error.to_string()))?;
+        serde_json::from_str(&text).map_err(|error| LinkError::Unreadable(error.to_string()))
+    }
+}
+
+fn read_within(fragment: &str, limit: usize) -> Result<Deflated, LinkError> {
     let (version, payload) = fragment
         .strip_prefix('v')
         .and_then(|rest| rest.split_once('.'))
         .and_then(|(version, payload)| Some((version.parse::<u32>().ok()?, payload)))
         .ok_or(LinkError::NotALink)?;
     match version {
-        1 => decode_v1(fragment, payload, max_expanded),
+        1 => read_v1(fragment, payload, limit),
         newer if newer > LINK_VERSION => Err(LinkError::NewerVersion(newer)),
         _ => Err(LinkError::NotALink),
     }
 }
 
 /// `payload` is the end of `fragment`, after `v1.`.
-fn decode_v1(fragment: &str, payload: &str, max_expanded: usize) -> Result<Session, LinkError> {
-    // Where the link stops, counted in characters after the `#`, as a person reads it.
-    let stops = || {
-        format!(
-            "it stops part-way, at character {} after the #",
-            fragment.chars().count()
-        )
-    };
-    let deflated = URL_SAFE_NO_PAD
+fn read_v1(fragment: &str, payload: &str, limit: usize) -> Result<Deflated, LinkError> {
+    let characters = fragment.chars().count();
+    let bytes = URL_SAFE_NO_PAD
         .decode(payload.trim_end_matches('='))
         .map_err(|error| {
             LinkError::Damaged(match error {
@@ -286,22 +359,23 @@ fn decode_v1(fragment: &str, payload: &str, max_expanded: usize) -> Result<Sessi
                         shown(character)
                     )
                 }
-                DecodeError::InvalidLength(_) | DecodeError::InvalidLastSymbol(..) => stops(),
+                DecodeError::InvalidLength(_) | DecodeError::InvalidLastSymbol(..) => {
+                    stops_at(characters)
+                }
                 DecodeError::InvalidPadding => CHANGED.into(),
             })
         })?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, max_expanded)
-        .map_err(|error| match error.status {
-            TINFLStatus::HasMoreOutput => LinkError::TooLarge,
-            // The deflated data ends before its last block does.
-            TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
-                LinkError::Damaged(stops())
-            }
-            _ => LinkError::Damaged(CHANGED.into()),
-        })?;
-    // Read as text, as every other JSON of the page is, so that the page holds one JSON reader.
-    let text = String::from_utf8(json).map_err(|error| LinkError::Unreadable(error.to_string()))?;
-    serde_json::from_str(&text).map_err(|error| LinkError::Unreadable(error.to_string()))
+    Ok(Deflated {
+        bytes,
+        limit,
+        characters,
+    })
+}
+
+/// Where a link that stops part-way stops, counted in characters after the `#`, as a
+/// person reads it.
+fn stops_at(characters: usize) -> String {
+    format!("it stops part-way, at character {characters} after the #")
 }
 
 /// Why a link that reads as base64url does not inflate: no place in it is known.

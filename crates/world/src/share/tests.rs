@@ -199,3 +199,105 @@ fn a_link_is_handed_out_only_when_the_playground_opens_it() {
         Err(LinkError::TooLong(length)) if length > MAX_LINK_CHARS
     ));
 }
+
+/// Inflated by another inflater (the page's is the browser's) and handed in, a link
+/// gives what `decode` gives.
+fn decoded_from(
+    fragment: &str,
+    inflate: impl Fn(&Deflated) -> Inflated,
+) -> Result<Session, LinkError> {
+    let deflated = read_link(fragment)?;
+    deflated.session(inflate(&deflated))
+}
+
+#[test]
+fn a_link_inflated_elsewhere_opens_to_the_same_session() {
+    let mut session = Session::of_scenario("desired: {web: {image: registry.example/web:2.0.1}}\n");
+    session.record(Interaction::Step, true);
+    let link = encode(&session);
+    let handed_in = |deflated: &Deflated| {
+        Inflated::Whole(miniz_oxide::inflate::decompress_to_vec(deflated.bytes()).unwrap())
+    };
+    assert_eq!(
+        decoded_from(&format!("#{link}"), handed_in),
+        Ok(session.clone())
+    );
+    assert_eq!(decoded_from(&link, handed_in), decode(&link));
+    let saved = read_saved(&link).unwrap();
+    assert_eq!(saved.limit(), MAX_SAVED_EXPANDED_BYTES);
+    assert_eq!(saved.session(handed_in(&saved)), Ok(session));
+}
+
+#[test]
+fn a_bomb_handed_in_is_refused_as_decode_refuses_it() {
+    let bomb = vec![b' '; MAX_EXPANDED_BYTES + 1];
+    let link = format!(
+        "v1.{}",
+        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&bomb, 9))
+    );
+    let deflated = read_link(&link).unwrap();
+    assert_eq!(deflated.limit(), MAX_EXPANDED_BYTES);
+    let refused = Err(LinkError::TooLarge);
+    assert_eq!(decode(&link), refused);
+    // An inflater that stopped once past the limit says so.
+    assert_eq!(deflated.session(Inflated::TooLarge), refused);
+    // One that did not stop is refused all the same: the limit is checked here too.
+    assert_eq!(deflated.session(Inflated::Whole(bomb)), refused);
+    assert_eq!(
+        deflated
+            .session(Inflated::TooLarge)
+            .unwrap_err()
+            .to_string(),
+        "this link expands to more than 4 MB"
+    );
+    let exactly = vec![b' '; MAX_EXPANDED_BYTES];
+    assert!(matches!(
+        deflated.session(Inflated::Whole(exactly)),
+        Err(LinkError::Unreadable(_))
+    ));
+}
+
+#[test]
+fn a_link_handed_in_cut_short_or_changed_says_what_decode_says() {
+    let link = encode(&Session::of_scenario(
+        "desired: {web: {image: registry.example/web:2.0.1, replicas: 3}}\n",
+    ));
+    for cut in 4..link.len() {
+        let fragment = format!("#{}", &link[..cut]);
+        assert_eq!(
+            decoded_from(&fragment, |_| Inflated::CutShort),
+            decode(&fragment),
+            "cut at {cut}"
+        );
+    }
+    assert_eq!(
+        decoded_from("v1.____", |_| Inflated::NotDeflate),
+        decode("v1.____")
+    );
+    let not_a_session = format!(
+        "v1.{}",
+        URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"[1, 2]", 9))
+    );
+    assert_eq!(
+        decoded_from(&not_a_session, |_| Inflated::Whole(b"[1, 2]".to_vec())),
+        decode(&not_a_session)
+    );
+    assert!(matches!(
+        decoded_from("v1.AAAA", |_| Inflated::Whole(vec![0xff, 0xfe])),
+        Err(LinkError::Unreadable(_))
+    ));
+}
+
+#[test]
+fn what_is_wrong_before_inflating_is_found_before_inflating() {
+    let never = |_: &Deflated| -> Inflated { unreachable!("nothing to inflate") };
+    for fragment in ["nonsense", "#v9.abc", "v1.@@@", "#v1.AAAA%%%", "v1.AAAAA"] {
+        assert_eq!(
+            decoded_from(fragment, never),
+            decode(fragment),
+            "{fragment}"
+        );
+    }
+    let long = "v1.A".repeat(MAX_LINK_CHARS);
+    assert_eq!(decoded_from(&long, never), decode(&long));
+}

@@ -1,0 +1,205 @@
+// The first load: the shell index.html draws before the wasm arrives, the page that
+// takes it over without moving it, and saved work and links, which the page opens
+// before it mounts, so that the first scenario and text it shows are the ones that stay.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { cards, dist, editorText, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
+
+let server;
+let browser;
+servedInChromium({}, (started) => ({ server, browser } = started));
+
+const workedExample = JSON.parse(readFileSync(join(dist, 'presets', 'worked-example.json'), 'utf8'));
+const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
+/** A link's fragment for a session (`p`: a preset's file, `i`: what was done), as the page writes it. */
+const linkTo = (session) => `#v1.${deflateRawSync(JSON.stringify(session)).toString('base64url')}`;
+
+/**
+ * The regions of the page, in the shell and in the page alike: where each is, to the
+ * tenth of a pixel: the shell's frames, and the page's elements they stand for.
+ */
+const regions = (page) =>
+  page.evaluate(() => {
+    const box = (element) => {
+      if (!element) return null;
+      const { x, y, width, height } = element.getBoundingClientRect();
+      return [x, y, width, height].map((value) => Math.round(value * 10) / 10);
+    };
+    const all = (selector) => [...document.querySelectorAll(selector)].map(box);
+    return {
+      header: box(document.querySelector('header.site')),
+      scenario: box(document.querySelector('section.presets')),
+      title: box(document.querySelector('.preset-title')),
+      controls: all('.controls .group > :not(.hold)'),
+      picture: box(document.querySelector('.world-picture')),
+      events: box(document.querySelector('.world > :last-child')),
+      editors: all('.panes .code-editor, .shell .panes i'),
+    };
+  });
+
+/** Whether two regions' boxes are the same, within a pixel. */
+function assertSameRegions(shell, page, size) {
+  for (const [name, boxes] of Object.entries(shell)) {
+    const [flatShell, flatPage] = [[boxes].flat(2), [page[name]].flat(2)];
+    assert.equal(flatShell.length, flatPage.length, `${size}: ${name} has as many boxes in the shell as in the page`);
+    flatShell.forEach((value, index) =>
+      assert.ok(Math.abs(value - flatPage[index]) <= 1, `${size}: ${name} moved: shell ${JSON.stringify(boxes)}, page ${JSON.stringify(page[name])}`),
+    );
+  }
+}
+
+/**
+ * A page whose wasm is held back until `release()`: the shell is all there is until
+ * then. No service worker, so that the page's own request for the wasm is the one held.
+ */
+async function withWasmHeld(url, contextOptions) {
+  const opened = await openPage(browser, 'about:blank', { serviceWorkers: 'block', ...contextOptions });
+  let held;
+  const asked = new Promise((resolve) => {
+    opened.page.route(/_bg\.wasm$/, (route) => {
+      held = route;
+      resolve();
+    });
+  });
+  await opened.page.goto(url, { waitUntil: 'commit' });
+  await asked;
+  return { ...opened, release: () => held.continue() };
+}
+
+for (const [size, viewport] of [
+  ['wide', { width: 1440, height: 900 }],
+  ['phone', { width: 390, height: 844 }],
+]) {
+  test(`before the wasm arrives the shell shows the page's frame, which the page takes over in place (${size})`, async () => {
+    const { page, record, release, close } = await withWasmHeld(server.url, { viewport });
+    const heading = page.getByRole('heading', { level: 1, name: 'GitOps playground' });
+    await heading.waitFor();
+    const title = page.getByRole('heading', { level: 3, name: workedExample.title });
+    assert.equal(await title.isVisible(), true, 'the worked example is the scenario');
+    assert.equal(await page.getByText(workedExample.explanation).isVisible(), true);
+    assert.equal(await page.evaluate(() => window.wasmBindings), undefined, 'the wasm is not here yet');
+    const shell = await regions(page);
+    assert.ok(shell.editors.length === 2 && shell.controls.length === 9, JSON.stringify(shell));
+    if (size === 'wide') {
+      for (const editor of shell.editors) assert.ok(editor[3] > 300, `a pane's frame is as tall as its editor: ${editor}`);
+    }
+    assert.ok(shell.picture[3] > 100, `the picture's frame is as tall as the picture: ${shell.picture}`);
+    await screenshot(page, `shell-${size}`, { fullPage: false });
+
+    release();
+    // On a phone the plan is a panel of its own, not shown: the picture is.
+    await page.locator('.world-picture svg.picture').first().waitFor({ state: 'attached', timeout: 30_000 });
+    assert.equal(await page.locator('header.site').count(), 1, 'one header: the page replaced the shell');
+    assert.equal(await page.locator('.shell').count(), 0);
+    assert.equal(await title.isVisible(), true);
+    assertSameRegions(shell, await regions(page), size);
+    assert.deepEqual(record.consoleErrors, []);
+    assert.deepEqual(record.cspViolations, []);
+    await close();
+  });
+}
+
+test('the shell follows the dark theme chosen before', async () => {
+  const { page, context, close } = await openPage(browser, server.url, { serviceWorkers: 'block', colorScheme: 'light' });
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web'], 30_000);
+  await page.getByLabel('Theme').selectOption('dark');
+  await context.route(/_bg\.wasm$/, () => {});
+  await page.reload({ waitUntil: 'commit' });
+  await page.getByRole('heading', { level: 1, name: 'GitOps playground' }).waitFor();
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(background, 'rgb(21, 23, 27)', 'the dark --bg');
+  await screenshot(page, 'shell-wide-dark', { fullPage: false });
+  await close();
+});
+
+/**
+ * Records, from the start of every document of the context, each text the Desired pane
+ * shows (`window.desiredShown`, each change once) and the scenario's title as the shell
+ * shows it when the document is parsed (`window.shellTitle`: its text, and whether it is
+ * visible).
+ */
+async function recordWhatIsShown(context) {
+  await context.addInitScript(() => {
+    window.desiredShown = [];
+    const look = () => {
+      const text = document.getElementById('desired-state')?.textContent;
+      if (text && text !== window.desiredShown.at(-1)) window.desiredShown.push(text);
+    };
+    new MutationObserver(look).observe(document, { childList: true, subtree: true, characterData: true });
+    document.addEventListener('DOMContentLoaded', () => {
+      const title = document.querySelector('.shell .preset-title');
+      window.shellTitle = title && { text: title.textContent, visible: getComputedStyle(title).visibility === 'visible' };
+    });
+  });
+}
+
+const shown = (page) => page.evaluate(() => ({ desired: window.desiredShown, shellTitle: window.shellTitle }));
+
+/** Types `text` into the Desired pane and waits until the work is saved. */
+async function typeAndSave(page, text) {
+  const before = await page.evaluate(() => localStorage.getItem('gitops-playground.work'));
+  await desiredPane(page).fill(text);
+  await until(async () => (await page.evaluate(() => localStorage.getItem('gitops-playground.work'))) !== before, true, 10_000);
+}
+
+test('after a reload the Desired pane first shows the saved text, on the worked example and on another preset', async () => {
+  const { page, context, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web'], 30_000);
+  const edited = JSON.stringify({ web: { image: 'registry.example/web:2.0.1', replicas: 5 } }, null, 2);
+  await typeAndSave(page, edited);
+  await until(() => cards(page), ['DELETE api', 'DELETE debug', 'UPDATE web']);
+  await recordWhatIsShown(context);
+  await page.reload();
+  await until(() => editorText(desiredPane(page)), edited);
+  let seen = await shown(page);
+  assert.deepEqual(seen.desired, [await desiredPane(page).textContent()], 'one text, the saved one, from the first');
+  assert.deepEqual(seen.shellTitle, { text: workedExample.title, visible: true }, 'the saved work is on the worked example');
+
+  await page.getByLabel('Preset').selectOption('mutable-tag.yaml');
+  await until(() => page.getByLabel('Preset').inputValue(), 'mutable-tag.yaml');
+  const presetText = await editorText(desiredPane(page));
+  const mutable = `${presetText.trimEnd()}\n# pinned by hand\n`;
+  await typeAndSave(page, mutable);
+  await page.reload();
+  await until(() => page.getByLabel('Preset').inputValue(), 'mutable-tag.yaml', 30_000);
+  await until(() => editorText(desiredPane(page)), mutable);
+  seen = await shown(page);
+  assert.deepEqual(seen.desired, [await desiredPane(page).textContent()], 'one text, the saved one, from the first');
+  assert.equal(seen.shellTitle.visible, false, 'the shell shows no title it would have to take back');
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('a link opens before the page mounts; a damaged one says why, as the world decoder says it', async () => {
+  const opened = await openPage(browser, 'about:blank');
+  await recordWhatIsShown(opened.context);
+  await opened.page.goto(`${server.url}${linkTo({ p: 'mutable-tag.yaml', i: ['n'] })}`);
+  await until(() => opened.page.getByLabel('Preset').inputValue(), 'mutable-tag.yaml', 30_000);
+  const seen = await shown(opened.page);
+  assert.deepEqual(seen.desired, [await desiredPane(opened.page).textContent()], 'the link\'s text from the first');
+  assert.equal(seen.shellTitle.visible, false, 'a link: the shell shows no title');
+  assert.deepEqual(opened.record.consoleErrors, []);
+  await opened.close();
+
+  const link = linkTo({ s: JSON.stringify({ version: 1, desired: { web: { image: 'registry.example/web:2.0.1' } } }), i: ['s'] });
+  const cut = link.slice(0, 40);
+  const bomb = `#v1.${deflateRawSync(Buffer.alloc(5 * 1024 * 1024, 32)).toString('base64url')}`;
+  const again = '; copy the whole link again';
+  for (const [fragment, problem] of [
+    [cut, `this link is damaged or cut short (it stops part-way, at character ${cut.length - 1} after the #)${again}`],
+    ['#v1.____', `this link is damaged or cut short (some of its characters were changed or lost)${again}`],
+    [bomb, 'this link expands to more than 4 MB'],
+    ['#v1.AAAA%%%', `this link is damaged or cut short (character 8 after the #, “%”, cannot be in a playground link)${again}`],
+  ]) {
+    const { page, record, close } = await openPage(browser, `${server.url}${fragment}`);
+    const notice = page.locator('.notice[role=alert] p');
+    await notice.waitFor({ timeout: 30_000 });
+    assert.equal(await notice.innerText(), `The link does not open: ${problem}. Here is the lesson's example.`);
+    await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+    assert.deepEqual(record.consoleErrors, [], 'no crash');
+    await close();
+  }
+});
