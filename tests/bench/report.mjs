@@ -125,7 +125,7 @@ function throttledSection({ throttling, screen, blank, playground }) {
   return {
     title: 'First load on a phone on Slow 4G',
     note:
-      `Lighthouse's mobile "Slow 4G" (${throttling.rttMs} ms round trip, ${kbits(throttling.throughputKbps)}, CPU x${throttling.cpuSlowdownMultiplier}) as its DevTools throttling applies it: ` +
+      `Lighthouse's mobile "Slow 4G" (${throttling.rttMs} ms round trip, ${kbits(throttling.throughputKbps)}, CPU x${throttling.cpuSlowdownMultiplier}) applied through DevTools as they are: ` +
       `${throttling.requestLatencyMs} ms before each response starts, ${kbits(throttling.downloadThroughputKbps)} down, ${kbits(throttling.uploadThroughputKbps)} up, the CPU ${throttling.cpuSlowdownMultiplier} times slower; ` +
       `a ${screen.viewport.width}x${screen.viewport.height} phone screen; the build served gzip -9. ` +
       `Fresh browser contexts (nothing cached, no service worker yet), median of ${visits} visits each. ` +
