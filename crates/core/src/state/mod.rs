@@ -6,6 +6,7 @@ pub mod kinds;
 pub mod meta;
 pub mod namespace;
 pub(crate) mod pairs;
+pub mod places;
 pub mod protection;
 mod recent_reads;
 pub mod render;

@@ -3,6 +3,7 @@
 
 pub mod document;
 pub mod json;
+pub mod lines;
 pub(crate) mod reads_as;
 pub mod typed;
 pub mod yaml;

@@ -9,8 +9,11 @@
 //! `read` reads them as scenario files and the Options panel write them;
 //! `jq` reads the jq paths of Argo CD's `jqPathExpressions`.
 
+mod fields;
 mod jq;
 mod read;
+
+pub use fields::ignored_fields;
 
 pub use read::{deserialize_rules, rules_from_text, rules_from_value, RulesError};
 
