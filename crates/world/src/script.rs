@@ -5,6 +5,7 @@ use crate::repository::Files;
 use serde::de::{self, Deserializer};
 use serde::ser::{self, Serializer};
 use serde::{Deserialize, Serialize};
+use gitops_core::text::typed::read;
 use serde_json::{Map, Value};
 
 /// One action at one step.
@@ -237,13 +238,13 @@ impl<'de> Deserialize<'de> for ScriptStep {
         };
         let unit = fields
             .is_empty()
-            .then(|| Action::deserialize(Value::String(name.clone())).ok())
+            .then(|| read::<Action>(Value::String(name.clone())).ok())
             .flatten();
         let action = match unit {
             Some(action) => action,
             None => {
                 let tagged = Value::Object(Map::from_iter([(name, Value::Object(fields))]));
-                Action::deserialize(tagged).map_err(de::Error::custom)?
+                read::<Action>(tagged).map_err(|mismatch| de::Error::custom(mismatch.message()))?
             }
         };
         Ok(ScriptStep { at, action })

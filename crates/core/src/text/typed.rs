@@ -6,6 +6,11 @@
 //! wrapping that reader, but its wrapper doubles the code of every type read
 //! through it (88 KB of the page's module); this reader made the module
 //! 9.4 KB gzipped smaller. `serde_path_to_error` is its oracle in the tests.
+//!
+//! One thing it refuses that `serde_json` reads: a struct written as an array
+//! (whose items `serde_json` takes as the fields in order). Nobody writes a
+//! scenario's objects so, and refusing it leaves every struct's reader of
+//! arrays out of the page's module (6.5 KB gzipped).
 
 use crate::error::InputError;
 use crate::pointer;
@@ -285,11 +290,7 @@ impl<'de> de::Deserializer<'de> for Located<'_> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Mismatch> {
-        match self.value {
-            Value::Object(entries) => visit_object(entries, self.at, visitor),
-            Value::Array(items) => visit_array(items, self.at, visitor),
-            _ => Err(self.invalid_type(&visitor)),
-        }
+        self.object(visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
