@@ -12,7 +12,8 @@
 // In the staging directory it:
 //   1. checks that the `integrity` attributes Trunk wrote still match their files
 //      (Trunk computes them before this hook), then minifies the two wasm modules' glue
-//      (the page's, 2 KB less gzipped, and the API's), gives the functions each module
+//      (the page's, 2 KB less gzipped, and the API's) and the page's JavaScript
+//      snippets (src/ui/compression.js, the editor's paint.js), gives the functions each module
 //      imports from its glue short names (short-imports.mjs: 6 KB less), and writes the
 //      new integrity of both; under an absolute public URL, points index.html's
 //      register-sw.js at it;
@@ -137,11 +138,19 @@ function checkIntegrity(page) {
 
 /**
  * Minifies the wasm-bindgen glue of both modules (the page's, which index.html preloads,
- * and the API's) and gives the page's tags their new integrity. Exports keep their names.
+ * and the API's) and the JavaScript snippets the page's module imports (snippets/, where
+ * wasm-bindgen puts the files named by `#[wasm_bindgen(module = ...)]`), and gives the
+ * page's tags their new integrity. Exports keep their names.
  */
 async function withCompactGlue(page) {
   const modules = readdirSync(staging).filter((name) => /_bg\.wasm$/.test(name));
   const changed = [];
+  const snippets = join(staging, 'snippets');
+  for (const path of existsSync(snippets) ? walk(snippets).filter((path) => path.endsWith('.js')) : []) {
+    const { code } = await minify(readFileSync(path, 'utf8'), { module: true, format: { comments: false } });
+    writeFileSync(path, code);
+    changed.push(path);
+  }
   for (const module of modules) {
     const glue = module.replace(/_bg\.wasm$/, '.js');
     const [gluePath, modulePath] = [join(staging, glue), join(staging, module)];

@@ -525,7 +525,7 @@ async fn a_link_pasted_into_the_open_page_opens_and_share_does_not_open_it_again
     // Share writes its link into the address bar without a `hashchange`: opening it
     // again would close the panel.
     button(&root, "Share").click();
-    rendered().await;
+    until(|| root.query_selector("#share-link").ok().flatten().is_some(), true).await;
     let shared = find(&root, "#share-link")
         .unchecked_into::<HtmlInputElement>()
         .value();

@@ -4,14 +4,17 @@ use crate::ui::components::{
 };
 use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
 use crate::ui::hooks::{
-    use_followed_links, use_keyboard_shortcuts, use_play_timer, use_presets_when_wanted,
+    use_followed_links, use_keyboard_shortcuts, use_make_link, use_play_timer, use_presets_when_wanted,
     use_save_progress, use_save_work, use_settle_after_typing, use_share_link, use_start,
     use_theme,
 };
 use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::PageModel;
 use crate::ui::start::Start;
-use gitops_page::{Action, Model, Pane, Panel};
+use crate::ui::components::plan_view::card_id;
+use gitops_page::{Action, DriftMark, Model, Pane, Panel};
+use std::ops::Range;
+use wasm_bindgen::JsCast;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -51,7 +54,15 @@ pub fn app(props: &AppProps) -> Html {
         model
             .shared
             .as_ref()
-            .and_then(|shared| shared.fragment.clone().ok()),
+            .and_then(|shared| shared.fragment.clone()?.ok()),
+    );
+    use_make_link(
+        model
+            .shared
+            .as_ref()
+            .filter(|shared| shared.fragment.is_none())
+            .map(|_| model.session.clone()),
+        dispatch.clone(),
     );
     use_theme(model.theme);
     use_save_progress(model.progress.clone());
@@ -110,6 +121,23 @@ fn full_page(props: &PageProps) -> Html {
     let on_inspect = {
         let dispatch = send_with(&dispatch);
         Callback::from(move |key| dispatch.dispatch(Action::Inspect(key)))
+    };
+    let desired_marks = use_pane_marks(model, Pane::Desired);
+    let actual_marks = use_pane_marks(model, Pane::Actual);
+    let show_card = {
+        let dispatch = send_with(&dispatch);
+        Callback::from(move |key: String| {
+            dispatch.dispatch(Action::ShowPanel(Panel::Plan));
+            // Once the plan's panel shows (on a narrow screen it was hidden).
+            gloo::timers::callback::Timeout::new(0, move || {
+                let card = gloo::utils::document().get_element_by_id(&card_id(&key));
+                if let Some(card) = card.and_then(|card| card.dyn_into::<web_sys::HtmlElement>().ok()) {
+                    card.scroll_into_view();
+                    let _ = card.focus();
+                }
+            })
+            .forget();
+        })
     };
     html! {
         <>
@@ -211,6 +239,9 @@ fn full_page(props: &PageProps) -> Html {
                             text={PtrEq(model.desired.text.clone())}
                             error={model.desired.error.clone()}
                             highlight={model.highlighted_lines(Pane::Desired)}
+                            marks={desired_marks.0.clone()}
+                            ignored={desired_marks.1.clone()}
+                            on_mark={show_card.clone()}
                             on_edit={on_edit.clone()}
                         />
                     </div>
@@ -222,6 +253,9 @@ fn full_page(props: &PageProps) -> Html {
                             text={PtrEq(model.actual.text.clone())}
                             error={model.actual.error.clone()}
                             highlight={model.highlighted_lines(Pane::Actual)}
+                            marks={actual_marks.0.clone()}
+                            ignored={actual_marks.1.clone()}
+                            on_mark={show_card}
                             {on_edit}
                         />
                     </div>
@@ -261,6 +295,36 @@ fn full_page(props: &PageProps) -> Html {
         </>
     }
 }
+
+/// A pane's drift marks and greyed lines for the report on screen. While a large
+/// text is being typed they wait for the pause, which finds them in the texts as they
+/// then are: a pane whose text did not change keeps its marks meanwhile, and the pane
+/// being typed in shows none.
+#[hook]
+fn use_pane_marks(model: &Model, pane: Pane) -> Rc<(Rc<Vec<DriftMark>>, Rc<Vec<Range<usize>>>)> {
+    type Marked = (PtrEq<str>, Option<PtrEq<gitops_core::Report>>);
+    let last = use_mut_ref(|| None::<(Marked, Rc<(Rc<Vec<DriftMark>>, Rc<Vec<Range<usize>>>)>)>);
+    let editor = model.editor(pane);
+    let key = (PtrEq(editor.text.clone()), model.report.clone().map(PtrEq));
+    let large = model.typing().is_some()
+        && model.desired.text.len() + model.actual.text.len() > LARGEST_MARKED_WHILE_TYPING;
+    let mut last = last.borrow_mut();
+    match &*last {
+        Some((seen, marks)) if *seen == key => return marks.clone(),
+        Some((seen, marks)) if large && seen.0 == key.0 => return marks.clone(),
+        _ => {}
+    }
+    if large {
+        return Rc::default();
+    }
+    let marks = model.pane_marks(pane);
+    let marks = Rc::new((Rc::new(marks.drift), Rc::new(marks.ignored)));
+    *last = Some((key, marks.clone()));
+    marks
+}
+
+/// Texts up to this size are marked at each keystroke.
+const LARGEST_MARKED_WHILE_TYPING: usize = 16 * 1024;
 
 /// The picture of the model's world, drawn again only when the world, the
 /// report or what Step applied changed, and not while typing: what is typed
@@ -326,21 +390,34 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
         let dispatch = dispatch.clone();
         Callback::from(move |(pane, text)| dispatch.dispatch(Action::Edit(pane, text)))
     };
-    // The link carries the session, encoded when it is about to be followed (pointed
-    // at, focused or clicked) rather than on every render: encoding a large session
-    // takes as long as a keystroke may.
+    // The link carries the session, made when it is about to be followed (pointed at,
+    // focused or clicked) rather than on every render: making it for a large session
+    // takes as long as a keystroke may. A click opens the playground once it is made.
     let open_full = {
         let session = model.session.clone();
         Callback::from(move |event: Event| {
-            if let Some(link) = event.target_dyn_into::<web_sys::Element>() {
+            let Some(link) = event.target_dyn_into::<web_sys::Element>() else {
+                return;
+            };
+            let clicked = event.dyn_ref::<MouseEvent>().filter(|click| {
+                !(click.ctrl_key() || click.meta_key() || click.shift_key() || click.alt_key())
+            });
+            if clicked.is_some() {
+                event.prevent_default();
+            }
+            let (session, opens) = (session.clone(), clicked.is_some());
+            yew::platform::spawn_local(async move {
                 // A session too large for a link opens the playground without it, and says why.
-                let (href, why) = match gitops_world::share::encode_link(&session) {
+                let (href, why) = match crate::ui::compression::encode_link(&session).await {
                     Ok(fragment) => (format!("./#{fragment}"), String::new()),
-                    Err(error) => ("./".to_string(), gitops_page::not_a_link(&error)),
+                    Err(why) => ("./".to_string(), why),
                 };
                 let _ = link.set_attribute("href", &href);
                 let _ = link.set_attribute("title", &why);
-            }
+                if opens {
+                    let _ = gloo::utils::window().open_with_url_and_target_and_features(&href, "_blank", "noopener");
+                }
+            });
         })
     };
     let playing = model.playing;

@@ -8,7 +8,7 @@ use crate::ui::reducer::PageModel;
 use gitops_core::InputError;
 use gitops_js::json_of;
 use gitops_page::{Action, Failure, Model, Source};
-use gitops_world::share::{encode_link, Session};
+use gitops_world::share::Session;
 
 use gloo::events::EventListener;
 use serde::Serialize;
@@ -66,16 +66,18 @@ pub struct EmbedState {
     /// Operations left in the plan.
     remaining: usize,
     /// The link fragment of what is on screen; null when the playground would
-    /// not open it (it is too large), and `linkError` says why.
+    /// not open it (it is too large), and `linkError` says why. Made by the browser
+    /// just before the state is told.
     link: Option<String>,
     #[serde(rename = "linkError")]
     link_error: Option<String>,
+    #[serde(skip)]
+    session: Session,
 }
 
 impl EmbedState {
     pub fn of(model: &Model) -> Option<EmbedState> {
         let report = model.report.as_ref()?;
-        let link = encode_link(&model.session).map_err(|error| gitops_page::not_a_link(&error));
         Some(EmbedState {
             kind: "gitops:state",
             scenario: model.preset.title.clone(),
@@ -89,8 +91,9 @@ impl EmbedState {
                 .iter()
                 .filter(|operation| operation.changes_cluster())
                 .count(),
-            link: link.clone().ok(),
-            link_error: link.err(),
+            link: None,
+            link_error: None,
+            session: model.session.clone(),
         })
     }
 }
@@ -165,9 +168,18 @@ pub fn use_embed_messages(
     }
     {
         let allowed = allowed.clone();
+        // Each state is told once its link is made, unless a newer state came meanwhile.
+        let latest = use_mut_ref(|| 0u64);
         use_effect_with(state, move |state| {
-            if let Some(state) = state {
-                tell_host(state, &allowed);
+            let told = latest.replace_with(|count| *count + 1) + 1;
+            if let Some(state) = state.clone() {
+                yew::platform::spawn_local(async move {
+                    let link = crate::ui::compression::encode_link(&state.session).await;
+                    if *latest.borrow() == told {
+                        let (link, link_error) = (link.clone().ok(), link.err());
+                        tell_host(&EmbedState { link, link_error, ..state }, &allowed);
+                    }
+                });
             }
         });
     }

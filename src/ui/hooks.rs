@@ -73,7 +73,7 @@ pub(crate) fn menu_loaded(menu: Result<Vec<MenuEntry>, String>) -> Action {
 /// open, once the browser has inflated it.
 fn open_link(fragment: String, source: Source, dispatch: UseReducerDispatcher<PageModel>) {
     yew::platform::spawn_local(async move {
-        dispatch.dispatch(match crate::ui::inflate::decode_link(&fragment).await {
+        dispatch.dispatch(match crate::ui::compression::decode_link(&fragment).await {
             Ok(session) => Action::Open(session, source),
             Err(problem) => Action::CannotOpen(source, problem),
         });
@@ -104,9 +104,8 @@ pub fn use_followed_links(dispatch: UseReducerDispatcher<PageModel>) {
 }
 
 /// Saves the work whenever it changes; says once if the browser does not allow it.
-/// Saving starts when typing pauses and goes a slice at a time, so that a keystroke
-/// waits for one slice at most; a change meanwhile starts it again, and leaving the
-/// page finishes it at once. The work the page mounts with is saved only when the
+/// Saving starts when typing pauses, and the browser deflates each session in turn; a
+/// change meanwhile starts it again, and leaving the page finishes it at once. The work the page mounts with is saved only when the
 /// start changed it (`changed_at_start`: it opened a link, say).
 #[hook]
 pub fn use_save_work(
@@ -132,14 +131,20 @@ pub fn use_save_work(
                         SaveProgress::Saving(storage::Saving::new(&saved, &last));
                     yew::platform::spawn_local(async move {
                         loop {
-                            let done = match &mut *progress.borrow_mut() {
-                                SaveProgress::Saving(saving) => saving.advance(SAVE_SLICE_BYTES),
+                            let next = match &*progress.borrow() {
+                                SaveProgress::Saving(saving) => saving.next(),
                                 _ => return,
                             };
-                            if done {
+                            let Some(session) = next else {
                                 break;
+                            };
+                            let Some(fragment) = crate::ui::compression::encode_saved(&session).await else {
+                                break;
+                            };
+                            match &mut *progress.borrow_mut() {
+                                SaveProgress::Saving(saving) => saving.encoded(fragment),
+                                _ => return,
                             }
-                            gloo::timers::future::TimeoutFuture::new(0).await;
                         }
                         let finished = progress.replace(SaveProgress::Saved);
                         if let SaveProgress::Saving(saving) = finished {
@@ -193,9 +198,6 @@ enum SaveProgress {
 /// so that a keystroke never pays for encoding every saved session.
 const SAVE_AFTER_MS: u32 = 400;
 
-/// How much of a session's JSON a slice of saving deflates: a few milliseconds.
-const SAVE_SLICE_BYTES: usize = 256 * 1024;
-
 fn report_save(
     saved: Result<(), SaveError>,
     warned: &std::rc::Rc<std::cell::RefCell<bool>>,
@@ -219,6 +221,20 @@ pub fn use_save_progress(progress: std::rc::Rc<BTreeMap<String, gitops_page::Pro
     use_effect_with(progress, |progress| {
         if !progress.is_empty() {
             storage::save_progress(progress);
+        }
+    });
+}
+
+/// Makes the link Share asked for (of `session`, while it waits for one) and hands it
+/// to the model.
+#[hook]
+pub fn use_make_link(session: Option<gitops_world::share::Session>, dispatch: UseReducerDispatcher<PageModel>) {
+    use_effect_with(session, move |session| {
+        if let Some(session) = session.clone() {
+            yew::platform::spawn_local(async move {
+                let fragment = crate::ui::compression::encode_link(&session).await;
+                dispatch.dispatch(Action::LinkMade(fragment));
+            });
         }
     });
 }

@@ -4,9 +4,9 @@
 
 pub mod app;
 pub mod components;
+pub mod compression;
 pub mod embed;
 pub mod hooks;
-pub mod inflate;
 pub mod ptr_eq;
 pub mod reducer;
 pub mod start;

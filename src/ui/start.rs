@@ -5,7 +5,7 @@
 //! index.html's shell is on screen.
 
 use crate::ui::hooks::{load_menu, load_presets, menu_loaded, saved_theme};
-use crate::ui::inflate::decode_link;
+use crate::ui::compression::decode_link;
 use crate::ui::storage;
 use gitops_page::{Action, Model, Source};
 use std::cell::RefCell;

@@ -1,7 +1,7 @@
 //! Local storage, used carefully: a browser may block it (private modes,
 //! sandboxed frames), and then the page keeps working in memory.
 
-use gitops_world::share::{Encoder, Session};
+use gitops_world::share::Session;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -53,7 +53,7 @@ pub async fn load_work() -> Option<(BTreeMap<String, Session>, String)> {
     }
     let mut sessions = BTreeMap::new();
     for (key, fragment) in work.sessions {
-        if let Ok(session) = crate::ui::inflate::decode_saved(&fragment).await {
+        if let Ok(session) = crate::ui::compression::decode_saved(&fragment).await {
             sessions.insert(key, session);
         }
     }
@@ -66,16 +66,15 @@ pub enum SaveError {
     TooLarge(usize),
 }
 
-/// Saving the work, a slice at a time: each session is encoded (deflated in
-/// slices), then the whole is written at once. A session encoded by an earlier
-/// save and not changed since is not encoded again.
+/// Saving the work: each session is deflated by the browser (`encode_saved`), one
+/// after the other, then the whole is written at once. A session encoded by an earlier
+/// save and not changed since is not encoded again. Left before every session is
+/// encoded (the page is closing), the rest are written as their JSON.
 pub struct Saving {
     last: String,
     encoded: BTreeMap<String, String>,
-    /// The sessions still to encode.
+    /// The sessions still to encode; the last one is next.
     to_encode: Vec<(String, Session)>,
-    /// The session being encoded, with its encoder.
-    encoding: Option<(String, Session, Encoder)>,
 }
 
 thread_local! {
@@ -101,36 +100,28 @@ impl Saving {
             last: last.to_string(),
             encoded,
             to_encode,
-            encoding: None,
         }
     }
 
-    /// Encodes about `bytes` more; whether every session is encoded.
-    pub fn advance(&mut self, bytes: usize) -> bool {
-        if self.encoding.is_none() {
-            self.encoding = self.to_encode.pop().map(|(key, session)| {
-                let encoder = Encoder::new(&session);
-                (key, session, encoder)
-            });
-        }
-        let Some((_, _, encoder)) = &mut self.encoding else {
-            return true;
-        };
-        if encoder.advance(bytes) {
-            if let Some((key, session, encoder)) = self.encoding.take() {
-                let fragment = encoder.finish();
-                WRITTEN.with_borrow_mut(|written| {
-                    written.insert(key.clone(), (session, fragment.clone()))
-                });
-                self.encoded.insert(key, fragment);
-            }
-        }
-        self.encoding.is_none() && self.to_encode.is_empty()
+    /// The next session to encode, if any is left.
+    pub fn next(&self) -> Option<Session> {
+        self.to_encode.last().map(|(_, session)| session.clone())
     }
 
-    /// Encodes what is left at once and writes the work to local storage.
+    /// The next session is encoded as `fragment`.
+    pub fn encoded(&mut self, fragment: String) {
+        if let Some((key, session)) = self.to_encode.pop() {
+            WRITTEN.with_borrow_mut(|written| written.insert(key.clone(), (session, fragment.clone())));
+            self.encoded.insert(key, fragment);
+        }
+    }
+
+    /// Writes the work to local storage, the sessions not encoded yet as their JSON.
     pub fn finish(mut self) -> Result<(), SaveError> {
-        while !self.advance(usize::MAX) {}
+        for (key, session) in std::mem::take(&mut self.to_encode) {
+            let json = serde_json::to_string(&session).unwrap_or_default();
+            self.encoded.insert(key, json);
+        }
         let size: usize = self.encoded.values().map(String::len).sum();
         if size > MAX_SAVED_CHARS {
             return Err(SaveError::TooLarge(size));

@@ -64,7 +64,7 @@ test('a pane of 30,000 lines is pasted, typed in, broken and mended with undo by
   assert.match(await paneAlert(page).innerText(), new RegExp(`^desired, line ${brokenLine}, column \\d+:`));
   assert.deepEqual(await cards(page), ['UPDATE svc-02500'], 'the last good plan stays');
   assert.equal(await page.getByRole('dialog').count(), 0, 'the help stays closed');
-  assert.match(await editorText(pane(page, 'Desired')), /"replicas": 7\n\?\]\n/);
+  assert.match(await editorText(pane(page, 'Desired')), /"replicas": 7\n    \?\]\n/, 'Enter keeps the indentation');
   await screenshot(page, 'editor-large-broken', { fullPage: false });
 
   // Undo is the browser's: it takes back the typing, then the line break.

@@ -28,6 +28,8 @@ pub enum Action {
     /// started something.
     Resume(String, Session),
     Share,
+    /// The link Share asked for is made (by the browser's deflate), or why there is none.
+    LinkMade(Result<String, String>),
     CloseShare,
     /// Forgets all saved work and returns to the first preset.
     ResetAll,
@@ -96,6 +98,7 @@ impl Action {
                 | Action::Inspect(_)
                 | Action::SetSpeed(_)
                 | Action::CloseShare
+                | Action::LinkMade(_)
         )
     }
 }
@@ -130,6 +133,11 @@ impl Model {
             Action::Approve(number) => next.interact(Interaction::Approve(number)),
             Action::Merge(number) => next.interact(Interaction::Merge(number)),
             Action::CloseShare => next.shared = None,
+            Action::LinkMade(fragment) => {
+                if let Some(shared) = next.shared.as_mut().filter(|shared| shared.fragment.is_none()) {
+                    shared.fragment = Some(fragment);
+                }
+            }
             Action::SelectEnvironment(environment) => {
                 next.interact(Interaction::Environment(environment))
             }

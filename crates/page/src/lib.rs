@@ -9,6 +9,7 @@
 
 mod action;
 mod catalogue;
+mod drift_marks;
 mod editor;
 mod interact;
 mod model;
@@ -16,9 +17,11 @@ mod picture;
 mod practice;
 mod preset;
 mod session;
+pub mod syntax;
 mod time;
 
 pub use action::Action;
+pub use drift_marks::{DriftMark, MarkKind, PaneMarks};
 pub use editor::{Editor, Pane};
 pub use gitops_world::person::YOU;
 pub use model::{Failure, Model, Panel, Progress, Shared, Source, Theme};

@@ -195,7 +195,8 @@ pub(crate) enum Texts {
 /// playground would not open a link of it (it is too large).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shared {
-    pub fragment: Result<String, String>,
+    /// None until the page has made the link (`Action::LinkMade`).
+    pub fragment: Option<Result<String, String>>,
     pub title: String,
 }
 

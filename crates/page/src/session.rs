@@ -4,7 +4,7 @@
 use crate::model::{Failure, Model, Request, Shared, Source};
 use crate::preset::{Preset, FIRST_PRESET};
 use gitops_world::scenario::Scenario;
-use gitops_world::share::{encode_link, LinkError, Session, MAX_EXPANDED_BYTES, MAX_LINK_CHARS};
+use gitops_world::share::{LinkError, Session, MAX_EXPANDED_BYTES, MAX_LINK_CHARS};
 use std::rc::Rc;
 
 /// The saved-work key of a scenario that is not a preset.
@@ -198,11 +198,11 @@ impl Model {
         }
     }
 
-    /// The link of the current session, or, when the playground would refuse
-    /// it, why and what to do instead.
+    /// Opens Share; the page then makes the link of the current session (or says
+    /// why the playground would refuse it) and hands it over with `LinkMade`.
     pub fn share(&mut self) {
         self.shared = Some(Shared {
-            fragment: encode_link(&self.session).map_err(|error| not_a_link(&error)),
+            fragment: None,
             title: self.preset.title.clone(),
         });
     }

@@ -40,6 +40,11 @@ fn card_key(operation: &Operation) -> String {
     format!("{}:{}", operation.verb(), operation.key())
 }
 
+/// The element id of an object's card, for the panes' drift marks to focus.
+pub fn card_id(key: &str) -> String {
+    format!("card-{key}")
+}
+
 #[derive(Properties, PartialEq)]
 struct OperationCardProps {
     operation: Operation,
@@ -56,7 +61,7 @@ fn operation_card(props: &OperationCardProps) -> Html {
         verb.to_string()
     };
     html! {
-        <li class={classes!("card", verb, props.done.then_some("done"))}>
+        <li class={classes!("card", verb, props.done.then_some("done"))} id={(!props.done).then(|| card_id(operation.key()))} tabindex="-1">
             <div class="card-head">
                 <span class="verb" aria-label={label}>{ verb }</span>
                 <code class="key">{ operation.key() }</code>

@@ -4,8 +4,8 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct SharePanelProps {
     /// The link fragment, without `#`; or, when the playground would not open
-    /// a link of the scenario, why and what to do instead.
-    pub fragment: Result<String, String>,
+    /// a link of the scenario, why and what to do instead; none while it is made.
+    pub fragment: Option<Result<String, String>>,
     pub title: AttrValue,
     pub on_close: Callback<()>,
 }
@@ -51,12 +51,12 @@ fn copy(
 pub fn share_panel(props: &SharePanelProps) -> Html {
     let copied = use_state(|| None::<&'static str>);
     let base = base_url();
-    let shared = props.fragment.as_ref().map(|fragment| {
+    let shared = props.fragment.as_ref().map(|made| made.as_ref().map(|fragment| {
         (
             format!("{base}#{fragment}"),
             embed_code(&base, fragment, &props.title),
         )
-    });
+    }));
     let dialog = use_dialog(props.on_close.clone());
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {
@@ -70,7 +70,8 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
         >
             <h2 id="share-title">{ "Share" }</h2>
             { match shared {
-                Ok((link, embed)) => html! {
+                None => html! { <p role="status">{ "Making the link…" }</p> },
+                Some(Ok((link, embed))) => html! {
                     <>
                         <label for="share-link" class="block">{ "Link to this scenario, with what you did" }</label>
                         <div class="copy-row">
@@ -87,7 +88,7 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
                         </p>
                     </>
                 },
-                Err(why) => html! { <p class="refused" role="alert">{ why }</p> },
+                Some(Err(why)) => html! { <p class="refused" role="alert">{ why }</p> },
             } }
             if let Some(what) = *copied {
                 <p role="status">{ format!("The {what} is copied.") }</p>

@@ -12,7 +12,7 @@ use miniz_oxide::deflate::core::{
 };
 use miniz_oxide::inflate::TINFLStatus;
 use serde::{Deserialize, Serialize};
-use sliced_json::SlicedJson;
+pub use sliced_json::SlicedJson;
 use std::fmt;
 
 mod sliced_json;
@@ -145,12 +145,38 @@ pub fn encode(session: &Session) -> String {
 pub fn encode_link(session: &Session) -> Result<String, LinkError> {
     let mut encoder = Encoder::new(session);
     while !encoder.advance(usize::MAX) {}
-    if encoder.json.len() > MAX_EXPANDED_BYTES {
+    link_of(&encoder.json, &encoder.deflated)
+}
+
+/// The link fragment of a session whose JSON (as `SlicedJson` writes it) is `json`
+/// and deflated (raw deflate, by any deflater: the page uses the browser's) is
+/// `deflated`, if the playground opens it; else why not, as `encode_link` says.
+pub fn link_of(json: &[u8], deflated: &[u8]) -> Result<String, LinkError> {
+    if json.len() > MAX_EXPANDED_BYTES {
         return Err(LinkError::TooLarge);
     }
-    let fragment = encoder.finish();
+    let fragment = fragment_of(deflated);
     check_length(&fragment)?;
     Ok(fragment)
+}
+
+/// The fragment that carries these deflated bytes.
+pub fn fragment_of(deflated: &[u8]) -> String {
+    format!("v{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(deflated))
+}
+
+/// A session of saved work written as its JSON itself, not deflated: the page writes
+/// it so when it is left before the browser finished deflating. It starts with `{`,
+/// which no link does.
+pub fn decode_saved_json(text: &str) -> Result<Session, LinkError> {
+    if text.len() > MAX_SAVED_EXPANDED_BYTES {
+        return Err(LinkError::TooLarge);
+    }
+    read_session(text)
+}
+
+fn read_session(text: &str) -> Result<Session, LinkError> {
+    serde_json::from_str(text).map_err(|error| LinkError::Unreadable(error.to_string()))
 }
 
 fn check_length(fragment: &str) -> Result<(), LinkError> {
@@ -234,7 +260,7 @@ impl Encoder {
     /// The fragment, deflating what is left at once.
     pub fn finish(mut self) -> String {
         while !self.advance(usize::MAX) {}
-        format!("v{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(&self.deflated))
+        fragment_of(&self.deflated)
     }
 }
 
@@ -326,7 +352,7 @@ impl Deflated {
         // Read as text, as every other JSON of the page is, so that the page holds one JSON reader.
         let text =
             String::from_utf8(json).map_err(|error| LinkError::Unreadable(error.to_string()))?;
-        serde_json::from_str(&text).map_err(|error| LinkError::Unreadable(error.to_string()))
+        read_session(&text)
     }
 }
 

@@ -29,6 +29,13 @@ pub const BLOCK_LINES: usize = 200;
 /// The class of a block, for style.css.
 const BLOCK_CLASS: &str = "code-editor-block";
 
+/// A block near the screen: its place among the blocks, its element, its first line.
+pub struct ShownBlock {
+    pub index: u32,
+    pub element: Node,
+    pub first_line: usize,
+}
+
 /// The editable element and what it holds.
 pub struct Content {
     root: HtmlElement,
@@ -50,6 +57,8 @@ pub struct Content {
 struct Block {
     element: Node,
     span: Range<usize>,
+    /// The lines it shows.
+    lines: usize,
 }
 
 impl Content {
@@ -113,6 +122,7 @@ impl Content {
             self.blocks.push(Block {
                 element: block,
                 span,
+                lines,
             });
         }
         self.root.replace_children_with_node(&js_blocks);
@@ -178,8 +188,10 @@ impl Content {
         text.push_str(read);
         text.push_str(&self.text[span.end..]);
         let grown = read.len() as isize - span.len() as isize;
-        self.lines = self.lines + line_count(read) - line_count(&self.text[span.clone()]);
+        let lines = line_count(read);
+        self.lines = self.lines + lines - self.blocks[index].lines;
         self.blocks[index].span = span.start..span.start + read.len();
+        self.blocks[index].lines = lines;
         for block in &mut self.blocks[index + 1..] {
             block.span = shift(&block.span, grown);
         }
@@ -244,6 +256,7 @@ impl Content {
             blocks.push(Block {
                 element: child,
                 span: start..whole.text.len(),
+                lines: line_count(&read.text),
             });
         }
         Some((whole, blocks))
@@ -288,6 +301,40 @@ impl Content {
         self.write(text.into());
         self.place_caret(end);
         Some(self.text.clone())
+    }
+
+    /// The blocks around the `line`th line (from 0): the one above its block, its own
+    /// and the two below, each with its index and first line. None while the element
+    /// holds anything but blocks.
+    pub fn blocks_around(&self, line: usize) -> Vec<ShownBlock> {
+        let mut first_line = 0;
+        let mut shown = Vec::new();
+        for (index, block) in self.blocks.iter().enumerate() {
+            let next = first_line + block.lines;
+            if next + BLOCK_LINES > line {
+                shown.push(ShownBlock { index: index as u32, element: block.element.clone(), first_line });
+                if shown.len() == 4 {
+                    break;
+                }
+            }
+            first_line = next;
+        }
+        shown
+    }
+
+    /// The indentation a line broken at the caret starts with: the caret's line's own,
+    /// and one step more after `{`, `[` or a key that opens a value (`spec:`).
+    pub fn indent_at_caret(&self) -> Option<String> {
+        let (node, offset) = caret()?;
+        if node.node_type() != Node::TEXT_NODE || !self.root.contains(Some(&node)) {
+            return None;
+        }
+        let data = node.node_value()?;
+        let before = &data[..utf8_offset(&data, offset)];
+        let line = &before[before.rfind('\n').map_or(0, |at| at + 1)..];
+        let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+        let opens = line.trim_end().ends_with(['{', '[', ':']);
+        Some(format!("{indent}{}", if opens { "  " } else { "" }))
     }
 
     /// Stops watching the element.
@@ -435,7 +482,7 @@ impl Reader<'_> {
 }
 
 /// The byte offset in `text` of the UTF-16 offset `units`.
-fn utf8_offset(text: &str, units: u32) -> usize {
+pub fn utf8_offset(text: &str, units: u32) -> usize {
     let mut seen = 0u32;
     for (at, character) in text.char_indices() {
         if seen >= units {

@@ -1,0 +1,84 @@
+// The editor's colours as named highlights (the CSS Custom Highlight API), for
+// paint.rs: it says which characters of a block get which highlight, and the ranges
+// are made and taken off here, beside the DOM they are over.
+
+/** One highlight a name, by number; null without the API. */
+let highlights = null;
+
+/**
+ * Registers a highlight for each of the space-separated `names`, the one at `over`
+ * over the others; false in a browser without the API.
+ */
+export function registerHighlights(names, over) {
+  if (typeof Highlight != 'function' || !globalThis.CSS?.highlights) return false;
+  highlights = names.split(' ').map((name, at) => {
+    const highlight = new Highlight();
+    if (at == over) highlight.priority = 1;
+    CSS.highlights.set(name, highlight);
+    return highlight;
+  });
+  return true;
+}
+
+/** A block's text, as its text nodes hold it, with a line break for each <br>. */
+export function blockText(block) {
+  let text = '';
+  for (const node of block.childNodes) {
+    if (node.nodeType == Node.TEXT_NODE) text += node.data;
+    else if (node.nodeName == 'BR') text += '\n';
+  }
+  return text;
+}
+
+/**
+ * Highlights parts of a block: `spans` holds (highlight, start, end) triples, offsets
+ * into its blockText in UTF-16 units. Gives what `erase` takes off again.
+ */
+export function colourBlock(block, spans) {
+  const texts = [];
+  let offset = 0;
+  for (const node of block.childNodes) {
+    if (node.nodeType == Node.TEXT_NODE) texts.push([node, offset]);
+    offset += node.nodeType == Node.TEXT_NODE ? node.length : node.nodeName == 'BR' ? 1 : 0;
+  }
+  // The text node an offset is in, and the offset in it: the one it starts in, or
+  // (for the end of a span) the one it ends.
+  const place = (at, isEnd) => {
+    for (const [node, start] of texts) {
+      if (isEnd ? at > start && at <= start + node.length : at >= start && at < start + node.length) return [node, at - start];
+    }
+  };
+  const painted = [];
+  for (let at = 0; at < spans.length; at += 3) {
+    const start = place(spans[at + 1], false);
+    const end = place(spans[at + 2], true);
+    if (!start || !end) continue;
+    const range = document.createRange();
+    range.setStart(...start);
+    range.setEnd(...end);
+    highlights[spans[at]].add(range);
+    painted.push(highlights[spans[at]], range);
+  }
+  return painted;
+}
+
+/** Takes off what `colourBlock` highlighted. */
+export function erase(painted) {
+  for (let at = 0; at < painted.length; at += 2) painted[at].delete(painted[at + 1]);
+}
+
+/**
+ * Highlights the character at each of two places (a text node and a UTF-16 offset in
+ * it) with the highlight `pair`, in place of what it highlighted; none without nodes.
+ */
+export function showPair(pair, first, firstAt, second, secondAt) {
+  const highlight = highlights?.[pair];
+  if (!highlight) return;
+  highlight.clear();
+  for (const [node, at] of first && second ? [[first, firstAt], [second, secondAt]] : []) {
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + 1);
+    highlight.add(range);
+  }
+}

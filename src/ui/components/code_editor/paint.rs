@@ -1,0 +1,143 @@
+//! Colours for the text, as named highlights (the CSS Custom Highlight API): ranges
+//! over the text the browser edits, so the DOM stays plain text. Only the blocks near
+//! the screen are coloured, after the frame a keystroke changed has been shown, and a
+//! block is coloured again only when its text changed. The lines of fields no
+//! comparison looks at are greyed over their colours. A browser without the API shows
+//! the text uncoloured. Which characters get which colour is worked out here
+//! (`syntax::tokens`); paint.js makes the ranges.
+
+use super::content::ShownBlock;
+use gitops_page::syntax::{tokens, Token};
+use std::ops::Range as Lines;
+use wasm_bindgen::prelude::*;
+use web_sys::Node;
+
+#[wasm_bindgen(module = "/src/ui/components/code_editor/paint.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = registerHighlights)]
+    fn register_highlights(names: &str, over: usize) -> bool;
+    #[wasm_bindgen(js_name = blockText)]
+    fn block_text(block: &Node) -> String;
+    #[wasm_bindgen(js_name = colourBlock)]
+    fn colour_block(block: &Node, spans: &[u32]) -> JsValue;
+    fn erase(painted: &JsValue);
+    #[wasm_bindgen(js_name = showPair)]
+    fn show_pair(pair: usize, first: Option<&Node>, first_at: u32, second: Option<&Node>, second_at: u32);
+}
+
+/// The highlights after the tokens' own: the ignored fields' grey (over the tokens'
+/// colours), then the bracket beside the caret and its pair. style.css names them.
+const IGNORED: usize = Token::ALL.len();
+const BRACKETS: usize = IGNORED + 1;
+
+thread_local! {
+    /// Whether the page's highlights are registered: one a kind of token, then
+    /// `IGNORED` and `BRACKETS`, shared by every editor of the page.
+    static REGISTERED: bool = {
+        let names: Vec<&str> = Token::ALL.iter().map(|token| token.name()).chain(["code-ignored", "code-bracket"]).collect();
+        register_highlights(&names.join(" "), IGNORED)
+    };
+}
+
+fn registered() -> bool {
+    REGISTERED.with(|registered| *registered)
+}
+
+/// What one editor has coloured: each block's text when it was coloured, and the
+/// ranges it added.
+#[derive(Default)]
+pub struct Painter {
+    painted: Vec<Painted>,
+}
+
+struct Painted {
+    /// The block's place among the blocks.
+    index: u32,
+    block: Node,
+    text: String,
+    /// The ignored lines it greyed, counted from its first line.
+    ignored: Vec<usize>,
+    ranges: JsValue,
+}
+
+impl Painter {
+    /// Colours `blocks`, the ones near the screen, greying the `ignored` lines, and
+    /// takes the colours off blocks further away or gone.
+    pub fn paint(&mut self, blocks: &[ShownBlock], ignored: &[Lines<usize>]) {
+        if !registered() {
+            return;
+        }
+        let mut kept = Vec::new();
+        for painted in std::mem::take(&mut self.painted) {
+            let text = block_text(&painted.block);
+            let shown = blocks.iter().find(|block| block.index == painted.index && block.element == painted.block);
+            match shown {
+                Some(block) if text == painted.text && greyed(block, &text, ignored) == painted.ignored => kept.push(painted),
+                _ => erase(&painted.ranges),
+            }
+        }
+        for block in blocks {
+            if kept.iter().any(|painted| painted.index == block.index) {
+                continue;
+            }
+            let text = block_text(&block.element);
+            let ignored = greyed(block, &text, ignored);
+            let ranges = colour_block(&block.element, &spans(&text, &ignored));
+            kept.push(Painted { index: block.index, block: block.element.clone(), text, ignored, ranges });
+        }
+        self.painted = kept;
+    }
+
+    /// Takes every colour off (the editor leaves the page).
+    pub fn clear(&mut self) {
+        for painted in self.painted.drain(..) {
+            erase(&painted.ranges);
+        }
+    }
+}
+
+/// The lines of `block` (holding `text`) that `ignored` greys, counted from its first.
+fn greyed(block: &ShownBlock, text: &str, ignored: &[Lines<usize>]) -> Vec<usize> {
+    let lines = block.first_line..block.first_line + text.split('\n').count();
+    let inside = |range: &Lines<usize>| range.start.max(lines.start)..range.end.min(lines.end);
+    ignored.iter().flat_map(inside).map(|line| line - lines.start).collect()
+}
+
+/// Highlights the characters at two places (text node, UTF-16 offset) as a bracket
+/// pair, in place of the last pair; `None` takes the last pair away.
+pub fn show_brackets(pair: Option<&[(Node, u32); 2]>) {
+    if registered() {
+        match pair {
+            Some([(first, first_at), (second, second_at)]) => show_pair(BRACKETS, Some(first), *first_at, Some(second), *second_at),
+            None => show_pair(BRACKETS, None, 0, None, 0),
+        }
+    }
+}
+
+/// What to highlight in a block's text, as (highlight, start, end) in UTF-16 units:
+/// its tokens, and its `greyed` lines (counted from its first) from their indentation.
+fn spans(text: &str, greyed: &[usize]) -> Vec<u32> {
+    let mut spans = Vec::new();
+    let mut line_start = 0;
+    for (index, line) in text.split('\n').enumerate() {
+        for (bytes, token) in tokens(line) {
+            let start = line_start + units(&line[..bytes.start]);
+            spans.extend([token as u32, start, start + units(&line[bytes])]);
+        }
+        if greyed.contains(&index) {
+            let indent = units(&line[..line.len() - line.trim_start().len()]);
+            spans.extend([IGNORED as u32, line_start + indent, line_start + units(line)]);
+        }
+        line_start += units(line) + 1;
+    }
+    spans
+}
+
+/// The UTF-16 length of a text, as DOM offsets count.
+pub fn units(text: &str) -> u32 {
+    if text.is_ascii() {
+        text.len() as u32
+    } else {
+        text.encode_utf16().count() as u32
+    }
+}

@@ -1,0 +1,137 @@
+// What the panes mark, as a person sees it: JSON and YAML in colour (the CSS highlights
+// the page registers, read back as the text they cover), the drift in both panes with
+// gutter buttons that show the object's card, the located error underlined with its
+// message at its line, and Enter keeping the indentation.
+
+import assert from 'node:assert/strict';
+import { cards, editorText, openPage, pasteOver, screenshot, selectInEditor, servedInChromium, test, until } from './harness.mjs';
+
+let server;
+let browser;
+servedInChromium({}, (started) => ({ server, browser } = started));
+
+const pane = (page, name) => page.getByRole('textbox', { name: new RegExp(`^${name}`) });
+const section = (page, name) => page.locator(`#panel-${name.toLowerCase()}`);
+
+/** The texts a named highlight covers in a pane, in order. */
+function coloured(page, name, highlight) {
+  return pane(page, name).evaluate((editor, highlight) => {
+    const ranges = [...(CSS.highlights.get(highlight) ?? [])];
+    return ranges.filter((range) => editor.contains(range.startContainer)).map((range) => range.toString());
+  }, highlight);
+}
+
+/** The text of the lines a pane's marks of `kind` tint, each mark's lines joined. */
+function tinted(page, name, kind) {
+  return section(page, name).evaluate((pane, kind) => {
+    const editor = pane.querySelector('[role=textbox]');
+    const line = parseFloat(getComputedStyle(pane.querySelector('.code-editor')).getPropertyValue('--code-editor-line'));
+    const lines = [...editor.querySelectorAll('.code-editor-block')].map((block) => block.textContent.replace(/\n$/, '')).join('\n').split('\n');
+    return [...pane.querySelectorAll(`.code-editor-mark.drift.${kind}`)].map((mark) => {
+      const first = Math.round(mark.offsetTop / line);
+      const count = Math.round(mark.offsetHeight / line);
+      return lines.slice(first, first + count).map((text) => text.trim()).join(' ');
+    });
+  }, kind);
+}
+
+test('the panes are coloured as JSON and as YAML', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  await until(async () => (await coloured(page, 'Desired', 'code-key')).includes('"replicas"'), true);
+  const keys = await coloured(page, 'Desired', 'code-key');
+  assert.ok(keys.includes('"web"') && keys.includes('"image"'), keys.join(' '));
+  assert.ok((await coloured(page, 'Desired', 'code-number')).includes('3'));
+  assert.ok((await coloured(page, 'Desired', 'code-string')).some((text) => text.startsWith('"registry.example/web')));
+  assert.ok(!keys.includes('3') && !keys.some((text) => text.includes('registry')), 'a value is not a key');
+
+  await pasteOver(pane(page, 'Desired'), 'web:  # the web tier\n  image: registry.example/web:1.4.2\n  replicas: 3\n  paused: false\n');
+  await until(async () => (await coloured(page, 'Desired', 'code-comment')).join(), '# the web tier');
+  assert.deepEqual(await coloured(page, 'Desired', 'code-key'), ['web', 'image', 'replicas', 'paused']);
+  assert.deepEqual(await coloured(page, 'Desired', 'code-literal'), ['false']);
+  assert.deepEqual(await coloured(page, 'Desired', 'code-string'), ['registry.example/web:1.4.2']);
+  await screenshot(page, 'editor-colours-yaml', { fullPage: false });
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('drift is marked in both panes, and a mark shows its card in the plan', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  await until(() => tinted(page, 'Desired', 'changed'), ['"replicas": 3']);
+  const actualChanged = await tinted(page, 'Actual', 'changed');
+  assert.equal(actualChanged.length, 1);
+  assert.match(actualChanged[0], /^"replicas": \d+/);
+  assert.notEqual(actualChanged[0], '"replicas": 3', 'Actual marks its own value');
+  const [extra] = await tinted(page, 'Actual', 'extra');
+  assert.match(extra, /^"debug": \{.*\}/, 'the object Git no longer declares, whole');
+  assert.deepEqual(await tinted(page, 'Desired', 'extra'), []);
+
+  const button = section(page, 'Actual').getByRole('button', { name: 'debug is not in Git: show it in the plan' });
+  await section(page, 'Desired').scrollIntoViewIfNeeded();
+  await screenshot(page, 'editor-drift-marks', { fullPage: false });
+  await button.click();
+  await until(() => page.evaluate(() => document.activeElement?.id), 'card-debug');
+  assert.match(await page.evaluate(() => document.activeElement.innerText), /delete\s+debug/i);
+  await section(page, 'Desired').getByRole('button', { name: 'web /replicas differs: show it in the plan' }).focus();
+  await page.keyboard.press('Enter');
+  await until(() => page.evaluate(() => document.activeElement?.id), 'card-web');
+  await screenshot(page, 'editor-drift-card', { fullPage: false });
+
+  // Typing in Desired moves the marks with the text: a new object is missing from the
+  // cluster, and a field Git drops is marked at its object in Desired.
+  await pasteOver(pane(page, 'Desired'), JSON.stringify({ web: { image: 'registry.example/web:1.4.2' }, cache: { image: 'registry.example/cache:7' }, debug: { image: 'busybox:1.36' } }, null, 2));
+  await until(() => tinted(page, 'Desired', 'missing'), ['"cache": { "image": "registry.example/cache:7" },']);
+  assert.ok((await tinted(page, 'Desired', 'changed')).includes('"web": {'), 'the dropped /replicas, at its object');
+  assert.ok(await section(page, 'Desired').getByRole('button', { name: 'cache is not in the cluster: show it in the plan' }).isVisible());
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('the located error is underlined at its line with its message', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  await pasteOver(pane(page, 'Desired'), '{\n  "web": {\n    "replicas": 3,,\n  }\n}');
+  const alert = section(page, 'Desired').getByRole('alert');
+  await alert.waitFor();
+  const message = await alert.innerText();
+  const [, line, column] = message.match(/line (\d+), column (\d+)/);
+  const underline = await section(page, 'Desired').evaluate((pane) => {
+    const squiggle = pane.querySelector('.code-editor-squiggle');
+    const note = pane.querySelector('.code-editor-error-note');
+    const style = getComputedStyle(squiggle);
+    const lineHeight = parseFloat(getComputedStyle(pane.querySelector('.code-editor')).getPropertyValue('--code-editor-line'));
+    const ch = squiggle.getBoundingClientRect().width / squiggle.textContent.length;
+    return {
+      line: Math.round(squiggle.parentElement.offsetTop / lineHeight) + 1,
+      column: Math.round(squiggle.parentElement.offsetLeft / ch) + 1,
+      cells: squiggle.textContent.length,
+      wavy: style.textDecorationStyle,
+      note: note.textContent,
+      visible: squiggle.getBoundingClientRect().width > 0,
+    };
+  });
+  assert.equal(underline.line, Number(line));
+  assert.equal(underline.column, Number(column));
+  assert.equal(underline.wavy, 'wavy');
+  assert.ok(underline.visible && underline.cells >= 1);
+  assert.ok(message.endsWith(underline.note), `${message} ends with the note ${underline.note}`);
+  await section(page, 'Desired').scrollIntoViewIfNeeded();
+  await screenshot(page, 'editor-error-underline', { fullPage: false });
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('Enter keeps the indentation, one step more after an opening bracket', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  await selectInEditor(pane(page, 'Desired'), { after: '"web"', before: '{', length: 0 });
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('"note": "x",');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('"tier": {');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('"a": 1');
+  assert.match(await editorText(pane(page, 'Desired')), /\n {2}"web": \{\n {4}"note": "x",\n {4}"tier": \{\n {6}"a": 1\n {4}"image"/);
+  await close();
+});
