@@ -47,7 +47,11 @@ fn props(text: &str) -> CodeEditorProps {
         text: text.into(),
         on_input: Callback::noop(),
         error_at: None,
+        error_message: None,
         described_by: None,
+        marks: Default::default(),
+        on_mark: Callback::noop(),
+        ignored: Default::default(),
         highlight: None,
         readonly: false,
     }
@@ -420,9 +424,14 @@ async fn the_gutter_and_the_backdrop_scroll_with_the_text_and_stay_aligned() {
     let height = |selector: &str| find(&root, selector).get_bounding_client_rect().height();
     assert_eq!(height(".code-editor-number.error-line"), 20.0);
     assert_eq!(height(".code-editor-mark.highlight"), 40.0);
-    // Column 8 is 7 cells in, after the padding (12px), less the horizontal scroll.
+    // Column 8 is 7 cells in, after the padding (12px), less the horizontal scroll; the
+    // underline is as many cells wide as it holds blanks.
     let column = find(&root, ".code-editor-column").get_bounding_client_rect();
-    let left = area.get_bounding_client_rect().left() + 12.0 + 7.0 * column.width() - 50.0;
+    let squiggle = find(&root, ".code-editor-squiggle");
+    let cells = squiggle.text_content().unwrap_or_default().chars().count();
+    assert!(cells >= 1);
+    let cell = squiggle.get_bounding_client_rect().width() / cells as f64;
+    let left = area.get_bounding_client_rect().left() + 12.0 + 7.0 * cell - 50.0;
     assert!(
         (column.left() - left).abs() < 0.5,
         "column at {}, expected {left}",

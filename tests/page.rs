@@ -10,7 +10,6 @@ use wasm_bindgen_test::*;
 mod common;
 
 use common::dom::{all, dispatch, find, paste_event, rendered, texts};
-use gitops_playground::ui::components::code_editor::read_node;
 use std::ops::Deref;
 use web_sys::{
     Element, HtmlDocument, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit,
@@ -233,11 +232,6 @@ fn button(root: &Element, name: &str) -> HtmlElement {
         .unwrap_or_else(|| panic!("a button named {name}"))
 }
 
-fn value_of(root: &Element, id: &str) -> String {
-    let area = root.query_selector(&format!("#{id}")).unwrap().unwrap();
-    read_node(&area, None).text
-}
-
 #[wasm_bindgen_test]
 async fn a_broken_pane_is_marked_invalid_with_its_error_as_an_alert() {
     let root = mount();
@@ -357,6 +351,8 @@ async fn the_share_panel_takes_focus_and_esc_closes_it_and_gives_focus_back() {
         panel.contains(Some(&focused())),
         "focus moves into the panel"
     );
+    // The browser deflates the link: it shows once that is done.
+    until(|| panel.query_selector("#share-link").ok().flatten().is_some(), true).await;
     let link = focus(&find(&panel, "#share-link"));
     press(&link, "Escape", false);
     rendered().await;
@@ -862,8 +858,8 @@ async fn share_says_a_scenario_too_large_for_a_link_cannot_be_shared_as_one() {
     button(&root, "Share").click();
     rendered().await;
     let share = dialog(&root, "Share").expect("the Share panel");
+    until(|| texts(&share, ".refused[role=alert]").len(), 1).await;
     let said = texts(&share, ".refused[role=alert]");
-    assert_eq!(said.len(), 1, "{said:?}");
     assert!(
         said[0].starts_with(
             "This scenario, with what was done in it, is too large to share as a link: it \
@@ -886,7 +882,7 @@ async fn share_says_a_scenario_too_large_for_a_link_cannot_be_shared_as_one() {
     type_into(&root, "actual-state", "{}");
     gloo::timers::future::TimeoutFuture::new(400).await;
     button(&root, "Share").click();
-    rendered().await;
+    until(|| root.query_selector("#share-link").ok().flatten().is_some(), true).await;
     let link = find(&root, "#share-link")
         .unchecked_into::<HtmlInputElement>()
         .value();

@@ -6,6 +6,7 @@
 use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::PageModel;
 use crate::ui::storage::{self, SaveError};
+use gitops_core::text::typed::from_json;
 use gitops_page::{Action, MenuEntry, Preset, Source, Theme, FIRST_PRESET};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::net::http::Request;
@@ -275,7 +276,7 @@ pub fn use_presets_when_wanted(wanted: bool, dispatch: UseReducerDispatcher<Page
 /// writes from the two `index.json` lists and the files' titles and sections.
 pub(crate) async fn load_menu() -> Result<Vec<MenuEntry>, String> {
     let text = fetch_text(MENU).await?;
-    let menu: Menu = serde_json::from_str(&text).map_err(|error| format!("{MENU}: {error}"))?;
+    let menu: Menu = from_json(&text).map_err(|error| format!("{MENU}: {error}"))?;
     Ok(menu.presets.into_iter().chain(menu.exercises).collect())
 }
 
@@ -294,7 +295,7 @@ struct Menu {
 pub(crate) async fn load_presets() -> Result<Vec<Preset>, String> {
     let text = fetch_text(SCENARIOS).await?;
     let bundle: Bundle =
-        serde_json::from_str(&text).map_err(|error| format!("{SCENARIOS}: {error}"))?;
+        from_json(&text).map_err(|error| format!("{SCENARIOS}: {error}"))?;
     let exercises = bundle
         .exercises
         .into_iter()

@@ -1,6 +1,7 @@
 //! Local storage, used carefully: a browser may block it (private modes,
 //! sandboxed frames), and then the page keeps working in memory.
 
+use gitops_core::text::typed::from_json;
 use gitops_world::share::Session;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -47,7 +48,7 @@ struct Work {
 /// they are from an unknown version, or storage is blocked. A session that does
 /// not decode is left out.
 pub async fn load_work() -> Option<(BTreeMap<String, Session>, String)> {
-    let work: Work = serde_json::from_str(&get(WORK_KEY)?).ok()?;
+    let work: Work = from_json(&get(WORK_KEY)?).ok()?;
     if work.version != WORK_VERSION {
         return None;
     }
@@ -143,7 +144,7 @@ const PROGRESS_KEY: &str = "gitops-playground.progress";
 /// Progress through the exercises, by file.
 pub fn load_progress() -> BTreeMap<String, gitops_page::Progress> {
     get(PROGRESS_KEY)
-        .and_then(|text| serde_json::from_str(&text).ok())
+        .and_then(|text| from_json(&text).ok())
         .unwrap_or_default()
 }
 

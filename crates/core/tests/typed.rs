@@ -4,7 +4,7 @@
 //! names, natively and in the browser; a struct written as an array is the one
 //! thing it refuses that they read.
 
-use gitops_core::text::typed::{read, typed};
+use gitops_core::text::typed::{from_json, read, typed};
 use gitops_core::ErrorKind;
 use gitops_testing::{everywhere, laws};
 use proptest::prelude::*;
@@ -176,6 +176,17 @@ everywhere! {
             assert!(oracle(&miss).is_err(), "{miss} is a miss");
             agrees(miss);
         }
+    }
+
+    fn a_json_text_reads_as_its_value_does_with_the_mismatch_placed_in_the_message() {
+        let text = r#"{"name": "web", "steps": ["wait", {"set": {"file": "a"}}]}"#;
+        assert_eq!(
+            from_json::<Lesson>(text).unwrap_err(),
+            "/steps/1/set: missing field `to`"
+        );
+        assert_eq!(from_json::<Lesson>("[]").unwrap_err(), "invalid type: sequence, expected struct Lesson");
+        assert_eq!(from_json::<Lesson>(r#"{"name": "#).unwrap_err(), "EOF while parsing a value at line 1 column 9");
+        assert_eq!(from_json::<Lesson>(r#"{"name": "web"}"#).unwrap().name, "web");
     }
 
     fn a_mismatch_is_a_located_shape_error_of_its_source() {

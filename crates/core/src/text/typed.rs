@@ -28,6 +28,18 @@ pub fn typed<T: DeserializeOwned>(source: &str, value: Value) -> Result<T, Input
         .map_err(|mismatch| InputError::shape(source, mismatch.pointer(), mismatch.message()))
 }
 
+/// A JSON `text` read as a `T`, as `serde_json::from_str` reads it but by way of a
+/// value: one reader of each type serves every text and value, where
+/// `serde_json::from_str` compiles one more for each type it reads. What does not fit
+/// says where, as `/sessions/a: invalid type: ...`.
+pub fn from_json<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    let value: Value = serde_json::from_str(text).map_err(|error| error.to_string())?;
+    read(value).map_err(|mismatch| match mismatch.pointer() {
+        "" => mismatch.message().to_string(),
+        pointer => format!("{pointer}: {}", mismatch.message()),
+    })
+}
+
 /// `value` read as a `T`, or where and why it does not fit.
 pub fn read<T: DeserializeOwned>(value: Value) -> Result<T, Mismatch> {
     T::deserialize(Located {

@@ -176,7 +176,7 @@ pub fn decode_saved_json(text: &str) -> Result<Session, LinkError> {
 }
 
 fn read_session(text: &str) -> Result<Session, LinkError> {
-    serde_json::from_str(text).map_err(|error| LinkError::Unreadable(error.to_string()))
+    gitops_core::text::typed::from_json(text).map_err(LinkError::Unreadable)
 }
 
 fn check_length(fragment: &str) -> Result<(), LinkError> {

@@ -411,8 +411,12 @@ fn typed(
     let on_input = on_input.clone();
     let indent = indent.clone();
     Callback::from(move |event: InputEvent| {
-        let broke_line = matches!(event.input_type().as_str(), "insertParagraph" | "insertLineBreak");
-        let pending = indent.borrow_mut().take().filter(|indent| broke_line && !indent.is_empty());
+        // An `input` event a script dispatched is a plain Event, without `inputType`.
+        let broke_line = || {
+            event.is_instance_of::<InputEvent>()
+                && matches!(event.input_type().as_str(), "insertParagraph" | "insertLineBreak")
+        };
+        let pending = indent.borrow_mut().take().filter(|indent| !indent.is_empty() && broke_line());
         if let Some(indent) = pending {
             let document: web_sys::HtmlDocument = gloo::utils::document().unchecked_into();
             if document.exec_command_with_show_ui_and_value("insertText", false, &indent).unwrap_or(false) {
