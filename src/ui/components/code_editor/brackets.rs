@@ -13,8 +13,10 @@ thread_local! {
     static SHOWN_IN: RefCell<Option<Node>> = const { RefCell::new(None) };
 }
 
-/// How many blocks beyond the caret's the pair is looked for in.
+/// How many blocks beyond the caret's the pair is looked for in, and how many bytes
+/// of text at most (a pasted line of megabytes is not searched).
 const MOST_BLOCKS_SEARCHED: usize = 10;
+const MOST_BYTES_SEARCHED: usize = 256 * 1024;
 
 /// Shows the pair at the caret, if the caret is collapsed in `root` beside a bracket;
 /// otherwise takes away the pair `root` showed.
@@ -34,13 +36,14 @@ fn pair_at_caret(root: &Node) -> Option<[(Node, u32); 2]> {
     if !selection.is_collapsed() || node.node_type() != Node::TEXT_NODE || !root.contains(Some(&node)) {
         return None;
     }
-    let data = node.node_value()?;
+    let data = node.node_value().filter(|data| data.len() <= MOST_BYTES_SEARCHED)?;
     let caret = utf8_offset(&data, selection.focus_offset());
     let is_bracket = |at: usize| matches!(data.as_bytes().get(at), Some(b'{' | b'[' | b'}' | b']'));
     let at = [caret.checked_sub(1), Some(caret)].into_iter().flatten().find(|at| is_bracket(*at))?;
     let forward = matches!(data.as_bytes()[at], b'{' | b'[');
     // The caret's text, then the texts of the blocks after it (or before it, in
     // reverse), each with where it starts in the whole searched.
+    let mut searched = data.len();
     let mut texts = vec![(node.clone(), data)];
     let mut block = node.parent_node();
     for _ in 0..MOST_BLOCKS_SEARCHED {
@@ -48,9 +51,11 @@ fn pair_at_caret(root: &Node) -> Option<[(Node, u32); 2]> {
         let Some(text) = block.as_ref().and_then(Node::first_child) else {
             break;
         };
-        if let Some(data) = text.node_value() {
-            texts.push((text, data));
-        }
+        let Some(data) = text.node_value().filter(|data| searched + data.len() <= MOST_BYTES_SEARCHED) else {
+            break;
+        };
+        searched += data.len();
+        texts.push((text, data));
     }
     if !forward {
         texts.reverse();

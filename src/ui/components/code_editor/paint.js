@@ -20,8 +20,14 @@ export function registerHighlights(names, over) {
   return true;
 }
 
-/** A block's text, as its text nodes hold it, with a line break for each <br>. */
-export function blockText(block) {
+/**
+ * A block's text, as its text nodes hold it, with a line break for each <br>; null
+ * when its text nodes hold more than `most` UTF-16 units.
+ */
+export function blockText(block, most) {
+  let length = 0;
+  for (const node of block.childNodes) if (node.nodeType == Node.TEXT_NODE) length += node.length;
+  if (length > most) return null;
   let text = '';
   for (const node of block.childNodes) {
     if (node.nodeType == Node.TEXT_NODE) text += node.data;

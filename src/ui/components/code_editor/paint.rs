@@ -17,13 +17,19 @@ extern "C" {
     #[wasm_bindgen(js_name = registerHighlights)]
     fn register_highlights(names: &str, over: usize) -> bool;
     #[wasm_bindgen(js_name = blockText)]
-    fn block_text(block: &Node) -> String;
+    fn block_text(block: &Node, most: u32) -> Option<String>;
     #[wasm_bindgen(js_name = colourBlock)]
     fn colour_block(block: &Node, spans: &[u32]) -> JsValue;
     fn erase(painted: &JsValue);
     #[wasm_bindgen(js_name = showPair)]
     fn show_pair(pair: usize, first: Option<&Node>, first_at: u32, second: Option<&Node>, second_at: u32);
 }
+
+/// A block holding more text than this (a pasted line of megabytes) is not coloured.
+const MOST_COLOURED_UNITS: u32 = 256 * 1024;
+/// Nor is a line past this many bytes: a minified document on one line is coloured
+/// at its start.
+const LONGEST_COLOURED_LINE: usize = 2_000;
 
 /// The highlights after the tokens' own: the ignored fields' grey (over the tokens'
 /// colours), then the bracket beside the caret and its pair. style.css names them.
@@ -69,10 +75,10 @@ impl Painter {
         }
         let mut kept = Vec::new();
         for painted in std::mem::take(&mut self.painted) {
-            let text = block_text(&painted.block);
+            let text = block_text(&painted.block, MOST_COLOURED_UNITS);
             let shown = blocks.iter().find(|block| block.index == painted.index && block.element == painted.block);
-            match shown {
-                Some(block) if text == painted.text && greyed(block, &text, ignored) == painted.ignored => kept.push(painted),
+            match (shown, text) {
+                (Some(block), Some(text)) if text == painted.text && greyed(block, &text, ignored) == painted.ignored => kept.push(painted),
                 _ => erase(&painted.ranges),
             }
         }
@@ -80,7 +86,9 @@ impl Painter {
             if kept.iter().any(|painted| painted.index == block.index) {
                 continue;
             }
-            let text = block_text(&block.element);
+            let Some(text) = block_text(&block.element, MOST_COLOURED_UNITS) else {
+                continue;
+            };
             let ignored = greyed(block, &text, ignored);
             let ranges = colour_block(&block.element, &spans(&text, &ignored));
             kept.push(Painted { index: block.index, block: block.element.clone(), text, ignored, ranges });
@@ -120,7 +128,8 @@ fn spans(text: &str, greyed: &[usize]) -> Vec<u32> {
     let mut spans = Vec::new();
     let mut line_start = 0;
     for (index, line) in text.split('\n').enumerate() {
-        for (bytes, token) in tokens(line) {
+        let coloured = &line[..line.floor_char_boundary(LONGEST_COLOURED_LINE)];
+        for (bytes, token) in tokens(coloured) {
             let start = line_start + units(&line[..bytes.start]);
             spans.extend([token as u32, start, start + units(&line[bytes])]);
         }
