@@ -119,14 +119,15 @@ async function measureBareTextarea(browser, text, target, keystrokes) {
 }
 
 /**
- * The core's share: `diff` of the two pane texts read afresh, through the page's own wasm module
- * (Trunk's loader leaves its exports on `window.wasmBindings`); median of 5 after a
- * warm-up, or undefined if the page does not expose them.
+ * The core's share: `diff` of the two pane texts read afresh, through the API module
+ * (api.js, which the build ships beside the page; the page's own module exports no
+ * `diff`), loaded into the page; median of 5 after a warm-up.
  */
 function timeCoreAlone(page, desired, actual) {
-  return page.evaluate(({ desired, actual }) => {
-    const diff = window.wasmBindings?.diff;
-    if (!diff) return undefined;
+  return page.evaluate(async ({ desired, actual }) => {
+    const api = await import(new URL('api.js', document.baseURI).href);
+    await api.default();
+    const { diff } = api;
     const times = [];
     for (let run = 0; run < 6; run += 1) {
       // Fresh copies (a trailing space more each run): the page keeps its last few
