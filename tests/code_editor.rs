@@ -10,7 +10,7 @@ use wasm_bindgen_test::*;
 
 mod common;
 
-use common::dom::{dispatch, find, paste_event, rendered, texts};
+use common::dom::{all, dispatch, find, paste_event, rendered, texts};
 use gitops_playground::ui::ptr_eq::PtrEq;
 use std::rc::Rc;
 use web_sys::{Element, HtmlDocument, HtmlElement, KeyboardEvent, KeyboardEventInit, Node};
@@ -51,7 +51,6 @@ fn props(text: &str) -> CodeEditorProps {
         described_by: None,
         marks: Default::default(),
         on_mark: Callback::noop(),
-        ignored: Default::default(),
         highlight: None,
         readonly: false,
     }
@@ -799,4 +798,74 @@ async fn a_paste_without_text_changes_nothing() {
         TYPED.with(|log| log.borrow().is_empty()),
         "nothing was sent"
     );
+}
+
+/// Presses Ctrl+Shift and the key of `code` (BracketLeft, BracketRight) in `element`.
+fn press_chord(element: &Element, code: &str) {
+    let init = KeyboardEventInit::new();
+    init.set_code(code);
+    init.set_key(if code == "BracketLeft" { "{" } else { "}" });
+    init.set_ctrl_key(true);
+    init.set_shift_key(true);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let event = KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    assert!(!element.dispatch_event(&event).unwrap(), "the editor takes {code}");
+}
+
+#[wasm_bindgen_test]
+async fn an_object_folds_to_its_first_line_stays_folded_when_the_text_changes_and_unfolds() {
+    use gitops_page::{DriftMark, MarkKind, PaneMarks};
+    // Objects of four lines each after `above` lines, and a drift mark inside the second.
+    let marked = |above: usize| {
+        let objects = ["a", "b", "c"].iter().enumerate().map(|(at, key)| (key.to_string(), above + 4 * at..above + 4 * at + 4)).collect();
+        let drift = vec![DriftMark { lines: above + 6..above + 7, kind: MarkKind::Changed, key: "b".into(), field: Some("/x".into()) }];
+        Rc::new(PaneMarks { drift, ignored: Vec::new(), objects })
+    };
+    let text = |above: usize| numbered_lines(above + 13).join("\n");
+    let (root, mut handle) = mount(CodeEditorProps { marks: marked(1), ..props(&text(1)) });
+    rendered().await;
+    let area = area(&root);
+    let arrows = || all(&root, ".code-editor-fold").iter().map(|arrow| arrow.get_attribute("title").unwrap_or_default()).collect::<Vec<_>>();
+    assert_eq!(arrows(), ["Fold a", "Fold b", "Fold c"]);
+    let arrow = |title: &str| all(&root, ".code-editor-fold").into_iter().find(|arrow| arrow.get_attribute("title").as_deref() == Some(title)).unwrap_or_else(|| panic!("no arrow {title}: {:?}", arrows()));
+    arrow("Fold b").unchecked_into::<HtmlElement>().click();
+    rendered().await;
+    let shown = |lines: &[usize]| lines.iter().map(usize::to_string).collect::<Vec<_>>();
+    assert_eq!(numbers(&root), shown(&[1, 2, 3, 4, 5, 6, 10, 11, 12, 13, 14]), "the first line of b stays, its other three go");
+    assert_eq!(value(&area), text(1), "folded lines are still the text's");
+    let hidden = all(&area, ".code-editor-block[hidden]");
+    assert_eq!(hidden.len(), 1);
+    assert_eq!(hidden[0].text_content().unwrap(), "line 7\nline 8\nline 9");
+    assert!(arrow("Unfold lines 7 to 9").get_attribute("class").unwrap_or_default().contains("folded"));
+    assert_eq!(
+        find(&root, ".code-editor-drift-mark").get_attribute("style").as_deref(),
+        Some("top: calc(var(--code-editor-line) * 5)"),
+        "a mark inside the fold is on its first line's row"
+    );
+
+    // A new text from the parent, with a line more above: b is folded where it now is.
+    handle.update(CodeEditorProps { marks: marked(2), ..props(&text(2)) });
+    rendered().await;
+    assert_eq!(numbers(&root), shown(&[1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 14, 15]));
+    assert_eq!(value(&area), text(2));
+
+    // The keyboard: Ctrl+Shift+] on b's first line unfolds it, Ctrl+Shift+[ inside c folds c.
+    let first_block = blocks(&area)[0].clone();
+    let before_fold = first_block.text_content().unwrap().encode_utf16().count() as u32;
+    area.focus().unwrap();
+    let selection = gloo::utils::window().get_selection().unwrap().unwrap();
+    selection.collapse_with_offset(first_block.first_child().as_ref(), before_fold).unwrap();
+    press_chord(&area, "BracketRight");
+    rendered().await;
+    assert_eq!(numbers(&root), one_to(15));
+    assert!(all(&area, ".code-editor-block[hidden]").is_empty());
+    let block = blocks(&area)[0].clone();
+    let line_12 = block.text_content().unwrap().find("line 12").unwrap() as u32;
+    selection.collapse_with_offset(block.first_child().as_ref(), line_12 + 2).unwrap();
+    press_chord(&area, "BracketLeft");
+    rendered().await;
+    assert_eq!(numbers(&root), shown(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 15]), "c (lines 11 to 14) folds from the caret in its line 12");
+    let focus = selection.focus_node().unwrap();
+    assert!(!focus.parent_element().is_some_and(|block| block.has_attribute("hidden")), "the caret is not left in the folded lines");
 }

@@ -9,11 +9,10 @@ use crate::ui::hooks::{
     use_theme,
 };
 use crate::ui::ptr_eq::PtrEq;
-use crate::ui::reducer::PageModel;
+use crate::ui::reducer::{ModelHandle, PageModel};
 use crate::ui::start::Start;
 use crate::ui::components::plan_view::card_id;
-use gitops_page::{Action, DriftMark, Model, Pane, Panel};
-use std::ops::Range;
+use gitops_page::{Action, Model, PaneMarks, Pane, Panel};
 use wasm_bindgen::JsCast;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -82,15 +81,15 @@ pub fn app(props: &AppProps) -> Html {
     use_embed_messages((*embedding).clone(), state, failure, dispatch);
     match *embedding {
         Some(ref embedding) => {
-            html! { <EmbeddedPage {model} picture_only={embedding.picture_only} /> }
+            html! { <EmbeddedPage model={ModelHandle::new(model)} picture_only={embedding.picture_only} /> }
         }
-        None => html! { <FullPage {model} /> },
+        None => html! { <FullPage model={ModelHandle::new(model)} /> },
     }
 }
 
 #[derive(Properties, PartialEq)]
 struct PageProps {
-    model: UseReducerHandle<PageModel>,
+    model: ModelHandle,
 }
 
 /// Presets, the two states, the plan and status, the options, the
@@ -174,9 +173,9 @@ fn full_page(props: &PageProps) -> Html {
                     current={model.preset.clone()}
                     on_choose={let d = send_with(&dispatch); Callback::from(move |file| d.dispatch(Action::Choose(file)))}
                 />
-                if let Some(exercise) = model.exercise().cloned() {
+                if model.exercise().is_some() {
                     <ExercisePanel
-                        {exercise}
+                        scenario={PtrEq(model.scenario.clone())}
                         progress={model.exercise_progress()}
                         answers={model.answers.clone()}
                         checked={model.checked.clone()}
@@ -239,8 +238,7 @@ fn full_page(props: &PageProps) -> Html {
                             text={PtrEq(model.desired.text.clone())}
                             error={model.desired.error.clone()}
                             highlight={model.highlighted_lines(Pane::Desired)}
-                            marks={desired_marks.0.clone()}
-                            ignored={desired_marks.1.clone()}
+                            marks={desired_marks.clone()}
                             on_mark={show_card.clone()}
                             on_edit={on_edit.clone()}
                         />
@@ -253,8 +251,7 @@ fn full_page(props: &PageProps) -> Html {
                             text={PtrEq(model.actual.text.clone())}
                             error={model.actual.error.clone()}
                             highlight={model.highlighted_lines(Pane::Actual)}
-                            marks={actual_marks.0.clone()}
-                            ignored={actual_marks.1.clone()}
+                            marks={actual_marks.clone()}
                             on_mark={show_card}
                             {on_edit}
                         />
@@ -265,12 +262,12 @@ fn full_page(props: &PageProps) -> Html {
                         <p class="stale-note">{ "Showing the last plan that could be computed: fix the error above to update it." }</p>
                     }
                     if let Some(report) = report {
-                        <PlanView done={model.done.clone()} plan={report.plan.clone()} />
-                        <StatusView report={report.clone()} />
-                        <WarningsView warnings={report.warnings.clone()} />
+                        <PlanView done={model.done.clone()} report={PtrEq(report.clone())} />
+                        <StatusView report={PtrEq(report.clone())} />
+                        <WarningsView report={PtrEq(report.clone())} />
                     }
                     <OptionsPanel
-                        options={world.options.clone()}
+                        world={PtrEq(model.world.clone())}
                         ignore_text={model.ignore_text.clone()}
                         ignore_error={model.ignore_error.clone().map(AttrValue::from)}
                         on_prune={let d = send_with(&dispatch); Callback::from(move |on| d.dispatch(Action::SetPrune(on)))}
@@ -296,14 +293,14 @@ fn full_page(props: &PageProps) -> Html {
     }
 }
 
-/// A pane's drift marks and greyed lines for the report on screen. While a large
-/// text is being typed they wait for the pause, which finds them in the texts as they
-/// then are: a pane whose text did not change keeps its marks meanwhile, and the pane
-/// being typed in shows none.
+/// What a pane marks (drift, greyed lines, objects to fold) for the report on screen.
+/// While a large text is being typed they wait for the pause, which finds them in the
+/// texts as they then are: a pane whose text did not change keeps its marks meanwhile,
+/// and the pane being typed in shows none.
 #[hook]
-fn use_pane_marks(model: &Model, pane: Pane) -> Rc<(Rc<Vec<DriftMark>>, Rc<Vec<Range<usize>>>)> {
+fn use_pane_marks(model: &Model, pane: Pane) -> Rc<PaneMarks> {
     type Marked = (PtrEq<str>, Option<PtrEq<gitops_core::Report>>);
-    let last = use_mut_ref(|| None::<(Marked, Rc<(Rc<Vec<DriftMark>>, Rc<Vec<Range<usize>>>)>)>);
+    let last = use_mut_ref(|| None::<(Marked, Rc<PaneMarks>)>);
     let editor = model.editor(pane);
     let key = (PtrEq(editor.text.clone()), model.report.clone().map(PtrEq));
     let large = model.typing().is_some()
@@ -317,8 +314,7 @@ fn use_pane_marks(model: &Model, pane: Pane) -> Rc<(Rc<Vec<DriftMark>>, Rc<Vec<R
     if large {
         return Rc::default();
     }
-    let marks = model.pane_marks(pane);
-    let marks = Rc::new((Rc::new(marks.drift), Rc::new(marks.ignored)));
+    let marks = Rc::new(model.pane_marks(pane));
     *last = Some((key, marks.clone()));
     marks
 }
@@ -372,7 +368,7 @@ fn step_events(props: &StepEventsProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 struct EmbeddedProps {
-    model: UseReducerHandle<PageModel>,
+    model: ModelHandle,
     picture_only: bool,
 }
 
@@ -478,8 +474,8 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
             }
             if let (Some(report), false) = (model.report.clone(), props.picture_only) {
                 <div class="results">
-                    <PlanView done={model.done.clone()} plan={report.plan.clone()} />
-                    <StatusView {report} />
+                    <PlanView done={model.done.clone()} report={PtrEq(report.clone())} />
+                    <StatusView report={PtrEq(report)} />
                 </div>
             }
         </main>

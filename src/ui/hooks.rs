@@ -219,7 +219,8 @@ fn report_save(
 /// Keeps the exercises' progress (solved, hints shown) in local storage.
 #[hook]
 pub fn use_save_progress(progress: std::rc::Rc<BTreeMap<String, gitops_page::Progress>>) {
-    use_effect_with(progress, |progress| {
+    // Progress is replaced when it changes: a new allocation is new progress.
+    use_effect_with(PtrEq(progress), |progress| {
         if !progress.is_empty() {
             storage::save_progress(progress);
         }

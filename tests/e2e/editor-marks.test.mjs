@@ -135,3 +135,42 @@ test('Enter keeps the indentation, one step more after an opening bracket', asyn
   assert.match(await editorText(pane(page, 'Desired')), /\n {2}"web": \{\n {4}"note": "x",\n {4}"tier": \{\n {6}"a": 1\n {4}"image"/);
   await close();
 });
+
+test('an object folds to its first line from the keyboard or the gutter, and stays folded as the cluster changes', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  const actual = section(page, 'Actual');
+  const shown = () => actual.evaluate((pane) => [...pane.querySelectorAll('.code-editor-number')].map((number) => number.textContent));
+  const lines = (await editorText(pane(page, 'Actual'))).split('\n');
+  const web = lines.findIndex((line) => line.includes('"web": {'));
+  const webEnd = lines.findIndex((line, at) => at > web && line.startsWith('  }'));
+  assert.ok(web > 0 && webEnd > web, lines.join('\n'));
+
+  // The keyboard: Ctrl+Shift+[ inside web's object hides all of it but its first line.
+  await selectInEditor(pane(page, 'Actual'), { after: '"web"', before: '"image"', length: 0 });
+  await page.keyboard.press('Control+Shift+BracketLeft');
+  const folded = (numbers) => numbers.includes(String(web + 1)) && !numbers.includes(String(web + 2)) && !numbers.includes(String(webEnd + 1));
+  await until(async () => folded(await shown()), true);
+  assert.equal(await editorText(pane(page, 'Actual')), lines.join('\n'), 'the folded lines are still the text');
+  assert.ok(await actual.getByTitle(`Unfold lines ${web + 2} to ${webEnd + 1}`).isVisible(), 'the folded line shows an arrow');
+  assert.ok(await actual.getByRole('button', { name: /^web \/replicas differs/ }).isVisible(), 'the drift inside the fold is still marked, on its first line');
+  await actual.scrollIntoViewIfNeeded();
+  await screenshot(page, 'editor-folded', { fullPage: false });
+
+  // Step deletes debug: Actual is written anew, and web stays folded where it now is.
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await until(() => cards(page), ['DELETE debug (done)', 'UPDATE web']);
+  await until(async () => !(await editorText(pane(page, 'Actual'))).includes('"debug"'), true);
+  const after = (await editorText(pane(page, 'Actual'))).split('\n');
+  const webNow = after.findIndex((line) => line.includes('"web": {'));
+  await until(async () => (await shown()).includes(String(webNow + 1)) && !(await shown()).includes(String(webNow + 2)), true);
+
+  // The gutter: its arrow unfolds.
+  const arrow = actual.getByTitle(/^Unfold lines/);
+  await arrow.click();
+  await until(async () => (await shown()).includes(String(webNow + 2)), true);
+  assert.equal(await actual.locator('.code-editor-block[hidden]').count(), 0);
+  assert.ok(await actual.getByTitle('Fold web').count() == 1, 'and web can fold again');
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});

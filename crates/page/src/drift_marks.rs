@@ -9,6 +9,8 @@
 use crate::editor::Pane;
 use crate::model::Model;
 use gitops_core::diff::compare::mode_of;
+use gitops_core::Drift;
+use gitops_core::state::Key;
 use gitops_core::diff::ignore::{ignored_fields, patterns_for};
 use gitops_core::state::places::object_places;
 use gitops_core::text::lines::{value_lines, Wanted};
@@ -61,6 +63,8 @@ pub struct PaneMarks {
     pub drift: Vec<DriftMark>,
     /// The lines of fields no comparison looks at.
     pub ignored: Vec<Range<usize>>,
+    /// The lines of each object, in text order, for folding.
+    pub objects: Vec<(String, Range<usize>)>,
 }
 
 /// A mark waiting for its lines: the slots of its pointers, the exact one first and
@@ -81,10 +85,11 @@ impl Model {
     pub fn pane_marks(&self, pane: Pane) -> PaneMarks {
         let editor = self.editor(pane);
         let mut marks = PaneMarks::default();
-        let Some(report) = self.report.as_ref().filter(|_| editor.error.is_none()) else {
+        if editor.error.is_some() {
             return marks;
-        };
-        let drift = &report.drift;
+        }
+        let no_drift = Drift::default();
+        let drift = self.report.as_ref().map_or(&no_drift, |report| &report.drift);
         let (whole, whole_kind) = match pane {
             Pane::Desired => (&drift.missing, MarkKind::Missing),
             Pane::Actual => (&drift.extra, MarkKind::Extra),
@@ -92,6 +97,8 @@ impl Model {
         let is_whole = |key: &str| whole.iter().any(|whole| whole == key);
         let mark = |lines, kind, key: &str, field| DriftMark { lines, kind, key: key.to_string(), field };
         if editor.text.len() > MOST_WALKED_BYTES {
+            // The page renders a state's objects in the order of their keys, as they are here.
+            marks.objects = editor.lines.iter().map(|(key, lines)| (key.clone(), lines.clone())).collect();
             for (key, lines) in &editor.lines {
                 let kind = match is_whole(key) {
                     true => whole_kind,
@@ -125,6 +132,7 @@ impl Model {
             }
         };
         let mut asks = Vec::new();
+        let objects: Vec<usize> = places.iter().map(|(_, (document, object))| want(*document, object.clone())).collect();
         for (key, (document, object)) in &places {
             if is_whole(key) {
                 let slots = vec![want(*document, object.clone())];
@@ -147,6 +155,8 @@ impl Model {
             }
         }
         let found = value_lines(&editor.text, &wanted, slots);
+        let object_lines = |((key, _), slot): (&(Key, _), &usize)| Some((key.to_string(), found[*slot].clone()?));
+        marks.objects = places.iter().zip(&objects).filter_map(object_lines).collect();
         for Ask { mark, slots } in asks {
             let nearest = slots.iter().enumerate().find_map(|(depth, slot)| Some((depth, found[*slot].clone()?)));
             let Some((depth, lines)) = nearest else {

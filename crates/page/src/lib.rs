@@ -11,6 +11,7 @@ mod action;
 mod catalogue;
 mod drift_marks;
 mod editor;
+pub mod folds;
 mod interact;
 mod model;
 mod picture;

@@ -75,3 +75,20 @@ fn the_fields_no_comparison_looks_at_are_found_in_each_pane() {
     assert_eq!(replicas.map(|mark| lines[mark.lines.clone()].join("|")), Some("  replicas: 1".to_string()), "{:?}", actual.drift);
     assert!(model.pane_marks(Pane::Desired).ignored.is_empty());
 }
+
+#[test]
+fn each_object_is_found_for_folding_in_a_rendered_and_in_a_typed_pane() {
+    let mut model = opened();
+    let first_lines = |model: &Model, pane: Pane| -> Vec<String> {
+        let lines: Vec<&str> = model.editor(pane).text.lines().collect();
+        let objects = model.pane_marks(pane).objects;
+        objects.iter().map(|(key, range)| format!("{key}: {} to {}", lines[range.start].trim(), lines[range.end - 1].trim())).collect()
+    };
+    let actual = first_lines(&model, Pane::Actual);
+    assert_eq!(actual, [r#"api: "api": { to },"#, r#"debug: "debug": { to },"#, r#"web: "web": { to }"#], "{}", model.actual.text);
+    let yaml = "web:\n  image: registry.example/web:1.4.2\n  replicas: 5\napi:\n  image: registry.example/api:1.0\n";
+    model.act(Action::Edit(Pane::Desired, yaml.into()));
+    assert_eq!(first_lines(&model, Pane::Desired), ["web: web: to replicas: 5", "api: api: to image: registry.example/api:1.0"]);
+    model.act(Action::Edit(Pane::Desired, "[".into()));
+    assert!(model.pane_marks(Pane::Desired).objects.is_empty(), "a text that does not read has no objects");
+}

@@ -1,13 +1,15 @@
 use super::code_spans::code_spans;
 use gitops_page::Progress;
 use gitops_world::attempt::{Checked, Outcome};
-use gitops_world::exercise::Exercise;
+use crate::ui::ptr_eq::PtrEq;
+use gitops_world::scenario::Scenario;
 use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ExercisePanelProps {
-    pub exercise: Exercise,
+    /// The scenario whose exercise this is, compared by allocation.
+    pub scenario: PtrEq<Scenario>,
     pub progress: Progress,
     pub answers: Vec<Option<usize>>,
     pub checked: Option<Rc<Checked>>,
@@ -19,7 +21,9 @@ pub struct ExercisePanelProps {
 /// The task, hints one at a time, the questions, and the check.
 #[function_component(ExercisePanel)]
 pub fn exercise_panel(props: &ExercisePanelProps) -> Html {
-    let exercise = &props.exercise;
+    let Some(exercise) = &props.scenario.exercise else {
+        return Html::default();
+    };
     let shown = props.progress.hints.min(exercise.hints.len());
     let left = exercise.hints.len() - shown;
     let on_hint = props.on_hint.reform(|_: MouseEvent| ());

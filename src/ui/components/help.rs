@@ -6,7 +6,7 @@ pub struct HelpProps {
     pub on_close: Callback<()>,
 }
 
-pub const SHORTCUTS: [(&str, &str); 5] = [
+pub const SHORTCUTS: [(&str, &str); 7] = [
     (
         "Ctrl+Enter (⌘+Enter)",
         "Step: apply the next operation of the plan",
@@ -16,6 +16,8 @@ pub const SHORTCUTS: [(&str, &str); 5] = [
         "Leave the editor (then Tab moves on), or close this help",
     ),
     ("Tab, Shift+Tab", "Move between controls"),
+    ("Ctrl+Shift+[ (⌘+Alt+[)", "Fold the object at the caret, in an editor"),
+    ("Ctrl+Shift+] (⌘+Alt+])", "Unfold the object at the caret"),
     (
         "?",
         "Show or hide this help (outside an editor or a text field)",

@@ -1,11 +1,14 @@
 use super::code_spans::code_spans;
-use gitops_world::scenario::{Mode, WorldOptions};
+use crate::ui::ptr_eq::PtrEq;
+use gitops_world::scenario::Mode;
+use gitops_world::World;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct OptionsPanelProps {
-    pub options: WorldOptions,
+    /// The world whose options these are, compared by allocation.
+    pub world: PtrEq<World>,
     pub ignore_text: AttrValue,
     pub ignore_error: Option<AttrValue>,
     pub on_prune: Callback<bool>,
@@ -23,7 +26,7 @@ fn checked(event: Event) -> bool {
 /// The reconciler's options and the agent's policy.
 #[function_component(OptionsPanel)]
 pub fn options_panel(props: &OptionsPanelProps) -> Html {
-    let options = &props.options;
+    let options = &props.world.options;
     let checkbox = |label: &'static str, value: bool, on: &Callback<bool>| {
         let onchange = on.reform(checked);
         html! { <label class="check"><input type="checkbox" checked={value} {onchange} />{ label }</label> }

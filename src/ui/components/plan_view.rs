@@ -1,5 +1,6 @@
 use gitops_core::diff::changes::Change;
-use gitops_core::Operation;
+use crate::ui::ptr_eq::PtrEq;
+use gitops_core::{Operation, Report};
 use gitops_world::registry::shorten_digests;
 use yew::prelude::*;
 
@@ -7,8 +8,8 @@ use yew::prelude::*;
 pub struct PlanViewProps {
     /// Operations applied by Step, oldest first.
     pub done: Vec<Operation>,
-    /// The plan from here on.
-    pub plan: Vec<Operation>,
+    /// The report whose plan (from here on) is shown, compared by allocation.
+    pub report: PtrEq<Report>,
 }
 
 /// The plan as cards, in the order a sync runs them; applied ones first.
@@ -18,17 +19,17 @@ pub fn plan_view(props: &PlanViewProps) -> Html {
         .done
         .iter()
         .map(|operation| (operation, true))
-        .chain(props.plan.iter().map(|operation| (operation, false)));
+        .chain(props.report.plan.iter().map(|operation| (operation, false)));
     html! {
         <section class="plan" aria-labelledby="plan-title">
             <h2 id="plan-title">{ "Plan" }</h2>
-            if props.plan.is_empty() && props.done.is_empty() {
+            if props.report.plan.is_empty() && props.done.is_empty() {
                 <p class="empty">{ "Nothing to do: the cluster already matches Git." }</p>
             } else {
                 <ol class="cards" aria-label="Operations">
                     { for cards.map(|(operation, done)| html! { <OperationCard key={card_key(operation)} operation={operation.clone()} {done} /> }) }
                 </ol>
-                if props.plan.iter().all(|operation| !operation.changes_cluster()) {
+                if props.report.plan.iter().all(|operation| !operation.changes_cluster()) {
                     <p class="empty">{ "Nothing left to apply." }</p>
                 }
             }

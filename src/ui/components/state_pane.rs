@@ -1,7 +1,7 @@
 use super::CodeEditor;
 use crate::ui::ptr_eq::PtrEq;
 use gitops_core::InputError;
-use gitops_page::{DriftMark, Pane};
+use gitops_page::{PaneMarks, Pane};
 use std::ops::Range;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -17,11 +17,9 @@ pub struct StatePaneProps {
     #[prop_or_default]
     pub highlight: Option<(Range<usize>, u64)>,
     #[prop_or_default]
-    pub marks: Rc<Vec<DriftMark>>,
+    pub marks: Rc<PaneMarks>,
     #[prop_or_default]
     pub on_mark: Callback<String>,
-    #[prop_or_default]
-    pub ignored: Rc<Vec<Range<usize>>>,
     pub on_edit: Callback<(Pane, Rc<str>)>,
 }
 
@@ -68,7 +66,6 @@ pub fn state_pane(props: &StatePaneProps) -> Html {
                 error_message={props.error.as_ref().map(|error| AttrValue::from(error.message.clone()))}
                 marks={props.marks.clone()}
                 on_mark={props.on_mark.clone()}
-                ignored={props.ignored.clone()}
                 described_by={props.error.as_ref().map(|_| AttrValue::from(error_id.clone()))}
                 highlight={props.highlight.clone()}
             />

@@ -1,11 +1,12 @@
 use super::plan_view::ChangeList;
 use gitops_core::{Report, SyncStatus};
-use std::rc::Rc;
+use crate::ui::ptr_eq::PtrEq;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct StatusViewProps {
-    pub report: Rc<Report>,
+    /// A new report is a new allocation: compared by it, not field by field.
+    pub report: PtrEq<Report>,
 }
 
 /// Sync status and health side by side, then every difference.

@@ -16,6 +16,7 @@
 //! type) is written out in blocks again, with the caret where it was.
 
 use super::lines::line_count;
+use gitops_page::folds::Folds;
 use std::cell::RefCell;
 use std::ops::Range;
 use std::rc::Rc;
@@ -57,8 +58,10 @@ pub struct Content {
 struct Block {
     element: Node,
     span: Range<usize>,
-    /// The lines it shows.
+    /// The lines it holds.
     lines: usize,
+    /// Whether it is folded away (`hidden`): the lines of an object but its first.
+    folded: bool,
 }
 
 impl Content {
@@ -98,16 +101,16 @@ impl Content {
         Rc::ptr_eq(&self.text, text).then_some(self.lines)
     }
 
-    /// Writes `text` into the element, in blocks; the browser's undo history of the
-    /// element ends here.
-    pub fn write(&mut self, text: Rc<str>) {
+    /// Writes `text` into the element, in blocks, with the `hidden` lines folded away;
+    /// the browser's undo history of the element ends here.
+    pub fn write(&mut self, text: Rc<str>, hidden: &Folds) {
         let document = gloo::utils::document();
         let normalized = normalize_line_breaks(&text);
         let js_blocks = js_sys::Array::new();
         self.blocks.clear();
         // The blocks split the text at line breaks, so their lines are its lines.
         self.lines = 0;
-        for span in block_spans(&normalized, BLOCK_LINES) {
+        for (span, folded) in block_spans(&normalized, BLOCK_LINES, hidden) {
             let block: Node = document
                 .create_element("div")
                 .expect("a div")
@@ -117,13 +120,12 @@ impl Content {
             let lines = line_count(&normalized[span.clone()]);
             self.lines += lines;
             let _ = element.set_attribute("style", &format!("--lines: {lines}"));
+            if folded {
+                let _ = element.set_attribute("hidden", "");
+            }
             block.set_text_content(Some(&written_form(&normalized[span.clone()])));
             js_blocks.push(&block);
-            self.blocks.push(Block {
-                element: block,
-                span,
-                lines,
-            });
+            self.blocks.push(Block { element: block, span, lines, folded });
         }
         self.root.replace_children_with_node(&js_blocks);
         self.observer.take_records();
@@ -209,12 +211,12 @@ impl Content {
         let lines = line_count(&read.text);
         let text: Rc<str> = read.text.into();
         let sizes_right = !blocks.is_empty()
-            && blocks.len() <= 2 * (lines / BLOCK_LINES) + 2
+            && blocks.len() <= 2 * (lines / BLOCK_LINES) + 2 + 2 * blocks.iter().filter(|block| block.folded).count()
             && blocks
                 .iter()
                 .all(|block| line_count(&text[block.span.clone()]) <= 2 * BLOCK_LINES);
         if lines > BLOCK_LINES && !sizes_right {
-            self.write(text);
+            self.write(text, &Folds::default());
             if let Some(at) = read.caret {
                 self.place_caret(at);
             }
@@ -253,11 +255,8 @@ impl Content {
                 whole.caret = Some(start + at);
             }
             whole.text.push_str(&read.text);
-            blocks.push(Block {
-                element: child,
-                span: start..whole.text.len(),
-                lines: line_count(&read.text),
-            });
+            let folded = child.unchecked_ref::<Element>().has_attribute("hidden");
+            blocks.push(Block { element: child, span: start..whole.text.len(), lines: line_count(&read.text), folded });
         }
         Some((whole, blocks))
     }
@@ -298,20 +297,20 @@ impl Content {
         let pasted = normalize_line_breaks(pasted);
         let end = span.start + pasted.len();
         let text = [&self.text[..span.start], &pasted, &self.text[span.end..]].concat();
-        self.write(text.into());
+        self.write(text.into(), &Folds::default());
         self.place_caret(end);
         Some(self.text.clone())
     }
 
-    /// The blocks around the `line`th line (from 0): the one above its block, its own
-    /// and the two below, each with its index and first line. None while the element
+    /// The blocks shown around the `line`th line (from 0): the one above its block, its
+    /// own and the two below, each with its index and first line. None while the element
     /// holds anything but blocks.
     pub fn blocks_around(&self, line: usize) -> Vec<ShownBlock> {
         let mut first_line = 0;
         let mut shown = Vec::new();
         for (index, block) in self.blocks.iter().enumerate() {
             let next = first_line + block.lines;
-            if next + BLOCK_LINES > line {
+            if !block.folded && next + BLOCK_LINES > line {
                 shown.push(ShownBlock { index: index as u32, element: block.element.clone(), first_line });
                 if shown.len() == 4 {
                     break;
@@ -335,6 +334,51 @@ impl Content {
         let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
         let opens = line.trim_end().ends_with(['{', '[', ':']);
         Some(format!("{indent}{}", if opens { "  " } else { "" }))
+    }
+
+    /// The lines folded away.
+    pub fn folds(&self) -> Folds {
+        let mut first_line = 0;
+        let mut hidden = Vec::new();
+        for block in &self.blocks {
+            if block.folded {
+                hidden.push(first_line..first_line + block.lines);
+            }
+            first_line += block.lines;
+        }
+        Folds::new(hidden)
+    }
+
+    /// Folds the text anew, the caret staying where it was or, if that is folded
+    /// away, going to the end of the line above.
+    pub fn refold(&mut self, hidden: &Folds) {
+        let caret = self.caret_offset();
+        self.write(self.text.clone(), hidden);
+        let Some(mut at) = caret else {
+            return;
+        };
+        if let Some(block) = self.blocks.iter().find(|block| block.folded && block.span.start <= at && at <= block.span.end) {
+            at = block.span.start.saturating_sub(1);
+            if let Some(above) = self.blocks.iter().rev().find(|above| !above.folded && above.span.end <= at) {
+                at = above.span.end;
+            }
+        }
+        self.place_caret(at);
+    }
+
+    /// The caret's line, from 0, if the caret is in the element.
+    pub fn caret_line(&self) -> Option<usize> {
+        let at = self.caret_offset()?;
+        Some(self.text[..at].matches('\n').count())
+    }
+
+    /// Where the caret is in the text, as a byte offset, read from its block alone;
+    /// none while the element holds anything but blocks.
+    fn caret_offset(&self) -> Option<usize> {
+        let caret = caret()?;
+        let child = self.child_of_root(&caret.0)?;
+        let block = self.blocks.iter().find(|block| block.element == child)?;
+        Some(block.span.start + read_node(&block.element, Some(&caret)).caret?)
     }
 
     /// Stops watching the element.
@@ -502,23 +546,26 @@ fn normalize_line_breaks(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The spans of `text` (line breaks normalized) that blocks of `lines` lines hold;
-/// the line breaks between blocks belong to none. One empty block for empty text.
-fn block_spans(text: &str, lines: usize) -> Vec<Range<usize>> {
+/// The spans of `text` (line breaks normalized) that blocks hold, each with whether it
+/// is folded away: blocks of at most `lines` lines, cut where a fold starts and ends.
+/// The line breaks between blocks belong to none. One empty block for empty text.
+fn block_spans(text: &str, lines: usize, hidden: &Folds) -> Vec<(Range<usize>, bool)> {
+    let mut cuts = hidden.hidden().iter().flat_map(|fold| [fold.start, fold.end]).peekable();
     let mut spans = Vec::new();
-    let mut start = 0;
-    let mut seen = 0;
+    let (mut start, mut first_line, mut line, mut seen) = (0, 0, 0, 0);
+    let folded = |first_line: usize| hidden.hidden().iter().any(|fold| fold.contains(&first_line));
     for (at, byte) in text.bytes().enumerate() {
         if byte == b'\n' {
+            line += 1;
             seen += 1;
-            if seen == lines {
-                spans.push(start..at);
-                start = at + 1;
-                seen = 0;
+            while cuts.next_if(|cut| *cut < line).is_some() {}
+            if seen == lines || cuts.peek() == Some(&line) {
+                spans.push((start..at, folded(first_line)));
+                (start, first_line, seen) = (at + 1, line, 0);
             }
         }
     }
-    spans.push(start..text.len());
+    spans.push((start..text.len(), folded(first_line)));
     spans
 }
 

@@ -17,7 +17,8 @@ pub use content::{read_node, Read, BLOCK_LINES};
 
 use crate::ui::ptr_eq::PtrEq;
 use content::Content;
-use gitops_page::{DriftMark, MarkKind};
+use gitops_page::folds::{hidden_by_folding, Folds};
+use gitops_page::{MarkKind, PaneMarks};
 use gutter::Gutter;
 use lines::{line_count, nth_line, visual_column};
 use paint::Painter;
@@ -54,15 +55,13 @@ pub struct CodeEditorProps {
     /// The id of the element that describes the error (aria-describedby), if any.
     #[prop_or_default]
     pub described_by: Option<AttrValue>,
-    /// The drift to mark, in text order.
+    /// The drift to mark, the lines of fields no comparison looks at (to grey), and
+    /// the objects that fold.
     #[prop_or_default]
-    pub marks: Rc<Vec<DriftMark>>,
+    pub marks: Rc<PaneMarks>,
     /// A drift mark's button was pressed: the key of its object.
     #[prop_or_default]
     pub on_mark: Callback<String>,
-    /// The lines of fields no comparison looks at, to grey.
-    #[prop_or_default]
-    pub ignored: Rc<Vec<Range<usize>>>,
     /// 0-based lines [start, end) to highlight (the object just changed), with a token that
     /// changes each time the highlight should play again.
     #[prop_or_default]
@@ -73,12 +72,14 @@ pub struct CodeEditorProps {
 
 /// The editor: the parent owns the text (`text` in, `on_input` out, the whole text each
 /// time). Escape leaves the text; Tab keeps moving focus as usual; Enter keeps the
-/// line's indentation.
+/// line's indentation; Ctrl+Shift+[ (⌘+Alt+[) folds the object at the caret and
+/// Ctrl+Shift+] unfolds it, as the gutter's arrows do. An object stays folded while
+/// the text changes around it.
 #[function_component(CodeEditor)]
 pub fn code_editor(props: &CodeEditorProps) -> Html {
     let area = use_node_ref();
     let gutter = use_node_ref();
-    let rows = use_node_ref();
+    let row_marks = use_node_ref();
     let columns = use_node_ref();
     let drift = use_node_ref();
     let window_start = use_state_eq(|| 0usize);
@@ -93,12 +94,20 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
             .and_then(|held| held.lines_of(&text.0));
         typed.unwrap_or_else(|| line_count(text))
     });
+    // The folds the element holds; folding draws the editor again.
+    let folds = content.borrow().as_ref().map(Content::folds).unwrap_or_default();
+    let redraw = use_force_update();
+    let rows = folds.rows(lines);
+    // The objects folded, by key, so that a text written anew folds them again (and
+    // one that comes back, folded as it left).
+    let folded_keys = use_mut_ref(Vec::<String>::new);
     let painting = use_mut_ref(Painting::default);
     let layers = Layers {
-        lines,
+        rows,
+        folds: folds.clone(),
         area: area.clone(),
         gutter: gutter.clone(),
-        rows: rows.clone(),
+        rows_element: row_marks.clone(),
         columns: columns.clone(),
         drift: drift.clone(),
         window_start: window_start.clone(),
@@ -110,6 +119,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         let area = area.clone();
         let content = content.clone();
         let written = written.clone();
+        let (drawn, redraw, folded_keys, marks) = (folds.clone(), redraw.clone(), folded_keys.clone(), props.marks.clone());
         use_effect_with(props.text.clone(), move |text| {
             let mut content = content.borrow_mut();
             let fresh = content.is_none();
@@ -119,7 +129,13 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
             if let Some(content) = content.as_mut() {
                 let held = content.text();
                 if fresh || !(Rc::ptr_eq(held, &text.0) || **held == **text) {
-                    content.write(text.0.clone());
+                    let keys = folded_keys.borrow();
+                    let folded = marks.objects.iter().filter(|(key, _)| keys.contains(key));
+                    let hidden = Folds::new(folded.map(|(_, lines)| hidden_by_folding(lines)).collect());
+                    if hidden != drawn {
+                        redraw.force_update();
+                    }
+                    content.write(text.0.clone(), &hidden);
                     *written.borrow_mut() = true;
                 }
             }
@@ -154,13 +170,13 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
     // A text written into the element, or lines added or removed, can move its scroll
     // without a scroll event. A keystroke within a line does neither, and reading the
     // scroll of a large text makes the browser lay it out at once.
-    let followed_lines = use_mut_ref(|| None::<usize>);
+    let followed_rows = use_mut_ref(|| None::<usize>);
     {
         let layers = layers.clone();
         use_effect(move || {
             let text_moved = std::mem::take(&mut *written.borrow_mut());
-            let lines_moved = followed_lines.replace(Some(lines)) != Some(lines);
-            if text_moved || lines_moved {
+            let rows_moved = followed_rows.replace(Some(rows)) != Some(rows);
+            if text_moved || rows_moved {
                 layers.follow();
             }
             layers.paint_soon();
@@ -168,21 +184,43 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
     }
     {
         let painting = painting.clone();
-        let ignored = props.ignored.clone();
-        if !Rc::ptr_eq(&painting.borrow().ignored, &ignored) {
-            painting.borrow_mut().ignored = ignored;
+        let marks = props.marks.clone();
+        if !Rc::ptr_eq(&painting.borrow().marks, &marks) {
+            painting.borrow_mut().marks = marks;
         }
     }
     let onscroll = Callback::from(move |_: Event| layers.follow());
     let indent = use_mut_ref(|| None::<String>);
     let oninput = typed(&content, &props.on_input, &indent);
     let onpaste = pasted(&content, &props.on_input);
+    // One callback for the editor's life, so that the gutter is not drawn again at
+    // each keystroke; it finds the objects where the painting keeps the marks.
+    let on_fold = {
+        let (content, painting, folded_keys) = (content.clone(), painting.clone(), folded_keys.clone());
+        use_mut_ref(move || {
+            Callback::from(move |at| {
+                let marks = painting.borrow().marks.clone();
+                fold_at(&content, &folded_keys, &marks, at);
+                redraw.force_update();
+            })
+        })
+    };
+    let on_fold = on_fold.borrow().clone();
     let onkeydown = {
         let content = content.clone();
         let readonly = props.readonly;
+        let on_fold = on_fold.clone();
         Callback::from(move |event: KeyboardEvent| {
             // While an input method composes, its keys are its own.
             if event.is_composing() {
+                return;
+            }
+            if let Some(fold) = fold_key(&event) {
+                event.prevent_default();
+                let line = content.borrow().as_ref().and_then(Content::caret_line);
+                if let Some(line) = line {
+                    on_fold.emit((line, Some(fold)));
+                }
                 return;
             }
             match event.key().as_str() {
@@ -210,8 +248,8 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         .as_ref()
         .map(|(range, token)| (range.start.min(lines)..range.end.min(lines), *token))
         .filter(|(range, _)| !range.is_empty());
-    let window =
-        (*window_start).min(lines.saturating_sub(1))..lines.min(*window_start + WINDOW_LINES);
+    let window = (*window_start).min(rows.saturating_sub(1))..rows.min(*window_start + WINDOW_LINES);
+    let on_rows = |lines: &Range<usize>| rows_style(&folds.rows_of(lines));
 
     html! {
         <div class={classes!(
@@ -222,32 +260,38 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
             <Gutter
                 numbers={gutter}
                 {window}
+                folds={folds.clone()}
+                marks={props.marks.clone()}
+                on_fold={on_fold}
                 error_line={error.map(|(line, ..)| line)}
                 highlight={highlight.as_ref().map(|(range, _)| range.clone())}
             />
             <div class="code-editor-body">
                 <div class="code-editor-backdrop" aria-hidden="true">
-                    <div class="code-editor-rows" ref={rows}>
+                    <div class="code-editor-rows" ref={row_marks}>
                         if let Some((range, token)) = &highlight {
                             // A new token is a new element, so the fade plays again.
                             <div
                                 key={token.to_string()}
                                 class="code-editor-mark highlight"
-                                style={rows_style(range)}
+                                style={on_rows(range)}
                             />
                         }
-                        { for props.marks.iter().map(|mark| html! {
-                            <div class={classes!("code-editor-mark", "drift", mark_class(mark.kind))} style={rows_style(&mark.lines)} />
+                        { for props.marks.drift.iter().map(|mark| html! {
+                            <div class={classes!("code-editor-mark", "drift", mark_class(mark.kind))} style={on_rows(&mark.lines)} />
+                        }) }
+                        { for folds.hidden().iter().map(|hidden| html! {
+                            <div class="code-editor-mark folded" style={on_rows(&(hidden.start - 1..hidden.start))} />
                         }) }
                         if let Some((line, ..)) = error {
-                            <div class="code-editor-mark error-line" style={rows_style(&(line..line + 1))} />
+                            <div class="code-editor-mark error-line" style={on_rows(&(line..line + 1))} />
                         }
                     </div>
                     <div class="code-editor-columns" ref={columns}>
                         if let Some((line, column, width)) = error {
                             <div
                                 class="code-editor-column"
-                                style={format!("top: calc(var(--code-editor-line) * {line}); left: {column}ch")}
+                                style={format!("top: calc(var(--code-editor-line) * {}); left: {column}ch", folds.row(line))}
                             >
                                 <span class="code-editor-squiggle">{ blank_cells(width.saturating_sub(column).max(1)) }</span>
                                 if let Some(message) = &props.error_message {
@@ -280,7 +324,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                 />
             </div>
             <div class="code-editor-drift" ref={drift}>
-                    { for props.marks.iter().map(|mark| {
+                    { for props.marks.drift.iter().map(|mark| {
                         let key = mark.key.clone();
                         let onclick = props.on_mark.reform(move |_: MouseEvent| key.clone());
                         let label = format!("{}: show it in the plan", mark.describe());
@@ -288,7 +332,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                             <button
                                 type="button"
                                 class={classes!("code-editor-drift-mark", mark_class(mark.kind))}
-                                style={format!("top: calc(var(--code-editor-line) * {})", mark.lines.start)}
+                                style={format!("top: calc(var(--code-editor-line) * {})", folds.row(mark.lines.start))}
                                 aria-label={label.clone()}
                                 title={label}
                                 {onclick}
@@ -322,19 +366,20 @@ struct Painting {
     painter: Painter,
     /// The line at the top of the text's scroll.
     first_line: usize,
-    /// The lines to grey.
-    ignored: Rc<Vec<Range<usize>>>,
+    /// The marks, whose ignored lines are greyed.
+    marks: Rc<PaneMarks>,
     frame: Option<gloo::render::AnimationFrame>,
 }
 
 /// The elements that follow the text's scroll.
 #[derive(Clone)]
 struct Layers {
-    /// The text's lines when this render made the layers.
-    lines: usize,
+    /// The rows the text shows on when this render made the layers, and its folds.
+    rows: usize,
+    folds: Folds,
     area: NodeRef,
     gutter: NodeRef,
-    rows: NodeRef,
+    rows_element: NodeRef,
     columns: NodeRef,
     drift: NodeRef,
     window_start: UseStateHandle<usize>,
@@ -349,17 +394,17 @@ impl Layers {
             return;
         };
         let (x, y) = (area.scroll_left(), area.scroll_top());
-        let line_height = f64::from(area.scroll_height()) / self.lines.max(1) as f64;
-        if line_height > 0.0 {
-            let first_visible = (f64::from(y) / line_height) as usize;
+        let row_height = f64::from(area.scroll_height()) / self.rows.max(1) as f64;
+        if row_height > 0.0 {
+            let first_visible = (f64::from(y) / row_height) as usize;
             self.window_start
                 .set((first_visible / WINDOW_STEP).saturating_sub(1) * WINDOW_STEP);
-            self.painting.borrow_mut().first_line = first_visible;
+            self.painting.borrow_mut().first_line = self.folds.line(first_visible);
             self.paint_soon();
         }
         let vertical = format!("transform: translateY({}px)", -y);
         place(&self.gutter, &vertical);
-        place(&self.rows, &vertical);
+        place(&self.rows_element, &vertical);
         place(&self.drift, &vertical);
         place(
             &self.columns,
@@ -381,8 +426,8 @@ impl Layers {
                 painting.frame = None;
                 let line = painting.first_line;
                 if let Some(content) = content.borrow().as_ref() {
-                    let ignored = painting.ignored.clone();
-                    painting.painter.paint(&content.blocks_around(line), &ignored);
+                    let marks = painting.marks.clone();
+                    painting.painter.paint(&content.blocks_around(line), &marks.ignored);
                 }
             })
             .forget();
@@ -459,6 +504,49 @@ fn pasted(content: &Rc<RefCell<Option<Content>>>, on_input: &Callback<Rc<str>>) 
             on_input.emit(text);
         }
     })
+}
+
+/// Ctrl+Shift+[ (or ⌘+Alt+[) folds, Ctrl+Shift+] unfolds, as in CodeMirror and VS Code.
+fn fold_key(event: &KeyboardEvent) -> Option<bool> {
+    let chord = (event.ctrl_key() && event.shift_key()) || (event.meta_key() && event.alt_key());
+    match event.code().as_str() {
+        "BracketLeft" if chord => Some(true),
+        "BracketRight" if chord => Some(false),
+        _ => None,
+    }
+}
+
+/// Folds at a line: `(line, Some(true))` folds the object the line is in,
+/// `(line, Some(false))` unfolds the object folded below it, `(line, None)` does
+/// whichever of the two applies (the gutter's arrow).
+fn fold_at(
+    content: &Rc<RefCell<Option<Content>>>,
+    folded_keys: &Rc<RefCell<Vec<String>>>,
+    marks: &PaneMarks,
+    (line, fold): (usize, Option<bool>),
+) {
+    let mut content = content.borrow_mut();
+    let Some(content) = content.as_mut() else {
+        return;
+    };
+    let shown = content.folds();
+    let mut hidden = shown.hidden().to_vec();
+    let mut keys = folded_keys.borrow_mut();
+    let folded = shown.folded_below(line).cloned();
+    let object = marks.objects.iter().find(|(_, lines)| lines.contains(&line) && lines.len() > 1);
+    match (folded, object) {
+        (Some(folded), _) if fold != Some(true) => {
+            hidden.retain(|range| *range != folded);
+            let unfolded = |key: &String| marks.objects.iter().any(|(object, lines)| object == key && folded.contains(&(lines.start + 1)));
+            keys.retain(|key| !unfolded(key));
+        }
+        (None, Some((key, lines))) if fold != Some(false) => {
+            hidden.push(hidden_by_folding(lines));
+            keys.push(key.clone());
+        }
+        _ => return,
+    }
+    content.refold(&Folds::new(hidden));
 }
 
 fn rows_style(lines: &Range<usize>) -> String {
