@@ -89,7 +89,7 @@ checkIntegrity(html);
 if (!underTrunkServe) html = await withCompactGlue(html);
 if (absolutePublicUrl) html = withMenuPreloadAt(withRegisterScriptAt(html, `${publicUrl}register-sw.js`), `${publicUrl}${MENU}`);
 const api = findApiGlue();
-write('api.js', apiModule(api));
+write('api.js', apiModule(api, glueFunctions(api)));
 write('api.d.ts', apiDeclarations(api));
 write('register-sw.js', shipped(underTrunkServe ? unregisterScript() : registerScript()));
 const scenarios = scenarioFiles();
@@ -216,13 +216,23 @@ function findApiGlue() {
   return glue;
 }
 
+/** The functions the API module's glue exports (`export function diff(...)`), by name. */
+function glueFunctions({ js }) {
+  const glue = readFileSync(join(staging, js), 'utf8');
+  const names = [...glue.matchAll(/export\s+function\s+([A-Za-z_$][\w$]*)/g)].map((match) => match[1]).filter((name) => name != 'initSync');
+  if (!names.includes('diff')) fail(`${js} exports no function diff: is it the API module's glue?`);
+  return names;
+}
+
 /**
- * Re-exports the API module's glue. `init` also defaults the wasm's URL to the file
- * beside api.js, wherever the playground is hosted (the glue's own default is resolved
- * against the glue, which is the same folder, but saying so keeps api.js the one place
- * that knows the file names).
+ * Re-exports the API module's glue. Its functions say "call init() first" when called
+ * before the wasm is loaded (the glue's own would throw a bare TypeError). `init`
+ * defaults the wasm's URL to the file beside api.js, wherever the playground is hosted,
+ * and in Node (where `fetch` cannot read a file: URL) reads that file itself; it works
+ * in a page, a module Worker and Node alike, since the API module touches no DOM.
  */
-function apiModule({ js, wasm }) {
+function apiModule({ js, wasm }, functions) {
+  const wrapped = functions.map((name) => `export const ${name} = loaded('${name}');`).join('\n');
   return `// api.js: the playground's stable JavaScript entry point, written by
 // scripts/post-build.mjs at build time. It re-exports everything the glue of the
 // API's wasm module exports (the core and the world, without the page), so lesson
@@ -233,24 +243,51 @@ function apiModule({ js, wasm }) {
 //
 // \`init\` (also the default export) is the glue's init function. Called with no
 // argument, or with an object without \`module_or_path\`, it loads the wasm next to
-// this file, wherever the playground is hosted. This module holds no page: it
-// mounts nothing and loads nothing of the playground's own wasm.
+// this file, wherever the playground is hosted (in Node, from the file). This module
+// holds no page: it mounts nothing, touches no DOM (a module Worker and Node run it),
+// and loads nothing of the playground's own wasm. A function called before init
+// throws an Error that says to call init() first.
 //
 //   glue: ${js}
 //   wasm: ${wasm}
 
-import glueInit from './${js}';
-
-export * from './${js}';
+import glueInit, * as glue from './${js}';
 
 const wasmUrl = new URL('./${wasm}', import.meta.url);
+let ready = false;
 
-export default function init(options) {
-  if (options === undefined || options === null) return glueInit({ module_or_path: wasmUrl });
-  if (Object.getPrototypeOf(options) === Object.prototype && options.module_or_path === undefined) {
-    return glueInit({ ...options, module_or_path: wasmUrl });
+/** The glue's function \`name\`, which says so when the wasm is not loaded yet. */
+function loaded(name) {
+  return (...args) => {
+    if (!ready) throw new Error(\`\${name}() was called before the API's wasm was loaded: call init() first (await init())\`);
+    return glue[name](...args);
+  };
+}
+
+${wrapped}
+
+/** The wasm beside this file: its URL, or in Node (no fetch of file: URLs) its bytes. */
+async function besideThisFile() {
+  if (wasmUrl.protocol !== 'file:') return wasmUrl;
+  const { readFile } = await import('node:fs/promises');
+  return readFile(wasmUrl);
+}
+
+export default async function init(options) {
+  let given = options;
+  if (options === undefined || options === null) given = { module_or_path: await besideThisFile() };
+  else if (Object.getPrototypeOf(options) === Object.prototype && options.module_or_path === undefined) {
+    given = { ...options, module_or_path: await besideThisFile() };
   }
-  return glueInit(options);
+  const exports = await glueInit(given);
+  ready = true;
+  return exports;
+}
+
+export function initSync(options) {
+  const exports = glue.initSync(options);
+  ready = true;
+  return exports;
 }
 
 export { init };

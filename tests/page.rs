@@ -515,6 +515,11 @@ async fn a_link_pasted_into_the_open_page_opens_and_share_does_not_open_it_again
     started(&root).await;
     follow(&encode(&Session::of_scenario(ANOTHER_SCENARIO)));
     until(|| cards(&root), ["create api"]).await;
+    let menu: web_sys::HtmlSelectElement = find(&root, "#preset-select").unchecked_into();
+    let options = all(&root, "#preset-select option");
+    let shown = options.get(menu.selected_index() as usize).and_then(|option| option.text_content());
+    let title = find(&root, ".preset-title").text_content().unwrap();
+    assert_eq!(shown, Some(format!("{title} (shared scenario)")), "the menu names the scenario open, not a preset");
     button(&root, "Step").click();
     rendered().await;
     assert_eq!(cards(&root), ["create api (done)"]);

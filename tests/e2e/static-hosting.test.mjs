@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { cards, controlledBy, dist, editorText, menuEntries, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
 
 const prefix = '/courses/gitops/playground/';
@@ -181,6 +182,43 @@ test('api.js re-exports the API module for a module on the same origin, and its 
   const fetched = record.requests.slice(before).map((url) => new URL(url).pathname);
   assert.ok(fetched.includes('/courses/gitops/playground/gitops-api_bg.wasm'), fetched.join(' '));
   assert.ok(!fetched.some((path) => /playground-[0-9a-f]+_bg\.wasm$/.test(path)), `the page's wasm is not loaded: ${fetched.join(' ')}`);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('api.js works in a module Worker and in Node, and a function called before init says to call init() first', async () => {
+  // Node: a bare init() reads the wasm beside api.js.
+  const api = await import(pathToFileURL(join(dist, 'api.js')).href);
+  assert.throws(() => api.diff('{}', '{}'), /^Error: diff\(\) was called before the API's wasm was loaded: call init\(\) first/);
+  await api.init();
+  assert.deepEqual(api.diff('{"web": {"replicas": 3}}', '{"web": {"replicas": 1}}').map((operation) => operation.op), ['update']);
+
+  // A module Worker started by a lesson page elsewhere on the site.
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  const lesson = '/courses/gitops/lesson-4/';
+  server.routes.set(lesson, { type: 'text/html', body: '<!doctype html><title>Lesson 4</title><link rel="icon" href="data:,"><p>Lesson</p>' });
+  server.routes.set(`${lesson}worker.mjs`, {
+    type: 'text/javascript',
+    body: `import init, { diff } from '../playground/api.js';
+      let early;
+      try { diff('{}', '{}'); } catch (error) { early = error.message; }
+      await init();
+      postMessage({ early, plan: diff('{"web": {"image": "web:2"}}', '{}').map((operation) => operation.op + ' ' + operation.key) });`,
+  });
+  try {
+    await page.goto(`${server.origin}${lesson}`);
+    const answer = await page.evaluate(() => new Promise((done, failed) => {
+      const worker = new Worker('worker.mjs', { type: 'module' });
+      worker.onmessage = (event) => done(event.data);
+      worker.onerror = (event) => failed(new Error(event.message));
+    }));
+    assert.match(answer.early, /call init\(\) first/);
+    assert.deepEqual(answer.plan, ['create web']);
+  } finally {
+    server.routes.delete(lesson);
+    server.routes.delete(`${lesson}worker.mjs`);
+  }
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });

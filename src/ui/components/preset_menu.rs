@@ -63,6 +63,11 @@ pub fn preset_menu(props: &PresetMenuProps) -> Html {
             <h2 id="presets-title">{ "Scenario" }</h2>
             <label for="preset-select" class="visually-hidden">{ "Preset" }</label>
             <select id="preset-select" onchange={on_change}>
+                if !menu.iter().any(|entry| entry.file == props.current.file) {
+                    // A scenario a link or a host page opened: the menu names it, not
+                    // the first preset.
+                    <option value="" selected=true disabled=true>{ format!("{} (shared scenario)", props.current.title) }</option>
+                }
                 { for groups.map(|section| html! {
                     <optgroup label={section.to_string()}>
                         { for menu.iter().filter(|entry| entry.group() == section).map(|entry| html! {
