@@ -454,7 +454,7 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
                         { if playing { "Pause" } else { "Play" } }
                     </button>
                     <button onclick={send(|| Action::Reset)}>{ "Reset" }</button>
-                    <button onclick={send(|| Action::Advance)} disabled={!model.can_advance()}>{ "Next step" }</button>
+                    <button onclick={send(|| Action::Advance)} disabled={!model.can_advance()}>{ "Next minute" }</button>
                     <span class="hold" aria-live="polite">{ model.step_hold_text().unwrap_or_default() }</span>
                 </div>
             </div>

@@ -52,6 +52,7 @@ test('exercise 1: an ignore rule stops the flapping', async () => {
   await rules.fill('- /status');
   const right = await check(page);
   assert.match(right.verdict, /^Solved/);
+  assert.doesNotMatch(await page.getByRole('region', { name: 'Exercise' }).innerText(), /solved this exercise before/, 'not "before" right after the first solve');
   await screenshot(page, 'exercise-flapping-solved');
 
   await page.reload();
@@ -131,7 +132,7 @@ test('exercise 4: the database is protected, prune still works', async () => {
   assert.notEqual(protectedText, text, 'the database manifest is in the desired pane');
   await desiredPane(page).fill(protectedText);
   assert.match((await check(page)).verdict, /^Solved/);
-  await page.getByRole('button', { name: 'Run to end' }).click();
+  await page.getByRole('button', { name: 'Run the script out' }).click();
   const unmanaged = page.getByRole('list', { name: 'Not managed by the agent' });
   await until(async () => (await unmanaged.count()) > 0 && /Pod\/shop\/debug/.test(await unmanaged.innerText()), true);
   await screenshot(page, 'exercise-protect-database-unmanaged');

@@ -105,7 +105,7 @@ test('Ctrl+Enter steps, outside and inside an editor, without a console error', 
 
 test('whatever takes focus with Tab has a name, the events list too', async () => {
   const { page, close } = await opened();
-  await page.getByRole('button', { name: 'Run to end' }).click();
+  await page.getByRole('button', { name: 'Run the script out' }).click();
   await page.getByRole('list', { name: 'Events' }).waitFor();
   const unnamed = await page.evaluate(() =>
     [...document.querySelectorAll('[tabindex]')]

@@ -18,8 +18,8 @@ async function runPreset(page, section, title) {
   assert.equal(await option.count(), 1, `${title} is listed under ${section}`);
   await page.getByLabel('Preset').selectOption({ label: title });
   await until(async () => (await page.getByRole('heading', { level: 3, name: title }).count()) > 0, true);
-  await page.getByRole('button', { name: 'Run to end' }).click();
-  await until(async () => /Step (\d+) of \1\b/.test(await page.locator('.controls').innerText()), true);
+  await page.getByRole('button', { name: 'Run the script out' }).click();
+  await until(async () => /Minute (\d+) of \1\b/.test(await page.locator('.controls').innerText()), true);
   return {
     status: await region(page, 'Status'),
     events: await region(page, 'Events'),
@@ -129,7 +129,7 @@ test('midway, the agent shows the error that keeps production on the old revisio
   await until(async () => page.getByLabel('Preset').locator('option').count(), menuEntries);
   await page.getByLabel('Preset').selectOption({ label: 'Monitoring the reconciler' });
   await until(async () => (await page.getByRole('heading', { level: 3, name: 'Monitoring the reconciler' }).count()) > 0, true);
-  for (let step = 0; step < 4; step += 1) await page.getByRole('button', { name: 'Next step' }).click();
+  for (let step = 0; step < 4; step += 1) await page.getByRole('button', { name: 'Next minute' }).click();
   await until(async () => /Health: Degraded/.test(await region(page, 'Agent')), true);
   const agent = await region(page, 'Agent');
   assert.match(agent, /Last error: prod: revision [0-9a-f]{7} of envs\/prod is invalid: envs\/prod\/web.yaml, line 12/);
@@ -138,7 +138,7 @@ test('midway, the agent shows the error that keeps production on the old revisio
   await screenshot(page, 'lesson-monitoring-degraded');
   const unreadable = page.getByRole('alert').filter({ hasText: 'The head of Git does not read' });
   assert.equal(await unreadable.count(), 1, 'the page says the head of Git does not read');
-  await page.getByRole('button', { name: 'Run to end' }).click();
+  await page.getByRole('button', { name: 'Run the script out' }).click();
   await until(async () => /Health: Healthy/.test(await region(page, 'Agent')), true);
   assert.equal(await unreadable.count(), 0, 'once the fix is in Git, the page no longer says it does not read');
   await close();

@@ -95,15 +95,15 @@ test('the compromised CI ends differently in the push and the pull model', async
   const { page, record, close } = await openPage(browser, server.url);
   const running = () => page.getByRole('region', { name: 'Running' }).innerText();
   await page.getByRole('button', { name: 'Compromised CI: push model' }).click();
-  await page.getByRole('button', { name: 'Run to end' }).click();
+  await page.getByRole('button', { name: 'Run the script out' }).click();
   await until(async () => /malicious/.test(await running()), true);
   assert.match(await statusText(page), /Sync: OutOfSync/, 'the cluster no longer matches Git');
   assert.match(await page.getByRole('region', { name: 'Events' }).innerText(), /in push mode CI holds cluster credentials/);
   await screenshot(page, 'compromise-push');
 
   await page.getByRole('button', { name: 'Compromised CI: pull model' }).click();
-  await page.getByRole('button', { name: 'Run to end' }).click();
-  await until(async () => /Step 8 of 8/.test(await page.locator('.controls').innerText()), true);
+  await page.getByRole('button', { name: 'Run the script out' }).click();
+  await until(async () => /Minute 8 of 8/.test(await page.locator('.controls').innerText()), true);
   assert.doesNotMatch(await running(), /malicious/);
   assert.match(await statusText(page), /Sync: Synced\s+Health: Healthy/);
   const events = await page.getByRole('region', { name: 'Events' }).innerText();
@@ -138,7 +138,7 @@ test('a sync stepped by hand stops at a wave and says what it waits for; Play le
 test('a deletion with Prune=confirm waits until the person confirms it', async () => {
   const { page, record, close } = await openPage(browser, server.url);
   await loadPreset(page, 'The same change, with the deletion waiting for a person');
-  for (let step = 0; step < 4; step += 1) await page.getByRole('button', { name: 'Next step' }).click();
+  for (let step = 0; step < 4; step += 1) await page.getByRole('button', { name: 'Next minute' }).click();
   const controls = () => page.locator('.controls').innerText();
   await until(async () => /waits for a person to confirm the deletion of StatefulSet\/shop\/db/.test(await controls()), true);
   assert.equal(await page.getByRole('button', { name: 'Step', exact: true }).isDisabled(), true);
@@ -146,7 +146,7 @@ test('a deletion with Prune=confirm waits until the person confirms it', async (
   await page.getByRole('button', { name: 'Confirm the deletion' }).click();
   const events = page.getByRole('list', { name: 'Events' });
   await until(async () => /you\s*confirmed the deletion of StatefulSet\/shop\/db in prod/.test(await events.innerText()), true);
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next minute' }).click();
   await until(async () => /deleted StatefulSet\/shop\/db from prod/.test(await events.innerText()), true);
   assert.deepEqual(record.consoleErrors, []);
   await close();
@@ -155,14 +155,14 @@ test('a deletion with Prune=confirm waits until the person confirms it', async (
 test('a preset steps through time and a commit can be reverted', async () => {
   const { page, close } = await openPage(browser, server.url);
   await loadPreset(page, 'Synced is not healthy');
-  for (let step = 0; step < 6; step += 1) await page.getByRole('button', { name: 'Next step' }).click();
+  for (let step = 0; step < 6; step += 1) await page.getByRole('button', { name: 'Next minute' }).click();
   await until(async () => /Health: Degraded/.test(await statusText(page)), true);
   assert.match(await statusText(page), /Sync: Synced/);
   const revert = page.getByRole('button', { name: /^Revert [0-9a-f]{7}$/ });
   assert.equal(await revert.count(), 1);
   await revert.click();
-  await page.getByRole('button', { name: 'Next step' }).click();
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next minute' }).click();
+  await page.getByRole('button', { name: 'Next minute' }).click();
   await until(async () => /Health: Healthy/.test(await statusText(page)), true);
   assert.match(await page.getByRole('region', { name: 'Git log' }).innerText(), /Revert "Release web 2.1.0"/);
   await close();

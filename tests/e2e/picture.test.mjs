@@ -57,12 +57,12 @@ test('the pull model: CI holds no cluster credentials, and its apply is a refuse
   await choose(page, 'Compromised CI, pull model');
   const ci = picture(page).getByRole('img', { name: /^ci holds/ });
   assert.equal(await ci.getAttribute('aria-label'), 'ci holds registry: push, Git: open pull requests');
-  for (let step = 0; step < 4; step += 1) await page.getByRole('button', { name: 'Next step' }).click();
+  for (let step = 0; step < 4; step += 1) await page.getByRole('button', { name: 'Next minute' }).click();
   await until(async () => (await arrows(page)).some((label) => label.startsWith('ci → cluster prod, refused')), true);
   const refused = picture(page).locator('.arrow.refused');
   assert.equal(await refused.count(), 1);
   assert.match(await refused.getAttribute('aria-label'), /refused: could not change Deployment\/shop\/web in prod; in pull mode CI holds no cluster credentials/);
-  assert.match(await page.getByRole('region', { name: /^At step 3/ }).innerText(), /ci: could not change Deployment\/shop\/web in prod/);
+  assert.match(await page.getByRole('region', { name: /^At minute 3/ }).innerText(), /ci: could not change Deployment\/shop\/web in prod/);
   await screenshot(page, 'picture-compromise-pull-refused', { fullPage: false });
   await context.close();
 });
@@ -72,7 +72,7 @@ test('the mutable tag: the registry shows the tag moving to another image', asyn
   await choose(page, 'A mutable tag changes what runs behind Git\'s back');
   const moved = picture(page).locator('.tag.moved');
   for (let step = 0; step < 10 && (await moved.count()) === 0; step += 1) {
-    await page.getByRole('button', { name: 'Next step' }).click();
+    await page.getByRole('button', { name: 'Next minute' }).click();
   }
   assert.equal(await moved.count(), 1, 'a tag moved');
   assert.match(await moved.getAttribute('aria-label'), /^tag registry\.example\/\S+ points to sha256:\w+ \(moved from sha256:\w+\)/);
@@ -116,7 +116,7 @@ test('every preset and exercise shows its picture in the first screen, at its en
   for (const [index, title] of titles.entries()) {
     await page.getByLabel('Preset').selectOption({ label: title });
     await until(async () => (await page.getByRole('heading', { level: 3, name: title }).count()) > 0, true);
-    const runToEnd = page.getByRole('button', { name: 'Run to end' });
+    const runToEnd = page.getByRole('button', { name: 'Run the script out' });
     if (await runToEnd.isEnabled()) await runToEnd.click();
     await picture(page).waitFor();
     const box = await picture(page).boundingBox();

@@ -54,10 +54,10 @@ test('a share link opens exactly what was shared, in a fresh browser', async () 
   const { page, record, close } = await openPage(browser, server.url);
   await presetsLoaded(page);
   await page.getByLabel('Preset').selectOption({ label: 'A directory change prunes the database' });
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next minute' }).click();
   await page.getByRole('checkbox', { name: /Self-heal/ }).uncheck();
   await actualPane(page).fill((await editorText(actualPane(page))).replace('replicas: 2', 'replicas: 7'));
-  await page.getByRole('button', { name: 'Next step' }).click();
+  await page.getByRole('button', { name: 'Next minute' }).click();
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   const before = await seen(page);
   await page.getByRole('button', { name: 'Share' }).click();
@@ -139,7 +139,7 @@ test('work comes back after a reload; Reset forgets it', async () => {
 test('a link to a preset keeps the work of one\'s own on it; Reset everything asks first', async () => {
   const sharer = await openPage(browser, server.url);
   await until(() => cards(sharer.page), ['DELETE debug', 'UPDATE web']);
-  await sharer.page.getByRole('button', { name: 'Next step' }).click();
+  await sharer.page.getByRole('button', { name: 'Next minute' }).click();
   await sharer.page.getByRole('button', { name: 'Share' }).click();
   const link = await sharer.page.getByLabel('Link to this scenario, with what you did').inputValue();
   const shared = await seen(sharer.page);

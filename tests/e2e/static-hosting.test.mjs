@@ -66,7 +66,7 @@ test('the Content-Security-Policy holds: nothing is blocked while loading, stepp
   );
 
   await page.getByRole('button', { name: 'Compromised CI: push model' }).click();
-  await page.getByRole('button', { name: 'Run to end' }).click();
+  await page.getByRole('button', { name: 'Run the script out' }).click();
   await until(async () => /malicious/.test(await page.getByRole('region', { name: 'Running' }).innerText()), true);
 
   assert.deepEqual(record.cspViolations, []);

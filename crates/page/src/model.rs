@@ -347,7 +347,7 @@ impl Model {
         let hold = self.hold.as_ref().filter(|_| self.can_step())?;
         Some(match hold {
             Hold::Waiting { .. } => {
-                format!("Step waits: {hold}. Let time run (Next step), or Play.")
+                format!("Step waits: {hold}. Let time run (Next minute), or Play.")
             }
             Hold::Degraded { .. } => {
                 format!("Step stops: {hold}. Fix it in Git, or in the cluster.")
@@ -371,16 +371,16 @@ impl Model {
                 .is_some_and(|report| has_work(&report.plan))
     }
 
-    /// Where time is, as the controls say it: before step 0, a step of the
-    /// script, or a step after it.
+    /// Where time is, as the controls say it: before minute 0, a minute of the
+    /// script (each of its steps takes one), or a minute after it.
     pub fn world_position(&self) -> String {
         let (world, steps) = (&self.world, self.scenario.steps);
         if world.started && world.step > steps {
-            format!("Step {}, after the script's {steps}", world.step)
+            format!("Minute {}, after the script's {steps}", world.step)
         } else if world.started {
-            format!("Step {} of {steps}", world.step)
+            format!("Minute {} of {steps}", world.step)
         } else {
-            format!("Before step 0 (of {steps})")
+            format!("Before minute 0 (of {steps})")
         }
     }
 

@@ -163,7 +163,7 @@ everywhere! {
     fn flapping_is_not_solved_by_writing_the_kubelets_status_into_git() {
         let desired = Interaction::Desired("web: {image: registry.example/web:2.0.1, replicas: 3, status: {ready: 3}}\n".into());
         let checked = run_attempt("flapping", &interactions(&[desired]));
-        assert_eq!(failed(&checked), ["Not: Git still decides /status of web"]);
+        assert_eq!(failed(&checked), ["The cluster owns /status of web: the comparison ignores what Git says of it"]);
     }
 
     fn promotion_is_not_solved_by_bringing_staging_down_to_production() {
@@ -192,7 +192,7 @@ everywhere! {
         let regenerated = World::run(&scenario).repository.head().id.clone();
         let late = interactions(&[Interaction::Advance, Interaction::Advance, Interaction::Advance, Interaction::Advance, Interaction::Revert(regenerated)]);
         let checked = run_attempt("protect-database", &late);
-        assert_eq!(failed(&checked), ["Not: someone reports \"deleted StatefulSet/shop/db\"", "Deployment/shop/worker is gone"], "the revert brought the worker back too");
+        assert_eq!(failed(&checked), ["No one reports \"deleted StatefulSet/shop/db\"", "Deployment/shop/worker is gone"], "the revert brought the worker back too");
         assert!(outcome(&checked, "StatefulSet/shop/db exists").passed, "the revert brought it back, empty");
     }
 
@@ -265,7 +265,7 @@ everywhere! {
         let checked = run_attempt("protect-database", &interactions(&by_hand));
         assert_eq!(failed(&checked), ["agent reports \"deleted Deployment/shop/worker\""], "a person deleting the worker is not prune removing it");
         let start = run("protect-database", None);
-        assert_eq!(failed(&start), ["StatefulSet/shop/db exists", "Not: someone reports \"deleted StatefulSet/shop/db\""]);
+        assert_eq!(failed(&start), ["StatefulSet/shop/db exists", "No one reports \"deleted StatefulSet/shop/db\""]);
     }
 
     fn an_authors_mistake_in_the_goals_is_refused_with_its_place() {

@@ -80,7 +80,7 @@ everywhere! {
         let world = release(json!({"pollEvery": 1}), json!({}), 12);
         assert!(has(&world, &format!("3 agent: prod: the API server refused: {REFUSED}")), "{:#?}", lines(&world));
         assert!(has(&world, "3 agent: updated ConfigMap/shop/settings in prod"), "the rest of its wave is applied");
-        assert!(has(&world, &format!("3 agent: prod: the sync to {} failed: one or more objects failed to apply, reason: {REFUSED}; retrying (1/5) at step 4", world.repository.head().id)), "{:#?}", lines(&world));
+        assert!(has(&world, &format!("3 agent: prod: the sync to {} failed: one or more objects failed to apply, reason: {REFUSED}; retrying (1/5) at minute 4", world.repository.head().id)), "{:#?}", lines(&world));
         assert_eq!(count(&world, "the API server refused"), 6, "the first attempt and five retries: {:#?}", lines(&world));
         assert!(has(&world, "9 agent: prod: the sync to") && has(&world, "(retried 5 times); the agent does not sync this revision again"));
         assert_eq!(live(&world, "Deployment/shop/web")["spec"]["selector"], json!({"matchLabels": {"app": "web"}}), "nothing of it is written");

@@ -364,9 +364,9 @@ everywhere! {
         };
         let failed = scenario(json!({"pollEvery": 1}), json!([]));
         assert!(has(&failed, "3 agent: prod: the sync to"), "{:#?}", lines(&failed));
-        assert!(has(&failed, "failed: Deployment/shop/api is Degraded, so wave 1 never starts; retrying (1/5) at step 4"));
+        assert!(has(&failed, "failed: Deployment/shop/api is Degraded, so wave 1 never starts; retrying (1/5) at minute 4"));
         for (attempt, at) in [(2, 5), (3, 6), (4, 7), (5, 9)] {
-            assert!(has(&failed, &format!("retrying ({attempt}/5) at step {at}")), "{attempt}: {:#?}", lines(&failed));
+            assert!(has(&failed, &format!("retrying ({attempt}/5) at minute {at}")), "{attempt}: {:#?}", lines(&failed));
         }
         assert!(has(&failed, "9 agent: prod: the sync to"));
         assert!(has(&failed, "never starts (retried 5 times); the agent does not sync this revision again by itself"));
@@ -383,8 +383,8 @@ everywhere! {
 
         let slow = scenario(json!({"pollEvery": 1, "retry": {"limit": 2, "backoff": {"duration": "2m", "factor": 3}}}), json!([]));
         assert!(has(&slow, "3 agent: prod: the sync to"));
-        assert!(has(&slow, "retrying (1/2) at step 5: a failed sync is tried again 120 s later (the option retry, Argo CD's syncPolicy.retry"), "{:#?}", lines(&slow));
-        assert!(has(&slow, "retrying (2/2) at step 8"), "6 min, at most 3: {:#?}", lines(&slow));
+        assert!(has(&slow, "retrying (1/2) at minute 5: a failed sync is tried again 120 s later (the option retry, Argo CD's syncPolicy.retry"), "{:#?}", lines(&slow));
+        assert!(has(&slow, "retrying (2/2) at minute 8"), "6 min, at most 3: {:#?}", lines(&slow));
         assert!(has(&slow, "8 agent: prod: the sync to") && has(&slow, "(retried 2 times)"));
 
         let by_hand = scenario(json!({"pollEvery": 1}), json!([{"at": 10, "do": "sync", "by": "carol"}]));
@@ -392,11 +392,11 @@ everywhere! {
         assert!(!lines(&by_hand).iter().any(|line| line.starts_with("11 ") && line.contains("retrying")), "a person's sync is not retried");
         let by_hand_with_retry = scenario(json!({"pollEvery": 1, "retry": {"limit": 1}}), json!([{"at": 10, "do": "sync", "by": "carol"}]));
         assert!(has(&by_hand_with_retry, "11 agent: prod: the sync to"), "{:#?}", lines(&by_hand_with_retry));
-        assert!(has(&by_hand_with_retry, "retrying (1/1) at step 12"), "unless the Application's syncPolicy.retry says so: {:#?}", lines(&by_hand_with_retry));
+        assert!(has(&by_hand_with_retry, "retrying (1/1) at minute 12"), "unless the Application's syncPolicy.retry says so: {:#?}", lines(&by_hand_with_retry));
 
         let fixed = scenario(json!({"pollEvery": 1}), json!([{"at": 5, "do": "commit", "author": "alice", "message": "Fix api",
             "write": {"envs/prod/api.json": deployment("api", "-1", "registry.example/api:2")}}]));
-        assert!(has(&fixed, "retrying (5/5) at step 9"), "the retries sync the revision that failed: {:#?}", lines(&fixed));
+        assert!(has(&fixed, "retrying (5/5) at minute 9"), "the retries sync the revision that failed: {:#?}", lines(&fixed));
         assert!(has(&fixed, "10 agent: updated Deployment/shop/api in prod"), "then the new one: {:#?}", lines(&fixed));
         assert!(has(&fixed, "agent: created Deployment/shop/web in prod"), "{:#?}", lines(&fixed));
     }

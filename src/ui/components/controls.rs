@@ -16,7 +16,7 @@ pub struct ControlsProps {
     pub speed: u32,
     pub can_advance: bool,
     pub can_run_to_end: bool,
-    /// `Step 3 of 8`, or that the world has not started.
+    /// `Minute 3 of 8`, or that the world has not started.
     pub world_position: AttrValue,
     pub on_step: Callback<()>,
     pub on_play: Callback<bool>,
@@ -81,9 +81,9 @@ pub fn controls(props: &ControlsProps) -> Html {
                     <button onclick={on_confirm}>{ "Confirm the deletion" }</button>
                 }
             </div>
-            <div class="group" role="group" aria-label="Time">
-                <button onclick={on_advance} disabled={!props.can_advance}>{ "Next step" }</button>
-                <button onclick={on_run} disabled={!props.can_run_to_end}>{ "Run to end" }</button>
+            <div class="group" role="group" aria-label="Time" title="Each minute the agent syncs, the script takes its next step, the controllers and the kubelet act">
+                <button onclick={on_advance} disabled={!props.can_advance}>{ "Next minute" }</button>
+                <button onclick={on_run} disabled={!props.can_run_to_end}>{ "Run the script out" }</button>
                 <span class="position" aria-live="polite">{ &props.world_position }</span>
             </div>
             <div class="group" role="group" aria-label="Your work">

@@ -32,7 +32,7 @@ pub fn exercise_panel(props: &ExercisePanelProps) -> Html {
         <section class="exercise" aria-labelledby="exercise-title">
             <h2 id="exercise-title">{ "Exercise" }</h2>
             <p class="task">{ &exercise.task }</p>
-            if props.progress.solved {
+            if props.progress.solved && !props.checked.as_ref().is_some_and(|checked| checked.solved) {
                 <p class="solved-badge">{ "You have solved this exercise before." }</p>
             }
             if shown > 0 {

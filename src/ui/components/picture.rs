@@ -643,11 +643,11 @@ fn arrow_view(out: &mut String, arrow: &Arrow, index: usize, boxes: &Boxes, layo
     out.push_str("</g>");
 }
 
-/// The events of the step on screen, as a section of markup.
+/// The events of the minute on screen, as a section of markup.
 pub fn step_events(world: &gitops_world::World) -> String {
     let step = world.step;
     let mut out = format!(
-        r#"<section class="step-events" aria-labelledby="step-events-title"><h2 id="step-events-title">At step {step}</h2>"#
+        r#"<section class="step-events" aria-labelledby="step-events-title"><h2 id="step-events-title">At minute {step}</h2>"#
     );
     let mut events = world
         .events

@@ -572,7 +572,7 @@ fn settle(
                 format!("{environment}: the sync to {revision} failed: {message}"),
             )
             .because(format!(
-                "{retry} at step {}: a failed sync is tried again {delay} s later ({policy}; \
+                "{retry} at minute {}: a failed sync is tried again {delay} s later ({policy}; \
                  a step is a minute)",
                 retry.at
             )),

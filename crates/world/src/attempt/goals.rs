@@ -294,7 +294,7 @@ fn stable(at: &Checkpoint, steps: u32) -> Result<String, String> {
         .iter()
         .find(|event| event.step >= since && changes_cluster(event, &controllers))
     {
-        return Err(format!("at step {} {event}", event.step));
+        return Err(format!("at minute {} {event}", event.step));
     }
     let out_of_sync: Vec<String> = world
         .summary()

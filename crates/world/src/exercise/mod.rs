@@ -225,7 +225,31 @@ impl Goal {
                 event.contains
             ),
             Goal::GitMentions(text) => format!("Git records \"{text}\""),
-            Goal::Not(goal) => format!("Not: {}", goal.describe()),
+            Goal::Not(goal) => goal.describe_negated(),
+        }
+    }
+
+    /// The goal that this one does not hold, in words that say what does.
+    fn describe_negated(&self) -> String {
+        let place = |environment: &Option<String>| {
+            environment.as_deref().map(|name| format!(" in {name}")).unwrap_or_default()
+        };
+        match self {
+            Goal::GitDecides(field) => format!(
+                "The cluster owns {} of {}{}: the comparison ignores what Git says of it",
+                field.path,
+                field.key,
+                place(&field.environment)
+            ),
+            Goal::Event(event) => match &event.actor {
+                Some(actor) => format!("{actor} never reports \"{}\"", event.contains),
+                None => format!("No one reports \"{}\"", event.contains),
+            },
+            Goal::Exists(target) => format!("{} does not exist{}", target.key, place(&target.environment)),
+            Goal::Absent(target) => format!("{} still exists{}", target.key, place(&target.environment)),
+            Goal::GitMentions(text) => format!("Git does not record \"{text}\""),
+            Goal::Not(goal) => goal.describe(),
+            goal => format!("Not: {}", goal.describe()),
         }
     }
 }
