@@ -132,6 +132,32 @@ fn typing_replans_at_once_and_commits_when_typing_pauses() {
 }
 
 #[test]
+fn a_typo_fixed_back_to_what_git_says_leaves_no_commit() {
+    let mut model = opened();
+    let (before, original) = (commits(&model), model.desired.text.to_string());
+    let events = model.world.events.len();
+    // Typed and fixed before the pause: nothing to commit.
+    edit(&mut model, Pane::Desired, ONLY_API);
+    edit(&mut model, Pane::Desired, &original);
+    model.act(Action::Settle);
+    assert_eq!(commits(&model), before, "the text says what Git says");
+    assert_eq!(model.world.events.len(), events, "and no event says it committed");
+    // Typed, paused (a commit), then fixed back within the same edit: the commit goes.
+    edit(&mut model, Pane::Desired, ONLY_API);
+    model.act(Action::Settle);
+    assert_eq!(commits(&model), before + 1);
+    edit(&mut model, Pane::Desired, &original);
+    model.act(Action::Settle);
+    assert_eq!(commits(&model), before, "the edit came back to where it started");
+    assert_eq!(model.world.events.len(), events);
+    assert_eq!(cards(&model), ["delete debug", "update web"]);
+    // Typing again commits again.
+    edit(&mut model, Pane::Desired, ONLY_API);
+    model.act(Action::Settle);
+    assert_eq!(commits(&model), before + 1);
+}
+
+#[test]
 fn a_step_right_after_typing_commits_first_and_applies_the_typed_plan() {
     let mut model = opened();
     let before = commits(&model);

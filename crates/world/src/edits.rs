@@ -21,7 +21,8 @@ pub(super) struct Burst {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Kind {
-    Desired,
+    /// The desired state before the burst, when it read.
+    Desired(Option<State>),
     /// The cluster's state before the burst, to describe the whole change.
     Actual(State),
 }
@@ -45,7 +46,26 @@ impl World {
                 on_branch(environment, &changes),
             ),
         };
-        if let Some(event) = self.burst_event(&Kind::Desired, environment) {
+        let typed = State::read_cached("desired", text).ok();
+        let says = |state: Option<&State>| typed.as_ref().zip(state).is_some_and(|(typed, state)| typed.same_objects(state));
+        let burst = self.burst_event(&Kind::Desired(None), environment);
+        let now = self.desired_state(environment).ok();
+        if burst.is_none() && says(now.as_ref()) {
+            // A text that says what Git says already (a typo typed and fixed) commits nothing.
+            return;
+        }
+        if let Some(event) = burst {
+            let before = match &self.editing {
+                Some(Burst { kind: Kind::Desired(before), .. }) => before.as_ref(),
+                _ => None,
+            };
+            if branch.is_none() && event + 1 == self.events.len() && says(before) {
+                // The burst came back to where it started: its commit goes, as if never made.
+                self.repository.drop_head();
+                self.events.pop();
+                self.editing = None;
+                return;
+            }
             let amended = match branch.as_deref() {
                 None => self
                     .repository
@@ -75,7 +95,7 @@ impl World {
             set: Vec::new(),
         });
         self.editing = Some(Burst {
-            kind: Kind::Desired,
+            kind: Kind::Desired(now),
             environment: environment.into(),
             event: self.events.len() - 1,
         });

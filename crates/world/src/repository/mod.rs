@@ -185,6 +185,14 @@ impl Repository {
         Some(self.add_commit(&last.author, &last.message, files, last.step))
     }
 
+    /// Takes main's last commit away (an edit undone before anything else happened);
+    /// the first commit stays.
+    pub fn drop_head(&mut self) {
+        if self.commits.len() >= 2 {
+            self.commits.pop();
+        }
+    }
+
     /// A commit: `HEAD`, `HEAD~n`, or an id (or the start of one).
     pub fn find(&self, name: &str) -> Option<&Commit> {
         let back = match name {

@@ -229,7 +229,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                         let _ = area.blur();
                     }
                 }
-                "Enter" if !readonly && !(event.ctrl_key() || event.meta_key() || event.alt_key()) => {
+                "Enter" if !(readonly || event.ctrl_key() || event.meta_key() || event.alt_key()) => {
                     *indent.borrow_mut() = content.borrow().as_ref().and_then(Content::indent_at_caret);
                 }
                 _ => {}
