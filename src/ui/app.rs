@@ -179,6 +179,7 @@ fn full_page(props: &PageProps) -> Html {
                         progress={model.exercise_progress()}
                         answers={model.answers.clone()}
                         checked={model.checked.clone()}
+                        ignore_notes={model.ignore_notes()}
                         on_hint={send(|()| Action::ShowHint)}
                         on_answer={let d = send_with(&dispatch); Callback::from(move |(question, choice)| d.dispatch(Action::Answer(question, choice)))}
                         on_check={send(|()| Action::Check)}
@@ -270,6 +271,7 @@ fn full_page(props: &PageProps) -> Html {
                         world={PtrEq(model.world.clone())}
                         ignore_text={model.ignore_text.clone()}
                         ignore_error={model.ignore_error.clone().map(AttrValue::from)}
+                        ignore_notes={model.ignore_notes()}
                         on_prune={let d = send_with(&dispatch); Callback::from(move |on| d.dispatch(Action::SetPrune(on)))}
                         on_self_heal={let d = send_with(&dispatch); Callback::from(move |on| d.dispatch(Action::SetSelfHeal(on)))}
                         on_auto_sync={let d = send_with(&dispatch); Callback::from(move |on| d.dispatch(Action::SetAutoSync(on)))}

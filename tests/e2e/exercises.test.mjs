@@ -49,6 +49,15 @@ test('exercise 1: an ignore rule stops the flapping', async () => {
   assert.match(everything.verdict, /^Not yet/);
   assert.match(everything.failing.join('\n'), /Git still decides \/image of web/);
 
+  // The placeholder's shape, with a kind the lesson's objects do not have: it selects
+  // nothing, and the page says so where the rule is written and with the check.
+  await rules.fill('- kind: Deployment\n  name: web\n  jsonPointers: [/status]');
+  const note = /Ignore rule 1 \(kind Deployment, name web\) selects no object, so it ignores nothing: .*select them by name alone \(- name: web\)/;
+  await until(async () => note.test(await page.getByRole('region', { name: 'Options' }).innerText()), true);
+  assert.match((await check(page)).verdict, /^Not yet/);
+  assert.match(await page.getByRole('region', { name: 'Exercise' }).innerText(), note);
+  await screenshot(page, 'exercise-flapping-rule-selects-nothing');
+
   await rules.fill('- /status');
   const right = await check(page);
   assert.match(right.verdict, /^Solved/);

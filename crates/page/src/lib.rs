@@ -12,6 +12,7 @@ mod catalogue;
 mod drift_marks;
 mod editor;
 pub mod folds;
+mod ignore_notes;
 mod interact;
 mod model;
 mod picture;

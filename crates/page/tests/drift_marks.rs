@@ -92,3 +92,15 @@ fn each_object_is_found_for_folding_in_a_rendered_and_in_a_typed_pane() {
     model.act(Action::Edit(Pane::Desired, "[".into()));
     assert!(model.pane_marks(Pane::Desired).objects.is_empty(), "a text that does not read has no objects");
 }
+
+#[test]
+fn an_ignore_rule_that_selects_no_object_is_noted_with_why() {
+    let mut model = opened();
+    model.act(Action::EditIgnore("- /status\n- kind: Deployment\n  name: web\n  jsonPointers: [/status]\n- name: nowhere\n  jsonPointers: [/spec]\n- name: web\n  jsonPointers: [/spec/replicas]\n".into()));
+    let notes = model.ignore_notes();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes[0].starts_with("Ignore rule 2 (kind Deployment, name web) selects no object, so it ignores nothing: the objects here are the lesson's, named by key and without a kind; select them by name alone (`- name: web`)"), "{}", notes[0]);
+    assert!(notes[1].starts_with("Ignore rule 3 (name nowhere) selects no object"), "{}", notes[1]);
+    model.act(Action::EditIgnore("- name: web\n  jsonPointers: [/spec/replicas]\n".into()));
+    assert!(model.ignore_notes().is_empty());
+}

@@ -13,6 +13,9 @@ pub struct ExercisePanelProps {
     pub progress: Progress,
     pub answers: Vec<Option<usize>>,
     pub checked: Option<Rc<Checked>>,
+    /// The ignore rules that select no object, said with a check that fails.
+    #[prop_or_default]
+    pub ignore_notes: Vec<String>,
     pub on_hint: Callback<()>,
     pub on_answer: Callback<(usize, usize)>,
     pub on_check: Callback<()>,
@@ -49,6 +52,9 @@ pub fn exercise_panel(props: &ExercisePanelProps) -> Html {
             <p><button class="primary" onclick={on_check}>{ "Check" }</button></p>
             if let Some(checked) = &props.checked {
                 <Results checked={checked.clone()} />
+                if !checked.solved {
+                    { for props.ignore_notes.iter().map(|note| html! { <p class="ignore-note">{ code_spans(note) }</p> }) }
+                }
             }
         </section>
     }

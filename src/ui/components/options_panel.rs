@@ -11,6 +11,9 @@ pub struct OptionsPanelProps {
     pub world: PtrEq<World>,
     pub ignore_text: AttrValue,
     pub ignore_error: Option<AttrValue>,
+    /// The rules that select no object (`Model::ignore_notes`).
+    #[prop_or_default]
+    pub ignore_notes: Vec<String>,
     pub on_prune: Callback<bool>,
     pub on_self_heal: Callback<bool>,
     pub on_auto_sync: Callback<bool>,
@@ -76,6 +79,7 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
                 oninput={on_ignore}
                 onkeydown={on_escape}
             />
+            { for props.ignore_notes.iter().map(|note| html! { <p class="ignore-note" role="status">{ code_spans(note) }</p> }) }
             if let Some(error) = &props.ignore_error {
                 <p id="ignore-error" class="error" role="alert">{ code_spans(error) }</p>
             }
