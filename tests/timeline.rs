@@ -211,7 +211,7 @@ async fn the_log_lists_the_commits_newest_first_with_their_changes() {
     );
     assert!(texts(release, ".timeline-why")
         .concat()
-        .contains("by bob at step 2"));
+        .contains("by bob at minute 2"));
 }
 
 #[wasm_bindgen_test]
@@ -313,7 +313,7 @@ async fn a_failed_sync_shows_beside_the_revision_the_agent_synced() {
     let why = "Deployment/shop/api is Degraded, so wave 0 never starts";
     assert_eq!(
         texts(&agent, "tbody tr"),
-        [format!("prod{head}none (retrying (3/5) at step 6: {why})")],
+        [format!("prod{head}none (retrying (3/5) at minute 6: {why})")],
         "an automated sync is retried"
     );
     let once = text.replace(

@@ -85,6 +85,8 @@ test('exercise 2: promotion is a reviewed pull request pinning the digest', asyn
     assert.equal(await pending.count(), 1, 'the Desired pane says its text waits in a pull request');
     await page.getByRole('button', { name: 'Merge #1' }).click();
     await until(async () => page.getByRole('heading', { name: 'Desired (Git: envs/prod)' }).count(), 1);
+    await until(() => page.evaluate(() => document.activeElement?.id), 'pull-request-1');
+    assert.match(await page.evaluate(() => document.activeElement.innerText), /#1 .* merged/, 'focus stays on the pull request, now merged');
   };
   await promote('registry.example/web:2.1.0', 3);
   const wrong = await check(page);
@@ -109,7 +111,7 @@ test('exercise 3: predictions are checked against both models', async () => {
   await answer([0, 1, 1, 0, 1]);
   const wrong = await check(page);
   assert.match(wrong.verdict, /^Not yet: 3 of 5/);
-  assert.match(wrong.failing.join('\n'), /running compromise-pull\.yaml shows: The image Git declares\. The change made with stolen cluster credentials was drift/);
+  assert.match(wrong.failing.join('\n'), /running the preset "Compromised CI, pull model" shows: The image Git declares\. CI could change nothing that runs: .*Git pins a digest/);
 
   await answer([0, 1, 0, 1, 0]);
   assert.match((await check(page)).verdict, /^Solved/);

@@ -139,6 +139,11 @@ fn answer(
             why: format!("the preset {} does not read", question.run),
         };
     };
+    // Named as the page's menu names it, not by its file.
+    let run = match &scenario.title {
+        Some(title) => format!("the preset \"{title}\""),
+        None => question.run.clone(),
+    };
     let checkpoint = Checkpoint {
         world: World::run(&scenario),
         from_step: 0,
@@ -177,18 +182,17 @@ fn answer(
         Some(choice) if true_choices.contains(&choice) => Outcome {
             what,
             passed: true,
-            why: format!("right: running {} shows it: {outcome}.{told}", question.run),
+            why: format!("right: running {run} shows it: {outcome}.{told}"),
         },
         Some(choice) => Outcome {
             what,
             passed: false,
             why: format!(
-                "not so: you said \"{}\", but running {} shows: {outcome}.{told}",
+                "not so: you said \"{}\", but running {run} shows: {outcome}.{told}",
                 question
                     .choices
                     .get(choice)
                     .map_or("?", |choice| choice.text.as_str()),
-                question.run
             ),
         },
     }

@@ -70,7 +70,7 @@ fn row(environment: &str, head: Option<String>, application: &Application) -> Ht
                 <code>{ revision(&application.synced_revision) }</code>
                 if application.syncing { { " (syncing wave by wave)" } }
                 if let Some(retry) = &application.retry {
-                    { format!(" ({retry} at step {}: ", retry.at) }{ code_spans(&retry.message) }{ ")" }
+                    { format!(" ({retry} at minute {}: ", retry.at) }{ code_spans(&retry.message) }{ ")" }
                 }
                 if let Some(failed) = &application.failed_revision {
                     { " (the sync to " }<code>{ failed }</code>{ " failed" }

@@ -54,7 +54,7 @@ fn commit(entry: &LogEntry, on_revert: &Callback<String>) -> Html {
                 <span class="timeline-commit-message">{ &commit.message }</span>
                 { " " }
                 <span class="timeline-why">
-                    { format!("by {} at step {}", commit.author, commit.step) }
+                    { format!("by {} at minute {}", commit.author, commit.step) }
                     { for commit.branch.as_ref().map(|branch| format!(" on branch {branch}")) }
                 </span>
                 { for revert }

@@ -5,6 +5,7 @@ use gitops_world::person::REVIEWER;
 use gitops_world::repository::{PullRequest, PullRequestStatus};
 use gitops_world::summary::History;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties)]
@@ -41,7 +42,20 @@ fn pull_request(pull: &PullRequest, on_approve: &Callback<u32>, on_merge: &Callb
     let number = pull.number;
     let open = pull.status == PullRequestStatus::Open;
     let approve = on_approve.reform(move |_: MouseEvent| number);
-    let merge = on_merge.reform(move |_: MouseEvent| number);
+    // Merging takes the button away: focus goes to the pull request, which now says merged.
+    let merge = {
+        let on_merge = on_merge.clone();
+        Callback::from(move |_: MouseEvent| {
+            on_merge.emit(number);
+            gloo::timers::callback::Timeout::new(0, move || {
+                let merged = gloo::utils::document().get_element_by_id(&pull_id(number));
+                if let Some(merged) = merged.and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok()) {
+                    let _ = merged.focus();
+                }
+            })
+            .forget();
+        })
+    };
     let status = match pull.status {
         PullRequestStatus::Open => "open",
         PullRequestStatus::Merged => "merged",
@@ -52,12 +66,12 @@ fn pull_request(pull: &PullRequest, on_approve: &Callback<u32>, on_merge: &Callb
         format!("approved by {}", pull.approvals.join(", "))
     };
     html! {
-        <li class="timeline-pull" key={pull.number}>
+        <li class="timeline-pull" key={pull.number} id={pull_id(number)} tabindex="-1">
             <span class="timeline-pull-number">{ format!("#{}", pull.number) }</span>
             { " " }
             <span class="timeline-pull-title">{ &pull.title }</span>
             { " " }
-            <span class="timeline-why">{ format!("by {} at step {}", pull.author, pull.step) }</span>
+            <span class="timeline-why">{ format!("by {} at minute {}", pull.author, pull.step) }</span>
             { " " }
             <span class={classes!("timeline-pull-status", status)}>{ status }</span>
             { " " }
@@ -74,4 +88,8 @@ fn pull_request(pull: &PullRequest, on_approve: &Callback<u32>, on_merge: &Callb
             }
         </li>
     }
+}
+
+fn pull_id(number: u32) -> String {
+    format!("pull-request-{number}")
 }
