@@ -111,7 +111,8 @@ fn full_page(props: &PageProps) -> Html {
     let world = &model.world;
     let position = AttrValue::from(model.world_position());
     let history = use_memo(PtrEq(model.world.clone()), |world| world.history());
-    let events = Rc::new(world.events.clone());
+    // One list of events for each world, compared by allocation down the timeline.
+    let events = use_memo(PtrEq(model.world.clone()), |world| world.events.clone());
     let panel_class = |panel: Panel| classes!("panel", (model.panel == panel).then_some("active"));
     let report = model.report.clone();
     let environments = model.environments();
@@ -169,7 +170,7 @@ fn full_page(props: &PageProps) -> Html {
                     </div>
                 }
                 <PresetMenu
-                    menu={model.menu.clone()}
+                    menu={PtrEq(model.menu.clone())}
                     current={model.preset.clone()}
                     on_choose={let d = send_with(&dispatch); Callback::from(move |file| d.dispatch(Action::Choose(file)))}
                 />

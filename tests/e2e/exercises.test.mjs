@@ -52,7 +52,7 @@ test('exercise 1: an ignore rule stops the flapping', async () => {
   // The placeholder's shape, with a kind the lesson's objects do not have: it selects
   // nothing, and the page says so where the rule is written and with the check.
   await rules.fill('- kind: Deployment\n  name: web\n  jsonPointers: [/status]');
-  const note = /Ignore rule 1 \(kind Deployment, name web\) selects no object, so it ignores nothing: .*select them by name alone \(- name: web\)/;
+  const note = /Ignore rule 1 selects no object, so it ignores nothing: .*so kind: Deployment selects none; select them by name alone \(- name: web\)/;
   await until(async () => note.test(await page.getByRole('region', { name: 'Options' }).innerText()), true);
   assert.match((await check(page)).verdict, /^Not yet/);
   assert.match(await page.getByRole('region', { name: 'Exercise' }).innerText(), note);

@@ -26,14 +26,12 @@ impl Model {
 }
 
 fn note(number: usize, rule: &IgnoreRule, kindless: bool) -> String {
-    let named = [("kind", &rule.kind), ("name", &rule.name), ("namespace", &rule.namespace), ("group", &rule.group)];
-    let target: Vec<String> = named.iter().filter_map(|(field, value)| Some(format!("{field} {}", value.as_deref()?))).collect();
     let why = match (&rule.kind, kindless) {
-        (Some(_), true) => format!(
-            ": the objects here are the lesson's, named by key and without a kind; select them by name alone (`- name: {}`)",
+        (Some(kind), true) => format!(
+            "the objects here are the lesson's, named by key and without a kind, so `kind: {kind}` selects none; select them by name alone (`- name: {}`)",
             rule.name.as_deref().unwrap_or("web")
         ),
-        _ => ": no object in Desired or Actual has it".to_string(),
+        _ => "no object in Desired or Actual has the group, kind, name and namespace it names".to_string(),
     };
-    format!("Ignore rule {number} ({}) selects no object, so it ignores nothing{why}.", target.join(", "))
+    format!("Ignore rule {number} selects no object, so it ignores nothing: {why}.")
 }

@@ -61,7 +61,8 @@ impl Model {
     /// Checks the student's work on the exercise: what they did since its
     /// start, and their answers, the questions run against the presets.
     pub(super) fn check(&mut self) {
-        let Some(exercise) = self.exercise().cloned() else {
+        let scenario = self.scenario.clone();
+        let Some(exercise) = &scenario.exercise else {
             return;
         };
         let attempt = Attempt {
@@ -75,7 +76,7 @@ impl Model {
                 .find(|preset| preset.file == file)
                 .map(|preset| preset.text.to_string())
         };
-        let checked = check(&self.scenario, &exercise, &attempt, &preset);
+        let checked = check(&scenario, exercise, &attempt, &preset);
         if checked.solved {
             let key = self.exercise_key.clone();
             Rc::make_mut(&mut self.progress)

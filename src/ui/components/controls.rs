@@ -81,7 +81,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                     <button onclick={on_confirm}>{ "Confirm the deletion" }</button>
                 }
             </div>
-            <div class="group" role="group" aria-label="Time" title="Each minute the agent syncs, the script takes its next step, the controllers and the kubelet act">
+            <div class="group" role="group" aria-label="Time">
                 <button onclick={on_advance} disabled={!props.can_advance}>{ "Next minute" }</button>
                 <button onclick={on_run} disabled={!props.can_run_to_end}>{ "Run the script out" }</button>
                 <span class="position" aria-live="polite">{ &props.world_position }</span>

@@ -1,5 +1,5 @@
 use gitops_page::{MenuEntry, Preset};
-use std::rc::Rc;
+use crate::ui::ptr_eq::PtrEq;
 use yew::prelude::*;
 
 /// The lesson's sections, in the lesson's order: the menu reads like it.
@@ -15,7 +15,8 @@ pub const SECTIONS: [&str; 7] = [
 
 #[derive(Properties, PartialEq)]
 pub struct PresetMenuProps {
-    pub menu: Rc<Vec<MenuEntry>>,
+    /// Replaced when it changes: compared by allocation.
+    pub menu: PtrEq<Vec<MenuEntry>>,
     pub current: Preset,
     /// A preset or exercise chosen, by its file.
     pub on_choose: Callback<String>,

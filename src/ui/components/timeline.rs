@@ -50,7 +50,7 @@ pub fn timeline(props: &TimelineProps) -> Html {
 
 impl PartialEq for TimelineProps {
     fn eq(&self, other: &Self) -> bool {
-        self.events == other.events
+        Rc::ptr_eq(&self.events, &other.events)
             && same(&self.history, &other.history)
             && self.started == other.started
             && self.on_revert == other.on_revert

@@ -245,10 +245,6 @@ impl Goal {
                 Some(actor) => format!("{actor} never reports \"{}\"", event.contains),
                 None => format!("No one reports \"{}\"", event.contains),
             },
-            Goal::Exists(target) => format!("{} does not exist{}", target.key, place(&target.environment)),
-            Goal::Absent(target) => format!("{} still exists{}", target.key, place(&target.environment)),
-            Goal::GitMentions(text) => format!("Git does not record \"{text}\""),
-            Goal::Not(goal) => goal.describe(),
             goal => format!("Not: {}", goal.describe()),
         }
     }

@@ -6,10 +6,17 @@ use gitops_world::event::Event as WorldEvent;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct EventListProps {
+    /// One list a world: the same allocation is the same events.
     pub events: Rc<Vec<WorldEvent>>,
     pub started: bool,
+}
+
+impl PartialEq for EventListProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.events, &other.events) && self.started == other.started
+    }
 }
 
 /// Every event by step; the list scrolls to its end when events arrive.

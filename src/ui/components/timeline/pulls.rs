@@ -42,20 +42,15 @@ fn pull_request(pull: &PullRequest, on_approve: &Callback<u32>, on_merge: &Callb
     let number = pull.number;
     let open = pull.status == PullRequestStatus::Open;
     let approve = on_approve.reform(move |_: MouseEvent| number);
-    // Merging takes the button away: focus goes to the pull request, which now says merged.
-    let merge = {
-        let on_merge = on_merge.clone();
-        Callback::from(move |_: MouseEvent| {
-            on_merge.emit(number);
-            gloo::timers::callback::Timeout::new(0, move || {
-                let merged = gloo::utils::document().get_element_by_id(&pull_id(number));
-                if let Some(merged) = merged.and_then(|element| element.dyn_into::<web_sys::HtmlElement>().ok()) {
-                    let _ = merged.focus();
-                }
-            })
-            .forget();
-        })
-    };
+    // Merging takes the button away: focus moves first to the pull request, which stays
+    // and then says merged.
+    let merge = on_merge.reform(move |event: MouseEvent| {
+        let pull = event.target_dyn_into::<web_sys::Element>().and_then(|button| button.closest("li").ok().flatten());
+        if let Some(pull) = pull.and_then(|pull| pull.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = pull.focus();
+        }
+        number
+    });
     let status = match pull.status {
         PullRequestStatus::Open => "open",
         PullRequestStatus::Merged => "merged",
