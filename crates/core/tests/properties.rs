@@ -308,6 +308,22 @@ laws! {
         }
     }
 
+    /// crates/vendor/saphyr's one change: its emitter asks whether a string reads as a float
+    /// by the grammar of `f64::from_str`, not by calling it. Strings near that grammar
+    /// are quoted whenever the parser would read them, and read back as themselves.
+    fn a_string_that_reads_as_a_number_is_quoted_in_yaml(
+        text in "[+-]?(inf|INF|Infinity|nan|NaN|[0-9]{0,3}[.]?[0-9]{0,3}([eE][+-]?[0-9]{0,2})?)[x_ ]?"
+    ) {
+        let state = State::from_value("number-like", serde_json::json!({"web": {"tag": text}})).unwrap();
+        let rendered = render(&state, Format::Yaml);
+        let plain = rendered.text.lines().any(|line| line.trim() == format!("tag: {text}"));
+        if text.parse::<f64>().is_ok() {
+            prop_assert!(!plain, "{} reads as a number: quoted in {}", text, rendered.text);
+        }
+        let read_back = State::read_cached("rendered", &rendered.text).unwrap();
+        prop_assert_eq!(read_back.objects(), state.objects(), "{}", rendered.text);
+    }
+
     fn a_state_reads_back_what_it_writes((state, _) in desired_and_actual()) {
         let text = serde_json::to_string(&state.to_value()).unwrap();
         prop_assert_eq!(&State::read_cached("round trip", &text).unwrap(), &state);
