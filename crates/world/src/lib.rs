@@ -87,7 +87,7 @@ impl World {
             started: false,
             steps: scenario.steps,
             repository,
-            registry: Registry::new(&scenario.registry),
+            registry: Registry::new(scenario.registry.as_deref()),
             clusters,
             agent: (scenario.options.mode == Mode::Pull).then(|| Agent::new(&environments)),
             controllers: scenario.controllers.clone(),

@@ -1,5 +1,7 @@
 //! The image registry: tags point to digests. A tag can be pushed again
-//! (it is mutable); a digest names one image forever.
+//! (it is mutable); a digest names one image forever. A scenario without a
+//! `registry:` list has an open registry: it holds every image it is asked
+//! for, since images are not that scenario's lesson.
 
 use crate::scenario::ImageSpec;
 use gitops_core::image::ImageReference;
@@ -27,12 +29,18 @@ pub struct Registry {
     tags: BTreeMap<String, String>,
     /// Digest to image.
     images: BTreeMap<String, Image>,
+    /// Holds any image asked for that was not pushed (see the module).
+    open: bool,
 }
 
 impl Registry {
-    pub fn new(specs: &[ImageSpec]) -> Self {
-        let mut registry = Registry::default();
-        for spec in specs {
+    /// The registry a scenario's `registry:` list fills; without one, open.
+    pub fn new(specs: Option<&[ImageSpec]>) -> Self {
+        let mut registry = Registry {
+            open: specs.is_none(),
+            ..Registry::default()
+        };
+        for spec in specs.unwrap_or_default() {
             registry.push(
                 &spec.tag,
                 spec.digest.clone(),
@@ -58,17 +66,7 @@ impl Registry {
     ) -> &Image {
         let tag = ImageReference::parse(tag).tagged();
         let digest = digest.unwrap_or_else(|| {
-            let mut hash = Sha256::new();
-            hash.update(
-                format!("{tag}\0{}\0{crashes}\0{malicious}\0{by}", self.images.len()).as_bytes(),
-            );
-            format!(
-                "sha256:{}",
-                hash.finalize()
-                    .iter()
-                    .map(|byte| format!("{byte:02x}"))
-                    .collect::<String>()
-            )
+            digest_of(&format!("{tag}\0{}\0{crashes}\0{malicious}\0{by}", self.images.len()))
         });
         self.tags.insert(tag.clone(), digest.clone());
         self.images.entry(digest.clone()).or_insert(Image {
@@ -82,14 +80,34 @@ impl Registry {
     }
 
     /// The image a reference names now: by its digest if it has one, else
-    /// by where its tag points at this moment.
-    pub fn resolve(&self, reference: &str) -> Option<&Image> {
+    /// by where its tag points at this moment. An open registry holds an
+    /// image it was not pushed, as one that was there before the start.
+    pub fn resolve(&self, reference: &str) -> Option<Image> {
         let parsed = ImageReference::parse(reference);
+        let tagged = parsed.tagged();
         let digest = match parsed.digest {
-            Some(digest) => digest,
-            None => self.tags.get(&parsed.tagged())?,
+            Some(digest) => Some(digest),
+            None => self.tags.get(&tagged).map(String::as_str),
         };
-        self.images.get(digest)
+        match digest.and_then(|digest| self.images.get(digest)) {
+            Some(image) => Some(image.clone()),
+            None if self.open => Some(Image {
+                digest: parsed
+                    .digest
+                    .map_or_else(|| digest_of(&format!("{tagged}\0open")), str::to_string),
+                pushed_as: tagged,
+                pushed_by: String::new(),
+                step: 0,
+                crashes: false,
+                malicious: false,
+            }),
+            None => None,
+        }
+    }
+
+    /// Whether it holds every image asked for (see the module).
+    pub fn is_open(&self) -> bool {
+        self.open
     }
 
     pub fn tags(&self) -> &BTreeMap<String, String> {
@@ -99,6 +117,12 @@ impl Registry {
     pub fn images(&self) -> impl Iterator<Item = &Image> {
         self.images.values()
     }
+}
+
+fn digest_of(text: &str) -> String {
+    let hash = Sha256::digest(text.as_bytes());
+    let hex: String = hash.iter().map(|byte| format!("{byte:02x}")).collect();
+    format!("sha256:{hex}")
 }
 
 /// A digest as people read it: `sha256:1a2b3c4`.
@@ -170,14 +194,32 @@ mod tests {
     }
 
     #[test]
+    fn an_open_registry_holds_every_image_asked_for_and_what_was_pushed() {
+        let mut registry = Registry::new(None);
+        let web = registry.resolve("registry.example/web:1.4").unwrap();
+        assert_eq!(web.pushed_as, "registry.example/web:1.4");
+        assert_eq!(registry.resolve("registry.example/web:1.4").unwrap().digest, web.digest);
+        assert_ne!(registry.resolve("registry.example/web:1.5").unwrap().digest, web.digest);
+        assert_eq!(
+            registry.resolve("web@sha256:0123").unwrap().digest,
+            "sha256:0123",
+            "a digest names itself"
+        );
+        registry.push("registry.example/web:1.4", None, true, false, "ci", 2);
+        assert!(registry.resolve("registry.example/web:1.4").unwrap().crashes, "a push moves the tag");
+        assert!(registry.is_open());
+        assert!(!Registry::new(Some(&[])).is_open());
+    }
+
+    #[test]
     fn digests_are_deterministic() {
         let digest = |_: ()| {
-            Registry::new(&[ImageSpec {
+            Registry::new(Some(&[ImageSpec {
                 tag: "web:1".into(),
                 digest: None,
                 crashes: false,
                 malicious: false,
-            }])
+            }]))
             .resolve("web:1")
             .unwrap()
             .digest

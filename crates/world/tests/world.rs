@@ -456,6 +456,56 @@ everywhere! {
         assert_eq!(format!("{:?}", summary.status["prod"].health), "Healthy");
     }
 
+    fn without_a_registry_list_every_image_is_there_and_time_degrades_nothing() {
+        let web = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"replicas": 2, "template": {"spec": {"containers": [{"name": "web", "image": "registry.example/web:2.0.1"}]}}},
+        });
+        let text = json!({"desired": [web], "actual": [], "steps": 6});
+        let world = World::run(&Scenario::parse("plain.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        assert_eq!(format!("{:?}", world.summary().status["prod"].health), "Healthy", "{:#?}", lines(&world));
+        assert!(has(&world, "kubelet: Deployment/shop/web in prod starts registry.example/web:2.0.1 (sha256:"), "{:#?}", lines(&world));
+        assert!(!lines(&world).join("\n").contains("registry has no"), "{:#?}", lines(&world));
+    }
+
+    fn an_image_the_registry_lacks_is_never_pulled_and_is_not_a_crash_loop() {
+        let pod = json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"restartPolicy": "Always", "containers": [{"name": "web", "image": "registry.example/web:9.9"}]},
+        });
+        let text = json!({
+            "registry": [{"tag": "registry.example/web:1"}],
+            "desired": [pod],
+            "actual": [],
+            "steps": 4,
+        });
+        let world = World::run(&Scenario::parse("missing.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        let all = lines(&world).join("\n");
+        assert!(
+            has(&world, "kubelet: Pod/shop/web in prod cannot pull registry.example/web:9.9: ErrImagePull, the registry has no such image"),
+            "{all}"
+        );
+        assert!(!all.contains("crash"), "{all}");
+        let status = &world.clusters["prod"].actual().get("Pod/shop/web").unwrap()["status"];
+        assert_eq!(status["phase"], "Pending");
+        assert_eq!(status["containerStatuses"][0]["state"]["waiting"]["reason"], "ImagePullBackOff");
+        assert_eq!(format!("{:?}", world.summary().status["prod"].health), "Degraded", "gitops-engine's getCorev1PodHealth: a waiting reason ending in BackOff");
+    }
+
+    fn a_deployment_of_a_missing_image_waits_in_image_pull_back_off_past_its_deadline() {
+        let web = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"replicas": 1, "template": {"spec": {"containers": [{"name": "web", "image": "registry.example/web:9.9"}]}}},
+        });
+        let text = json!({"registry": [], "desired": [web], "actual": [], "steps": 5});
+        let world = World::run(&Scenario::parse("missing.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        assert!(has(&world, "kubelet: Deployment/shop/web in prod waits in ImagePullBackOff: no pod became available"), "{:#?}", lines(&world));
+        assert_eq!(format!("{:?}", world.summary().status["prod"].health), "Degraded");
+    }
+
     fn a_disruption_budget_counts_the_pods_it_selects_and_fails_on_a_count_it_cannot_read() {
         let budget = |name: &str, min_available: Value| json!({
             "apiVersion": "policy/v1", "kind": "PodDisruptionBudget",

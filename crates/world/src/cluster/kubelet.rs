@@ -32,7 +32,12 @@ pub struct Running {
 
 impl Running {
     fn fails(&self) -> bool {
-        self.digest.is_none() || self.crashes
+        self.is_missing() || self.crashes
+    }
+
+    /// Not in the registry: its pods never start (`ErrImagePull`).
+    fn is_missing(&self) -> bool {
+        self.digest.is_none()
     }
 }
 
@@ -110,17 +115,21 @@ impl Cluster {
                 let failing_before = object.pointer("/status/conditions/0/reason")
                     == Some(&json!("ProgressDeadlineExceeded"));
                 if failing_now && !failing_before {
+                    let how = match rollout.images.iter().any(Running::is_missing) {
+                        true => "waits in ImagePullBackOff",
+                        false => "is crash-looping",
+                    };
                     events.push(
                         Event::new(
                             step,
                             "kubelet",
                             format!(
-                                "{key} in {} is crash-looping: no pod became available",
+                                "{key} in {} {how}: no pod became available",
                                 self.environment
                             ),
                         )
                         .because(format!(
-                            "the rollout passed its progress deadline ({PROGRESS_DEADLINE} steps)"
+                            "the rollout passed its progress deadline ({PROGRESS_DEADLINE} minutes)"
                         )),
                     );
                 }
@@ -178,28 +187,33 @@ fn pod_template(object: &Value) -> Value {
 }
 
 fn resolve(registry: &Registry, reference: &str) -> Running {
-    match registry.resolve(reference) {
-        Some(image) => Running {
-            reference: reference.into(),
-            digest: Some(image.digest.clone()),
-            crashes: image.crashes,
-            malicious: image.malicious,
-        },
-        None => Running {
-            reference: reference.into(),
-            digest: None,
-            crashes: false,
-            malicious: false,
-        },
+    let image = registry.resolve(reference);
+    Running {
+        reference: reference.into(),
+        crashes: image.as_ref().is_some_and(|image| image.crashes),
+        malicious: image.as_ref().is_some_and(|image| image.malicious),
+        digest: image.map(|image| image.digest),
     }
 }
 
 fn rollout_event(environment: &str, key: &str, running: &[Running], step: u32, why: &str) -> Event {
+    let missing: Vec<&str> = running
+        .iter()
+        .filter(|image| image.is_missing())
+        .map(|image| image.reference.as_str())
+        .collect();
+    if !missing.is_empty() {
+        let what = format!(
+            "{key} in {environment} cannot pull {}: ErrImagePull, the registry has no such image",
+            missing.join(", ")
+        );
+        return Event::new(step, "kubelet", what).because(why);
+    }
     let images: Vec<String> = running
         .iter()
-        .map(|image| match &image.digest {
-            Some(digest) => format!("{} ({})", shorten_digests(&image.reference), short(digest)),
-            None => format!("{} (not in the registry)", image.reference),
+        .filter_map(|image| {
+            let digest = image.digest.as_deref()?;
+            Some(format!("{} ({})", shorten_digests(&image.reference), short(digest)))
         })
         .collect();
     let what = format!("{key} in {environment} starts {}", images.join(", "));
@@ -218,6 +232,7 @@ fn workload_status(object: &Value, rollout: &Rollout, step: u32) -> Option<Value
         .and_then(Value::as_u64)
         .unwrap_or(1);
     let fails = rollout.images.iter().any(Running::fails) || rollout.waiting_for.is_some();
+    let missing = rollout.images.iter().any(Running::is_missing);
     let elapsed = step.saturating_sub(rollout.started);
     let ready = if fails || elapsed == 0 { 0 } else { replicas };
     match object.get("kind").and_then(Value::as_str)? {
@@ -262,6 +277,10 @@ fn workload_status(object: &Value, rollout: &Rollout, step: u32) -> Option<Value
         }),
         "CronJob" => Some(empty_cron_job_status()),
         "Pod" => Some(match (fails, elapsed) {
+            (true, _) if missing => {
+                let reason = if elapsed == 0 { "ErrImagePull" } else { "ImagePullBackOff" };
+                json!({"phase": "Pending", "containerStatuses": [{"ready": false, "state": {"waiting": {"reason": reason}}}]})
+            }
             (true, _) => {
                 json!({"phase": "Running", "containerStatuses": [{"ready": false, "state": {"waiting": {"reason": "CrashLoopBackOff"}}}]})
             }

@@ -229,7 +229,9 @@ pub struct Scenario {
     pub paths: Paths,
     /// The actual state of each environment's cluster at the start.
     pub clusters: BTreeMap<String, State>,
-    pub registry: Vec<ImageSpec>,
+    /// The images in the registry at the start; `None` (no `registry:`
+    /// list) is an open registry, holding every image asked for.
+    pub registry: Option<Vec<ImageSpec>>,
     pub controllers: Vec<ControllerSpec>,
     pub options: WorldOptions,
     pub script: Vec<ScriptStep>,
@@ -254,8 +256,7 @@ struct RawScenario {
     environments: BTreeMap<String, Value>,
     #[serde(default)]
     clusters: BTreeMap<String, Value>,
-    #[serde(default)]
-    registry: Vec<ImageSpec>,
+    registry: Option<Vec<ImageSpec>>,
     #[serde(default)]
     controllers: Vec<ControllerSpec>,
     #[serde(default)]
