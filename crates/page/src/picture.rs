@@ -32,6 +32,8 @@ pub struct Picture {
     pub branches: Vec<Branch>,
     pub pull_requests: Vec<PullRequest>,
     pub tags: Vec<Tag>,
+    /// The registry holds every image asked for (no `registry:` list).
+    pub open_registry: bool,
     pub clusters: Vec<ClusterBox>,
     pub arrows: Vec<Arrow>,
     /// Whether the agent runs in the clusters (pull mode).
@@ -285,6 +287,7 @@ impl Model {
                 })
                 .collect(),
             tags: tags(world),
+            open_registry: world.registry.is_open(),
             clusters,
             arrows: world
                 .events

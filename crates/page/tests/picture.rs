@@ -170,6 +170,14 @@ fn a_tag_pushed_again_shows_where_it_pointed_before() {
 }
 
 #[test]
+fn a_scenario_without_a_registry_list_draws_an_open_registry() {
+    let worked_example = opened().picture();
+    assert!(worked_example.open_registry && worked_example.tags.is_empty());
+    let listed = with_preset("mutable-tag.yaml").picture();
+    assert!(!listed.open_registry && !listed.tags.is_empty());
+}
+
+#[test]
 fn every_preset_draws_a_picture_at_every_step() {
     let directory = format!("{}/../../static/presets", env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<String> = std::fs::read_dir(&directory)

@@ -61,6 +61,9 @@ pub struct RepositorySummary {
 pub struct RegistrySummary {
     pub tags: BTreeMap<String, String>,
     pub images: Vec<Image>,
+    /// No `registry:` list: it holds every image asked for.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub open: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -154,6 +157,7 @@ impl World {
             registry: RegistrySummary {
                 tags: self.registry.tags().clone(),
                 images: self.registry.images().cloned().collect(),
+                open: self.registry.is_open(),
             },
         }
     }

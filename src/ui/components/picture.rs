@@ -306,13 +306,11 @@ fn repository(
     );
     text(out, git_x + 10, top + 18, "name", "Registry");
     if picture.tags.is_empty() {
-        text(
-            out,
-            git_x + 18,
-            top + 38,
-            "held",
-            "every image the scenario names",
-        );
+        let held = match picture.open_registry {
+            true => "every image asked for (no registry list)",
+            false => "no images",
+        };
+        text(out, git_x + 18, top + 38, "held", held);
     }
     for (index, tag) in picture.tags.iter().take(MOST_TAGS).enumerate() {
         let moved = tag

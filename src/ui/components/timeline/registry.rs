@@ -30,7 +30,9 @@ pub fn registry_view(props: &HistoryProps) -> Html {
         .chain(untagged_flagged.map(untagged_row));
     html! {
         <Region title="Registry" name="registry">
-            if registry.tags.is_empty() && registry.images.is_empty() {
+            if registry.open && registry.tags.is_empty() {
+                <p class="empty">{ "The scenario lists no registry: every image asked for is there." }</p>
+            } else if registry.tags.is_empty() && registry.images.is_empty() {
                 <p class="empty">{ "The registry holds no images." }</p>
             } else {
                 <table class="timeline-table">
