@@ -1,6 +1,6 @@
 use crate::ui::components::{
     Controls, ExercisePanel, Header, Help, OptionsPanel, PictureView, PlanView, PresetMenu,
-    SharePanel, StatePane, StatusView, Tabs, TimeBar, Timeline, WarningsView,
+    ResumedNotice, SharePanel, StatePane, StatusView, Tabs, TimeBar, Timeline, WarningsView,
 };
 use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
 use crate::ui::hooks::{
@@ -162,6 +162,14 @@ fn full_page(props: &PageProps) -> Html {
                 }
                 if let Some(error) = &model.forms_error {
                     <div class="notice" role="alert"><p>{ error }</p></div>
+                }
+                if let Some(resumed) = &model.resumed {
+                    <ResumedNotice
+                        title={model.preset.title.clone()}
+                        from_link={resumed.starts_from_a_link()}
+                        on_restart={send(|()| Action::Restart)}
+                        on_dismiss={send(|()| Action::DismissNotice)}
+                    />
                 }
                 if let Some(preset) = model.own_work_kept().cloned() {
                     <div class="notice" role="status">
@@ -449,6 +457,14 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
                     <p>{ notice }</p>
                     <button onclick={send(|| Action::DismissNotice)}>{ "Dismiss" }</button>
                 </div>
+            }
+            if let Some(resumed) = &model.resumed {
+                <ResumedNotice
+                    title={model.preset.title.clone()}
+                    from_link={resumed.starts_from_a_link()}
+                    on_restart={let d = dispatch.clone(); Callback::from(move |()| d.dispatch(Action::Restart))}
+                    on_dismiss={let d = dispatch.clone(); Callback::from(move |()| d.dispatch(Action::DismissNotice))}
+                />
             }
             <div class="controls">
                 <div class="group" role="group" aria-label="Sync">

@@ -65,6 +65,9 @@ pub struct EmbedState {
     health: gitops_core::health::Health,
     /// Operations left in the plan.
     remaining: usize,
+    /// Whether what is on screen is work this browser kept from an earlier
+    /// visit, which the page offers to start over.
+    resumed: bool,
     /// The link fragment of what is on screen; null when the playground would
     /// not open it (it is too large), and `linkError` says why. Made by the browser
     /// just before the state is told.
@@ -86,6 +89,7 @@ impl EmbedState {
             step: model.world.step,
             sync: report.status.sync,
             health: report.status.health,
+            resumed: model.resumed.is_some(),
             remaining: report
                 .plan
                 .iter()

@@ -88,7 +88,11 @@ impl Saving {
         let mut encoded = BTreeMap::new();
         let mut to_encode = Vec::new();
         WRITTEN.with_borrow(|written| {
-            for (key, session) in sessions {
+            // A scenario only opened, with nothing done in it, is not kept but the last.
+            let kept = sessions
+                .iter()
+                .filter(|(key, session)| !session.interactions.is_empty() || *key == last);
+            for (key, session) in kept {
                 match written.get(key) {
                     Some((same, fragment)) if same == session => {
                         encoded.insert(key.clone(), fragment.clone());

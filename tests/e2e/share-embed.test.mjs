@@ -400,3 +400,54 @@ test('an embedded playground that allows no origin warns once, in the console, o
     await close();
   }
 });
+
+test('work on a link in an embedded lesson comes back when the lesson page reloads, with its start at hand', async () => {
+  const lesson = `${server.url}?embed=1${linkTo({ p: 'worked-example.json', i: ['n'] })}`;
+  const { page, record, close } = await openPage(browser, lesson, { viewport: { width: 900, height: 700 } });
+  await until(async () => (await editorText(desiredPane(page))).includes('"web"'), true);
+  await page.waitForTimeout(500);
+  const start = await cards(page);
+  assert.notDeepEqual(start, ['CREATE api', 'UPDATE web']);
+  await actualPane(page).fill('{\n  "web": {"image": "registry.example/web:2.0.1", "replicas": 4}\n}');
+  await until(() => cards(page), ['CREATE api', 'UPDATE web']);
+  const stepped = await cards(page);
+  await page.waitForTimeout(1_500);
+
+  await page.reload();
+  const notice = page.getByRole('status').filter({ hasText: 'is back, as this browser kept it' });
+  await notice.waitFor();
+  assert.deepEqual(await cards(page), stepped, 'the step done on the link is back');
+  await screenshot(page, 'embedded-work-back');
+  await page.getByRole('button', { name: 'Start over from the link' }).click();
+  await until(() => cards(page), start);
+  assert.equal(await notice.count(), 0);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('a preset chosen again says its work is back; one where only time ran starts fresh', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await presetsLoaded(page);
+  await page.getByLabel('Preset').selectOption('mutable-tag.yaml');
+  await until(async () => (await seen(page)).title, 'A mutable tag changes what runs behind Git\'s back');
+  const start = await seen(page);
+  await page.getByRole('button', { name: 'Next minute' }).click();
+  await until(async () => (await seen(page)).position !== start.position, true);
+  await page.getByLabel('Preset').selectOption('worked-example.json');
+  await page.getByLabel('Preset').selectOption('mutable-tag.yaml');
+  await until(() => seen(page), start);
+  const notice = page.getByRole('status').filter({ hasText: 'is back, as this browser kept it' });
+  assert.equal(await notice.count(), 0, 'only time ran: nothing to bring back');
+
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await until(async () => (await seen(page)).cards.join() !== start.cards.join(), true);
+  const stepped = await seen(page);
+  await page.getByLabel('Preset').selectOption('worked-example.json');
+  await page.getByLabel('Preset').selectOption('mutable-tag.yaml');
+  await notice.waitFor();
+  assert.deepEqual(await seen(page), stepped);
+  await page.getByRole('button', { name: 'Keep my work' }).click();
+  assert.equal(await notice.count(), 0);
+  assert.deepEqual(await seen(page), stepped);
+  await close();
+});

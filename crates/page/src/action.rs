@@ -45,6 +45,8 @@ pub enum Action {
     DismissNotice,
     Load(Preset),
     Reset,
+    /// Leaves the saved work that came back for the start it carried on from.
+    Restart,
     SelectEnvironment(String),
     Edit(Pane, Rc<str>),
     /// Typing paused: the world takes the text typed last.
@@ -120,9 +122,13 @@ impl Model {
             Action::CannotOpen(source, problem) => next.cannot_open(source, problem),
             Action::Started => next.start_over(),
             Action::Notice(text) => next.notice = Some(text),
-            Action::DismissNotice => next.notice = None,
+            Action::DismissNotice => {
+                next.notice = None;
+                next.resumed = None;
+            }
             Action::Load(preset) => next.load_remembered(preset),
             Action::Reset => next.reset(),
+            Action::Restart => next.restart(),
             Action::ResetAll => next.reset_all(),
             Action::Share => next.share(),
             Action::Answer(question, choice) => {

@@ -26,7 +26,7 @@ pub use action::Action;
 pub use drift_marks::{DriftMark, MarkKind, PaneMarks};
 pub use editor::{Editor, Pane};
 pub use gitops_world::person::YOU;
-pub use model::{Failure, Model, Panel, Progress, Shared, Source, Theme};
+pub use model::{Failure, Model, Panel, Progress, Resumed, Shared, Source, Theme};
 pub use picture::{Arrow, Card, ClusterBox, Picture, MOST_COMMITS};
 pub use preset::{MenuEntry, Preset, FIRST_PRESET};
 pub use session::not_a_link;

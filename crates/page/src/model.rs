@@ -85,6 +85,8 @@ pub struct Model {
     pub saved: Rc<BTreeMap<String, Session>>,
     /// The key the current session is saved under.
     pub(crate) saved_as: String,
+    /// Saved work that came back when its scenario opened again.
+    pub resumed: Option<Resumed>,
     /// The link fragment and embed code, once the person asked to share.
     pub shared: Option<Shared>,
     /// The answers to the exercise's questions, by question.
@@ -103,6 +105,21 @@ pub struct Model {
     pub(crate) keystrokes: u64,
     /// What was done after the move the world went back to (`time.rs`), to go forward again.
     pub(crate) undone: Vec<Interaction>,
+}
+
+/// Work this browser kept that came back when its scenario was chosen again,
+/// or its link or a host's message opened it again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resumed {
+    /// What Start over opens instead: the scenario's start, or the link's.
+    pub start: Session,
+}
+
+impl Resumed {
+    /// Whether Start over opens a link's session rather than the scenario's start.
+    pub fn starts_from_a_link(&self) -> bool {
+        !self.start.interactions.is_empty()
+    }
 }
 
 /// How far a student got with one exercise.
@@ -243,6 +260,7 @@ impl Model {
             checked: None,
             progress: Rc::new(progress),
             exercise_key: String::new(),
+            resumed: None,
             token: 0,
             pending: None,
             keystrokes: 0,
@@ -282,6 +300,7 @@ impl Model {
         self.checked = None;
         self.session = self.fresh_session();
         self.saved_as = self.natural_key();
+        self.resumed = None;
         self.changed();
     }
 

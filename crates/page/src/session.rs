@@ -1,13 +1,16 @@
 //! Opening, remembering and sharing sessions: a scenario and what the
 //! person did with it.
 
-use crate::model::{Failure, Model, Request, Shared, Source};
+use crate::model::{Failure, Model, Request, Resumed, Shared, Source};
 use crate::preset::{Preset, FIRST_PRESET};
+use gitops_world::person::Interaction;
 use gitops_world::scenario::Scenario;
 use gitops_world::share::{LinkError, Session, MAX_EXPANDED_BYTES, MAX_LINK_CHARS};
+use sha2::{Digest, Sha256};
 use std::rc::Rc;
 
-/// The saved-work key of a scenario that is not a preset.
+/// The start of the saved-work key of a preset's link kept apart from the
+/// person's own work on that preset (`shared:mutable-tag.yaml`).
 pub const SHARED_KEY: &str = "shared";
 
 impl Model {
@@ -66,18 +69,55 @@ impl Model {
     /// Opens a session with the presets' texts as they are: a preset's must
     /// be here, a scenario's text opens without them (it is then not known as
     /// one of the playground's exercises, and its progress is kept by its hash).
+    /// Work this browser saved that carries on from the session (the same
+    /// link or host's message opened again, after a reload) comes back, as a
+    /// preset's does when it is chosen again.
     pub(crate) fn open_now(&mut self, session: Session, source: Source) {
-        let other_work_of_their_own = session
-            .preset
-            .as_ref()
-            .and_then(|file| self.saved.get(file))
-            .is_some_and(|saved| has_work(saved) && *saved != session);
+        let natural = key_of(&session);
+        // A preset's link kept apart from the person's own work on it; a scenario's
+        // work, which earlier versions kept under one key.
+        let apart = match session.preset {
+            Some(_) => format!("{SHARED_KEY}:{natural}"),
+            None => SHARED_KEY.to_string(),
+        };
+        let carried_on = [&natural, &apart].into_iter().find_map(|key| {
+            let saved = self.saved.get(key)?;
+            carries_on(saved, &session).then(|| (key.clone(), saved.clone()))
+        });
+        if let Some((key, saved)) = carried_on {
+            return self.open_resumed(key, saved, session, source);
+        }
+        let other_work_of_their_own = session.preset.is_some()
+            && self
+                .saved
+                .get(&natural)
+                .is_some_and(|saved| has_work(saved) && *saved != session);
         let key = match other_work_of_their_own {
-            true => SHARED_KEY.to_string(),
-            false => key_of(&session),
+            true => apart,
+            false => natural,
         };
         if let Err(problem) = self.open_saved_as(key, session) {
             self.cannot_open(source, problem);
+        }
+    }
+
+    /// Opens work saved under `key`, and says it came back, with a way to
+    /// `start` over (the scenario's start, or the link's).
+    fn open_resumed(&mut self, key: String, saved: Session, start: Session, source: Source) {
+        match self.open_saved_as(key, saved) {
+            Ok(()) => self.resumed = Some(Resumed { start }),
+            Err(problem) => self.cannot_open(source, problem),
+        }
+    }
+
+    /// Leaves the work that came back for the start it carried on from.
+    pub(crate) fn restart(&mut self) {
+        let Some(resumed) = self.resumed.take() else {
+            return;
+        };
+        let key = self.saved_key();
+        if let Err(problem) = self.open_saved_as(key, resumed.start) {
+            self.notice = Some(format!("This scenario does not open again: {problem}"));
         }
     }
 
@@ -126,8 +166,12 @@ impl Model {
         if !self.session.interactions.is_empty() {
             return;
         }
-        if let Err(problem) = self.open_saved_as(key, session) {
-            self.cannot_open(Source::Saved, problem);
+        let worked = has_work(&session);
+        let start = session.started();
+        match self.open_saved_as(key, session) {
+            Ok(()) if worked => self.resumed = Some(Resumed { start }),
+            Ok(()) => {}
+            Err(problem) => self.cannot_open(Source::Saved, problem),
         }
     }
 
@@ -157,13 +201,13 @@ impl Model {
         Ok(())
     }
 
-    /// Loads a preset, with the work saved for it if there is some.
+    /// Loads a preset, with the work saved for it if there is some, and says
+    /// so; a visit that only let time run starts again from the start.
     pub fn load_remembered(&mut self, preset: Preset) {
         match self.saved.get(&preset.file).cloned() {
             Some(session) if has_work(&session) => {
-                if let Err(problem) = self.open_saved_as(preset.file.clone(), session) {
-                    self.cannot_open(Source::Saved, problem);
-                }
+                let start = session.started();
+                self.open_resumed(preset.file.clone(), session, start, Source::Saved);
             }
             _ => self.load_fresh(preset),
         }
@@ -230,13 +274,31 @@ pub fn not_a_link(error: &LinkError) -> String {
     )
 }
 
+/// A preset's work is saved under its file, a scenario's under a hash of its
+/// text, so that each link's scenario keeps its own.
 fn key_of(session: &Session) -> String {
-    session
-        .preset
-        .clone()
-        .unwrap_or_else(|| SHARED_KEY.to_string())
+    match (&session.preset, &session.scenario) {
+        (Some(file), _) => file.clone(),
+        (None, Some(text)) => format!("scenario-sha256:{:x}", Sha256::digest(text.as_bytes())),
+        (None, None) => SHARED_KEY.to_string(),
+    }
 }
 
-fn has_work(session: &Session) -> bool {
-    !session.interactions.is_empty()
+/// Whether the person did something in the session beyond letting time run
+/// and looking at environments.
+pub(crate) fn has_work(session: &Session) -> bool {
+    session.interactions.iter().any(is_work)
+}
+
+fn is_work(interaction: &Interaction) -> bool {
+    !matches!(interaction, Interaction::Advance | Interaction::Environment(_))
+}
+
+/// Whether `saved` is `start`'s scenario with all that was done in `start`
+/// and more work after it.
+fn carries_on(saved: &Session, start: &Session) -> bool {
+    saved.preset == start.preset
+        && saved.scenario == start.scenario
+        && saved.interactions.starts_with(&start.interactions)
+        && saved.interactions[start.interactions.len()..].iter().any(is_work)
 }

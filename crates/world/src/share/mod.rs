@@ -57,6 +57,15 @@ impl Session {
         }
     }
 
+    /// The session's scenario before anything was done in it.
+    pub fn started(&self) -> Self {
+        Session {
+            preset: self.preset.clone(),
+            scenario: self.scenario.clone(),
+            ..Session::default()
+        }
+    }
+
     pub fn of_scenario(text: &str) -> Self {
         Session {
             scenario: Some(text.into()),

@@ -1,0 +1,147 @@
+//! Work this browser keeps comes back when its scenario opens again: chosen
+//! in the menu, or its link or a host's message opened once more (a reload of
+//! a lesson page), and the page says so, with the start at hand.
+
+use gitops_page::{Action, MenuEntry, Model, Pane, Preset, Source, Theme};
+use gitops_world::share::Session;
+use std::collections::BTreeMap;
+
+const LESSON: &str = r#"{"version": 1, "title": "A lesson's own scenario",
+  "desired": {"api": {"image": "registry.example/api:1.4.2", "replicas": 2}},
+  "actual": {}}"#;
+
+const OTHER_LESSON: &str = r#"{"version": 1, "title": "Another lesson",
+  "desired": {"web": {"image": "registry.example/web:2.0.1", "replicas": 3}},
+  "actual": {}}"#;
+
+const EDITED: &str = r#"{"api": {"image": "registry.example/api:1.4.2", "replicas": 5}}"#;
+
+fn presets() -> Vec<Preset> {
+    let root = format!("{}/../../static/presets", env!("CARGO_MANIFEST_DIR"));
+    ["worked-example.json", "mutable-tag.yaml"]
+        .into_iter()
+        .map(|file| {
+            let text = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
+            Preset::read(file, &text).expect("it reads").0
+        })
+        .collect()
+}
+
+/// A page opened with `saved` in local storage and `link` in its address.
+fn reloaded(saved: &BTreeMap<String, Session>, link: Option<Session>) -> Model {
+    let mut model = Model::new(Theme::System, saved.clone(), BTreeMap::new());
+    let presets = presets();
+    model.act(Action::MenuLoaded(presets.iter().map(MenuEntry::of).collect()));
+    model.act(Action::PresetsLoaded(presets));
+    if let Some(link) = link {
+        model.act(Action::Open(link, Source::Start));
+    }
+    model.act(Action::Started);
+    model
+}
+
+fn typed(model: &mut Model, text: &str) {
+    model.act(Action::Edit(Pane::Desired, text.into()));
+    model.act(Action::Settle);
+}
+
+#[test]
+fn work_in_a_links_scenario_comes_back_when_the_link_opens_again() {
+    let link = Session::of_scenario(LESSON);
+    let mut first = reloaded(&BTreeMap::new(), Some(link.clone()));
+    assert!(first.resumed.is_none(), "nothing was kept yet");
+    typed(&mut first, EDITED);
+
+    let mut again = reloaded(&first.saved, Some(link.clone()));
+    assert_eq!(&*again.desired.text, EDITED, "the text typed comes back");
+    let resumed = again.resumed.clone().expect("the page says the work came back");
+    assert!(!resumed.starts_from_a_link(), "the link is the scenario's start");
+
+    again.act(Action::Restart);
+    assert!(again.resumed.is_none());
+    assert!(again.desired.text.contains("\"replicas\": 2"), "{}", again.desired.text);
+    assert_eq!(again.session, link);
+    let after_restart = reloaded(&again.saved, Some(link));
+    assert!(after_restart.resumed.is_none(), "starting over forgot the work");
+}
+
+#[test]
+fn a_link_with_steps_of_its_own_comes_back_with_the_work_done_after_them() {
+    let mut shared = reloaded(&BTreeMap::new(), Some(Session::of_scenario(LESSON)));
+    shared.act(Action::Advance);
+    let link = shared.session.clone();
+    let mut opened = reloaded(&BTreeMap::new(), Some(link.clone()));
+    typed(&mut opened, EDITED);
+
+    let mut again = reloaded(&opened.saved, Some(link.clone()));
+    assert_eq!(&*again.desired.text, EDITED);
+    assert!(again.resumed.as_ref().unwrap().starts_from_a_link());
+    again.act(Action::Restart);
+    assert_eq!(again.session, link, "Start over opens the link as it was shared");
+}
+
+#[test]
+fn two_lessons_scenarios_keep_their_work_apart() {
+    let mut first = reloaded(&BTreeMap::new(), Some(Session::of_scenario(LESSON)));
+    typed(&mut first, EDITED);
+    let mut second = reloaded(&first.saved, Some(Session::of_scenario(OTHER_LESSON)));
+    assert!(second.resumed.is_none());
+    typed(&mut second, r#"{"web": {"image": "registry.example/web:2.0.1", "replicas": 1}}"#);
+
+    let back = reloaded(&second.saved, Some(Session::of_scenario(LESSON)));
+    assert_eq!(&*back.desired.text, EDITED, "the second lesson did not replace the first's work");
+}
+
+#[test]
+fn a_preset_chosen_again_says_its_work_came_back_and_a_visit_that_only_ran_time_starts_fresh() {
+    let mut model = reloaded(&BTreeMap::new(), None);
+    model.act(Action::Choose("mutable-tag.yaml".into()));
+    model.act(Action::RunToEnd);
+    assert!(model.world.step > 0);
+    model.act(Action::Choose("worked-example.json".into()));
+    model.act(Action::Choose("mutable-tag.yaml".into()));
+    assert_eq!(model.world.step, 0, "only time ran: the preset starts again");
+    assert!(model.resumed.is_none());
+
+    model.act(Action::Step);
+    model.act(Action::Choose("worked-example.json".into()));
+    model.act(Action::Choose("mutable-tag.yaml".into()));
+    assert!(!model.session.interactions.is_empty(), "the Step is back");
+    assert!(model.resumed.is_some(), "and the page says so");
+    model.act(Action::Restart);
+    assert!(model.session.interactions.is_empty());
+    assert!(model.resumed.is_none());
+}
+
+#[test]
+fn a_links_preset_beside_other_work_of_ones_own_is_kept_apart_and_comes_back_apart() {
+    let mut own = reloaded(&BTreeMap::new(), None);
+    own.act(Action::Choose("mutable-tag.yaml".into()));
+    own.act(Action::Step);
+    let mut sharer = reloaded(&BTreeMap::new(), None);
+    sharer.act(Action::Choose("mutable-tag.yaml".into()));
+    sharer.act(Action::Advance);
+    let link = sharer.session.clone();
+    let mut linked = reloaded(&own.saved, Some(link.clone()));
+    assert!(linked.resumed.is_none(), "the link's work is not theirs");
+    assert!(linked.own_work_kept().is_some(), "their own work is kept aside");
+    linked.act(Action::Edit(Pane::Desired, "{}".into()));
+    linked.act(Action::Settle);
+
+    let again = reloaded(&linked.saved, Some(link));
+    assert!(again.resumed.is_some(), "the work done on the link comes back");
+    assert!(again.own_work_kept().is_some(), "and their own stays aside");
+    assert_eq!(again.session, linked.session);
+}
+
+#[test]
+fn a_bare_link_to_a_preset_carries_on_ones_own_work_with_the_links_start_at_hand() {
+    let mut own = reloaded(&BTreeMap::new(), None);
+    own.act(Action::Choose("mutable-tag.yaml".into()));
+    own.act(Action::Step);
+    let mut linked = reloaded(&own.saved, Some(Session::of_preset("mutable-tag.yaml")));
+    assert_eq!(linked.session, own.session);
+    assert!(linked.resumed.is_some(), "the page says their work came back");
+    linked.act(Action::Restart);
+    assert!(linked.session.interactions.is_empty());
+}
