@@ -109,8 +109,9 @@ test('the shell follows the dark theme chosen before', async () => {
   await context.route(/_bg\.wasm$/, () => {});
   await page.reload({ waitUntil: 'commit' });
   await page.getByRole('heading', { level: 1, name: 'GitOps playground' }).waitFor();
-  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  assert.equal(background, 'rgb(21, 23, 27)', 'the dark --bg');
+  // The stylesheet may still be arriving when the shell's heading shows: until it has,
+  // the body has no background at all, and then it must be the dark one.
+  await until(() => page.evaluate(() => getComputedStyle(document.body).backgroundColor), 'rgb(21, 23, 27)', 10_000);
   await screenshot(page, 'shell-wide-dark', { fullPage: false });
   await close();
 });
