@@ -168,7 +168,7 @@ fn full_page(props: &PageProps) -> Html {
                         title={model.preset.title.clone()}
                         from_link={resumed.starts_from_a_link()}
                         on_restart={send(|()| Action::Restart)}
-                        on_dismiss={send(|()| Action::DismissNotice)}
+                        on_keep={send(|()| Action::KeepWork)}
                     />
                 }
                 if let Some(preset) = model.own_work_kept().cloned() {
@@ -393,6 +393,10 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.dispatch(action()))
     };
+    let tell = |action: fn() -> Action| {
+        let dispatch = dispatch.clone();
+        Callback::from(move |()| dispatch.dispatch(action()))
+    };
     let on_edit = {
         let dispatch = dispatch.clone();
         Callback::from(move |(pane, text)| dispatch.dispatch(Action::Edit(pane, text)))
@@ -462,8 +466,8 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
                 <ResumedNotice
                     title={model.preset.title.clone()}
                     from_link={resumed.starts_from_a_link()}
-                    on_restart={let d = dispatch.clone(); Callback::from(move |()| d.dispatch(Action::Restart))}
-                    on_dismiss={let d = dispatch.clone(); Callback::from(move |()| d.dispatch(Action::DismissNotice))}
+                    on_restart={tell(|| Action::Restart)}
+                    on_keep={tell(|| Action::KeepWork)}
                 />
             }
             <div class="controls">

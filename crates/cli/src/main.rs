@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use gitops_core::sync::immutable::{Recreated, Refusal};
 use gitops_core::text::document::parse_one;
+use gitops_core::state::State;
 use gitops_core::{report, sync, InputError, Plan};
 use gitops_world::attempt::{self, Attempt};
 use gitops_world::event::Event;
@@ -32,12 +33,18 @@ enum Command {
     Plan {
         /// A scenario file (`-` reads standard input).
         file: String,
+        /// The environment to plan (default: the first by name).
+        #[arg(long)]
+        environment: Option<String>,
     },
     /// Apply plans until a pass is empty, or the API server refuses an update;
     /// print each pass, the final actual state and what was refused.
     Sync {
         /// A scenario file (`-` reads standard input).
         file: String,
+        /// The environment to sync (default: the first by name).
+        #[arg(long)]
+        environment: Option<String>,
     },
     /// Run the scenario's world step by step; print its events and where it ends.
     Run {
@@ -67,8 +74,12 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match &cli.command {
-        Command::Plan { file } => load(file).map(|scenario| plan_output(&scenario)),
-        Command::Sync { file } => load(file).map(|scenario| sync_output(&scenario)),
+        Command::Plan { file, environment } => {
+            load(file).and_then(|scenario| plan_output(&scenario, environment.as_deref()))
+        }
+        Command::Sync { file, environment } => {
+            load(file).and_then(|scenario| sync_output(&scenario, environment.as_deref()))
+        }
         Command::Run { file } => load(file).map(|scenario| run_output(&scenario)),
         Command::Link { file, preset } => link(file.as_deref(), preset.as_deref()),
         Command::Check { file, solution } => return check(file, solution.as_deref()),
@@ -289,9 +300,25 @@ fn read(file: &str) -> std::io::Result<String> {
     }
 }
 
-fn plan_output(scenario: &Scenario) -> String {
-    let (desired, actual) = scenario.initial();
-    pretty(&report(&desired, &actual, &scenario.options.reconcile()))
+/// The chosen environment's states at the start; with none chosen, the
+/// first, and standard error says so when there are others.
+fn initial(scenario: &Scenario, environment: Option<&str>) -> Result<(State, State), String> {
+    if let Some(environment) = environment {
+        return scenario.initial_in(environment);
+    }
+    let environments = scenario.environments();
+    if let [first, _, ..] = environments.as_slice() {
+        eprintln!(
+            "gitops-sim: reading `{first}`, the first of the environments {}; choose one with --environment",
+            environments.join(", ")
+        );
+    }
+    Ok(scenario.initial())
+}
+
+fn plan_output(scenario: &Scenario, environment: Option<&str>) -> Result<String, String> {
+    let (desired, actual) = initial(scenario, environment)?;
+    Ok(pretty(&report(&desired, &actual, &scenario.options.reconcile())))
 }
 
 #[derive(Serialize)]
@@ -306,16 +333,16 @@ struct SyncOutput {
     recreated: Vec<Recreated>,
 }
 
-fn sync_output(scenario: &Scenario) -> String {
-    let (desired, actual) = scenario.initial();
+fn sync_output(scenario: &Scenario, environment: Option<&str>) -> Result<String, String> {
+    let (desired, actual) = initial(scenario, environment)?;
     let run = sync(&desired, &actual, &scenario.options.reconcile());
-    pretty(&SyncOutput {
+    Ok(pretty(&SyncOutput {
         passes: run.passes,
         actual: run.actual.to_value(),
         converged: run.converged,
         refused: run.refused,
         recreated: run.recreated,
-    })
+    }))
 }
 
 #[derive(Serialize)]

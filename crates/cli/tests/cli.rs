@@ -576,3 +576,39 @@ fn every_exercise_and_preset_shipped_checks_and_links() {
         assert!(output.status.success(), "{preset}");
     }
 }
+
+const DIRECTORIES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../static/presets/directories-per-environment.yaml"
+);
+
+#[test]
+fn plan_and_sync_read_the_environment_named_and_say_which_when_none_is() {
+    let staging = succeeds(&["plan", DIRECTORIES, "--environment", "staging"], "");
+    let prod = succeeds(&["plan", DIRECTORIES, "--environment", "prod"], "");
+    let replicas = |report: &Value| report["plan"][0]["object"]["spec"]["replicas"].clone();
+    assert_eq!(replicas(&staging), json!(1), "{staging:#}");
+    assert_eq!(replicas(&prod), json!(2), "{prod:#}");
+
+    let synced = succeeds(&["sync", DIRECTORIES, "--environment", "staging"], "");
+    assert_eq!(synced["converged"], json!(true));
+
+    let unnamed = gitops_sim(&["plan", DIRECTORIES], "");
+    assert!(unnamed.status.success());
+    let stderr = String::from_utf8(unnamed.stderr).unwrap();
+    assert!(
+        stderr.contains("reading `prod`, the first of the environments prod, staging; choose one with --environment"),
+        "{stderr}"
+    );
+    let output: Value = serde_json::from_slice(&unnamed.stdout).unwrap();
+    assert_eq!(output, prod, "the first by name");
+
+    let one = gitops_sim(&["plan", WORKED_EXAMPLE], "");
+    assert!(one.stderr.is_empty(), "one environment needs no word");
+
+    let missing = fails(&["plan", DIRECTORIES, "--environment", "production"], "");
+    assert_eq!(
+        missing,
+        "gitops-sim: the scenario has no environment `production`; it has `prod`, `staging`"
+    );
+}

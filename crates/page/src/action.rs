@@ -43,6 +43,8 @@ pub enum Action {
     Merge(u32),
     Notice(String),
     DismissNotice,
+    /// Keeps the saved work that came back, and leaves its notice.
+    KeepWork,
     Load(Preset),
     Reset,
     /// Leaves the saved work that came back for the start it carried on from.
@@ -94,6 +96,7 @@ impl Action {
                 | Action::CannotOpen(..)
                 | Action::Started
                 | Action::DismissNotice
+                | Action::KeepWork
                 | Action::SetTheme(_)
                 | Action::ToggleHelp
                 | Action::ShowPanel(_)
@@ -122,10 +125,8 @@ impl Model {
             Action::CannotOpen(source, problem) => next.cannot_open(source, problem),
             Action::Started => next.start_over(),
             Action::Notice(text) => next.notice = Some(text),
-            Action::DismissNotice => {
-                next.notice = None;
-                next.resumed = None;
-            }
+            Action::DismissNotice => next.notice = None,
+            Action::KeepWork => next.resumed = None,
             Action::Load(preset) => next.load_remembered(preset),
             Action::Reset => next.reset(),
             Action::Restart => next.restart(),

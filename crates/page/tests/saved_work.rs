@@ -145,3 +145,22 @@ fn a_bare_link_to_a_preset_carries_on_ones_own_work_with_the_links_start_at_hand
     linked.act(Action::Restart);
     assert!(linked.session.interactions.is_empty());
 }
+
+#[test]
+fn keeping_the_work_and_dismissing_a_notice_leave_each_other_alone() {
+    let link = Session::of_scenario(LESSON);
+    let mut first = reloaded(&BTreeMap::new(), Some(link.clone()));
+    typed(&mut first, EDITED);
+    let mut again = reloaded(&first.saved, Some(link));
+    again.act(Action::Notice("The clipboard is not available here.".into()));
+
+    again.act(Action::DismissNotice);
+    assert!(again.notice.is_none());
+    assert!(again.resumed.is_some(), "the work's notice stays until it is answered");
+
+    again.act(Action::Notice("The clipboard is not available here.".into()));
+    again.act(Action::KeepWork);
+    assert!(again.resumed.is_none());
+    assert!(again.notice.is_some(), "keeping the work leaves the other notice");
+    assert_eq!(&*again.desired.text, EDITED, "and the work is kept");
+}

@@ -6,7 +6,7 @@ pub struct ResumedNoticeProps {
     /// Start over opens the link's session rather than the scenario's start.
     pub from_link: bool,
     pub on_restart: Callback<()>,
-    pub on_dismiss: Callback<()>,
+    pub on_keep: Callback<()>,
 }
 
 /// Says that the work this browser kept on the scenario came back, and offers
@@ -18,7 +18,7 @@ pub fn resumed_notice(props: &ResumedNoticeProps) -> Html {
         <div class="notice" role="status">
             <p>{ format!("Your work on “{}” is back, as this browser kept it from your last visit.", props.title) }</p>
             <button onclick={props.on_restart.reform(|_| ())}>{ restart }</button>
-            <button onclick={props.on_dismiss.reform(|_| ())}>{ "Keep my work" }</button>
+            <button onclick={props.on_keep.reform(|_| ())}>{ "Keep my work" }</button>
         </div>
     }
 }

@@ -300,7 +300,7 @@ impl Scenario {
     }
 
     /// The first environment's desired and actual states at the start: what
-    /// `plan` and `sync` read.
+    /// `plan` and `sync` read when no environment is named.
     pub fn initial(&self) -> (State, State) {
         let environment = self
             .clusters
@@ -308,16 +308,36 @@ impl Scenario {
             .next()
             .cloned()
             .unwrap_or_else(default_environment);
+        self.initial_of(&environment)
+    }
+
+    /// `environment`'s desired and actual states at the start, or which
+    /// environments there are when it is not one of them.
+    pub fn initial_in(&self, environment: &str) -> Result<(State, State), String> {
+        if self.clusters.contains_key(environment) {
+            return Ok(self.initial_of(environment));
+        }
+        Err(format!(
+            "the scenario has no environment `{environment}`; it has {}",
+            self.environments()
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+    }
+
+    fn initial_of(&self, environment: &str) -> (State, State) {
         let files = declared_environments(&self.repository, &self.paths, self.options.layout)
             .into_iter()
-            .find(|(name, _)| *name == environment)
+            .find(|(name, _)| name == environment)
             .map(|(_, files)| files)
             .unwrap_or_default();
-        let desired = crate::repository::desired_state(&files, &self.path_of(&environment))
+        let desired = crate::repository::desired_state(&files, &self.path_of(environment))
             .unwrap_or_else(|_| State::empty(gitops_core::state::Form::Named));
         let actual = self
             .clusters
-            .get(&environment)
+            .get(environment)
             .cloned()
             .unwrap_or_else(|| State::empty(desired.form().clone()));
         (desired, actual)
