@@ -2,7 +2,7 @@ use crate::ui::components::{
     Controls, ExercisePanel, Header, Help, OptionsPanel, PictureView, PlanView, PresetMenu,
     ResumedNotice, SharePanel, StatePane, StatusView, Tabs, TimeBar, Timeline, WarningsView,
 };
-use crate::ui::embed::{use_embed_messages, EmbedState, Embedding};
+use crate::ui::embed::{use_embed_messages, EmbedState, Embedding, Panes};
 use crate::ui::hooks::{
     use_followed_links, use_keyboard_shortcuts, use_make_link, use_play_timer, use_presets_when_wanted,
     use_save_progress, use_save_work, use_settle_after_typing, use_share_link, use_start,
@@ -63,7 +63,9 @@ pub fn app(props: &AppProps) -> Html {
             .map(|_| model.session.clone()),
         dispatch.clone(),
     );
-    use_theme(model.theme);
+    // A lesson's `&theme=` colours the embedded page without changing the reader's own choice.
+    let lesson_theme = embedding.as_ref().as_ref().and_then(|embedding| embedding.theme);
+    use_theme(lesson_theme.unwrap_or(model.theme), lesson_theme.is_none());
     use_save_progress(model.progress.clone());
     use_play_timer(model.playing, model.speed, dispatch.clone());
     use_settle_after_typing(model.typing(), dispatch.clone());
@@ -78,10 +80,10 @@ pub fn app(props: &AppProps) -> Html {
         .filter(|_| model.start_is_over())
         .and_then(|_| EmbedState::of(&model));
     let failure = embedding.as_ref().as_ref().and(model.failure.clone());
-    use_embed_messages((*embedding).clone(), state, failure, dispatch);
+    use_embed_messages((*embedding).clone(), model.start_is_over(), state, failure, dispatch);
     match *embedding {
         Some(ref embedding) => {
-            html! { <EmbeddedPage model={ModelHandle::new(model)} picture_only={embedding.picture_only} /> }
+            html! { <EmbeddedPage model={ModelHandle::new(model)} picture_only={embedding.picture_only} panes={embedding.panes} /> }
         }
         None => html! { <FullPage model={ModelHandle::new(model)} /> },
     }
@@ -381,6 +383,7 @@ fn step_events(props: &StepEventsProps) -> Html {
 struct EmbeddedProps {
     model: ModelHandle,
     picture_only: bool,
+    panes: Panes,
 }
 
 /// In a lesson's iframe: the scenario, its panes and plan, and the step
@@ -432,6 +435,7 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
         })
     };
     let playing = model.playing;
+    let panes = props.panes;
     let picture = use_picture(model);
     let on_travel = {
         let dispatch = dispatch.clone();
@@ -490,12 +494,18 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
                     <StepEvents world={PtrEq(model.world.clone())} />
                 </div>
             } else {
-            <div class="panes">
+            if panes.desired || panes.actual {
+            <div class={classes!("panes", (!(panes.desired && panes.actual)).then_some("one"))}>
+                if panes.desired {
                 <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={PtrEq(model.desired.text.clone())} error={model.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} />
+                }
+                if panes.actual {
                 <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={PtrEq(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />
+                }
             </div>
             }
-            if let (Some(report), false) = (model.report.clone(), props.picture_only) {
+            }
+            if let (Some(report), false, true) = (model.report.clone(), props.picture_only, panes.plan) {
                 <div class="results">
                     <PlanView done={model.done.clone()} report={PtrEq(report.clone())} />
                     <StatusView report={PtrEq(report)} />

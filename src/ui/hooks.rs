@@ -26,10 +26,10 @@ pub fn saved_theme() -> Theme {
     }
 }
 
-/// Applies the theme to the document and remembers the choice.
+/// Applies the theme to the document, and remembers the choice when it is the reader's.
 #[hook]
-pub fn use_theme(theme: Theme) {
-    use_effect_with(theme, |theme| {
+pub fn use_theme(theme: Theme, remember: bool) {
+    use_effect_with((theme, remember), |(theme, remember)| {
         let root = gloo::utils::document_element();
         let name = match theme {
             Theme::System => None,
@@ -40,7 +40,9 @@ pub fn use_theme(theme: Theme) {
             Some(name) => root.set_attribute("data-theme", name),
             None => root.remove_attribute("data-theme"),
         };
-        storage::set_theme(name.unwrap_or("system"));
+        if *remember {
+            storage::set_theme(name.unwrap_or("system"));
+        }
     });
 }
 
@@ -76,7 +78,7 @@ fn open_link(fragment: String, source: Source, dispatch: UseReducerDispatcher<Pa
     yew::platform::spawn_local(async move {
         dispatch.dispatch(match crate::ui::compression::decode_link(&fragment).await {
             Ok(session) => Action::Open(session, source),
-            Err(problem) => Action::CannotOpen(source, problem),
+            Err(problem) => Action::CannotOpen(source, problem.into()),
         });
     });
 }

@@ -43,7 +43,7 @@ impl Start {
         if fragment.len() > 1 {
             model.act(match decode_link(&fragment).await {
                 Ok(session) => Action::Open(session, Source::Start),
-                Err(problem) => Action::CannotOpen(Source::Start, problem),
+                Err(problem) => Action::CannotOpen(Source::Start, problem.into()),
             });
         } else if let Some(session) = sessions.get(&last).cloned() {
             model.act(Action::Resume(last.clone(), session));

@@ -36,21 +36,26 @@ playground.searchParams.set('embed', '1');
 playground.searchParams.set('origin', location.origin);
 const frame = document.getElementById('playground');
 const reported = document.getElementById('reported');
-let loaded = false;
 
 window.addEventListener('message', (event) => {
   if (event.origin !== playground.origin) return;
-  if (event.data?.type === 'gitops:error') {
-    reported.textContent = `The playground did not do it: ${event.data.message}`;
-    return;
+  switch (event.data?.type) {
+    case 'gitops:error':
+      reported.textContent = `The playground did not do it: ${event.data.message}`;
+      break;
+    case 'gitops:height':
+      frame.style.height = `${event.data.height}px`;
+      break;
+    case 'gitops:state': {
+      const { sync, health, remaining } = event.data;
+      reported.textContent = `The playground says: ${sync}, ${health}, ${remaining} operations left.`;
+    }
   }
-  if (event.data?.type !== 'gitops:state') return;
-  if (!loaded) {
-    loaded = true;
-    frame.contentWindow.postMessage({ type: 'gitops:load', preset: 'worked-example.json' }, playground.origin);
-  }
-  const { sync, health, remaining } = event.data;
-  reported.textContent = `The playground says: ${sync}, ${health}, ${remaining} operations left.`;
+});
+
+// Messages may go as soon as the iframe loads: the playground obeys them, in order, once it is ready.
+frame.addEventListener('load', () => {
+  frame.contentWindow.postMessage({ type: 'gitops:load', preset: 'worked-example.json' }, playground.origin);
 });
 
 document.getElementById('step').addEventListener('click', () => {

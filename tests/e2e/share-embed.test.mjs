@@ -451,3 +451,72 @@ test('a preset chosen again says its work is back; one where only time ran start
   assert.deepEqual(await seen(page), stepped);
   await close();
 });
+
+test('a host that posts as soon as the iframe loads is obeyed in order once the playground is ready, and sizes the iframe to its height', async () => {
+  const { page, close } = await openPage(browser, `${other.url}examples/lesson.css`);
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(`${message.text()} ${message.location().url}`);
+  });
+  // The page's wasm arrives late, as on a slow network: what the host posts meanwhile waits.
+  let releaseWasm;
+  const wasmHeld = new Promise((resolve) => (releaseWasm = resolve));
+  await page.route(/\/playground-[^/]*_bg\.wasm$/, async (route) => {
+    await wasmHeld;
+    await route.continue();
+  });
+  await page.setContent('<title>A lesson</title>');
+  const address = `${server.url}?embed=1&origin=${encodeURIComponent(other.origin)}&theme=dark`;
+  await page.evaluate(
+    ([src, target]) => {
+      window.received = [];
+      window.addEventListener('message', (event) => window.received.push(event.data));
+      const frame = document.createElement('iframe');
+      Object.assign(frame, { id: 'playground', title: 'playground', width: 900, height: 200, src });
+      frame.addEventListener('load', () => {
+        frame.contentWindow.postMessage({ type: 'gitops:load', preset: 'mutable-tag.yaml' }, target);
+        frame.contentWindow.postMessage({ type: 'gitops:step' }, target);
+        window.posted = true;
+      });
+      window.addEventListener('message', (event) => {
+        if (event.data?.type === 'gitops:height') frame.height = event.data.height;
+      });
+      document.body.append(frame);
+    },
+    [address, server.origin],
+  );
+  const posted = await page
+    .waitForFunction(() => window.posted === true, null, { timeout: 5_000 })
+    .then(() => true)
+    .catch(() => false);
+  if (posted) {
+    const playground = page.frames().find((frame) => frame.url().includes('embed=1'));
+    assert.equal(await playground.evaluate(() => window.gitopsEarlyMessages?.length), 2, 'both messages wait for the wasm');
+  }
+  releaseWasm();
+  const frame = page.frameLocator('#playground');
+  await until(() => frame.getByRole('heading', { level: 1 }).innerText(), 'A mutable tag changes what runs behind Git\'s back', 20_000);
+  await until(async () => (await cards(frame)).some((card) => card.endsWith('(done)')), true);
+  const received = await page.evaluate(() => window.received.map((message) => message.type));
+  const ready = received.indexOf('gitops:ready');
+  assert.ok(ready >= 0 && ready < received.indexOf('gitops:state'), `ready comes before the first state: ${received}`);
+  assert.equal(received.filter((type) => type === 'gitops:ready').length, 1);
+  assert.deepEqual(received.filter((type) => type === 'gitops:error'), [], 'nothing was refused');
+
+  // The host sizes the iframe to the content's height: nothing is cut off nor scrolls.
+  await until(async () => page.evaluate(() => window.received.some((message) => message.type === 'gitops:height')), true);
+  const fits = () =>
+    page.evaluate(() => {
+      const frame = document.getElementById('playground');
+      const told = window.received.filter((message) => message.type === 'gitops:height').at(-1).height;
+      return Number(frame.height) === told && told > 200;
+    });
+  await until(fits, true);
+  const playground = page.frames().find((frame) => frame.url().includes('embed=1'));
+  const scroll = await playground.evaluate(() => [document.documentElement.scrollHeight, window.innerHeight, document.documentElement.dataset.theme]);
+  assert.ok(scroll[0] <= scroll[1] + 1, `the iframe shows all its content: ${scroll}`);
+  assert.equal(scroll[2], 'dark', 'the lesson chose dark colours');
+  await screenshot(page, 'embed-sized-to-content');
+  assert.deepEqual(errors, [], 'the playground logs no error (the host page may ask for a favicon it lacks)');
+  await close();
+});

@@ -1,6 +1,6 @@
 //! The JavaScript API that lesson pages call directly: the reconcile core
 //! and the world, exported with `wasm-bindgen`. Inputs and results are plain
-//! JavaScript objects (converted with `serde-wasm-bindgen`, results as plain
+//! JavaScript objects (read by `gitops_js::json_of`, results as plain
 //! objects and arrays, never `Map`s); states may also be given as JSON or
 //! YAML text. Bad input throws an `Error` named `GitopsInputError` that
 //! carries the fields of [`InputError`] (`kind`, `source`, `line`, `column`,

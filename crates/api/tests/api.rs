@@ -496,21 +496,29 @@ fn an_object_that_contains_itself_throws() {
 }
 
 #[wasm_bindgen_test]
-fn a_big_int_reads_as_its_number_within_64_bits() {
-    let states = js_sys::Function::new_no_args(
-        "return [{web: {image: 'web:1', replicas: 3n}}, {web: {image: 'web:1', replicas: 2n ** 70n}}];",
+fn a_big_int_a_date_and_objects_of_classes_throw_saying_what_to_pass() {
+    let values = js_sys::Function::new_no_args(
+        "class Replicas { constructor() { this.count = 3; } } \
+         return [{web: {image: 'web:1', replicas: 3n}}, {web: {image: 'web:1', replicas: 2n ** 70n}}, \
+                 {web: {image: 'web:1', since: new Date(0)}}, {web: {image: 'web:1', labels: new Map([['app', 'web']])}}, \
+                 {web: {image: 'web:1', replicas: new Replicas()}}, {web: Object.assign(Object.create(null), {image: 'web:1'})}];",
     )
     .call0(&JsValue::NULL)
     .unwrap();
-    let [small, huge]: [JsValue; 2] =
-        [0, 1].map(|at| js_sys::Reflect::get_u32(&states, at).unwrap());
-    let plan = back(&api::diff(small, js(json!({})), None).unwrap());
-    assert_eq!(plan[0]["object"]["replicas"], 3);
-    let error = input_error(api::diff(huge, js(actual()), None), "shape", "desired");
-    assert_eq!(
-        message(&error),
-        "desired at /web/replicas: a BigInt (1180591620717411303424n) is outside the 64-bit integers the playground reads"
-    );
+    let [small, huge, date, map, class, plain]: [JsValue; 6] =
+        [0, 1, 2, 3, 4, 5].map(|at| js_sys::Reflect::get_u32(&values, at).unwrap());
+    for (value, said) in [
+        (small, "desired at /web/replicas: a BigInt (3n), which JSON cannot write: pass it as a number or a string"),
+        (huge, "desired at /web/replicas: a BigInt (1180591620717411303424n), which JSON cannot write: pass it as a number or a string"),
+        (date, "desired at /web/since: a Date, which JSON would write as its text: pass `date.toISOString()`"),
+        (map, "desired at /web/labels: a Map, which JSON would write as `{}`: pass `Object.fromEntries(map)`"),
+        (class, "desired at /web/replicas: an object of class Replicas, not a plain object: JSON would drop what the class holds"),
+    ] {
+        let error = input_error(api::diff(value, js(actual()), None), "shape", "desired");
+        assert_eq!(message(&error), said);
+    }
+    let plan = back(&api::diff(plain, js(json!({})), None).unwrap());
+    assert_eq!(plan[0]["object"]["image"], "web:1", "an object without a prototype is plain");
 }
 
 #[wasm_bindgen_test]

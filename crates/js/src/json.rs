@@ -4,208 +4,205 @@
 use gitops_core::error::InputError;
 use gitops_core::pointer;
 use gitops_core::text::json::{MAX_DEPTH, MAX_DOCUMENT_BYTES};
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess};
+use js_sys::{Array, Object};
 use serde_json::{Map, Number, Value};
-use std::cell::{Cell, RefCell};
-use std::fmt;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Reads a JavaScript value as JSON: null (or undefined), booleans, finite
-/// numbers and BigInts within 64 bits, strings (a lone surrogate reads as
-/// U+FFFD, as in a text),
-/// arrays and plain objects. Nesting is capped at `MAX_DEPTH` and the size
-/// at `MAX_DOCUMENT_BYTES` of JSON text, so a cyclic or huge object is an
-/// error, not a stack overflow. What JSON cannot carry (a cycle, a function,
-/// a symbol, NaN, a larger BigInt) is a shape error at its pointer that says what.
+/// numbers, strings (a lone surrogate reads as U+FFFD, as in a text), arrays
+/// and plain objects. Nesting is capped at `MAX_DEPTH` and the size at
+/// `MAX_DOCUMENT_BYTES` of JSON text, so a cyclic or huge object is an error,
+/// not a stack overflow. What JSON cannot carry as it is (a cycle, a function,
+/// a symbol, NaN, a BigInt, a Date or another object of a class) is a shape
+/// error at its pointer that says what, as `JSON.stringify` throws on a
+/// BigInt rather than guess.
 pub fn json_of(source: &str, value: JsValue) -> Result<Value, InputError> {
-    let reading = Reading {
-        budget: Cell::new(MAX_DOCUMENT_BYTES),
-        too_large: Cell::new(false),
-        failed_inside: RefCell::new(Vec::new()),
+    let mut reading = Reading {
+        budget: MAX_DOCUMENT_BYTES,
     };
-    let result = JsonSeed {
-        depth: 0,
-        reading: &reading,
-    }
-    .deserialize(serde_wasm_bindgen::Deserializer::from(value.clone()));
-    result.map_err(|error| {
-        if reading.too_large.get() {
-            return InputError::too_large(source, plain_message(&error.to_string()));
-        }
-        // Only once reading failed: a walk that says what JSON cannot carry.
-        match Walk::default().find(&value) {
-            Some((pointer, problem)) => InputError::shape(source, pointer, problem),
-            None => InputError::shape(
+    reading.value(&value, 0).map_err(|failure| {
+        let mut keys = failure.inside;
+        keys.reverse();
+        match failure.problem {
+            Problem::TooLarge => InputError::too_large(
                 source,
-                reading.failed_at(),
-                plain_message(&error.to_string()),
+                format!(
+                    "the value is larger than the playground reads: more than {} MB as JSON",
+                    MAX_DOCUMENT_BYTES / (1024 * 1024)
+                ),
             ),
+            // Only once reading failed: a walk that tells a cycle from depth.
+            Problem::TooDeep => match Walk::default().find(&value) {
+                Some((pointer, problem)) => InputError::shape(source, pointer, problem),
+                None => InputError::shape(source, pointer_of(&keys), too_deep()),
+            },
+            Problem::Cannot(problem) => InputError::shape(source, pointer_of(&keys), problem),
         }
     })
 }
 
-/// A `serde-wasm-bindgen` error's message without its JavaScript dressing:
-/// `Error: invalid type: JsValue(Function(run)), ...` reads
-/// `invalid type: a function, ...`.
-fn plain_message(message: &str) -> String {
-    let message = message.strip_prefix("Error: ").unwrap_or(message);
-    let Some(rest) = message.strip_prefix("invalid type: JsValue(") else {
-        return message.to_string();
-    };
-    let what = [("Function", "a function"), ("Symbol", "a symbol")]
-        .into_iter()
-        .find(|(name, _)| rest.starts_with(name))
-        .map_or("a value JSON cannot hold", |(_, what)| what);
-    match message.split_once(", expected ") {
-        Some((_, expected)) => format!("invalid type: {what}, expected {expected}"),
-        None => format!("invalid type: {what}"),
-    }
-}
-
 struct Reading {
     /// About how many bytes of JSON text are left before the value is too large.
-    budget: Cell<usize>,
-    too_large: Cell<bool>,
+    budget: usize,
+}
+
+enum Problem {
+    TooLarge,
+    TooDeep,
+    Cannot(String),
+}
+
+struct Failure {
+    problem: Problem,
     /// The keys and indices of the value that failed, innermost first: each
     /// array and object adds its own as the failure leaves it.
-    failed_inside: RefCell<Vec<String>>,
+    inside: Vec<String>,
+}
+
+impl Failure {
+    fn of(problem: Problem) -> Self {
+        Failure {
+            problem,
+            inside: Vec::new(),
+        }
+    }
+
+    fn cannot(problem: String) -> Self {
+        Failure::of(Problem::Cannot(problem))
+    }
+
+    fn inside(mut self, key: String) -> Self {
+        self.inside.push(key);
+        self
+    }
 }
 
 impl Reading {
-    fn failed_inside<E>(&self, key: String, error: E) -> E {
-        self.failed_inside.borrow_mut().push(key);
-        error
+    fn charge(&mut self, bytes: usize) -> Result<(), Failure> {
+        self.budget = self
+            .budget
+            .checked_sub(bytes)
+            .ok_or(Failure::of(Problem::TooLarge))?;
+        Ok(())
     }
 
-    fn failed_at(&self) -> String {
-        let mut keys = self.failed_inside.borrow().clone();
-        keys.reverse();
-        pointer_of(&keys)
-    }
-
-    fn charge<E: de::Error>(&self, bytes: usize) -> Result<(), E> {
-        match self.budget.get().checked_sub(bytes) {
-            Some(left) => {
-                self.budget.set(left);
-                Ok(())
+    fn value(&mut self, value: &JsValue, depth: usize) -> Result<Value, Failure> {
+        if value.is_null() || value.is_undefined() {
+            self.charge(4)?;
+            return Ok(Value::Null);
+        }
+        if let Some(boolean) = value.as_bool() {
+            self.charge(5)?;
+            return Ok(Value::Bool(boolean));
+        }
+        if let Some(number) = value.as_f64() {
+            self.charge(8)?;
+            return number_of(number).map(Value::Number);
+        }
+        if let Some(text) = value.as_string() {
+            self.charge(text.len() + 2)?;
+            return Ok(Value::String(text));
+        }
+        if !value.is_object() {
+            return Err(Failure::cannot(not_json(value)));
+        }
+        if depth >= MAX_DEPTH {
+            return Err(Failure::of(Problem::TooDeep));
+        }
+        self.charge(2)?;
+        if Array::is_array(value) {
+            let items = Array::unchecked_from_js_ref(value);
+            let mut values = Vec::with_capacity(items.length() as usize);
+            for (index, item) in items.iter().enumerate() {
+                self.charge(1)?;
+                values.push(
+                    self.value(&item, depth + 1)
+                        .map_err(|failure| failure.inside(index.to_string()))?,
+                );
             }
-            None => {
-                self.too_large.set(true);
-                Err(E::custom(format!(
-                    "the value is larger than the playground reads: more than {} MB as JSON",
-                    MAX_DOCUMENT_BYTES / (1024 * 1024)
-                )))
-            }
+            return Ok(Value::Array(values));
         }
-    }
-}
-
-#[derive(Clone, Copy)]
-struct JsonSeed<'r> {
-    /// How many arrays and objects enclose the value.
-    depth: usize,
-    reading: &'r Reading,
-}
-
-impl JsonSeed<'_> {
-    fn enter<E: de::Error>(self) -> Result<Self, E> {
-        if self.depth >= MAX_DEPTH {
-            return Err(E::custom(format!(
-                "the value is nested too deeply (more than {MAX_DEPTH} levels); \
-                 does an object contain itself?"
-            )));
+        let object = value.unchecked_ref::<Object>();
+        if let Some(class) = class_of(object) {
+            return Err(Failure::cannot(not_plain(&class)));
         }
-        self.reading.charge(2)?;
-        Ok(JsonSeed {
-            depth: self.depth + 1,
-            reading: self.reading,
-        })
-    }
-}
-
-impl<'de> DeserializeSeed<'de> for JsonSeed<'_> {
-    type Value = Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> de::Visitor<'de> for JsonSeed<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a JSON value (null, a boolean, a number, a string, an array or an object)")
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
-        self.reading.charge(4)?;
-        Ok(Value::Null)
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
-        self.visit_unit()
-    }
-
-    fn visit_bool<E: de::Error>(self, value: bool) -> Result<Value, E> {
-        self.reading.charge(5)?;
-        Ok(Value::Bool(value))
-    }
-
-    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Value, E> {
-        self.reading.charge(8)?;
-        Ok(Value::Number(value.into()))
-    }
-
-    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Value, E> {
-        self.reading.charge(8)?;
-        Ok(Value::Number(value.into()))
-    }
-
-    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Value, E> {
-        self.reading.charge(8)?;
-        Number::from_f64(value)
-            .map(Value::Number)
-            .ok_or_else(|| E::custom(format!("{value} is not a JSON number")))
-    }
-
-    fn visit_str<E: de::Error>(self, value: &str) -> Result<Value, E> {
-        self.visit_string(value.to_string())
-    }
-
-    fn visit_string<E: de::Error>(self, value: String) -> Result<Value, E> {
-        self.reading.charge(value.len() + 2)?;
-        Ok(Value::String(value))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let inner = self.enter()?;
-        let mut items = Vec::new();
-        loop {
-            let next = seq.next_element_seed(inner);
-            let Some(item) =
-                next.map_err(|error| self.reading.failed_inside(items.len().to_string(), error))?
-            else {
-                break;
-            };
-            self.reading.charge(1)?;
-            items.push(item);
-        }
-        Ok(Value::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let inner = self.enter()?;
         let mut fields = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            self.reading.charge(key.len() + 4)?;
-            let value = map
-                .next_value_seed(inner)
-                .map_err(|error| self.reading.failed_inside(key.clone(), error))?;
-            fields.insert(key, value);
+        for key in Object::keys(object).iter() {
+            let Some(name) = key.as_string() else {
+                continue;
+            };
+            self.charge(name.len() + 4)?;
+            let item = js_sys::Reflect::get(value, &key).map_err(|_| {
+                Failure::cannot("reading this property threw".into()).inside(name.clone())
+            })?;
+            let field = self
+                .value(&item, depth + 1)
+                .map_err(|failure| failure.inside(name.clone()))?;
+            fields.insert(name, field);
         }
         Ok(Value::Object(fields))
     }
+}
+
+/// A finite number as JSON holds it: an integer JavaScript counts exactly as
+/// an integer, any other as a float.
+fn number_of(number: f64) -> Result<Number, Failure> {
+    const SAFE: f64 = 9_007_199_254_740_991.0;
+    if number.fract() == 0.0 && number.abs() <= SAFE {
+        return Ok(Number::from(number as i64));
+    }
+    Number::from_f64(number)
+        .ok_or_else(|| Failure::cannot(format!("{number} is not a JSON number")))
+}
+
+/// The class of an object that is not plain (its prototype is neither null
+/// nor an `Object.prototype`, of this realm or another).
+fn class_of(object: &Object) -> Option<String> {
+    let prototype = Object::get_prototype_of(object);
+    if prototype.is_null() || Object::get_prototype_of(&prototype).is_null() {
+        return None;
+    }
+    let name = String::from(object.constructor().name());
+    Some(if name.is_empty() {
+        "an anonymous class".into()
+    } else {
+        name
+    })
+}
+
+fn not_plain(class: &str) -> String {
+    match class {
+        "Date" => "a Date, which JSON would write as its text: pass `date.toISOString()`".into(),
+        "Map" => "a Map, which JSON would write as `{}`: pass `Object.fromEntries(map)`".into(),
+        "Set" => "a Set, which JSON would write as `{}`: pass `[...set]`".into(),
+        _ => format!(
+            "an object of class {class}, not a plain object: JSON would drop what the class holds"
+        ),
+    }
+}
+
+/// What a value that is neither JSON nor an object is.
+fn not_json(value: &JsValue) -> String {
+    if value.is_bigint() {
+        let digits = js_sys::BigInt::unchecked_from_js_ref(value)
+            .to_string(10)
+            .map(String::from)
+            .unwrap_or_default();
+        return format!(
+            "a BigInt ({digits}n), which JSON cannot write: pass it as a number or a string"
+        );
+    }
+    if value.is_function() {
+        return "a function, which JSON cannot write".into();
+    }
+    if value.is_symbol() {
+        return "a symbol, which JSON cannot write".into();
+    }
+    "a value JSON cannot hold".into()
+}
+
+fn too_deep() -> String {
+    format!("the value is nested too deeply (more than {MAX_DEPTH} levels)")
 }
 
 /// A walk through a value as JSON would write it, to find what it cannot
@@ -220,20 +217,6 @@ struct Walk {
 impl Walk {
     /// The pointer and the problem of the first value JSON cannot carry.
     fn find(&mut self, value: &JsValue) -> Option<(String, String)> {
-        // A BigInt within 64 bits reads as its number; a larger one cannot.
-        if value.is_bigint()
-            && i64::try_from(value.clone()).is_err()
-            && u64::try_from(value.clone()).is_err()
-        {
-            let digits = js_sys::BigInt::unchecked_from_js_ref(value)
-                .to_string(10)
-                .map(String::from)
-                .unwrap_or_default();
-            return Some((
-                self.pointer(),
-                format!("a BigInt ({digits}n) is outside the 64-bit integers the playground reads"),
-            ));
-        }
         if !value.is_object() || value.is_function() {
             return None;
         }
@@ -252,19 +235,16 @@ impl Walk {
             ));
         }
         if self.holders.len() >= MAX_DEPTH {
-            return Some((
-                self.pointer(),
-                format!("the value is nested too deeply (more than {MAX_DEPTH} levels)"),
-            ));
+            return Some((self.pointer(), too_deep()));
         }
-        let entries: Vec<(String, JsValue)> = if js_sys::Array::is_array(value) {
-            js_sys::Array::unchecked_from_js_ref(value)
+        let entries: Vec<(String, JsValue)> = if Array::is_array(value) {
+            Array::unchecked_from_js_ref(value)
                 .iter()
                 .enumerate()
                 .map(|(index, item)| (index.to_string(), item))
                 .collect()
         } else {
-            js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>())
+            Object::keys(value.unchecked_ref::<Object>())
                 .iter()
                 .filter_map(|key| {
                     let item = js_sys::Reflect::get(value, &key).ok()?;

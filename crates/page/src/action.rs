@@ -1,14 +1,17 @@
-//! What a person or the browser does to the page, and the page's one
-//! reducer (`Model::act`).
+//! What a person, the browser or a host page does to the page; the
+//! reducer (`reducer.rs`) says what each does to the model.
 
 use crate::editor::Pane;
-use crate::model::{Model, Panel, Source, Theme};
+use crate::source::Source;
+use crate::view::{Panel, Theme};
 use crate::preset::MenuEntry;
 use crate::preset::Preset;
+use crate::problem::Problem;
 use gitops_world::scenario::Mode;
-use gitops_world::share::{Interaction, Session};
+use gitops_world::share::Session;
 use std::rc::Rc;
 
+#[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     /// The menu's list (`menu.json`), before the presets' texts are here.
     MenuLoaded(Vec<MenuEntry>),
@@ -21,7 +24,7 @@ pub enum Action {
     /// Opens a session: a link, or a host page's `gitops:load`.
     Open(Session, Source),
     /// A link or a host's message that does not open, and why.
-    CannotOpen(Source, String),
+    CannotOpen(Source, Problem),
     /// The start is over: what came meanwhile opens now.
     Started,
     /// Opens the work saved last (under its key), unless the person has
@@ -80,12 +83,16 @@ pub enum Action {
     Inspect(String),
     /// Replays the session up to this move (0: before the first).
     TravelTo(usize),
+    /// What the page that embeds this one asks: done in the order it asked,
+    /// each after what it asked before has opened (a `gitops:load` waits
+    /// for the start to end and for the presets' texts).
+    Hosted(Box<Action>),
 }
 
 impl Action {
     /// Whether the world may go on without the text typed last: the action
     /// only changes how the page looks.
-    fn leaves_typing_alone(&self) -> bool {
+    pub(crate) fn leaves_typing_alone(&self) -> bool {
         matches!(
             self,
             Action::Edit(..)
@@ -105,85 +112,5 @@ impl Action {
                 | Action::CloseShare
                 | Action::LinkMade(_)
         )
-    }
-}
-
-impl Model {
-    /// The page's one reducer: what an action does to the model.
-    pub fn act(&mut self, action: Action) {
-        let next = self;
-        if !action.leaves_typing_alone() {
-            next.settle();
-        }
-        match action {
-            Action::MenuLoaded(menu) => next.menu_loaded(menu),
-            Action::PresetsLoaded(presets) => next.presets_arrived(presets),
-            Action::PresetsFailed(problem) => next.presets_failed(&problem),
-            Action::Choose(file) => next.choose(file),
-            Action::Resume(key, session) => next.resume(key, session),
-            Action::Open(session, source) => next.open(session, source),
-            Action::CannotOpen(source, problem) => next.cannot_open(source, problem),
-            Action::Started => next.start_over(),
-            Action::Notice(text) => next.notice = Some(text),
-            Action::DismissNotice => next.notice = None,
-            Action::KeepWork => next.resumed = None,
-            Action::Load(preset) => next.load_remembered(preset),
-            Action::Reset => next.reset(),
-            Action::Restart => next.restart(),
-            Action::ResetAll => next.reset_all(),
-            Action::Share => next.share(),
-            Action::Answer(question, choice) => {
-                next.interact(Interaction::Answer(question, choice))
-            }
-            Action::ShowHint => next.show_hint(),
-            Action::Check => next.check(),
-            Action::Approve(number) => next.interact(Interaction::Approve(number)),
-            Action::Merge(number) => next.interact(Interaction::Merge(number)),
-            Action::CloseShare => next.shared = None,
-            Action::LinkMade(fragment) => {
-                if let Some(shared) = next.shared.as_mut().filter(|shared| shared.fragment.is_none()) {
-                    shared.fragment = Some(fragment);
-                }
-            }
-            Action::SelectEnvironment(environment) => {
-                next.interact(Interaction::Environment(environment))
-            }
-            Action::Edit(pane, text) => next.type_text(pane, text),
-            // Settled above, as every action that is not typing does.
-            Action::Settle => {}
-            Action::SetPrune(on) => next.interact(Interaction::Prune(on)),
-            Action::SetSelfHeal(on) => next.interact(Interaction::SelfHeal(on)),
-            Action::SetAutoSync(on) => next.interact(Interaction::AutoSync(on)),
-            Action::SetRespectIgnoreDifferences(on) => {
-                next.interact(Interaction::RespectIgnoreDifferences(on))
-            }
-            Action::SetMode(mode) => next.interact(Interaction::Mode(mode)),
-            Action::EditIgnore(text) => next.interact(Interaction::Ignore(text)),
-            Action::Step => next.interact(Interaction::Step),
-            Action::ConfirmPrune => next.interact(Interaction::ConfirmPrune),
-            Action::Tick => next.tick(),
-            Action::Play => next.playing = next.can_step(),
-            Action::Pause => next.playing = false,
-            Action::SetSpeed(speed) => next.speed = speed,
-            Action::Advance => next.interact(Interaction::Advance),
-            Action::RunToEnd => {
-                while next.can_run_to_end() {
-                    next.interact(Interaction::Advance);
-                }
-            }
-            Action::Revert(commit) => next.interact(Interaction::Revert(commit)),
-            Action::SetTheme(theme) => next.theme = theme,
-            Action::ToggleHelp => next.help_open = !next.help_open,
-            Action::ShowPanel(panel) => next.panel = panel,
-            Action::TravelTo(moves) => next.travel_to(moves),
-            Action::Inspect(key) => {
-                next.panel = match next.pane_of(&key) {
-                    Pane::Actual => Panel::Actual,
-                    Pane::Desired => Panel::Desired,
-                };
-                next.token += 1;
-                next.highlight = Some((key, next.token));
-            }
-        }
     }
 }

@@ -4,8 +4,10 @@
 //! link or saved work to open, a host page's `gitops:load`. Until then only
 //! the built-in first preset is here, and what needs the others waits.
 
-use crate::model::{Model, Request, Source, Texts};
+use crate::model::{Model, Request, Texts};
+use crate::source::Source;
 use crate::preset::{MenuEntry, Preset, FIRST_PRESET};
+use crate::problem::Problem;
 use std::rc::Rc;
 
 impl Model {
@@ -44,8 +46,10 @@ impl Model {
 
     /// Runs `request` now, or, when it needs the presets' texts and they are
     /// not here, keeps it until they are and says the page wants them.
+    /// Whatever waits runs first, so that requests run in their order.
     pub(crate) fn when_texts_here(&mut self, request: Request) {
-        if !request.needs_texts() || self.presets_loaded() {
+        let others_wait = self.wants_presets();
+        if (!request.needs_texts() && !others_wait) || self.presets_loaded() {
             return self.run_now(request);
         }
         match &mut self.texts {
@@ -60,6 +64,16 @@ impl Model {
             Request::CannotOpen(source, problem) => self.cannot_open(source, problem),
             Request::Resume(key, session) => self.resume_now(key, session),
             Request::Choose(file) => self.choose_now(file),
+            Request::Act(action) => self.act(*action),
+        }
+    }
+
+    /// Runs a host's `request` once the start is over and what it asked
+    /// before has run.
+    pub(crate) fn when_ready(&mut self, request: Request) {
+        match self.early.as_mut() {
+            Some(early) => early.push(request),
+            None => self.when_texts_here(request),
         }
     }
 
@@ -83,7 +97,7 @@ impl Model {
         let Texts::Wanted(requests) = waiting else {
             return;
         };
-        let problem = format!("the presets could not be loaded ({problem})");
+        let problem = Problem::from(format!("the presets could not be loaded ({problem})"));
         for request in requests {
             match request {
                 Request::Open(ref session, _) | Request::Resume(_, ref session)
@@ -91,6 +105,7 @@ impl Model {
                 {
                     self.run_now(request)
                 }
+                Request::Act(_) => self.run_now(request),
                 Request::Open(_, source) | Request::CannotOpen(source, _) => {
                     self.cannot_open(source, problem.clone())
                 }
@@ -113,7 +128,7 @@ impl Request {
                 session.preset.as_deref() != Some(FIRST_PRESET.0)
             }
             Request::Choose(file) => file != FIRST_PRESET.0,
-            Request::CannotOpen(..) => false,
+            Request::CannotOpen(..) | Request::Act(_) => false,
         }
     }
 }

@@ -1,8 +1,12 @@
 //! The page's state: the scenario, the world, the panes, the report on
 //! screen, and what the person did; and how it follows the world.
 
+use crate::action::Action;
+use crate::source::Source;
+use crate::view::{Panel, Theme};
 use crate::editor::{Editor, Pane};
 use crate::preset::{MenuEntry, Preset, FIRST_PRESET};
+use crate::problem::{Location, Problem};
 use gitops_core::state::render::{render_value, Format};
 use gitops_core::sync::plan::{has_work, Operation};
 use gitops_core::{report, IgnoreRule, Report, State};
@@ -15,23 +19,6 @@ use gitops_world::World;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::rc::Rc;
-
-/// What a narrow screen shows, one at a time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Panel {
-    Picture,
-    Desired,
-    Actual,
-    Plan,
-    Timeline,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Theme {
-    System,
-    Light,
-    Dark,
-}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Model {
@@ -130,49 +117,6 @@ pub struct Progress {
     pub hints: usize,
 }
 
-/// Where a session to open comes from: what the page says when it does not open
-/// depends on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// The link the page was opened with.
-    Start,
-    /// The work saved in this browser.
-    Saved,
-    /// A link opened in the page already open: only the address's fragment changed.
-    Link,
-    /// A `gitops:load` message from the page that embeds this one.
-    Host,
-}
-
-impl Source {
-    /// The notice that what this source asked for does not open, and why.
-    pub fn notice(self, problem: &str) -> String {
-        match self {
-            Source::Start => {
-                format!("The link does not open: {problem}. Here is the lesson's example.")
-            }
-            Source::Saved => format!("Your saved work does not open: {problem}."),
-            Source::Link => {
-                format!("The link does not open: {problem}. The scenario on screen stays.")
-            }
-            Source::Host => format!(
-                "The scenario the lesson page sent does not open: {problem}. The scenario on screen stays."
-            ),
-        }
-    }
-
-    /// What failed, as the host page of an embedded playground is told: the
-    /// message it sent, or the link in the iframe's address. Saved work is
-    /// the person's own, not the host's.
-    pub fn request(self) -> Option<&'static str> {
-        match self {
-            Source::Start | Source::Link => Some("link"),
-            Source::Host => Some("gitops:load"),
-            Source::Saved => None,
-        }
-    }
-}
-
 /// A link or a host's message that did not open, told to the host page of an
 /// embedded playground.
 #[derive(Debug, Clone, PartialEq)]
@@ -183,6 +127,8 @@ pub struct Failure {
     pub request: String,
     /// What is wrong, and what is on screen instead (the scenario that was there).
     pub message: String,
+    /// Where in the scenario sent, when its text or object is at fault.
+    pub at: Location,
 }
 
 /// What waits: a link opened or a host's message that came before the start
@@ -191,9 +137,11 @@ pub struct Failure {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Request {
     Open(Session, Source),
-    CannotOpen(Source, String),
+    CannotOpen(Source, Problem),
     Resume(String, Session),
     Choose(String),
+    /// A host's action, after what came before it.
+    Act(Box<Action>),
 }
 
 /// Where the presets' texts are.

@@ -1,8 +1,10 @@
 //! Opening, remembering and sharing sessions: a scenario and what the
 //! person did with it.
 
-use crate::model::{Failure, Model, Request, Resumed, Shared, Source};
+use crate::model::{Failure, Model, Request, Resumed, Shared};
+use crate::source::Source;
 use crate::preset::{Preset, FIRST_PRESET};
+use crate::problem::Problem;
 use gitops_world::person::Interaction;
 use gitops_world::scenario::Scenario;
 use gitops_world::share::{LinkError, Session, MAX_EXPANDED_BYTES, MAX_LINK_CHARS};
@@ -123,12 +125,12 @@ impl Model {
 
     /// Says that what `source` asked for does not open, and why (`problem`), and
     /// keeps it for the host page of an embedded playground.
-    pub fn cannot_open(&mut self, source: Source, problem: String) {
+    pub fn cannot_open(&mut self, source: Source, problem: Problem) {
         if let Some(early) = self.early.as_mut().filter(|_| source != Source::Start) {
             early.push(Request::CannotOpen(source, problem));
             return;
         }
-        let message = source.notice(&problem);
+        let message = source.notice(&problem.message);
         self.notice = Some(message.clone());
         if let Some(request) = source.request() {
             let number = self.failure.as_ref().map_or(0, |failure| failure.number) + 1;
@@ -136,6 +138,7 @@ impl Model {
                 number,
                 request: request.to_string(),
                 message,
+                at: problem.at,
             });
         }
     }
@@ -178,20 +181,20 @@ impl Model {
     /// Opens a session saved under `key`: loads its scenario and replays
     /// what was done. If it does not open, nothing changes, and the error
     /// says why.
-    pub fn open_saved_as(&mut self, key: String, session: Session) -> Result<(), String> {
+    pub fn open_saved_as(&mut self, key: String, session: Session) -> Result<(), Problem> {
         let preset = match (&session.preset, &session.scenario) {
             (Some(file), _) => match self.presets.iter().find(|preset| preset.file == *file) {
                 Some(preset) => preset.clone(),
-                None => return Err(format!("this playground has no preset named {file:?}")),
+                None => return Err(format!("this playground has no preset named {file:?}").into()),
             },
             (None, Some(text)) => match Preset::read("Shared scenario", text) {
                 Ok((preset, _)) => preset,
-                Err(error) => return Err(format!("the scenario does not read: {error}")),
+                Err(error) => return Err(Problem::in_text("the scenario does not read", &error)),
             },
-            (None, None) => return Err("it names neither a preset nor a scenario".to_string()),
+            (None, None) => return Err("it names neither a preset nor a scenario".into()),
         };
         let scenario = Scenario::parse(&preset.file, &preset.text)
-            .map_err(|error| format!("the scenario does not read: {error}"))?;
+            .map_err(|error| Problem::in_text("the scenario does not read", &error))?;
         self.load(preset, scenario);
         self.saved_as = key;
         for interaction in session.interactions {

@@ -1,0 +1,88 @@
+//! The page's one reducer (`Model::act`): what an action does to the model.
+
+use crate::action::Action;
+use crate::editor::Pane;
+use crate::model::{Model, Request};
+use crate::view::Panel;
+use gitops_world::share::Interaction;
+
+impl Model {
+    /// The page's one reducer: what an action does to the model.
+    pub fn act(&mut self, action: Action) {
+        let next = self;
+        if !action.leaves_typing_alone() {
+            next.settle();
+        }
+        match action {
+            Action::Hosted(action) => next.when_ready(Request::Act(action)),
+            Action::MenuLoaded(menu) => next.menu_loaded(menu),
+            Action::PresetsLoaded(presets) => next.presets_arrived(presets),
+            Action::PresetsFailed(problem) => next.presets_failed(&problem),
+            Action::Choose(file) => next.choose(file),
+            Action::Resume(key, session) => next.resume(key, session),
+            Action::Open(session, source) => next.open(session, source),
+            Action::CannotOpen(source, problem) => next.cannot_open(source, problem),
+            Action::Started => next.start_over(),
+            Action::Notice(text) => next.notice = Some(text),
+            Action::DismissNotice => next.notice = None,
+            Action::KeepWork => next.resumed = None,
+            Action::Load(preset) => next.load_remembered(preset),
+            Action::Reset => next.reset(),
+            Action::Restart => next.restart(),
+            Action::ResetAll => next.reset_all(),
+            Action::Share => next.share(),
+            Action::Answer(question, choice) => {
+                next.interact(Interaction::Answer(question, choice))
+            }
+            Action::ShowHint => next.show_hint(),
+            Action::Check => next.check(),
+            Action::Approve(number) => next.interact(Interaction::Approve(number)),
+            Action::Merge(number) => next.interact(Interaction::Merge(number)),
+            Action::CloseShare => next.shared = None,
+            Action::LinkMade(fragment) => {
+                if let Some(shared) = next.shared.as_mut().filter(|shared| shared.fragment.is_none()) {
+                    shared.fragment = Some(fragment);
+                }
+            }
+            Action::SelectEnvironment(environment) => {
+                next.interact(Interaction::Environment(environment))
+            }
+            Action::Edit(pane, text) => next.type_text(pane, text),
+            // Settled above, as every action that is not typing does.
+            Action::Settle => {}
+            Action::SetPrune(on) => next.interact(Interaction::Prune(on)),
+            Action::SetSelfHeal(on) => next.interact(Interaction::SelfHeal(on)),
+            Action::SetAutoSync(on) => next.interact(Interaction::AutoSync(on)),
+            Action::SetRespectIgnoreDifferences(on) => {
+                next.interact(Interaction::RespectIgnoreDifferences(on))
+            }
+            Action::SetMode(mode) => next.interact(Interaction::Mode(mode)),
+            Action::EditIgnore(text) => next.interact(Interaction::Ignore(text)),
+            Action::Step => next.interact(Interaction::Step),
+            Action::ConfirmPrune => next.interact(Interaction::ConfirmPrune),
+            Action::Tick => next.tick(),
+            Action::Play => next.playing = next.can_step(),
+            Action::Pause => next.playing = false,
+            Action::SetSpeed(speed) => next.speed = speed,
+            Action::Advance => next.interact(Interaction::Advance),
+            Action::RunToEnd => {
+                while next.can_run_to_end() {
+                    next.interact(Interaction::Advance);
+                }
+            }
+            Action::Revert(commit) => next.interact(Interaction::Revert(commit)),
+            Action::SetTheme(theme) => next.theme = theme,
+            Action::ToggleHelp => next.help_open = !next.help_open,
+            Action::ShowPanel(panel) => next.panel = panel,
+            Action::TravelTo(moves) => next.travel_to(moves),
+            Action::Inspect(key) => {
+                next.panel = match next.pane_of(&key) {
+                    Pane::Actual => Panel::Actual,
+                    Pane::Desired => Panel::Desired,
+                };
+                next.token += 1;
+                next.highlight = Some((key, next.token));
+            }
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! What the embedded page tells its host: that it takes messages, its state
+//! after every change, what did not happen and where, its height, and the
+//! streams of events and of the plan a host subscribed to.
+
+use gitops_core::Report;
+use gitops_page::{Failure, Location, Model, Problem};
+use gitops_world::World;
+use gitops_world::event::Event;
+use gitops_world::scenario::Mode;
+use gitops_world::share::Session;
+use serde::Serialize;
+use std::rc::Rc;
+
+/// Told once, when the page obeys messages: those that came earlier are
+/// obeyed then, in their order.
+#[derive(Serialize)]
+pub struct Ready {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    version: &'static str,
+    /// The message types the page takes.
+    accepts: &'static [&'static str],
+}
+
+impl Ready {
+    pub fn new() -> Self {
+        Ready {
+            kind: "gitops:ready",
+            version: env!("CARGO_PKG_VERSION"),
+            accepts: &super::requests::ACCEPTED,
+        }
+    }
+}
+
+/// What the embedded page tells its host after every change.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EmbedState {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    scenario: String,
+    preset: Option<String>,
+    started: bool,
+    step: u32,
+    sync: gitops_core::SyncStatus,
+    health: gitops_core::health::Health,
+    /// Operations left in the plan.
+    remaining: usize,
+    playing: bool,
+    options: EmbedOptions,
+    /// Why a pane's text does not read, at its line and column; null while it reads.
+    #[serde(rename = "desiredError")]
+    desired_error: Option<PaneError>,
+    #[serde(rename = "actualError")]
+    actual_error: Option<PaneError>,
+    /// Whether what is on screen is work this browser kept from an earlier
+    /// visit, which the page offers to start over.
+    resumed: bool,
+    /// The link of what is on screen (`#v1.…`, as `gitops-sim link` prints
+    /// it); null when the playground would not open it (it is too large),
+    /// and `linkError` says why. Made by the browser just before the state is told.
+    link: Option<String>,
+    #[serde(rename = "linkError")]
+    link_error: Option<String>,
+    #[serde(skip)]
+    pub session: Session,
+    #[serde(skip)]
+    pub world: Rc<World>,
+    #[serde(skip)]
+    pub report: Rc<Report>,
+}
+
+/// The options a host can set with `gitops:setOptions`, as they are.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EmbedOptions {
+    prune: bool,
+    self_heal: bool,
+    auto_sync: bool,
+    respect_ignore_differences: bool,
+    mode: Mode,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct PaneError {
+    message: String,
+    #[serde(flatten)]
+    at: Location,
+}
+
+impl EmbedState {
+    pub fn of(model: &Model) -> Option<EmbedState> {
+        let report = model.report.as_ref()?;
+        let options = &model.world.options;
+        let pane_error = |error: &Option<gitops_core::InputError>| {
+            error.as_ref().map(|error| PaneError {
+                message: error.to_string(),
+                at: Location::of(error),
+            })
+        };
+        Some(EmbedState {
+            kind: "gitops:state",
+            scenario: model.preset.title.clone(),
+            preset: model.session.preset.clone(),
+            started: model.world.started,
+            step: model.world.step,
+            sync: report.status.sync,
+            health: report.status.health,
+            remaining: report
+                .plan
+                .iter()
+                .filter(|operation| operation.changes_cluster())
+                .count(),
+            playing: model.playing,
+            options: EmbedOptions {
+                prune: options.prune,
+                self_heal: options.self_heal,
+                auto_sync: options.auto_sync,
+                respect_ignore_differences: options.respect_ignore_differences,
+                mode: options.mode,
+            },
+            desired_error: pane_error(&model.desired.error),
+            actual_error: pane_error(&model.actual.error),
+            resumed: model.resumed.is_some(),
+            link: None,
+            link_error: None,
+            session: model.session.clone(),
+            world: model.world.clone(),
+            report: report.clone(),
+        })
+    }
+}
+
+impl EmbedState {
+    /// The state with its link's fragment (`v1.…`), or why there is none.
+    pub fn with_link(self, fragment: Result<String, String>) -> Self {
+        let (link, link_error) = match fragment {
+            Ok(fragment) => (Some(format!("#{fragment}")), None),
+            Err(why) => (None, Some(why)),
+        };
+        EmbedState {
+            link,
+            link_error,
+            ..self
+        }
+    }
+}
+
+/// What the embedded page tells its host when a link or a `gitops:load` does not
+/// open, or a message is not one it knows or asks what cannot be.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EmbedError<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    /// The message that failed (`gitops:load`, or a type this page does not know),
+    /// or `link` for the link in the iframe's address.
+    request: &'a str,
+    /// What is wrong, and what is on screen instead.
+    message: &'a str,
+    /// Where in what was sent: the line and column of a scenario's text, or a
+    /// JSON pointer into the message's scenario or fields.
+    #[serde(flatten)]
+    at: &'a Location,
+}
+
+impl<'a> EmbedError<'a> {
+    pub fn new(request: &'a str, problem: &'a Problem) -> Self {
+        EmbedError {
+            kind: "gitops:error",
+            request,
+            message: &problem.message,
+            at: &problem.at,
+        }
+    }
+
+    pub fn of(failure: &'a Failure) -> Self {
+        EmbedError {
+            kind: "gitops:error",
+            request: &failure.request,
+            message: &failure.message,
+            at: &failure.at,
+        }
+    }
+}
+
+/// The height of the page's content, so that the host can size the iframe to it.
+#[derive(Serialize)]
+pub struct Height {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    height: u32,
+}
+
+impl Height {
+    pub fn new(height: u32) -> Self {
+        Height {
+            kind: "gitops:height",
+            height,
+        }
+    }
+}
+
+/// The events the world added since the host was last told: `first` is the
+/// index of the first of them in the run. When it is less than the count the
+/// host holds, the world went back (Reset, a move undone, another scenario)
+/// and the host's events from `first` on are gone.
+#[derive(Serialize)]
+pub struct Events<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    first: usize,
+    events: &'a [Event],
+}
+
+impl<'a> Events<'a> {
+    /// The events of `now` that `told` (the events told before) lacks.
+    pub fn since(told: &[Event], now: &'a [Event]) -> Option<Self> {
+        let first = told
+            .iter()
+            .zip(now)
+            .position(|(before, after)| before != after)
+            .unwrap_or(told.len().min(now.len()));
+        (first < told.len() || first < now.len()).then(|| Events {
+            kind: "gitops:events",
+            first,
+            events: &now[first..],
+        })
+    }
+}
+
+/// The plan, after each change of it.
+#[derive(Serialize)]
+pub struct PlanMessage<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    plan: &'a gitops_core::Plan,
+}
+
+impl<'a> PlanMessage<'a> {
+    pub fn of(report: &'a Report) -> Self {
+        PlanMessage {
+            kind: "gitops:plan",
+            plan: &report.plan,
+        }
+    }
+}
+
+/// Posts `message` to the page that embeds this one, at each allowed origin.
+pub fn tell_host(message: &impl Serialize, allowed: &[String]) {
+    let window = gloo::utils::window();
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    if parent == window {
+        return;
+    }
+    let Ok(text) = serde_json::to_string(message) else {
+        return;
+    };
+    let Ok(message) = js_sys::JSON::parse(&text) else {
+        return;
+    };
+    for origin in allowed {
+        let _ = parent.post_message(&message, origin);
+    }
+}
