@@ -612,3 +612,13 @@ fn plan_and_sync_read_the_environment_named_and_say_which_when_none_is() {
         "gitops-sim: the scenario has no environment `production`; it has `prod`, `staging`"
     );
 }
+
+#[test]
+fn run_refuses_a_set_on_a_file_git_never_has_with_its_place() {
+    let scenario = "repository:\n  files:\n    envs/prod/web.yaml: {kind: Deployment, metadata: {name: web}, spec: {replicas: 2}}\nscript:\n  - at: 1\n    do: commit\n    author: bob\n    message: More replicas\n    set:\n      - {file: envs/prod/api.yaml, path: /spec/replicas, value: 3}\n";
+    let error = fails(&["run", "-"], scenario);
+    assert!(
+        error.starts_with("gitops-sim: <stdin> at /script/0/set/0/file: no commit has a file envs/prod/api.yaml at step 1"),
+        "{error}"
+    );
+}

@@ -2,6 +2,7 @@
 
 use crate::agent::Notice;
 use crate::event::Event;
+use crate::repository::file_edit::edit_as_values;
 use crate::repository::kustomize::{edit, kustomization_file};
 use crate::repository::paths::is_under;
 use crate::repository::{desired_state, FileChanges};
@@ -418,17 +419,12 @@ impl World {
             .map_or(&new_branch, |commit| &commit.files);
         let mut write = write.clone();
         for edit in set {
-            let mut content = match write.get(&edit.file).or_else(|| head.get(&edit.file)) {
-                Some(Value::String(_)) => {
-                    return Err(format!(
-                        "{} is text; `set` edits files written as JSON values",
-                        edit.file
-                    ))
-                }
-                Some(content) => content.clone(),
-                None => return Err(format!("there is no file {}", edit.file)),
+            let Some(content) = write.get(&edit.file).or_else(|| head.get(&edit.file)) else {
+                return Err(format!("there is no file {}", edit.file));
             };
-            crate::cluster::set_pointer(&mut content, &edit.path, edit.value.clone())?;
+            let content = edit_as_values(&edit.file, content, |values| {
+                crate::cluster::set_pointer(values, &edit.path, edit.value.clone()).map(|_| ())
+            })?;
             write.insert(edit.file.clone(), content);
         }
         Ok(FileChanges {
@@ -555,24 +551,18 @@ impl World {
         let Some((path, content)) = file_declaring(&files, &to_directory, key) else {
             return refuse(format!("{key} is not in {to_directory}"));
         };
-        let mut updated = match &content {
-            Value::String(_) => {
-                return refuse(format!(
-                    "{path} is text; the promotion edits files written as JSON values"
-                ))
+        let updated = edit_as_values(&path, &content, |values| {
+            let target =
+                object_in_file_mut(values, key).ok_or_else(|| format!("{key} is not in {path}"))?;
+            for (pointer, image) in &images {
+                crate::cluster::set_pointer(target, pointer, Value::String(image.to_string()))?;
             }
-            other => other.clone(),
+            Ok(())
+        });
+        let updated = match updated {
+            Ok(updated) => updated,
+            Err(error) => return refuse(error),
         };
-        let Some(target) = object_in_file_mut(&mut updated, key) else {
-            return refuse(format!("{key} is not in {path}"));
-        };
-        for (pointer, image) in &images {
-            if let Err(error) =
-                crate::cluster::set_pointer(target, pointer, Value::String(image.to_string()))
-            {
-                return refuse(error);
-            }
-        }
         let changes = FileChanges {
             write: Files::from([(path.clone(), updated)]),
             remove: Vec::new(),
@@ -616,19 +606,14 @@ fn overlay_with_images(
     let path = kustomization_file(files, directory)
         .map_err(|error| error.to_string())?
         .ok_or_else(|| format!("{directory} has no kustomization"))?;
-    let mut content = match &files[&path] {
-        Value::String(_) => {
-            return Err(format!(
-                "{path} is text; `images:` are set in kustomizations written as JSON values"
-            ))
+    let content = edit_as_values(&path, &files[&path], |content| {
+        for (_, reference) in wanted {
+            let repository = gitops_core::image::ImageReference::parse(reference).repository;
+            let name = edit::entry_for(content, repository);
+            edit::set_image(content, &name, reference)?;
         }
-        other => other.clone(),
-    };
-    for (_, reference) in wanted {
-        let repository = gitops_core::image::ImageReference::parse(reference).repository;
-        let name = edit::entry_for(&content, repository);
-        edit::set_image(&mut content, &name, reference)?;
-    }
+        Ok(())
+    })?;
     let mut edited = files.clone();
     edited.insert(path.clone(), content.clone());
     let rendered = desired_state(&edited, directory).map_err(|error| error.to_string())?;

@@ -277,4 +277,33 @@ everywhere! {
         let kubernetes = r#"{"desired": [{"kind": "A", "metadata": {"name": "x"}}], "actual": {"apiVersion": "v1", "kind": "List", "items": [{"kind": "A", "metadata": {"name": "x"}}]}}"#;
         assert!(Scenario::parse("lesson.json", kubernetes).is_ok(), "a list and a List are one form");
     }
+
+    fn a_set_on_a_file_no_commit_has_is_refused_at_its_field() {
+        let text = "repository:\n  files:\n    envs/prod/web.yaml: {kind: Deployment, metadata: {name: web}, spec: {replicas: 2}}\nscript:\n  - at: 1\n    do: commit\n    author: bob\n    message: More replicas\n    set:\n      - {file: envs/prod/wbe.yaml, path: /spec/replicas, value: 3}\n";
+        let error = scenario_error(text);
+        assert_eq!(error.pointer.as_deref(), Some("/script/0/set/0/file"));
+        assert_eq!(error.to_string(), "lesson.json at /script/0/set/0/file: no commit has a file envs/prod/wbe.yaml at step 1: Git's first commit has envs/prod/web.yaml, and the script writes no such file before; name one of them, or `write` the file first");
+        let written_first = text.replace("  - at: 1\n", "  - at: 0\n    do: commit\n    author: bob\n    message: A second file\n    write:\n      envs/prod/wbe.yaml: {kind: Deployment, metadata: {name: wbe}}\n  - at: 1\n");
+        assert!(Scenario::parse("lesson.yaml", &written_first).is_ok(), "a file the script wrote before may be set");
+    }
+
+    fn a_cluster_of_an_environment_git_does_not_declare_is_refused() {
+        let error = scenario_error(r#"{"repository": {"files": {"envs/prod/web.json": {"web": {"image": "x"}}}}, "clusters": {"production": {"web": {"image": "x"}}}}"#);
+        assert_eq!(error.pointer.as_deref(), Some("/clusters/production"));
+        assert_eq!(error.to_string(), "lesson.json at /clusters/production: Git declares no environment production: its environments are prod, each a directory under `envs/` (or `environments`); a cluster is an environment's, so name it after one of them");
+    }
+
+    fn a_set_on_a_yaml_text_file_edits_it_and_the_agent_applies_it() {
+        let text = "repository:\n  files:\n    envs/prod/web.yaml: |\n      # the web tier\n      kind: Deployment\n      metadata: {name: web, namespace: shop}\n      spec: {replicas: 2}\nscript:\n  - at: 1\n    do: commit\n    author: bob\n    message: More replicas\n    set:\n      - {file: envs/prod/web.yaml, path: /spec/replicas, value: 3}\n";
+        let scenario = Scenario::parse("lesson.yaml", text).unwrap();
+        let world = World::run(&scenario);
+        let said: Vec<String> = world.events.iter().map(|event| format!("{}: {}", event.actor, event.what)).collect();
+        assert!(said.iter().any(|line| line.starts_with("bob: committed")), "{said:#?}");
+        assert!(!said.iter().any(|line| line.contains("could not")), "{said:#?}");
+        let head = &world.repository.head().files["envs/prod/web.yaml"];
+        let written = head.as_str().expect("still a text file");
+        assert!(written.contains("replicas: 3"), "{written}");
+        let replicas = world.clusters["prod"].actual().get("Deployment/shop/web").and_then(|web| web.pointer("/spec/replicas").cloned());
+        assert_eq!(replicas, Some(json!(3)), "the agent applied the edit");
+    }
 }

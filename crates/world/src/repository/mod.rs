@@ -6,6 +6,7 @@
 //! how two trees differ, `kustomize` the overlays Argo CD and Flux build.
 
 mod branches;
+pub mod file_edit;
 pub mod kustomize;
 pub mod paths;
 mod pull_requests;

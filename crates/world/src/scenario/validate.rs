@@ -79,6 +79,24 @@ impl Scenario {
                 "no file is under `envs/<environment>/` (or, with branches, under a branch's `app/`), so no environment is declared",
             ));
         }
+        for (environment, pointer) in &written_at {
+            if !declared.iter().any(|(name, _)| name == environment) {
+                let names: Vec<&str> = declared.iter().map(|(name, _)| name.as_str()).collect();
+                let where_declared = match raw.options.layout {
+                    Layout::Directories => "a directory under `envs/` (or `environments`)",
+                    Layout::Branches => "a branch",
+                };
+                return Err(InputError::shape(
+                    source,
+                    pointer.clone(),
+                    format!(
+                        "Git declares no environment {environment}: its environments are {}, each {where_declared}; \
+                         a cluster is an environment's, so name it after one of them",
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
         for (environment, files) in &declared {
             let escaped = gitops_core::pointer::escape(environment);
             let path = match raw.options.layout {
@@ -164,6 +182,7 @@ impl Scenario {
             &raw.controllers,
             &paths,
         )?;
+        check_file_edits(source, &raw.script, &repository)?;
         let last_action = raw.script.iter().map(|step| step.at).max().unwrap_or(0);
         let steps = raw
             .steps
@@ -372,6 +391,68 @@ fn check_controllers(
                 source,
                 format!("/controllers/{index}/path"),
                 problem,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A `set` on a file that is in no commit of Git when it happens: not in the
+/// first commit (of any branch), nor written by the script at or before its step.
+fn check_file_edits(
+    source: &str,
+    script: &[ScriptStep],
+    repository: &InitialRepository,
+) -> Result<(), InputError> {
+    use crate::script::Action;
+    let first_commit = || {
+        repository
+            .files
+            .keys()
+            .chain(repository.branches.values().flat_map(|files| files.keys()))
+    };
+    let written_by = |step: u32| {
+        script
+            .iter()
+            .filter(move |scripted| scripted.at <= step)
+            .flat_map(|scripted| match &scripted.action {
+                Action::Commit { write, .. } | Action::OpenPullRequest { write, .. } => {
+                    Some(write.keys())
+                }
+                _ => None,
+            })
+            .flatten()
+    };
+    for (index, scripted) in script.iter().enumerate() {
+        let (Action::Commit { set, .. } | Action::OpenPullRequest { set, .. }) = &scripted.action
+        else {
+            continue;
+        };
+        for (number, edit) in set.iter().enumerate() {
+            let exists = first_commit()
+                .chain(written_by(scripted.at))
+                .any(|path| *path == edit.file);
+            if exists {
+                continue;
+            }
+            let mut files: Vec<&String> = first_commit().collect();
+            files.sort();
+            files.dedup();
+            let listed = files.iter().take(8).map(|path| path.as_str()).collect::<Vec<_>>();
+            let more = match files.len().saturating_sub(listed.len()) {
+                0 => String::new(),
+                more => format!(" and {more} more"),
+            };
+            return Err(InputError::shape(
+                source,
+                format!("/script/{index}/set/{number}/file"),
+                format!(
+                    "no commit has a file {} at step {}: Git's first commit has {}{more}, and the \
+                     script writes no such file before; name one of them, or `write` the file first",
+                    edit.file,
+                    scripted.at,
+                    listed.join(", ")
+                ),
             ));
         }
     }
