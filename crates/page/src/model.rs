@@ -232,14 +232,15 @@ impl Model {
         self.scenario = Rc::new(scenario);
         self.preset = preset;
         self.exercise_key = self.progress_key();
-        self.desired = Editor {
+        // An author's text stays as written (comments, quoting) while it reads as the world's state.
+        let (desired_text, actual_text) = self.scenario.author_texts(&self.environment);
+        let written = |text: Option<&str>| Editor {
             format,
+            text: text.map(Rc::from).unwrap_or_default(),
             ..Editor::default()
         };
-        self.actual = Editor {
-            format,
-            ..Editor::default()
-        };
+        self.desired = written(desired_text);
+        self.actual = written(actual_text);
         self.report = None;
         self.playing = false;
         self.notice = None;

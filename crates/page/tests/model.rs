@@ -347,3 +347,49 @@ fn a_step_the_api_server_refuses_stops_and_says_what_it_said() {
     assert!(!model.playing, "Play stops where the sync would fail");
     assert!(model.done.is_empty());
 }
+
+const TEXT_SCENARIO: &str = r#"version: 1
+title: Manifests as the author wrote them
+desired: |
+  # The web tier: two replicas
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: web, namespace: shop}
+  spec:
+    replicas: 2
+  ---
+  apiVersion: v1
+  kind: Service
+  metadata: {name: web, namespace: shop}
+  spec:
+    ports: [{port: 80}]
+actual: |
+  # Nothing is deployed yet
+  []
+"#;
+
+#[test]
+fn a_scenario_of_text_states_shows_the_authors_text_until_it_is_edited() {
+    let mut model = opened();
+    model.act(Action::Open(
+        gitops_world::share::Session::of_scenario(TEXT_SCENARIO),
+        gitops_page::Source::Link,
+    ));
+    model.act(Action::PresetsFailed("this test serves none".into()));
+    assert!(
+        model.desired.text.starts_with("# The web tier: two replicas\napiVersion: apps/v1"),
+        "the author's text, comment and all: {}",
+        model.desired.text
+    );
+    assert_eq!(&*model.actual.text, "# Nothing is deployed yet\n[]\n");
+    assert_eq!(cards(&model), ["create Service/shop/web", "create Deployment/shop/web"], "Services before Deployments, as Argo CD orders kinds");
+
+    let edited = model.desired.text.replace("replicas: 2", "replicas: 3");
+    edit(&mut model, Pane::Desired, &edited);
+    model.act(Action::Settle);
+    assert_eq!(&*model.desired.text, edited, "an edit stays as typed");
+
+    model.act(Action::Reset);
+    assert!(model.desired.text.contains("replicas: 2\n  ---") || model.desired.text.contains("replicas: 2\n---"), "{}", model.desired.text);
+    assert!(model.desired.text.starts_with("# The web tier"), "Reset brings the author's text back");
+}

@@ -306,4 +306,21 @@ everywhere! {
         let replicas = world.clusters["prod"].actual().get("Deployment/shop/web").and_then(|web| web.pointer("/spec/replicas").cloned());
         assert_eq!(replicas, Some(json!(3)), "the agent applied the edit");
     }
+
+    fn states_written_as_text_read_as_the_panes_read_them() {
+        let text = "repository:\n  files:\n    envs/prod/web.yaml: |\n      kind: ConfigMap\n      metadata: {name: web}\n      data: {a: '1'}\nclusters:\n  prod: |\n    # what the cluster holds\n    - {kind: ConfigMap, metadata: {name: web}, data: {a: '2'}}\n";
+        let scenario = Scenario::parse("lesson.yaml", text).unwrap();
+        let (desired, actual) = scenario.initial();
+        let keys: Vec<String> = desired.objects().keys().map(|key| key.to_string()).collect();
+        assert_eq!(keys, ["ConfigMap/default/web"]);
+        assert_eq!(desired.get(&keys[0]).unwrap()["data"]["a"], "1");
+        assert_eq!(actual.get(&keys[0]).unwrap()["data"]["a"], "2");
+        let (git, cluster) = scenario.author_texts("prod");
+        assert!(git.unwrap().starts_with("kind: ConfigMap"));
+        assert!(cluster.unwrap().starts_with("# what the cluster holds"));
+
+        let error = scenario_error("desired: |\n  web: {replicas: 2}\n  web: {replicas: 3}\n");
+        assert_eq!(error.pointer.as_deref(), Some("/desired"), "{error}");
+        assert_eq!(error.to_string(), "lesson.json at /desired: line 2, column 1 of its text: the field `web` appears twice in one mapping");
+    }
 }

@@ -36,7 +36,9 @@ pub fn edit_as_values(
             let mut stream = Value::Array(documents);
             edit(&mut stream)?;
             let Value::Array(documents) = stream else {
-                return Err(format!("{path} is a stream of documents; the edit left no list of them"));
+                return Err(format!(
+                    "{path} is a stream of documents; the edit left no list of them"
+                ));
             };
             documents
                 .iter()
@@ -65,13 +67,17 @@ mod tests {
 
     #[test]
     fn a_yaml_text_is_edited_and_written_again_as_yaml() {
-        let text = "# the web tier\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 2\n";
+        let text =
+            "# the web tier\nkind: Deployment\nmetadata: {name: web}\nspec:\n  replicas: 2\n";
         let edited = set("web.yaml", json!(text), "/spec/replicas", json!(5)).unwrap();
         assert_eq!(
             documents(&edited),
             [json!({"kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 5}})]
         );
-        assert!(!edited.as_str().unwrap().trim_start().starts_with('{'), "still YAML: {edited}");
+        assert!(
+            !edited.as_str().unwrap().trim_start().starts_with('{'),
+            "still YAML: {edited}"
+        );
     }
 
     #[test]
@@ -86,7 +92,13 @@ mod tests {
 
     #[test]
     fn a_json_text_stays_json_and_values_stay_values() {
-        let edited = set("web.json", json!("{\"replicas\": 2}"), "/replicas", json!(4)).unwrap();
+        let edited = set(
+            "web.json",
+            json!("{\"replicas\": 2}"),
+            "/replicas",
+            json!(4),
+        )
+        .unwrap();
         assert_eq!(documents(&edited), [json!({"replicas": 4})]);
         assert!(edited.as_str().unwrap().starts_with('{'));
         let values = set("web.json", json!({"replicas": 2}), "/replicas", json!(4)).unwrap();
@@ -96,6 +108,9 @@ mod tests {
     #[test]
     fn a_text_that_does_not_read_says_where() {
         let error = set("web.yaml", json!("kind: [\n"), "/kind", json!("x")).unwrap_err();
-        assert!(error.starts_with("web.yaml does not read: web.yaml, line"), "{error}");
+        assert!(
+            error.starts_with("web.yaml does not read: web.yaml, line"),
+            "{error}"
+        );
     }
 }

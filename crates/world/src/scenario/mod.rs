@@ -229,6 +229,9 @@ pub struct Scenario {
     pub paths: Paths,
     /// The actual state of each environment's cluster at the start.
     pub clusters: BTreeMap<String, State>,
+    /// The clusters' states as the author wrote them, where written as text
+    /// (`actual: |`): the page shows that text until it is edited.
+    pub actual_texts: BTreeMap<String, String>,
     /// The images in the registry at the start; `None` (no `registry:`
     /// list) is an open registry, holding every image asked for.
     pub registry: Option<Vec<ImageSpec>>,
@@ -325,6 +328,37 @@ impl Scenario {
                 .collect::<Vec<_>>()
                 .join(", ")
         ))
+    }
+
+    /// The texts an author wrote for `environment`'s Git and cluster, where
+    /// they wrote text: its one file of Git, when that file is text, and its
+    /// cluster's `actual: |`.
+    pub fn author_texts(&self, environment: &str) -> (Option<&str>, Option<&str>) {
+        let path = self.path_of(environment);
+        let desired = declared_environments(&self.repository, &self.paths, self.options.layout)
+            .into_iter()
+            .find(|(name, _)| name == environment)
+            .and_then(|(_, files)| {
+                let mut under = files
+                    .into_iter()
+                    .filter(|(file, _)| crate::repository::paths::is_under(file, &path));
+                match (under.next(), under.next()) {
+                    (Some((file, Value::String(_))), None) => Some(file),
+                    _ => None,
+                }
+            })
+            .and_then(|file| self.repository_text(environment, &file));
+        let actual = self.actual_texts.get(environment).map(String::as_str);
+        (desired, actual)
+    }
+
+    /// The text of `file` in the first commit that `environment` reads.
+    fn repository_text(&self, environment: &str, file: &str) -> Option<&str> {
+        let files = match self.options.layout {
+            Layout::Directories => &self.repository.files,
+            Layout::Branches => self.repository.branches.get(environment)?,
+        };
+        files.get(file)?.as_str()
     }
 
     fn initial_of(&self, environment: &str) -> (State, State) {

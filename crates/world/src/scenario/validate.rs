@@ -8,19 +8,22 @@ impl Scenario {
     pub(super) fn from_raw(source: &str, raw: RawScenario) -> Result<Self, InputError> {
         check_version(source, raw.version.as_ref())?;
         let lesson_form = raw.desired.is_some();
+        let mut actual_texts = BTreeMap::new();
         let (repository, mut clusters) = match (raw.desired, raw.repository) {
             (Some(desired), None) => {
-                let state = State::from_value("desired", desired.clone())
-                    .map_err(|e| e.nested_in(source, "/desired"))?;
-                let actual = match raw.actual {
-                    Some(actual) => State::from_value("actual", actual)
-                        .map_err(|e| e.nested_in(source, "/actual"))?,
+                let state = state_of(source, "/desired", &desired)?;
+                let actual = match &raw.actual {
+                    Some(actual) => state_of(source, "/actual", actual)?,
                     None => State::empty(state.form().clone()),
                 };
-                let files = Files::from([(
-                    format!("envs/{DEFAULT_ENVIRONMENT}/manifests.json"),
-                    desired,
-                )]);
+                if let Some(Value::String(text)) = &raw.actual {
+                    actual_texts.insert(DEFAULT_ENVIRONMENT.to_string(), text.clone());
+                }
+                let file = match desired.is_string() {
+                    true => "manifests.yaml",
+                    false => "manifests.json",
+                };
+                let files = Files::from([(format!("envs/{DEFAULT_ENVIRONMENT}/{file}"), desired)]);
                 let repository = InitialRepository {
                     author: default_author(),
                     message: default_message(),
@@ -64,8 +67,10 @@ impl Scenario {
         );
         for (environment, value) in raw.clusters {
             let pointer = format!("/clusters/{}", gitops_core::pointer::escape(&environment));
-            let state = State::from_value(&environment, value)
-                .map_err(|e| e.nested_in(source, &pointer))?;
+            let state = state_of(source, &pointer, &value)?;
+            if let Value::String(text) = value {
+                actual_texts.insert(environment.clone(), text);
+            }
             written_at.insert(environment.clone(), pointer);
             clusters.insert(environment, state);
         }
@@ -198,6 +203,7 @@ impl Scenario {
             repository,
             paths,
             clusters,
+            actual_texts,
             registry: raw.registry,
             controllers: raw.controllers,
             options: raw.options,
@@ -206,6 +212,25 @@ impl Scenario {
             exercise: raw.exercise,
         })
     }
+}
+
+/// The state at `pointer` of the scenario file `source`: written as values,
+/// or as JSON or YAML text (a `---` stream of manifests, as the panes and
+/// `api.js` read one), whose errors say their line and column in that text.
+fn state_of(source: &str, pointer: &str, value: &Value) -> Result<State, InputError> {
+    let Value::String(text) = value else {
+        return State::from_value(source, value.clone()).map_err(|e| e.nested_in(source, pointer));
+    };
+    State::read_cached(source, text).map_err(|error| match (error.line, error.column) {
+        (Some(line), Some(column)) => InputError {
+            line: None,
+            column: None,
+            pointer: Some(pointer.to_string()),
+            message: format!("line {line}, column {column} of its text: {}", error.message),
+            ..error
+        },
+        _ => error.nested_in(source, pointer),
+    })
 }
 
 /// The paths `environments` declares, each a directory of the repository;
