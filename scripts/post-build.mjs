@@ -555,7 +555,10 @@ function serviceWorker(urls, version) {
 // cache first and the network second (caching what the network gives, so the API
 // module once a page loaded it), so the playground works offline after one visit. A new build is a new sw.js: the browser installs it, it precaches
 // the new files, takes over, and deletes the old caches. Cross-origin requests, and
-// all but GET, never pass through it.
+// all but GET, never pass through it. A course's lesson pages outside the playground's
+// folder are covered when a lesson page registers this worker with the course's scope
+// (the host sends \`Service-Worker-Allowed\` for it): their own files are then fetched
+// from the network first, and from the cache only when the network fails.
 
 const VERSION = '${version}';
 const FILES = ${JSON.stringify(urls, null, 2)};
@@ -568,6 +571,10 @@ const CACHE = PREFIX + VERSION;
 // cache may supply them; other files are revalidated, so a new build never precaches
 // an old index.html or preset from the HTTP cache.
 const HASHED = /-[0-9a-f]{16}(_bg)?\\.[a-z0-9]+$/;
+// The playground's own folder; a wider scope also holds a course's lesson pages, kept
+// in a cache of their own that a new build of the playground does not delete.
+const OWN = new URL('./', self.location).href;
+const LESSONS = \`${CACHE_PREFIX} lessons \${self.registration.scope}\`;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -599,12 +606,29 @@ self.addEventListener('activate', (event) => {
 
 self.addEventListener('fetch', (event) => {
   const { request } = event;
-  // Only the playground's own files: not other origins, nor other paths of this site
-  // (a course's own pages or API, which a page here might fetch), nor ranges.
+  // Only what is under its scope: not other origins, nor other paths of this site
+  // (a course's own API, which a page here might fetch), nor ranges.
   if (request.method !== 'GET' || !request.url.startsWith(self.registration.scope)) return;
   if (request.headers.has('range')) return;
-  event.respondWith(cacheFirst(event));
+  event.respondWith(request.url.startsWith(OWN) ? cacheFirst(event) : networkFirst(event));
 });
+
+/** A lesson page's file: fresh from the network while there is one, else as last fetched. */
+async function networkFirst(event) {
+  const { request } = event;
+  const cache = await caches.open(LESSONS);
+  try {
+    const response = await fetch(request);
+    if (response.status === 200 && response.type === 'basic') {
+      event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
+    }
+    return response;
+  } catch (error) {
+    const cached = await cache.match(request, { ignoreVary: true });
+    if (cached) return cached;
+    throw error;
+  }
+}
 
 async function cacheFirst(event) {
   const { request } = event;

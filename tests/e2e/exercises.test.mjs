@@ -10,6 +10,7 @@ let browser;
 servedInChromium({}, (started) => ({ server, browser } = started));
 
 const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
+const actualPane = (page) => page.getByRole('textbox', { name: /^Actual/ });
 
 async function openExercise(title) {
   const opened = await openPage(browser, server.url);
@@ -88,10 +89,16 @@ test('exercise 2: promotion is a reviewed pull request pinning the digest', asyn
     await until(() => page.evaluate(() => document.activeElement?.id), 'pull-request-1');
     assert.match(await page.evaluate(() => document.activeElement.innerText), /#1 .* merged/, 'focus stays on the pull request, now merged');
   };
+  // The start is what the task says: prod shown, running 2.0.0 by digest.
+  assert.equal(await page.getByRole('group', { name: 'Environment' }).getByRole('button', { name: 'prod', exact: true }).getAttribute('aria-pressed'), 'true');
+  assert.match(await editorText(actualPane(page)), /image: "?registry\.example\/web@sha256:4a1c7f0d/);
   await promote('registry.example/web:2.1.0', 3);
   const wrong = await check(page);
   assert.match(wrong.verdict, /^Not yet/);
-  assert.match(wrong.failing.join('\n'), /A pull request merged.*: pull request #1 is merged, approved by riley, changes \/spec\/replicas, .*sets registry\.example\/web:2\.1\.0/);
+  const failing = wrong.failing.join('\n');
+  assert.match(failing, /A pull request changing only image references: pull request #1 is merged, approved by riley, changes \/spec\/replicas/);
+  assert.match(failing, /A pull request pinning digests: .*sets registry\.example\/web:2\.1\.0/);
+  assert.doesNotMatch(failing, /A pull request merged|approved by someone other/, 'Check says which parts are missing, not the parts that hold');
 
   await reset(page);
   await promote(staging, 2);

@@ -47,12 +47,15 @@ export const menuEntries = listed('presets') + listed('exercises');
 export async function serveDist({ prefix = '/', dir = dist } = {}) {
   const files = sirv(dir, { dev: true });
   const routes = new Map();
+  // Extra response headers by path, as a host's configuration adds them.
+  const headers = new Map();
   const notFound = (res) => {
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('not found');
   };
   const server = createServer((req, res) => {
     const { pathname } = new URL(req.url, 'http://loopback');
+    for (const [name, value] of Object.entries(headers.get(pathname) ?? {})) res.setHeader(name, value);
     const route = routes.get(pathname);
     if (route) {
       res.writeHead(200, { 'content-type': route.type, 'cache-control': 'no-store' });
@@ -71,6 +74,7 @@ export async function serveDist({ prefix = '/', dir = dist } = {}) {
     origin,
     url: `${origin}${prefix}`,
     routes,
+    headers,
     close: () => {
       server.closeAllConnections();
       return new Promise((done) => server.close(done));

@@ -222,3 +222,47 @@ test('api.js works in a module Worker and in Node, and a function called before 
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });
+
+test('a lesson page outside the playground\'s folder registers its worker with the course\'s scope and works offline', async () => {
+  const { page, context, record, close } = await openPage(browser, `${server.origin}/courses/`);
+  // The host lets the playground's worker control the whole course, as its README says.
+  server.headers.set(`${prefix}sw.js`, { 'Service-Worker-Allowed': '/courses/' });
+  const lesson = '/courses/week-1/lesson.html';
+  server.routes.set(lesson, {
+    type: 'text/html',
+    body: `<!doctype html><title>Week 1</title><link rel="icon" href="data:,"><p id="plan">planning</p>
+<script type="module">
+  await navigator.serviceWorker.register('../gitops/playground/sw.js', { scope: '/courses/' });
+  const { default: init, diff } = await import('../gitops/playground/api.js');
+  await init();
+  const plan = diff({ web: { image: 'web:2', replicas: 3 } }, { web: { image: 'web:1', replicas: 3 } });
+  document.getElementById('plan').textContent = plan.map((operation) => operation.op + ' ' + operation.key).join(', ');
+</script>`,
+  });
+  try {
+    await page.goto(`${server.origin}${lesson}`);
+    await until(() => page.locator('#plan').innerText(), 'update web');
+    await until(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), true, 20_000);
+    // A visit while the worker controls the page keeps what it loads.
+    await page.reload();
+    await until(() => page.locator('#plan').innerText(), 'update web');
+    await context.setOffline(true);
+    const answers = [];
+    page.on('response', (response) => answers.push({ url: new URL(response.url()).pathname, fromServiceWorker: response.fromServiceWorker() }));
+    await page.reload();
+    await until(() => page.locator('#plan').innerText(), 'update web');
+    assert.equal(await page.evaluate(() => navigator.onLine), false, 'the browser is offline');
+    for (const path of [lesson, `${prefix}api.js`, `${prefix}gitops-api_bg.wasm`]) {
+      assert.ok(answers.some((answer) => answer.url === path && answer.fromServiceWorker), `${path} came from the worker: ${JSON.stringify(answers)}`);
+    }
+    await context.setOffline(false);
+    server.routes.set(lesson, { type: 'text/html', body: '<!doctype html><title>Week 1</title><link rel="icon" href="data:,"><p id="plan">a new lesson</p>' });
+    await page.reload();
+    await until(() => page.locator('#plan').innerText(), 'a new lesson');
+  } finally {
+    server.routes.delete(lesson);
+    server.headers.delete(`${prefix}sw.js`);
+  }
+  assert.deepEqual(record.consoleErrors.filter((error) => !error.includes('404')), []);
+  await close();
+});
