@@ -1003,6 +1003,11 @@ async fn a_host_sets_a_panes_text_and_the_options_and_asks_for_the_state() {
     until(|| host.messages("gitops:state").pop().unwrap()["actualError"].is_object(), true).await;
     let broken = host.messages("gitops:state").pop().unwrap();
     assert_eq!((&broken["actualError"]["line"], &broken["actualError"]["column"]), (&1.into(), &8.into()), "{broken}");
+    assert_eq!(
+        texts(&root, ".stale-note"),
+        ["Showing the last plan that could be computed: fix the error above to update it."],
+        "the embedded plan says it is the last good one too"
+    );
 
     let told = host.messages("gitops:state").len();
     post(r#"{"type": "gitops:getState"}"#);

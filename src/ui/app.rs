@@ -506,7 +506,10 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
             }
             }
             if let (Some(report), false, true) = (model.report.clone(), props.picture_only, panes.plan) {
-                <div class="results">
+                <div class={classes!("results", model.is_stale().then_some("stale"))}>
+                    if model.is_stale() {
+                        <p class="stale-note">{ "Showing the last plan that could be computed: fix the error above to update it." }</p>
+                    }
                     <PlanView done={model.done.clone()} report={PtrEq(report.clone())} />
                     <StatusView report={PtrEq(report)} />
                 </div>
