@@ -1094,3 +1094,31 @@ async fn an_embedded_address_chooses_the_panes_and_the_lessons_colours() {
     drop(root);
     gloo::utils::document_element().remove_attribute("data-theme").unwrap();
 }
+
+#[wasm_bindgen_test]
+async fn the_checklist_puts_the_lessons_own_rules_first_and_folds_the_mutable_tags() {
+    let root = mount();
+    rendered().await;
+    let rules = |root: &Element| texts(root, "section.warnings > ul > li > .rule, section.warnings > ul > li > details > summary > .rule");
+    let open = |root: &Element| {
+        all(root, "section.warnings details")
+            .iter()
+            .map(|details| details.has_attribute("open"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rules(&root), ["mutable-image-tag"], "the worked example warns of tags alone");
+    assert_eq!(open(&root), [true], "so they are open");
+    type_into(
+        &root,
+        "desired-state",
+        r#"{"db": {"kind": "Secret", "data": {"password": "aHVudGVyMg=="}}, "web": {"image": "web:2"}, "api": {"image": "api:1"}}"#,
+    );
+    rendered().await;
+    until(|| rules(&root), ["plaintext-secret", "mutable-image-tag"]).await;
+    assert_eq!(open(&root), [false], "beside the lesson's own rule, the tags fold");
+    assert_eq!(
+        texts(&root, "section.warnings summary"),
+        ["mutable-image-tag2 images are named by a tag that can move"]
+    );
+    assert_eq!(all(&root, "section.warnings details li.warning").len(), 2);
+}
