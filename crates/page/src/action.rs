@@ -11,7 +11,6 @@ use gitops_world::scenario::Mode;
 use gitops_world::share::Session;
 use std::rc::Rc;
 
-#[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     /// The menu's list (`menu.json`), before the presets' texts are here.
     MenuLoaded(Vec<MenuEntry>),

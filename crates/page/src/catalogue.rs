@@ -64,7 +64,11 @@ impl Model {
             Request::CannotOpen(source, problem) => self.cannot_open(source, problem),
             Request::Resume(key, session) => self.resume_now(key, session),
             Request::Choose(file) => self.choose_now(file),
-            Request::Act(action) => self.act(*action),
+            Request::Act(waiting) => {
+                if let Some(action) = waiting.take() {
+                    self.act(action)
+                }
+            }
         }
     }
 

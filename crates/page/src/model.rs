@@ -18,6 +18,7 @@ use gitops_world::share::{Interaction, Session};
 use gitops_world::World;
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -141,7 +142,35 @@ pub(crate) enum Request {
     Resume(String, Session),
     Choose(String),
     /// A host's action, after what came before it.
-    Act(Box<Action>),
+    Act(Waiting),
+}
+
+/// A host's action while it waits: taken once, when its turn comes. The
+/// model's copies share it (a copy of the model is a moment of it, not
+/// another page), so the action needs neither `Clone` nor `PartialEq`.
+#[derive(Clone)]
+pub(crate) struct Waiting(Rc<RefCell<Option<Action>>>);
+
+impl Waiting {
+    pub(crate) fn new(action: Action) -> Self {
+        Waiting(Rc::new(RefCell::new(Some(action))))
+    }
+
+    pub(crate) fn take(&self) -> Option<Action> {
+        self.0.borrow_mut().take()
+    }
+}
+
+impl PartialEq for Waiting {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for Waiting {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("Waiting(a host's action)")
+    }
 }
 
 /// Where the presets' texts are.

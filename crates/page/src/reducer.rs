@@ -2,7 +2,7 @@
 
 use crate::action::Action;
 use crate::editor::Pane;
-use crate::model::{Model, Request};
+use crate::model::{Model, Request, Waiting};
 use crate::view::Panel;
 use gitops_world::share::Interaction;
 
@@ -14,7 +14,7 @@ impl Model {
             next.settle();
         }
         match action {
-            Action::Hosted(action) => next.when_ready(Request::Act(action)),
+            Action::Hosted(action) => next.when_ready(Request::Act(Waiting::new(*action))),
             Action::MenuLoaded(menu) => next.menu_loaded(menu),
             Action::PresetsLoaded(presets) => next.presets_arrived(presets),
             Action::PresetsFailed(problem) => next.presets_failed(&problem),

@@ -422,7 +422,7 @@ impl World {
             let Some(content) = write.get(&edit.file).or_else(|| head.get(&edit.file)) else {
                 return Err(format!("there is no file {}", edit.file));
             };
-            let content = edit_as_values(&edit.file, content, |values| {
+            let content = edit_as_values(&edit.file, content, &mut |values| {
                 crate::cluster::set_pointer(values, &edit.path, edit.value.clone()).map(|_| ())
             })?;
             write.insert(edit.file.clone(), content);
@@ -551,7 +551,7 @@ impl World {
         let Some((path, content)) = file_declaring(&files, &to_directory, key) else {
             return refuse(format!("{key} is not in {to_directory}"));
         };
-        let updated = edit_as_values(&path, &content, |values| {
+        let updated = edit_as_values(&path, &content, &mut |values| {
             let target =
                 object_in_file_mut(values, key).ok_or_else(|| format!("{key} is not in {path}"))?;
             for (pointer, image) in &images {
@@ -606,7 +606,7 @@ fn overlay_with_images(
     let path = kustomization_file(files, directory)
         .map_err(|error| error.to_string())?
         .ok_or_else(|| format!("{directory} has no kustomization"))?;
-    let content = edit_as_values(&path, &files[&path], |content| {
+    let content = edit_as_values(&path, &files[&path], &mut |content| {
         for (_, reference) in wanted {
             let repository = gitops_core::image::ImageReference::parse(reference).repository;
             let name = edit::entry_for(content, repository);

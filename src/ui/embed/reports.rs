@@ -9,7 +9,7 @@ use gitops_world::event::Event;
 use gitops_world::scenario::Mode;
 use gitops_world::share::Session;
 use serde::Serialize;
-use std::rc::Rc;
+use crate::ui::ptr_eq::PtrEq;
 
 /// Told once, when the page obeys messages: those that came earlier are
 /// obeyed then, in their order.
@@ -63,10 +63,13 @@ pub struct EmbedState {
     link_error: Option<String>,
     #[serde(skip)]
     pub session: Session,
+    /// The world and the report the state was read from, compared by
+    /// allocation: comparing two worlds field by field on every render costs
+    /// more than telling the host a state again.
     #[serde(skip)]
-    pub world: Rc<World>,
+    pub world: PtrEq<World>,
     #[serde(skip)]
-    pub report: Rc<Report>,
+    pub report: PtrEq<Report>,
 }
 
 /// The options a host can set with `gitops:setOptions`, as they are.
@@ -83,8 +86,9 @@ struct EmbedOptions {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 struct PaneError {
     message: String,
-    #[serde(flatten)]
-    at: Location,
+    line: Option<usize>,
+    column: Option<usize>,
+    pointer: Option<String>,
 }
 
 impl EmbedState {
@@ -94,7 +98,9 @@ impl EmbedState {
         let pane_error = |error: &Option<gitops_core::InputError>| {
             error.as_ref().map(|error| PaneError {
                 message: error.to_string(),
-                at: Location::of(error),
+                line: error.line,
+                column: error.column,
+                pointer: error.pointer.clone(),
             })
         };
         Some(EmbedState {
@@ -124,8 +130,8 @@ impl EmbedState {
             link: None,
             link_error: None,
             session: model.session.clone(),
-            world: model.world.clone(),
-            report: report.clone(),
+            world: PtrEq(model.world.clone()),
+            report: PtrEq(report.clone()),
         })
     }
 }
@@ -157,27 +163,29 @@ pub struct EmbedError<'a> {
     /// What is wrong, and what is on screen instead.
     message: &'a str,
     /// Where in what was sent: the line and column of a scenario's text, or a
-    /// JSON pointer into the message's scenario or fields.
-    #[serde(flatten)]
-    at: &'a Location,
+    /// JSON pointer into the message's scenario or fields (null where none applies).
+    line: Option<usize>,
+    column: Option<usize>,
+    pointer: Option<&'a str>,
 }
 
 impl<'a> EmbedError<'a> {
     pub fn new(request: &'a str, problem: &'a Problem) -> Self {
-        EmbedError {
-            kind: "gitops:error",
-            request,
-            message: &problem.message,
-            at: &problem.at,
-        }
+        EmbedError::at(request, &problem.message, &problem.at)
     }
 
     pub fn of(failure: &'a Failure) -> Self {
+        EmbedError::at(&failure.request, &failure.message, &failure.at)
+    }
+
+    fn at(request: &'a str, message: &'a str, at: &'a Location) -> Self {
         EmbedError {
             kind: "gitops:error",
-            request: &failure.request,
-            message: &failure.message,
-            at: &failure.at,
+            request,
+            message,
+            line: at.line,
+            column: at.column,
+            pointer: at.pointer.as_deref(),
         }
     }
 }

@@ -14,7 +14,7 @@ use serde_json::Value;
 pub fn edit_as_values(
     path: &str,
     content: &Value,
-    edit: impl FnOnce(&mut Value) -> Result<(), String>,
+    edit: &mut dyn FnMut(&mut Value) -> Result<(), String>,
 ) -> Result<Value, String> {
     let Value::String(text) = content else {
         let mut values = content.clone();
@@ -56,8 +56,8 @@ mod tests {
     use serde_json::json;
 
     fn set(path: &str, content: Value, pointer: &str, value: Value) -> Result<Value, String> {
-        edit_as_values(path, &content, |values| {
-            crate::cluster::set_pointer(values, pointer, value).map(|_| ())
+        edit_as_values(path, &content, &mut |values| {
+            crate::cluster::set_pointer(values, pointer, value.clone()).map(|_| ())
         })
     }
 

@@ -460,9 +460,7 @@ fn check_file_edits(
             if exists {
                 continue;
             }
-            let mut files: Vec<&String> = first_commit().collect();
-            files.sort();
-            files.dedup();
+            let files: BTreeSet<&String> = gitops_core::collect::set_of(first_commit());
             let listed = files.iter().take(8).map(|path| path.as_str()).collect::<Vec<_>>();
             let more = match files.len().saturating_sub(listed.len()) {
                 0 => String::new(),
