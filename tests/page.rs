@@ -750,12 +750,25 @@ fn actual_too_large_for_a_link() -> String {
     )
 }
 
-#[wasm_bindgen_test]
-async fn an_embedded_load_json_cannot_carry_says_what_and_where_and_tells_the_host() {
+/// An embedded page that obeys the test page's own origin, its start over, and
+/// the host that hears what it tells.
+async fn embedded_with_host() -> (Host, Page) {
     let origin = gloo::utils::window().location().origin().unwrap();
     let host = Host::listen();
     let root = mount_embedded(&[&origin]);
     started(&root).await;
+    (host, root)
+}
+
+/// The first state the embedded page told its host.
+async fn first_state(host: &Host) -> serde_json::Value {
+    until(|| host.messages("gitops:state").is_empty(), false).await;
+    host.messages("gitops:state").remove(0)
+}
+
+#[wasm_bindgen_test]
+async fn an_embedded_load_json_cannot_carry_says_what_and_where_and_tells_the_host() {
+    let (host, root) = embedded_with_host().await;
     let before = cards(&root);
     for (message, words) in [
         (
@@ -902,12 +915,8 @@ async fn share_says_a_scenario_too_large_for_a_link_cannot_be_shared_as_one() {
 
 #[wasm_bindgen_test]
 async fn an_embedded_state_hands_out_no_link_that_would_not_open_and_says_why() {
-    let origin = gloo::utils::window().location().origin().unwrap();
-    let host = Host::listen();
-    let root = mount_embedded(&[&origin]);
-    started(&root).await;
-    until(|| host.messages("gitops:state").is_empty(), false).await;
-    let first = host.messages("gitops:state").pop().unwrap();
+    let (host, root) = embedded_with_host().await;
+    let first = first_state(&host).await;
     assert!(
         first["link"]
             .as_str()
@@ -979,12 +988,8 @@ async fn an_embedded_page_says_it_is_ready_then_obeys_what_came_before_in_order(
 
 #[wasm_bindgen_test]
 async fn a_host_sets_a_panes_text_and_the_options_and_asks_for_the_state() {
-    let origin = gloo::utils::window().location().origin().unwrap();
-    let host = Host::listen();
-    let root = mount_embedded(&[&origin]);
-    started(&root).await;
-    until(|| host.messages("gitops:state").is_empty(), false).await;
-    let first = host.messages("gitops:state").pop().unwrap();
+    let (host, root) = embedded_with_host().await;
+    let first = first_state(&host).await;
     assert_eq!(first["options"], serde_json::json!({"prune": true, "selfHeal": true, "autoSync": true, "respectIgnoreDifferences": false, "mode": "pull"}), "{first}");
 
     post(r#"{"type": "gitops:setText", "pane": "desired", "text": "{\"web\": {\"image\": \"registry.example/web:2.0.1\", \"replicas\": 4}}"}"#);
@@ -1032,10 +1037,7 @@ async fn a_host_sets_a_panes_text_and_the_options_and_asks_for_the_state() {
 
 #[wasm_bindgen_test]
 async fn a_host_subscribed_to_events_and_the_plan_is_told_each_as_it_changes() {
-    let origin = gloo::utils::window().location().origin().unwrap();
-    let host = Host::listen();
-    let root = mount_embedded(&[&origin]);
-    started(&root).await;
+    let (host, root) = embedded_with_host().await;
     post(r#"{"type": "gitops:subscribe", "events": true, "plan": true}"#);
     until(|| host.messages("gitops:plan").is_empty(), false).await;
     rendered().await;

@@ -11,14 +11,12 @@ pub struct Problem {
     pub at: Location,
 }
 
-/// Where in a scenario's text or object, as an `InputError` says it.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+/// Where in a scenario's text or object: an `InputError`'s place without its
+/// words, which the notice says.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Location {
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pointer: Option<String>,
 }
 

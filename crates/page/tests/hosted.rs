@@ -2,24 +2,16 @@
 //! a step sent right after a `gitops:load` steps the scenario it loaded, even
 //! when the load waits for the start to end and for the presets' texts.
 
-use gitops_page::{Action, MenuEntry, Model, Preset, Source, Theme};
+mod common;
+
+use common::presets;
+use gitops_page::{Action, MenuEntry, Model, Source, Theme};
 use gitops_world::share::Session;
 use std::collections::BTreeMap;
 
 const LESSON: &str = r#"{"version": 1, "title": "A lesson's own scenario",
   "desired": {"api": {"image": "registry.example/api:1.4.2", "replicas": 2}},
   "actual": {}}"#;
-
-fn presets() -> Vec<Preset> {
-    let root = format!("{}/../../static/presets", env!("CARGO_MANIFEST_DIR"));
-    ["worked-example.json", "mutable-tag.yaml"]
-        .into_iter()
-        .map(|file| {
-            let text = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
-            Preset::read(file, &text).expect("it reads").0
-        })
-        .collect()
-}
 
 fn hosted(action: Action) -> Action {
     Action::Hosted(Box::new(action))

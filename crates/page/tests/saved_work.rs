@@ -2,7 +2,10 @@
 //! in the menu, or its link or a host's message opened once more (a reload of
 //! a lesson page), and the page says so, with the start at hand.
 
-use gitops_page::{Action, MenuEntry, Model, Pane, Preset, Source, Theme};
+mod common;
+
+use common::presets;
+use gitops_page::{Action, MenuEntry, Model, Pane, Source, Theme};
 use gitops_world::share::Session;
 use std::collections::BTreeMap;
 
@@ -15,17 +18,6 @@ const OTHER_LESSON: &str = r#"{"version": 1, "title": "Another lesson",
   "actual": {}}"#;
 
 const EDITED: &str = r#"{"api": {"image": "registry.example/api:1.4.2", "replicas": 5}}"#;
-
-fn presets() -> Vec<Preset> {
-    let root = format!("{}/../../static/presets", env!("CARGO_MANIFEST_DIR"));
-    ["worked-example.json", "mutable-tag.yaml"]
-        .into_iter()
-        .map(|file| {
-            let text = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
-            Preset::read(file, &text).expect("it reads").0
-        })
-        .collect()
-}
 
 /// A page opened with `saved` in local storage and `link` in its address.
 fn reloaded(saved: &BTreeMap<String, Session>, link: Option<Session>) -> Model {
