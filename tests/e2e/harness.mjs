@@ -180,7 +180,22 @@ export async function openPage(browser, url, contextOptions = {}) {
 export async function screenshot(page, name, { fullPage = true, timeout = 30_000 } = {}) {
   mkdirSync(artifacts, { recursive: true });
   const path = join(artifacts, `${name}.png`);
-  await page.screenshot({ path, fullPage, timeout });
+  const viewport = page.viewportSize();
+  if (!fullPage || !viewport) {
+    await page.screenshot({ path, fullPage, timeout });
+    return path;
+  }
+  // The editors' blocks skip their rendering off screen (content-visibility: auto), and
+  // a full-page shot would show them blank: the viewport grows to the whole page first,
+  // and the shot waits for two frames, in which the browser renders what is now on screen.
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, height) });
+  await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+  try {
+    await page.screenshot({ path, fullPage: true, timeout });
+  } finally {
+    await page.setViewportSize(viewport);
+  }
   return path;
 }
 

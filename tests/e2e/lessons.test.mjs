@@ -67,6 +67,7 @@ const presets = [
   ['Costs and traps', 'A plaintext Secret in Git', (seen) => {
     assert.match(seen.checklist, /plaintext-secret/);
     assert.match(seen.desired, /aHVudGVyMi1wcm9kdWN0aW9u/);
+    assert.doesNotMatch(seen.log, /Application repository/, 'no build of the application repository is on screen');
   }],
   ['Costs and traps', 'A secret by reference', (seen) => {
     assert.doesNotMatch(seen.checklist, /plaintext-secret/);
@@ -78,6 +79,8 @@ const presets = [
     assert.match(seen.events, /pushed with a token for the registry and nothing else/);
     assert.match(seen.events, /the bot holds a token that opens pull requests/);
     assert.match(seen.events, /riley\s*approved pull request #1/);
+    assert.match(seen.log, /State repository[\s\S]*Merge pull request #1[\s\S]*Application repository/, 'the log shows both repositories');
+    assert.match(seen.log, /built registry\.example\/web:2\.1\.0 as sha256:[0-9a-f]+\S*\s*by ci at minute 2/);
     assert.match(seen.status, /Sync: Synced\s+Health: Healthy/);
   }],
   ['Layout and promotion', 'Branch per environment', (seen) => {

@@ -1,9 +1,10 @@
 //! The Git log, newest first, with what each commit changed and a button
-//! to revert it.
+//! to revert it; beside it, where CI built images, the application
+//! repository's builds.
 
 use super::{same, short_id, Region};
 use gitops_world::agent::describe_changes;
-use gitops_world::registry::shorten_digests;
+use gitops_world::registry::{short, shorten_digests, Image};
 use gitops_world::repository::{FileDiff, ObjectDiff};
 use gitops_world::summary::{History, LogEntry};
 use std::rc::Rc;
@@ -23,12 +24,39 @@ impl PartialEq for GitLogProps {
 
 #[function_component(GitLog)]
 pub fn git_log(props: &GitLogProps) -> Html {
+    let mut builds: Vec<&Image> = props.history.registry.images.iter().filter(|image| image.pushed_by == CI).collect();
+    // The scenario's own images are CI's too: shown beside a build made on screen.
+    if builds.iter().all(|image| image.step == 0) {
+        builds.clear();
+    }
     html! {
         <Region title="Git log" name="log">
+            if !builds.is_empty() {
+                <h4>{ "State repository" }</h4>
+            }
             <ol class="timeline-log">
                 { for props.history.repository.log.iter().map(|entry| commit(entry, &props.on_revert)) }
             </ol>
+            if !builds.is_empty() {
+                <h4>{ "Application repository" }</h4>
+                <p class="timeline-why">{ "CI builds its code into images; the playground draws its builds, not its commits." }</p>
+                <ol class="timeline-log">{ for builds.into_iter().rev().map(build) }</ol>
+            }
         </Region>
+    }
+}
+
+/// The actor that builds the application repository (`credentials::ci_actor`).
+const CI: &str = "ci";
+
+/// One build of the application repository: the image CI pushed.
+fn build(image: &Image) -> Html {
+    html! {
+        <li class="timeline-commit">
+            <span class="timeline-commit-message">{ format!("built {} as {}", image.pushed_as, short(&image.digest)) }</span>
+            { " " }
+            <span class="timeline-why">{ format!("by {CI} at minute {}", image.step) }</span>
+        </li>
     }
 }
 
