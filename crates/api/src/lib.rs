@@ -165,19 +165,41 @@ fn inputs(
     Ok((desired, actual, read_options(options)?))
 }
 
-/// A state from a JavaScript value, or from JSON or YAML text.
+/// A state from a JavaScript value, from JSON or YAML text, or from that text's
+/// UTF-8 bytes (a `Uint8Array` or an `ArrayBuffer`, as `fetch` gives them).
 fn read_state(source: &str, value: JsValue) -> Result<State, js_sys::Error> {
     let state = match value.as_string() {
         Some(text) => State::read_cached(source, &text),
         None if value.is_undefined() => Err(InputError::shape(
             source,
             "",
-            "a state is an object, an array, or JSON or YAML text; found undefined",
+            "a state is an object, an array, JSON or YAML text, or its UTF-8 bytes; found undefined",
         )),
+        None if value.is_instance_of::<js_sys::Uint8Array>() => {
+            let bytes = value.unchecked_into::<js_sys::Uint8Array>().to_vec();
+            utf8(source, bytes).and_then(|text| State::read_cached(source, &text))
+        }
+        None if value.is_instance_of::<js_sys::ArrayBuffer>() => {
+            let bytes = js_sys::Uint8Array::new(&value).to_vec();
+            utf8(source, bytes).and_then(|text| State::read_cached(source, &text))
+        }
         None => json_of(source, value).and_then(|value| State::from_value(source, value)),
     };
     free_retired_reads_when_idle();
     state.map_err(|error| thrown(&error))
+}
+
+/// The text `bytes` hold, taken as it is (no copy); bytes that are not UTF-8 are
+/// a syntax error at the line and column of the first one that is not.
+fn utf8(source: &str, bytes: Vec<u8>) -> Result<String, InputError> {
+    String::from_utf8(bytes).map_err(|error| {
+        let valid = &error.as_bytes()[..error.utf8_error().valid_up_to()];
+        // Up to `valid_up_to` the bytes are UTF-8, so this cannot fail.
+        let before = std::str::from_utf8(valid).unwrap_or_default();
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |last| last.chars().count()) + 1;
+        InputError::syntax(source, line, column, "the bytes are not UTF-8 text")
+    })
 }
 
 fn read_options(options: Option<JsValue>) -> Result<Options, js_sys::Error> {

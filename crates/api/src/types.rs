@@ -16,8 +16,8 @@ export type Json = null | boolean | number | string | Json[] | { [field: string]
  */
 export type State = { [name: string]: Json } | Json[];
 
-/** A state, or that state as JSON or YAML text. */
-export type StateInput = State | string;
+/** A state, that state as JSON or YAML text, or that text's UTF-8 bytes (as `fetch`'s `arrayBuffer()` or `bytes()` gives them). */
+export type StateInput = State | string | Uint8Array | ArrayBuffer;
 
 /**
  * A field another controller owns: a JSON pointer for every object (a sync

@@ -154,6 +154,38 @@ fn states_may_be_json_or_yaml_text() {
     assert_eq!(report["status"]["sync"], "Synced");
 }
 
+/// `text`'s UTF-8 bytes, as `fetch`'s `bytes()` gives them.
+fn bytes(text: &str) -> js_sys::Uint8Array {
+    js_sys::Uint8Array::from(text.as_bytes())
+}
+
+#[wasm_bindgen_test]
+fn states_may_be_the_bytes_of_their_text() {
+    let desired = r#"{"café": {"image": "a:1"}, "web": {"image": "registry.example/web:2.0.1", "replicas": 3}}"#;
+    let actual = "web:\n  image: registry.example/web:2.0.1\n  replicas: 10\n";
+    let from_text = back(&api::diff(JsValue::from_str(desired), JsValue::from_str(actual), None).unwrap());
+    let from_bytes = back(&api::diff(bytes(desired).into(), bytes(actual).into(), None).unwrap());
+    assert_eq!(steps(&from_bytes), ["create café", "update web"]);
+    assert_eq!(from_bytes, from_text);
+    let buffer = bytes(desired).buffer();
+    let from_buffer = back(&api::diff(buffer.into(), bytes(actual).into(), None).unwrap());
+    assert_eq!(from_buffer, from_text, "an ArrayBuffer reads as its bytes");
+}
+
+#[wasm_bindgen_test]
+fn bytes_that_are_not_utf8_throw_where_they_stop_being_text() {
+    let mut text = b"{\n  \"web\": \"a".to_vec();
+    text.push(0xff);
+    let error = input_error(
+        api::diff(js_sys::Uint8Array::from(&text[..]).into(), js(actual()), None),
+        "syntax",
+        "desired",
+    );
+    assert_eq!(property(&error, "line").as_f64(), Some(2.0));
+    assert_eq!(property(&error, "column").as_f64(), Some(12.0), "the byte after `  \"web\": \"a`");
+    assert_eq!(message(&error), "desired, line 2, column 12: the bytes are not UTF-8 text");
+}
+
 #[wasm_bindgen_test]
 fn texts_keep_every_character() {
     let desired =
