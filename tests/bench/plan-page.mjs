@@ -12,13 +12,17 @@ const pause = () => new Promise((resume) => setTimeout(resume, 0));
 /**
  * The same texts with 1 to `count` trailing spaces: the same states, but texts the
  * playground has not read a moment ago (it keeps its last few large reads), so that
- * every round measures a first read. `indexOf` makes each a flat string beforehand.
+ * every round measures a first read. Each is `{text, bytes, otherText}`: the body as a
+ * string (`indexOf` makes it a flat string beforehand) and as UTF-8 bytes, and the
+ * same with more spaces, for the playground's read of strings, which would otherwise
+ * find the text its read of the bytes left.
  */
 export function unseenCopies(text, count = 6) {
+  const encoder = new TextEncoder();
+  const flat = (copy) => (copy.indexOf('\u0000'), copy);
   return Array.from({ length: count }, (_, index) => {
-    const copy = text + ' '.repeat(index + 1);
-    copy.indexOf('\u0000');
-    return copy;
+    const copy = flat(text + ' '.repeat(index + 1));
+    return { text: copy, bytes: encoder.encode(copy), otherText: flat(text + ' '.repeat(count + index + 1)) };
   });
 }
 
@@ -29,8 +33,9 @@ async function measureSize(size, runs) {
   const actualCopies = unseenCopies(actualText);
   const times = Object.fromEntries(contenders.map((contender) => [contender.id, []]));
   const found = {};
+  const first = { desired: desiredCopies.at(-1), actual: actualCopies.at(-1) };
   for (const contender of contenders) {
-    const result = contender.run(desiredText, actualText);
+    const result = contender.run(first.desired, first.actual);
     if (contender.differences) {
       found[contender.id] = { objects: contender.objects(result), differences: contender.differences(result) };
     }
@@ -50,6 +55,8 @@ async function measureSize(size, runs) {
     size,
     drifted: work.drifted,
     inputBytes: desiredText.length + actualText.length,
+    // Wasm memory never shrinks: its size after the runs of the sizes so far is the peak.
+    wasmMemoryBytes: (await ready).memory.buffer.byteLength,
     found,
     median: Object.fromEntries(Object.entries(times).map(([id, values]) => [id, median(values)])),
     runs: times,

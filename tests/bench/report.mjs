@@ -10,7 +10,7 @@ const LINEAR_SLACK = 1.2;
 export function sections({ plan, keystroke, firstLoad, throttled }) {
   return [
     plan && planSection(plan),
-    keystroke && keystrokeSection(keystroke),
+    ...(keystroke ?? []).map(keystrokeSection),
     firstLoad && firstLoadSection(firstLoad),
     throttled && throttledSection(throttled),
   ].filter(Boolean);
@@ -25,9 +25,10 @@ function planSection({ contenders, results }) {
     [
       ...contenders.map(({ id, label }) => [label, ...results.map((result) => ms(result.median[id])), growth(id)]),
       ['input (both texts)', ...results.map((result) => mb(result.inputBytes)), ''],
+      ['wasm memory after ours (the peak so far)', ...results.map((result) => mb(result.wasmMemoryBytes)), ''],
     ],
   );
-  const others = contenders.filter(({ id }) => id !== 'ours');
+  const others = contenders.filter(({ id }) => !id.startsWith('ours'));
   const ratioTable = table(
     ['ours ÷', ...sizes.map(count)],
     others.map(({ id, label }) => [label, ...results.map((result) => times(result.median.ours / result.median[id]))]),
@@ -44,9 +45,11 @@ function planSection({ contenders, results }) {
   const parseRatios = results.map((result) => result.median.ours / result.median.parse);
   const oursGrowth = at(1_000) && at(10_000) ? at(10_000).median.ours / at(1_000).median.ours : undefined;
   const runs = results.map((result) => `${result.runs.ours.length} at ${count(result.size)}`).join(', ');
+  const largest = results[results.length - 1];
+  const memoryRatio = largest.wasmMemoryBytes / largest.inputBytes;
   return {
     title: 'Plan: the wasm core beside JavaScript diff libraries',
-    note: `N Deployments, 1% drifted; both states as JSON text. Median of runs after one warm-up (${runs}), contenders interleaved.`,
+    note: `N Deployments, 1% drifted; both states as the bytes of JSON text (ours) or JSON.parse of the text (the peers). Median of runs after one warm-up (${runs}), contenders interleaved.`,
     tables: [timesTable, ratioTable, foundTable],
     targets: [
       target(
@@ -60,6 +63,11 @@ function planSection({ contenders, results }) {
         results.map((result, index) => `${count(result.size)}: ${times(parseRatios[index])}`).join('; '),
       ),
       target(
+        'peak wasm memory at most twice the input',
+        memoryRatio <= 2,
+        `${mb(largest.wasmMemoryBytes)} at ${count(largest.size)} objects, ${times(memoryRatio)} the input (${mb(largest.inputBytes)})`,
+      ),
+      target(
         'linear growth',
         oursGrowth !== undefined && oursGrowth <= 10 * LINEAR_SLACK,
         oursGrowth === undefined ? 'n/a' : `${times(oursGrowth)} from 1,000 to 10,000 objects; linear is x10, counted up to x${10 * LINEAR_SLACK}`,
@@ -70,7 +78,7 @@ function planSection({ contenders, results }) {
 
 function keystrokeSection(keystroke) {
   return {
-    title: 'Re-plan after a keystroke, in the page',
+    title: `Re-plan after a keystroke, in the page, ${count(keystroke.objects)} objects a pane`,
     note:
       `${count(keystroke.objects)} Deployments in each pane as pretty JSON (Desired: ${count(keystroke.lines)} lines); ` +
       `a replica digit typed over in Desired, median of ${keystroke.keystrokes} keystrokes after 2 warm-up ones. ` +
@@ -94,7 +102,14 @@ function keystrokeSection(keystroke) {
         ],
       ),
     ],
-    targets: [target(`under one ${FRAME_MS} ms frame`, keystroke.toPlan < FRAME_MS, `${ms(keystroke.toPlan)} to the plan`)],
+    targets: [
+      target(`under one ${FRAME_MS} ms frame`, keystroke.toPlan < FRAME_MS, `${ms(keystroke.toPlan)} to the plan`),
+      target(
+        'no pause in typing with a long task over 100 ms',
+        keystroke.pause.longest <= 100,
+        keystroke.pause.long ? `the longest ${ms(keystroke.pause.longest)}` : 'no long task',
+      ),
+    ],
   };
 }
 

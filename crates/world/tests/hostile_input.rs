@@ -84,7 +84,7 @@ everywhere! {
         let paste = manifest.repeat(50 * 1024 * 1024 / manifest.len() + 1);
         let error = state_error(&paste);
         assert_eq!(error.kind, ErrorKind::TooLarge);
-        assert!(error.message.contains("50.0 MB") && error.message.contains("32.0 MB"), "{error}");
+        assert!(error.message.contains("50.0 MB") && error.message.contains("48.0 MB"), "{error}");
     }
 
     fn markup_and_control_characters_in_names_stay_text() {
