@@ -4,7 +4,8 @@
 //! each time with a digit not typed in the last few strokes (so that no text
 //! was read a moment ago). Natively (`cargo bench --bench keystroke`) and in
 //! headless Chromium (`--target wasm32-unknown-unknown`). It prints figures;
-//! it asserts nothing about time.
+//! it asserts nothing about time. Natively, `KEYSTROKE_OBJECTS=10000` sets
+//! another size.
 
 mod common;
 
@@ -15,6 +16,14 @@ use gitops_world::share::Interaction;
 use gitops_world::World;
 
 const OBJECTS: usize = 2_000;
+
+/// The objects in each pane: `KEYSTROKE_OBJECTS` natively, else `OBJECTS`.
+fn objects() -> usize {
+    std::env::var("KEYSTROKE_OBJECTS")
+        .ok()
+        .and_then(|objects| objects.parse().ok())
+        .unwrap_or(OBJECTS)
+}
 const KEYSTROKES: usize = 15;
 const DIGITS: [&str; 7] = ["3", "4", "5", "6", "7", "8", "9"];
 
@@ -30,7 +39,8 @@ async fn measure(print: impl Fn(String)) {
         .clone();
     // The page's world is the application `playground`: its cluster holds
     // what that application applied, tracking ids and all.
-    let (desired, live) = states(OBJECTS, world.options.reconcile().application.as_deref());
+    let objects = objects();
+    let (desired, live) = states(objects, world.options.reconcile().application.as_deref());
     let desired_text = serde_json::to_string_pretty(&desired).expect("serializes");
     let live_text = serde_json::to_string_pretty(&live).expect("serializes");
     world.interact(
@@ -78,7 +88,7 @@ async fn measure(print: impl Fn(String)) {
         clock::pause().await;
     }
     print(format!(
-        "keystroke in Desired with {OBJECTS} objects per pane, {} KB of text ({}), median of {KEYSTROKES} ms",
+        "keystroke in Desired with {objects} objects per pane, {} KB of text ({}), median of {KEYSTROKES} ms",
         desired_text.len() / 1024,
         clock::WHERE
     ));
