@@ -653,7 +653,7 @@ pub fn step_events(world: &gitops_world::World) -> String {
         .filter(|event| event.step == step)
         .peekable();
     if events.peek().is_none() {
-        out.push_str(r#"<p class="quiet">Nothing happened yet at this minute.</p>"#);
+        out.push_str(r#"<p class="quiet">Nothing happened at this minute.</p>"#);
     } else {
         out.push_str("<ol>");
         for event in events {
