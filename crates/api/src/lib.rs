@@ -175,18 +175,24 @@ fn read_state(source: &str, value: JsValue) -> Result<State, js_sys::Error> {
             "",
             "a state is an object, an array, JSON or YAML text, or its UTF-8 bytes; found undefined",
         )),
-        None if value.is_instance_of::<js_sys::Uint8Array>() => {
-            let bytes = value.unchecked_into::<js_sys::Uint8Array>().to_vec();
-            utf8(source, bytes).and_then(|text| State::read_cached(source, &text))
-        }
-        None if value.is_instance_of::<js_sys::ArrayBuffer>() => {
-            let bytes = js_sys::Uint8Array::new(&value).to_vec();
-            utf8(source, bytes).and_then(|text| State::read_cached(source, &text))
-        }
-        None => json_of(source, value).and_then(|value| State::from_value(source, value)),
+        None => match bytes_of(&value) {
+            Some(bytes) => utf8(source, bytes).and_then(|text| State::read_cached(source, &text)),
+            None => json_of(source, value).and_then(|value| State::from_value(source, value)),
+        },
     };
     free_retired_reads_when_idle();
     state.map_err(|error| thrown(&error))
+}
+
+/// The bytes of a `Uint8Array` (as they are) or of an `ArrayBuffer` (through a
+/// view of it), copied into wasm memory; none for any other value.
+fn bytes_of(value: &JsValue) -> Option<Vec<u8>> {
+    if let Some(array) = value.dyn_ref::<js_sys::Uint8Array>() {
+        return Some(array.to_vec());
+    }
+    value
+        .is_instance_of::<js_sys::ArrayBuffer>()
+        .then(|| js_sys::Uint8Array::new(value).to_vec())
 }
 
 /// The text `bytes` hold, taken as it is (no copy); bytes that are not UTF-8 are

@@ -9,6 +9,9 @@ use crate::scenario::Mode;
 use crate::script::Action;
 use crate::World;
 
+/// The name CI acts under, in the script and in events.
+pub const CI: &str = "ci";
+
 pub const GIT_WRITE: &str = "Git: write";
 pub const GIT_PULL_REQUESTS: &str = "Git: open pull requests";
 pub const GIT_REVIEW: &str = "Git: review";
@@ -54,7 +57,7 @@ impl Action {
             | Action::ApplyNext { by, .. }
             | Action::ConfirmPrune { by, .. }
             | Action::UpdateImage { by, .. } => Some(by),
-            Action::CiApply { .. } => Some("ci"),
+            Action::CiApply { .. } => Some(CI),
             Action::Restart { .. }
             | Action::StopAgent
             | Action::StartAgent
@@ -135,7 +138,7 @@ impl World {
             let action = &scripted.action;
             let Some(name) = action.actor() else { continue };
             let actor = match (name, action) {
-                ("ci", _) => ci.get_or_insert_with(|| ci_actor(mode)),
+                (CI, _) => ci.get_or_insert_with(|| ci_actor(mode)),
                 (_, Action::UpdateImage { .. }) => named(&mut bots, name, Role::Bot),
                 _ => named(&mut people, name, Role::Person),
             };
@@ -183,7 +186,7 @@ fn ci_actor(mode: Mode) -> Actor {
         holds.push(CLUSTER_WRITE);
     }
     Actor {
-        name: "ci".to_string(),
+        name: CI.to_string(),
         role: Role::Ci,
         holds,
     }

@@ -3,6 +3,7 @@
 
 use crate::agent::Agent;
 use crate::cluster::Running;
+use crate::credentials::CI;
 use crate::registry::Image;
 use crate::repository::{
     branch_view, desired_state, diff_files, diff_trees, Commit, FileDiff, ObjectDiff, Paths,
@@ -10,7 +11,7 @@ use crate::repository::{
 };
 use crate::scenario::Files;
 use crate::World;
-use gitops_core::collect::map_of;
+use gitops_core::collect::{map_of, sort_by_key};
 use gitops_core::health::Health;
 use gitops_core::report::{report, SyncStatus};
 use gitops_core::Warning;
@@ -64,6 +65,20 @@ pub struct RegistrySummary {
     /// No `registry:` list: it holds every image asked for.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub open: bool,
+}
+
+impl RegistrySummary {
+    /// What CI built from the application repository, oldest first, once it built
+    /// something in the run: the scenario's own images are CI's too, and are
+    /// listed beside such a build, not alone.
+    pub fn builds(&self) -> Vec<&Image> {
+        let mut builds: Vec<&Image> = self.images.iter().filter(|image| image.pushed_by == CI).collect();
+        if !builds.iter().any(|image| image.step > 0) {
+            return Vec::new();
+        }
+        sort_by_key(&mut builds, |image| image.step);
+        builds
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

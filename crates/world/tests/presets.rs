@@ -363,6 +363,10 @@ everywhere! {
         let pushed = world.registry.resolve("registry.example/web:2.1.0").unwrap().digest.clone();
         assert_eq!(running(&world, "Deployment/shop/web")[0].digest, Some(pushed), "production runs the built image");
         assert!(!events(&world).iter().any(|line| line.contains("ci: changed") || line.contains("image-updater: changed")), "neither CI nor the bot touched the cluster");
+        let history = world.history();
+        let builds: Vec<(&str, u32)> = history.registry.builds().iter().map(|image| (image.pushed_as.as_str(), image.step)).collect();
+        assert_eq!(builds, [("registry.example/web:2.0.0", 0), ("registry.example/web:2.1.0", 2)], "the application repository's builds, oldest first");
+        assert!(run("mutable-tag.yaml").history().registry.builds().is_empty(), "no build of CI's on screen, no application repository");
         assert_eq!(status(&world), (SyncStatus::Synced, Health::Healthy));
     }
 

@@ -4,6 +4,7 @@
 
 use super::{same, short_id, Region};
 use gitops_world::agent::describe_changes;
+use gitops_world::credentials::CI;
 use gitops_world::registry::{short, shorten_digests, Image};
 use gitops_world::repository::{FileDiff, ObjectDiff};
 use gitops_world::summary::{History, LogEntry};
@@ -24,11 +25,7 @@ impl PartialEq for GitLogProps {
 
 #[function_component(GitLog)]
 pub fn git_log(props: &GitLogProps) -> Html {
-    let mut builds: Vec<&Image> = props.history.registry.images.iter().filter(|image| image.pushed_by == CI).collect();
-    // The scenario's own images are CI's too: shown beside a build made on screen.
-    if builds.iter().all(|image| image.step == 0) {
-        builds.clear();
-    }
+    let builds = props.history.registry.builds();
     html! {
         <Region title="Git log" name="log">
             if !builds.is_empty() {
@@ -45,9 +42,6 @@ pub fn git_log(props: &GitLogProps) -> Html {
         </Region>
     }
 }
-
-/// The actor that builds the application repository (`credentials::ci_actor`).
-const CI: &str = "ci";
 
 /// One build of the application repository: the image CI pushed.
 fn build(image: &Image) -> Html {
