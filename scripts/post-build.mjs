@@ -16,7 +16,10 @@
 //      snippets (src/ui/compression.js, the editor's paint.js), gives the functions each module
 //      imports from its glue short names (short-imports.mjs: 6 KB less), and writes the
 //      new integrity of both; under an absolute public URL, points index.html's
-//      register-sw.js at it;
+//      register-sw.js at it; then packs the page's wasm with xz beside it
+//      (`…_bg.wasm.xz`, a fifth smaller than gzip makes it) and has index.html fetch that
+//      and unpack it as it arrives (xz-decompress, a streaming decoder), compiling it as
+//      it streams, with the plain wasm as the fallback;
 //   2. writes api.js, the stable module lesson pages import (`import init, { diff }
 //      from './api.js'`), re-exporting the glue of the API's own wasm module
 //      (crates/api, without the page), and api.d.ts, its TypeScript declarations;
@@ -43,8 +46,10 @@
 // sw.js and register-sw.js that remove any service worker and cache a previous build
 // left on that origin. `trunk build` (the tests, a deployment) gets the full treatment.
 
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, posix, relative, sep } from 'node:path';
 import { minify } from 'terser';
 import { parse as parseYaml } from 'yaml';
@@ -80,13 +85,15 @@ const SCENARIOS = 'scenarios.json';
 const MENU = 'menu.json';
 const SCENARIO_DIRECTORIES = ['presets', 'exercises'];
 const FIRST_PRESET = 'worked-example.json';
+/** The page's wasm as Trunk names it; the build ships it packed (`.xz`) beside it. */
+const PAGE_WASM = /^playground-[0-9a-f]+_bg\.wasm$/;
 
 let html = readFileSync(htmlPath, 'utf8');
 const inlineScripts = elements(html, 'script').filter((script) => !/\ssrc\s*=/i.test(script.attributes));
 const underTrunkServe = inlineScripts.some((script) => script.text.includes('.well-known/trunk/ws'));
 
 checkIntegrity(html);
-if (!underTrunkServe) html = await withCompactGlue(html);
+if (!underTrunkServe) html = withPackedWasm(await withCompactGlue(html));
 if (absolutePublicUrl) html = withMenuPreloadAt(withRegisterScriptAt(html, `${publicUrl}register-sw.js`), `${publicUrl}${MENU}`);
 const api = findApiGlue();
 write('api.js', apiModule(api, glueFunctions(api)));
@@ -175,6 +182,77 @@ async function withCompactGlue(page) {
     const fresh = `${algorithm}-${createHash(algorithm).update(readFileSync(path)).digest('base64')}`;
     return tag.replace(integrity, fresh);
   });
+}
+
+/**
+ * The page's wasm packed with xz, which index.html fetches instead of the wasm itself.
+ * Over a slow network the wasm is most of the time until the page is usable, and gzip,
+ * which a static host applies, leaves it at 557 KB where xz makes 430 KB of it. No
+ * browser unpacks xz (nor Brotli: `DecompressionStream` knows gzip and deflate only, in
+ * Chromium 156), so the page does it itself with xz-decompress (xz-embedded in a small
+ * wasm, 9.4 KB gzipped) as the bytes come in, and the browser compiles what comes out
+ * as it streams (`instantiateStreaming` of a Response made of the unpacked stream), as
+ * it would the wasm. The wasm's preload becomes the packed file's; should the packed
+ * file not load or unpack (a host that refuses the name, a corrupted copy), the page
+ * loads the plain wasm, which stays in the build.
+ *
+ * The packed file is `<wasm>.xz` (xz -9e with a 2 MiB dictionary, larger than the
+ * wasm, so the decoder needs no more memory than that; CRC32 checks it); the decoder is
+ * `xz-decompress-<hash>.js`, an ES module of the package's minified script.
+ */
+function withPackedWasm(page) {
+  const preloads = page.match(/<link\b[^>]*\brel=["']?preload(?=["'\s>])[^>]*>/gi) ?? [];
+  const wasmPreload = preloads.find((tag) => PAGE_WASM.test(posix.basename(attribute(tag, 'href') ?? '')));
+  if (!wasmPreload) fail("index.html has no preload of the page's wasm (playground-<hash>_bg.wasm)");
+  const wasmUrl = attribute(wasmPreload, 'href');
+  const wasmPath = buildFile(new URL(wasmUrl, root));
+  writeFileSync(`${wasmPath}.xz`, xzPacked(wasmPath));
+
+  const decoder = decoderModule();
+  const decoderName = `xz-decompress-${createHash('sha256').update(decoder).digest('hex').slice(0, 16)}.js`;
+  write(decoderName, decoder);
+  const decoderUrl = `${wasmUrl.slice(0, wasmUrl.lastIndexOf('/') + 1)}${decoderName}`;
+
+  const loader = /<script type=["']?module["']?>\s*import init, \* as bindings from ['"]([^'"]+)['"];\s*const wasm = await init\(\{ module_or_path: ['"]([^'"]+)['"] \}\);([\s\S]*?)<\/script>/;
+  const found = page.match(loader);
+  if (!found || found[2] !== wasmUrl) fail("index.html's module script does not load the page's wasm as Trunk 0.21 writes it: scripts/post-build.mjs rewrites that script");
+  const [, glueUrl, , rest] = found;
+  const script = `import init, * as bindings from '${glueUrl}';
+import { XzReadableStream } from '${decoderUrl}';
+const packed = fetch('${wasmUrl}.xz').then((response) => {
+  if (!response.ok) throw new Error(\`${wasmUrl}.xz answered \${response.status}\`);
+  return new Response(new XzReadableStream(response.body), { headers: { 'content-type': 'application/wasm' } });
+});
+const wasm = await init({ module_or_path: packed }).catch((error) => {
+  console.warn('The packed wasm did not load; loading the wasm itself.', error);
+  return init({ module_or_path: '${wasmUrl}' });
+});${rest}`;
+  return page
+    .replace(found[0], () => `<script type="module">${script}</script>`)
+    .replace(wasmPreload, () => `<link rel="preload" href="${wasmUrl}.xz" as="fetch" crossorigin><link rel="modulepreload" href="${decoderUrl}" crossorigin>`);
+}
+
+/** The file at `path` packed by xz (XZ Utils, which scripts/setup installs). */
+function xzPacked(path) {
+  try {
+    return execFileSync('xz', ['--stdout', '--format=xz', '--check=crc32', '--lzma2=preset=9e,dict=2MiB,pb=0', path], { maxBuffer: 1 << 28 });
+  } catch (error) {
+    fail(`xz could not pack ${path} (scripts/setup installs XZ Utils): ${error.message}`);
+  }
+}
+
+/**
+ * xz-decompress's minified script (a UMD bundle: CommonJS, AMD or a global) as an ES
+ * module exporting `XzReadableStream`: it is handed a CommonJS `module` to fill, and a
+ * `require` that Node's web streams are never asked of (browsers have ReadableStream).
+ */
+function decoderModule() {
+  const require = createRequire(import.meta.url);
+  const path = require.resolve('xz-decompress/dist/package/xz-decompress.min.js');
+  return `const module = { exports: {} }, exports = module.exports, require = () => ({});
+${readFileSync(path, 'utf8').trim()}
+export const { XzReadableStream } = module.exports;
+`;
 }
 
 /** The build's file at `url` (absolute), or undefined when the URL is not under the build's root. */
@@ -317,16 +395,25 @@ function registerScript() {
   return `// register-sw.js, written by scripts/post-build.mjs: registers sw.js, the service
 // worker next to this file, so the playground works offline after a first visit. Its
 // URL is relative to this file, so this works under any sub-path (the worker's scope is
-// the folder both are in, the public URL). It waits for the page's load
-// event, so the worker's precache does not compete with the page's own downloads.
+// the folder both are in, the public URL). It waits for the page's load event and
+// for the page's wasm to have arrived (Trunk's TrunkApplicationStarted event, after
+// which window.wasmBindings is set): the load event comes before the wasm, which the
+// page fetches itself, and a worker precaching then would download the wasm a second
+// time beside the page's own download; once it is in, the precache finds it in the
+// HTTP cache.
 
 if ('serviceWorker' in navigator && window.isSecureContext) {
   const register = () =>
     navigator.serviceWorker.register(new URL('./sw.js', import.meta.url)).catch((error) => {
       console.warn('The playground works, but not offline: its service worker did not register.', error);
     });
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+  const loaded = new Promise((done) =>
+    document.readyState === 'complete' ? done() : window.addEventListener('load', done, { once: true }),
+  );
+  const started = new Promise((done) =>
+    window.wasmBindings ? done() : window.addEventListener('TrunkApplicationStarted', done, { once: true }),
+  );
+  Promise.all([loaded, started]).then(register);
 }
 `;
 }
@@ -373,7 +460,7 @@ function withFirstScenarioInShell(page, scenarios) {
  */
 function withPreloadsFirst(page) {
   const preload = /<link\b[^>]*\brel=["']?(?:modulepreload|preload)(?=["'\s>])[^>]*>/gi;
-  const isWasm = (tag) => /\.wasm["'\s>]/.test(attribute(tag, 'href') + ' ');
+  const isWasm = (tag) => /\.wasm(\.xz)?["'\s>]/.test(attribute(tag, 'href') + ' ');
   const preloads = (page.match(preload) ?? []).sort((a, b) => isWasm(b) - isWasm(a));
   const anchor = page.match(/<meta\b[^>]*\scharset\s*=[^>]*>/i);
   if (!anchor || !preloads.length) return page;
@@ -424,7 +511,9 @@ function escapeHtml(text) {
 function contentSecurityPolicy(page) {
   const handlers = page.match(/<[a-z][^>]*\son[a-z]+\s*=/gi);
   if (handlers) fail(`index.html has inline event handlers, which the CSP blocks: ${handlers.join(', ')}`);
-  const scriptHashes = inlineScripts.map((script) => `'sha256-${sha256Base64(script.text)}'`);
+  const scriptHashes = elements(page, 'script')
+    .filter((script) => !/\ssrc\s*=/i.test(script.attributes))
+    .map((script) => `'sha256-${sha256Base64(script.text)}'`);
   const styleHashes = elements(page, 'style').map((style) => `'sha256-${sha256Base64(style.text)}'`);
   const build = publicOrigin ? ["'self'", publicOrigin] : ["'self'"];
   return [
@@ -482,10 +571,12 @@ function buildFiles() {
 /**
  * The API module's files: a student's first visit need not download a module only
  * lesson pages load, so the service worker caches them when a page first fetches them
- * (then they work offline too). The build's version still covers them.
+ * (then they work offline too). The build's version still covers them. So is the page's
+ * plain wasm, which the page loads only when its packed copy (`.wasm.xz`) fails.
  */
 function cachedOnFirstUse(url) {
   return (
+    PAGE_WASM.test(url) ||
     url.startsWith(`${API_MODULE}.`) ||
     url.startsWith(`${API_MODULE}_`) ||
     ['api.js', 'api.d.ts', SCENARIOS].includes(url) ||
@@ -570,7 +661,7 @@ const CACHE = PREFIX + VERSION;
 // Trunk's hashed names (style-0123456789abcdef.css) never change content, so the HTTP
 // cache may supply them; other files are revalidated, so a new build never precaches
 // an old index.html or preset from the HTTP cache.
-const HASHED = /-[0-9a-f]{16}(_bg)?\\.[a-z0-9]+$/;
+const HASHED = /-[0-9a-f]{16}(_bg)?(\\.[a-z0-9]+)+$/;
 // The playground's own folder; a wider scope also holds a course's lesson pages, kept
 // in a cache of their own that a new build of the playground does not delete.
 const OWN = new URL('./', self.location).href;

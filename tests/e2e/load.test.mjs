@@ -3,9 +3,9 @@
 // before it mounts, so that the first scenario and text it shows are the ones that stay.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, gzipSync } from 'node:zlib';
 import { cards, dist, editorText, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
 
 let server;
@@ -59,7 +59,7 @@ async function withWasmHeld(url, contextOptions) {
   const opened = await openPage(browser, 'about:blank', { serviceWorkers: 'block', ...contextOptions });
   let held;
   const asked = new Promise((resolve) => {
-    opened.page.route(/_bg\.wasm$/, (route) => {
+    opened.page.route(/_bg\.wasm(\.xz)?$/, (route) => {
       held = route;
       resolve();
     });
@@ -106,7 +106,7 @@ test('the shell follows the dark theme chosen before', async () => {
   const { page, context, close } = await openPage(browser, server.url, { serviceWorkers: 'block', colorScheme: 'light' });
   await until(() => cards(page), ['DELETE debug', 'UPDATE web'], 30_000);
   await page.getByLabel('Theme').selectOption('dark');
-  await context.route(/_bg\.wasm$/, () => {});
+  await context.route(/_bg\.wasm(\.xz)?$/, () => {});
   await page.reload({ waitUntil: 'commit' });
   await page.getByRole('heading', { level: 1, name: 'GitOps playground' }).waitFor();
   // The stylesheet may still be arriving when the shell's heading shows: until it has,
@@ -204,3 +204,60 @@ test('a link opens before the page mounts; a damaged one says why, as the world 
     await close();
   }
 });
+
+/** The paths a page's context asked for, from `record.requests` of openPage. */
+const pathsAsked = (record) => record.requests.map((url) => new URL(url).pathname);
+const packedWasm = (path) => /\/playground-[0-9a-f]+_bg\.wasm\.xz$/.test(path);
+const plainWasm = (path) => /\/playground-[0-9a-f]+_bg\.wasm$/.test(path);
+const decoder = (path) => /\/xz-decompress-[0-9a-f]{16}\.js$/.test(path);
+
+test('the page fetches its wasm packed with xz, smaller than gzip makes it, and unpacks it to the wasm itself', async () => {
+  const { page, record, close } = await openPage(browser, server.url, { serviceWorkers: 'block' });
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web'], 30_000);
+  const asked = pathsAsked(record);
+  assert.equal(asked.filter(packedWasm).length, 1, `one request for the packed wasm: ${asked.join(' ')}`);
+  assert.deepEqual(asked.filter(plainWasm), [], 'the plain wasm is not fetched');
+  const [packedPath] = asked.filter(packedWasm);
+  const [decoderPath] = asked.filter(decoder);
+  assert.ok(decoderPath, `the decoder is fetched: ${asked.join(' ')}`);
+
+  const plainFile = join(dist, packedPath.split('/').pop().replace(/\.xz$/, ''));
+  const packedBytes = statSync(`${plainFile}.xz`).size;
+  const gzipBytes = gzipSync(readFileSync(plainFile), { level: 9 }).length;
+  assert.ok(packedBytes < 0.85 * gzipBytes, `packed ${packedBytes} bytes, gzip -9 ${gzipBytes}`);
+  // The decoder the page loaded unpacks the packed file to the wasm, byte for byte.
+  const digests = await page.evaluate(
+    async ([packed, module]) => {
+      const { XzReadableStream } = await import(module);
+      const hex = async (buffer) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', buffer))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+      const unpacked = await new Response(new XzReadableStream((await fetch(packed)).body)).arrayBuffer();
+      return { unpacked: await hex(unpacked), plain: await hex(await (await fetch(packed.replace(/\.xz$/, ''))).arrayBuffer()) };
+    },
+    [packedPath, decoderPath],
+  );
+  assert.equal(digests.unpacked, digests.plain);
+  assert.deepEqual(record.consoleErrors, []);
+  assert.deepEqual(record.cspViolations, []);
+  await close();
+});
+
+for (const [how, answer] of [
+  ['is missing on the host', (route) => route.fulfill({ status: 404, body: 'not found' })],
+  ['is not xz (a host that mangled it)', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('\0asm not xz at all') })],
+]) {
+  test(`a page whose packed wasm ${how} loads the wasm itself and works`, async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    await context.route(/_bg\.wasm\.xz$/, answer);
+    const asked = [];
+    const warnings = [];
+    context.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    const page = await context.newPage();
+    page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+    await page.goto(server.url);
+    await until(() => cards(page), ['DELETE debug', 'UPDATE web'], 30_000);
+    assert.equal(asked.filter(plainWasm).length, 1, `the plain wasm, once: ${asked.join(' ')}`);
+    assert.ok(warnings.some((text) => text.startsWith('The packed wasm did not load; loading the wasm itself.')), warnings.join('\n'));
+    await desiredPane(page).waitFor();
+    await context.close();
+  });
+}

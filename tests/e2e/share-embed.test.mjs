@@ -461,7 +461,7 @@ test('a host that posts as soon as the iframe loads is obeyed in order once the 
   // The page's wasm arrives late, as on a slow network: what the host posts meanwhile waits.
   let releaseWasm;
   const wasmHeld = new Promise((resolve) => (releaseWasm = resolve));
-  await page.route(/\/playground-[^/]*_bg\.wasm$/, async (route) => {
+  await page.route(/\/playground-[^/]*_bg\.wasm(\.xz)?$/, async (route) => {
     await wasmHeld;
     await route.continue();
   });

@@ -181,7 +181,7 @@ test('api.js re-exports the API module for a module on the same origin, and its 
   }
   const fetched = record.requests.slice(before).map((url) => new URL(url).pathname);
   assert.ok(fetched.includes('/courses/gitops/playground/gitops-api_bg.wasm'), fetched.join(' '));
-  assert.ok(!fetched.some((path) => /playground-[0-9a-f]+_bg\.wasm$/.test(path)), `the page's wasm is not loaded: ${fetched.join(' ')}`);
+  assert.ok(!fetched.some((path) => /playground-[0-9a-f]+_bg\.wasm(\.xz)?$/.test(path)), `the page's wasm is not loaded: ${fetched.join(' ')}`);
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });
