@@ -400,7 +400,9 @@ function registerScript() {
 // which window.wasmBindings is set): the load event comes before the wasm, which the
 // page fetches itself, and a worker precaching then would download the wasm a second
 // time beside the page's own download; once it is in, the precache finds it in the
-// HTTP cache.
+// HTTP cache. Then it waits for the page's first idle moment (or a second, where the
+// browser has no requestIdleCallback), so the worker's install does not take the CPU
+// from the page's first render.
 
 if ('serviceWorker' in navigator && window.isSecureContext) {
   const register = () =>
@@ -413,7 +415,9 @@ if ('serviceWorker' in navigator && window.isSecureContext) {
   const started = new Promise((done) =>
     window.wasmBindings ? done() : window.addEventListener('TrunkApplicationStarted', done, { once: true }),
   );
-  Promise.all([loaded, started]).then(register);
+  const idle = () =>
+    new Promise((done) => (window.requestIdleCallback ? requestIdleCallback(done, { timeout: 5000 }) : setTimeout(done, 1000)));
+  Promise.all([loaded, started]).then(idle).then(register);
 }
 `;
 }
