@@ -187,14 +187,15 @@ async function withCompactGlue(page) {
 /**
  * The page's wasm packed with xz, which index.html fetches instead of the wasm itself.
  * Over a slow network the wasm is most of the time until the page is usable, and gzip,
- * which a static host applies, leaves it at 557 KB where xz makes 430 KB of it. No
+ * which a static host applies, leaves it at 544 KB where xz makes 420 KB of it. No
  * browser unpacks xz (nor Brotli: `DecompressionStream` knows gzip and deflate only, in
  * Chromium 156), so the page does it itself with xz-decompress (xz-embedded in a small
- * wasm, 9.4 KB gzipped) as the bytes come in, and the browser compiles what comes out
+ * wasm, 9.2 KB gzipped) as the bytes come in, and the browser compiles what comes out
  * as it streams (`instantiateStreaming` of a Response made of the unpacked stream), as
  * it would the wasm. The wasm's preload becomes the packed file's; should the packed
- * file not load or unpack (a host that refuses the name, a corrupted copy), the page
- * loads the plain wasm, which stays in the build.
+ * file or the decoder not load, or the file not unpack (a host that refuses a name, a
+ * corrupted copy), the page loads the plain wasm, which stays in the build: the decoder
+ * is imported dynamically for that (its modulepreload fetches it as early).
  *
  * The packed file is `<wasm>.xz` (xz -9e with a 2 MiB dictionary, larger than the
  * wasm, so the decoder needs no more memory than that; CRC32 checks it); the decoder is
@@ -218,8 +219,7 @@ function withPackedWasm(page) {
   if (!found || found[2] !== wasmUrl) fail("index.html's module script does not load the page's wasm as Trunk 0.21 writes it: scripts/post-build.mjs rewrites that script");
   const [, glueUrl, , rest] = found;
   const script = `import init, * as bindings from '${glueUrl}';
-import { XzReadableStream } from '${decoderUrl}';
-const packed = fetch('${wasmUrl}.xz').then((response) => {
+const packed = Promise.all([import('${decoderUrl}'), fetch('${wasmUrl}.xz')]).then(([{ XzReadableStream }, response]) => {
   if (!response.ok) throw new Error(\`${wasmUrl}.xz answered \${response.status}\`);
   return new Response(new XzReadableStream(response.body), { headers: { 'content-type': 'application/wasm' } });
 });

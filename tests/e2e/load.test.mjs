@@ -241,13 +241,15 @@ test('the page fetches its wasm packed with xz, smaller than gzip makes it, and 
   await close();
 });
 
-for (const [how, answer] of [
-  ['is missing on the host', (route) => route.fulfill({ status: 404, body: 'not found' })],
-  ['is not xz (a host that mangled it)', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('\0asm not xz at all') })],
+const missing = (route) => route.fulfill({ status: 404, body: 'not found' });
+for (const [what, files, answer] of [
+  ['packed wasm is missing on the host', /_bg\.wasm\.xz$/, missing],
+  ['packed wasm is not xz (a host that mangled it)', /_bg\.wasm\.xz$/, (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('\0asm not xz at all') })],
+  ['decoder is missing on the host', /\/xz-decompress-[0-9a-f]{16}\.js$/, missing],
 ]) {
-  test(`a page whose packed wasm ${how} loads the wasm itself and works`, async () => {
+  test(`a page whose ${what} loads the wasm itself and works`, async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
-    await context.route(/_bg\.wasm\.xz$/, answer);
+    await context.route(files, answer);
     const asked = [];
     const warnings = [];
     context.on('request', (request) => asked.push(new URL(request.url()).pathname));

@@ -167,6 +167,9 @@ test('api.js re-exports the API module for a module on the same origin, and its 
   // api.js, nothing mounts, and the page's own wasm (Yew and all) is never fetched.
   const lesson = '/courses/gitops/lesson-3/';
   server.routes.set(lesson, { type: 'text/html', body: '<!doctype html><title>Lesson 3</title><link rel="icon" href="data:,"><p>Lesson</p>' });
+  // The playground's worker has installed (its precache, the page's files, is over):
+  // what is fetched from here on is the lesson page's doing.
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
   const before = record.requests.length;
   try {
     await page.goto(`${server.origin}${lesson}`);
