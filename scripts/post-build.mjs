@@ -31,8 +31,8 @@
 //      compresses them together (9 KB gzipped where the files one by one are 22 KB);
 //   4. writes the first preset's title and explanation into the shell that index.html
 //      draws until the page mounts, and moves the preloads Trunk writes at the end of
-//      the head (the page's glue and wasm, and menu.json) to its start, so that the
-//      wasm is asked for first;
+//      the head (the page's glue and wasm, and menu.json) to its start, after the
+//      script that preloads the packed wasm, so that the wasm is asked for first;
 //   5. adds a Content-Security-Policy <meta> to index.html, with the sha256 of each
 //      inline script (Trunk's and the shell's);
 //   6. writes sw.js, a service worker that precaches the files the page uses, last,
@@ -89,6 +89,8 @@ const FIRST_PRESET = 'worked-example.json';
 const PAGE_WASM = /^playground-[0-9a-f]+_bg\.wasm$/;
 
 let html = readFileSync(htmlPath, 'utf8');
+/** What goes first in the head, before the preloads: the packed wasm's preload script (withPackedWasm). */
+let firstInHead = '';
 const inlineScripts = elements(html, 'script').filter((script) => !/\ssrc\s*=/i.test(script.attributes));
 const underTrunkServe = inlineScripts.some((script) => script.text.includes('.well-known/trunk/ws'));
 
@@ -113,7 +115,9 @@ if (underTrunkServe) {
   const files = buildFiles();
   const version = versionOf(files);
   const precached = files.filter((file) => !cachedOnFirstUse(file.url));
-  write('sw.js', shipped(serviceWorker(precached.map((file) => file.url), version)));
+  const wasm = files.find((file) => PAGE_WASM.test(file.url));
+  if (!wasm) fail("the build has no page's wasm (playground-<hash>_bg.wasm)");
+  write('sw.js', shipped(serviceWorker(precached.map((file) => file.url), version, wasm)));
   note(`CSP added to index.html; sw.js precaches ${precached.length} of ${files.length} files as version ${version} (public URL ${publicUrl})`);
 }
 
@@ -192,10 +196,16 @@ async function withCompactGlue(page) {
  * Chromium 156), so the page does it itself with xz-decompress (xz-embedded in a small
  * wasm, 9.2 KB gzipped) as the bytes come in, and the browser compiles what comes out
  * as it streams (`instantiateStreaming` of a Response made of the unpacked stream), as
- * it would the wasm. The wasm's preload becomes the packed file's; should the packed
- * file or the decoder not load, or the file not unpack (a host that refuses a name, a
- * corrupted copy), the page loads the plain wasm, which stays in the build: the decoder
- * is imported dynamically for that (its modulepreload fetches it as early).
+ * it would the wasm. Should the packed file or the decoder not load, or the file not
+ * unpack (a host that refuses a name, a corrupted copy), the page loads the plain wasm,
+ * which stays in the build: the decoder is imported dynamically for that.
+ *
+ * A visit after the first need not unpack again: the page hands what it unpacked to
+ * the service worker (`gitops:unpacked-wasm`), which keeps it under the wasm's own URL
+ * once its SHA-256 is the build's (sw.js), and a page the worker controls loads the
+ * wasm from there when it is kept, as fast as the plain wasm loaded before the packing.
+ * So the packed file's preload (and the decoder's) is written by a small script first
+ * in the head, and only for a page no worker controls.
  *
  * The packed file is `<wasm>.xz` (xz -9e with a 2 MiB dictionary, larger than the
  * wasm, so the decoder needs no more memory than that; CRC32 checks it); the decoder is
@@ -219,17 +229,27 @@ function withPackedWasm(page) {
   if (!found || found[2] !== wasmUrl) fail("index.html's module script does not load the page's wasm as Trunk 0.21 writes it: scripts/post-build.mjs rewrites that script");
   const [, glueUrl, , rest] = found;
   const script = `import init, * as bindings from '${glueUrl}';
-const packed = Promise.all([import('${decoderUrl}'), fetch('${wasmUrl}.xz')]).then(([{ XzReadableStream }, response]) => {
-  if (!response.ok) throw new Error(\`${wasmUrl}.xz answered \${response.status}\`);
-  return new Response(new XzReadableStream(response.body), { headers: { 'content-type': 'application/wasm' } });
-});
-const wasm = await init({ module_or_path: packed }).catch((error) => {
+const wasmUrl = new URL('${wasmUrl}', document.baseURI).href;
+const worker = navigator.serviceWorker;
+const kept = worker?.controller ? caches.match(wasmUrl).then(Boolean, () => false) : false;
+const packed = () =>
+  Promise.all([import('${decoderUrl}'), fetch(\`\${wasmUrl}.xz\`)]).then(([{ XzReadableStream }, response]) => {
+    if (!response.ok) throw new Error(\`\${wasmUrl}.xz answered \${response.status}\`);
+    const [compiled, unpacked] = new XzReadableStream(response.body).tee();
+    if (worker)
+      new Response(unpacked)
+        .arrayBuffer()
+        .then((bytes) => worker.ready.then((registration) => registration.active?.postMessage({ type: 'gitops:unpacked-wasm', bytes }, [bytes])))
+        .catch(() => {});
+    return new Response(compiled, { headers: { 'content-type': 'application/wasm' } });
+  });
+const wasm = await init({ module_or_path: (await kept) ? wasmUrl : packed() }).catch((error) => {
   console.warn('The packed wasm did not load; loading the wasm itself.', error);
-  return init({ module_or_path: '${wasmUrl}' });
+  return init({ module_or_path: wasmUrl });
 });${rest}`;
-  return page
-    .replace(found[0], () => `<script type="module">${script}</script>`)
-    .replace(wasmPreload, () => `<link rel="preload" href="${wasmUrl}.xz" as="fetch" crossorigin><link rel="modulepreload" href="${decoderUrl}" crossorigin>`);
+  const preloadUnlessControlled = `navigator.serviceWorker?.controller||document.head.append(...[['preload','${wasmUrl}.xz','fetch'],['modulepreload','${decoderUrl}']].map(([rel,href,as])=>Object.assign(document.createElement('link'),{rel,href,crossOrigin:'anonymous'},as&&{as})))`;
+  firstInHead = `<script>${preloadUnlessControlled}</script>`;
+  return page.replace(found[0], () => `<script type="module">${script}</script>`).replace(wasmPreload, '');
 }
 
 /** The file at `path` packed by xz (XZ Utils, which scripts/setup installs). */
@@ -464,13 +484,13 @@ function withFirstScenarioInShell(page, scenarios) {
  */
 function withPreloadsFirst(page) {
   const preload = /<link\b[^>]*\brel=["']?(?:modulepreload|preload)(?=["'\s>])[^>]*>/gi;
-  const isWasm = (tag) => /\.wasm(\.xz)?["'\s>]/.test(attribute(tag, 'href') + ' ');
+  const isWasm = (tag) => /\.wasm["'\s>]/.test(attribute(tag, 'href') + ' ');
   const preloads = (page.match(preload) ?? []).sort((a, b) => isWasm(b) - isWasm(a));
   const anchor = page.match(/<meta\b[^>]*\scharset\s*=[^>]*>/i);
-  if (!anchor || !preloads.length) return page;
+  if (!anchor) fail('index.html has no <meta charset>, after which the preloads go');
   const rest = page.replace(preload, '');
   const at = rest.indexOf(anchor[0]) + anchor[0].length;
-  return `${rest.slice(0, at)}${preloads.join('')}${rest.slice(at)}`;
+  return `${rest.slice(0, at)}${firstInHead}${preloads.join('')}${rest.slice(at)}`;
 }
 
 function escapeHtml(text) {
@@ -643,7 +663,7 @@ function versionOf(files) {
   return digest.digest('hex').slice(0, 12);
 }
 
-function serviceWorker(urls, version) {
+function serviceWorker(urls, version, wasm) {
   return `// sw.js, written by scripts/post-build.mjs at build time: the playground's service
 // worker. It precaches the files of this build (version ${version}) but the API
 // module's, then answers same-origin GET requests for files under its scope from that
@@ -670,6 +690,24 @@ const HASHED = /-[0-9a-f]{16}(_bg)?(\\.[a-z0-9]+)+$/;
 // in a cache of their own that a new build of the playground does not delete.
 const OWN = new URL('./', self.location).href;
 const LESSONS = \`${CACHE_PREFIX} lessons \${self.registration.scope}\`;
+// The page's wasm, which the page loads packed and unpacks; the page hands what it
+// unpacked here (the message \`gitops:unpacked-wasm\`), kept under the wasm's own URL when
+// its SHA-256 is this build's, so that a later visit loads it as it is instead of
+// unpacking it again.
+const UNPACKED = { url: new URL('${wasm.url}', self.location).href, sha256: '${wasm.hash}' };
+
+self.addEventListener('message', (event) => {
+  const { type, bytes } = event.data ?? {};
+  if (type !== 'gitops:unpacked-wasm' || !(bytes instanceof ArrayBuffer)) return;
+  event.waitUntil(
+    (async () => {
+      const digest = [...new Uint8Array(await crypto.subtle.digest('SHA-256', bytes))];
+      if (digest.map((byte) => byte.toString(16).padStart(2, '0')).join('') !== UNPACKED.sha256) return;
+      const cache = await caches.open(CACHE);
+      await cache.put(new Request(UNPACKED.url), new Response(bytes, { headers: { 'content-type': 'application/wasm' } }));
+    })(),
+  );
+});
 
 self.addEventListener('install', (event) => {
   event.waitUntil(

@@ -3,7 +3,7 @@
 // before it mounts, so that the first scenario and text it shows are the ones that stay.
 
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateRawSync, gzipSync } from 'node:zlib';
 import { cards, dist, editorText, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
@@ -263,3 +263,44 @@ for (const [what, files, answer] of [
     await context.close();
   });
 }
+
+test('a second visit loads the wasm the first one unpacked, which the service worker keeps, and fetches nothing packed', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web'], 30_000);
+  const [packedPath] = pathsAsked(record).filter(packedWasm);
+  assert.ok(packedPath, 'the first visit fetches the packed wasm');
+  const plainUrl = new URL(packedPath.replace(/\.xz$/, ''), server.url).href;
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  await until(() => page.evaluate(async (url) => Boolean(await caches.match(url)), plainUrl), true, 15_000);
+
+  const warnings = [];
+  page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+  const before = record.requests.length;
+  await page.reload();
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web'], 30_000);
+  const asked = record.requests.slice(before).map((url) => new URL(url).pathname);
+  assert.ok(asked.some(plainWasm), `the wasm itself: ${asked.join(' ')}`);
+  assert.deepEqual(asked.filter((path) => packedWasm(path) || decoder(path)), [], 'nothing packed, no decoder');
+  assert.ok(!warnings.some((text) => /packed wasm|preload/i.test(text)), warnings.join('\n'));
+  assert.deepEqual(record.consoleErrors, []);
+  assert.deepEqual(record.cspViolations, []);
+  await close();
+});
+
+test("the service worker keeps only the build's own wasm, by its SHA-256", async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web'], 30_000);
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+  const plainUrl = new URL(readdirSync(dist).find((name) => plainWasm(`/${name}`)), server.url).href;
+  await until(() => page.evaluate(async (url) => Boolean(await caches.match(url)), plainUrl), true, 15_000);
+  const kept = await page.evaluate(async (url) => {
+    for (const name of await caches.keys()) await (await caches.open(name)).delete(url);
+    const { active } = await navigator.serviceWorker.ready;
+    const bytes = new TextEncoder().encode('\0asm but not the build’s').buffer;
+    active.postMessage({ type: 'gitops:unpacked-wasm', bytes }, [bytes]);
+    await new Promise((settled) => setTimeout(settled, 1000));
+    return Boolean(await caches.match(url));
+  }, plainUrl);
+  assert.equal(kept, false, 'bytes that are not the build’s wasm are not kept');
+  await close();
+});
