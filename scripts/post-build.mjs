@@ -34,7 +34,7 @@
 //      the head (the page's glue and wasm, and menu.json) to its start, after the
 //      script that preloads the packed wasm, so that the wasm is asked for first;
 //   5. adds a Content-Security-Policy <meta> to index.html, with the sha256 of each
-//      inline script (Trunk's and the shell's);
+//      inline script (Trunk's, the packed wasm's preload and the shell's);
 //   6. writes sw.js, a service worker that precaches the files the page uses, last,
 //      so that its list and version cover the final index.html; the API module, the
 //      example lesson page, scenarios.json and the presets' own files (for authors)
@@ -235,12 +235,15 @@ const kept = worker?.controller ? caches.match(wasmUrl).then(Boolean, () => fals
 const packed = () =>
   Promise.all([import('${decoderUrl}'), fetch(\`\${wasmUrl}.xz\`)]).then(([{ XzReadableStream }, response]) => {
     if (!response.ok) throw new Error(\`\${wasmUrl}.xz answered \${response.status}\`);
-    const [compiled, unpacked] = new XzReadableStream(response.body).tee();
-    if (worker)
+    let compiled = new XzReadableStream(response.body);
+    if (worker) {
+      const [compiling, unpacked] = compiled.tee();
+      compiled = compiling;
       new Response(unpacked)
         .arrayBuffer()
         .then((bytes) => worker.ready.then((registration) => registration.active?.postMessage({ type: 'gitops:unpacked-wasm', bytes }, [bytes])))
         .catch(() => {});
+    }
     return new Response(compiled, { headers: { 'content-type': 'application/wasm' } });
   });
 const wasm = await init({ module_or_path: (await kept) ? wasmUrl : packed() }).catch((error) => {
@@ -504,8 +507,9 @@ function escapeHtml(text) {
  * The policy for index.html, from what the built page contains. Each source:
  *
  * - default-src 'self': everything else (fonts, manifests, frames) only from the site.
- * - script-src 'self' (the glue, register-sw.js, api.js) and the sha256 of each inline
- *   script (Trunk's module script that imports the glue and calls init); no
+ * - script-src 'self' (the glue, the decoder, register-sw.js, api.js) and the sha256 of
+ *   each inline script (Trunk's module script that imports the glue and calls init, the
+ *   packed wasm's preload, the shell's); no
  *   'unsafe-inline'. 'wasm-unsafe-eval' lets the page compile WebAssembly, and nothing
  *   else of eval: wasm-bindgen's glue uses neither eval nor new Function.
  * - style-src: the stylesheet comes from 'self', but the page also sets style

@@ -44,8 +44,9 @@ test('under a sub-path the page works and every request stays on its origin', as
 test('the Content-Security-Policy holds: nothing is blocked while loading, stepping and running', async () => {
   const { page, record, close } = await openPage(browser, server.url);
   const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
-  // Two inline scripts, each allowed by its hash: Trunk's, which loads the wasm, and the shell's.
-  assert.match(policy, /script-src 'self'( 'sha256-[A-Za-z0-9+/]+=*'){2} 'wasm-unsafe-eval'/);
+  // Three inline scripts, each allowed by its hash: Trunk's, which loads the wasm, the
+  // one that preloads the packed wasm on a first visit, and the shell's.
+  assert.match(policy, /script-src 'self'( 'sha256-[A-Za-z0-9+/]+=*'){3} 'wasm-unsafe-eval'/);
 
   await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
   const step = page.getByRole('button', { name: 'Step', exact: true });
