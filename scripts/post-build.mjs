@@ -89,13 +89,12 @@ const FIRST_PRESET = 'worked-example.json';
 const PAGE_WASM = /^playground-[0-9a-f]+_bg\.wasm$/;
 
 let html = readFileSync(htmlPath, 'utf8');
-/** What goes first in the head, before the preloads: the packed wasm's preload script (withPackedWasm). */
-let firstInHead = '';
-const inlineScripts = elements(html, 'script').filter((script) => !/\ssrc\s*=/i.test(script.attributes));
-const underTrunkServe = inlineScripts.some((script) => script.text.includes('.well-known/trunk/ws'));
+const underTrunkServe = inlineScripts(html).some((script) => script.text.includes('.well-known/trunk/ws'));
 
 checkIntegrity(html);
-if (!underTrunkServe) html = withPackedWasm(await withCompactGlue(html));
+/** The script that preloads the packed wasm, first in the head (withPackedWasm); none under trunk serve. */
+let packedPreload = '';
+if (!underTrunkServe) ({ page: html, preloadScript: packedPreload } = withPackedWasm(await withCompactGlue(html)));
 if (absolutePublicUrl) html = withMenuPreloadAt(withRegisterScriptAt(html, `${publicUrl}register-sw.js`), `${publicUrl}${MENU}`);
 const api = findApiGlue();
 write('api.js', apiModule(api, glueFunctions(api)));
@@ -104,7 +103,7 @@ write('register-sw.js', shipped(underTrunkServe ? unregisterScript() : registerS
 const scenarios = scenarioFiles();
 write(SCENARIOS, scenarioBundle(scenarios));
 write(MENU, scenarioMenu(scenarios));
-html = withPreloadsFirst(withFirstScenarioInShell(html, scenarios));
+html = withPreloadsFirst(withFirstScenarioInShell(html, scenarios), packedPreload);
 if (underTrunkServe) {
   writeFileSync(htmlPath, html);
   note('trunk serve: no CSP and no service worker (sw.js removes any a previous build installed)');
@@ -251,8 +250,10 @@ const wasm = await init({ module_or_path: (await kept) ? wasmUrl : packed() }).c
   return init({ module_or_path: wasmUrl });
 });${rest}`;
   const preloadUnlessControlled = `navigator.serviceWorker?.controller||document.head.append(...[['preload','${wasmUrl}.xz','fetch'],['modulepreload','${decoderUrl}']].map(([rel,href,as])=>Object.assign(document.createElement('link'),{rel,href,crossOrigin:'anonymous'},as&&{as})))`;
-  firstInHead = `<script>${preloadUnlessControlled}</script>`;
-  return page.replace(found[0], () => `<script type="module">${script}</script>`).replace(wasmPreload, '');
+  return {
+    page: page.replace(found[0], () => `<script type="module">${script}</script>`).replace(wasmPreload, ''),
+    preloadScript: `<script>${preloadUnlessControlled}</script>`,
+  };
 }
 
 /** The file at `path` packed by xz (XZ Utils, which scripts/setup installs). */
@@ -482,10 +483,10 @@ function withFirstScenarioInShell(page, scenarios) {
 /**
  * The page with its preloads (Trunk writes the page's glue and wasm at the end of the
  * head) right after `<meta charset>`, the wasm's first: the browser asks for the wasm,
- * by far the largest file, before the stylesheet and the scripts. The CSP <meta> goes
- * before them.
+ * by far the largest file, before the stylesheet and the scripts; `first` (the script
+ * that preloads the packed wasm) before them all. The CSP <meta> goes before that.
  */
-function withPreloadsFirst(page) {
+function withPreloadsFirst(page, first) {
   const preload = /<link\b[^>]*\brel=["']?(?:modulepreload|preload)(?=["'\s>])[^>]*>/gi;
   const isWasm = (tag) => /\.wasm["'\s>]/.test(attribute(tag, 'href') + ' ');
   const preloads = (page.match(preload) ?? []).sort((a, b) => isWasm(b) - isWasm(a));
@@ -493,7 +494,7 @@ function withPreloadsFirst(page) {
   if (!anchor) fail('index.html has no <meta charset>, after which the preloads go');
   const rest = page.replace(preload, '');
   const at = rest.indexOf(anchor[0]) + anchor[0].length;
-  return `${rest.slice(0, at)}${firstInHead}${preloads.join('')}${rest.slice(at)}`;
+  return `${rest.slice(0, at)}${first}${preloads.join('')}${rest.slice(at)}`;
 }
 
 function escapeHtml(text) {
@@ -539,9 +540,7 @@ function escapeHtml(text) {
 function contentSecurityPolicy(page) {
   const handlers = page.match(/<[a-z][^>]*\son[a-z]+\s*=/gi);
   if (handlers) fail(`index.html has inline event handlers, which the CSP blocks: ${handlers.join(', ')}`);
-  const scriptHashes = elements(page, 'script')
-    .filter((script) => !/\ssrc\s*=/i.test(script.attributes))
-    .map((script) => `'sha256-${sha256Base64(script.text)}'`);
+  const scriptHashes = inlineScripts(page).map((script) => `'sha256-${sha256Base64(script.text)}'`);
   const styleHashes = elements(page, 'style').map((style) => `'sha256-${sha256Base64(style.text)}'`);
   const build = publicOrigin ? ["'self'", publicOrigin] : ["'self'"];
   return [
@@ -826,6 +825,11 @@ function elements(page, tag) {
     attributes: match[1],
     text: match[2].replace(/\r\n?/g, '\n'),
   }));
+}
+
+/** The page's scripts written in it, not loaded from a `src`. */
+function inlineScripts(page) {
+  return elements(page, 'script').filter((script) => !/\ssrc\s*=/i.test(script.attributes));
 }
 
 function attribute(tag, name) {
