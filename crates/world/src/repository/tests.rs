@@ -320,3 +320,38 @@ fn a_file_diff_is_by_field_for_a_value_and_by_lines_for_text() {
     assert_eq!(diffs[3].lines.as_deref(), Some("-3,1 +3,1"));
     assert!(diff_files(&before, &before).is_empty());
 }
+
+/// The repository of `ids_of_earlier_builds`: commits on main and on a branch.
+fn with_history() -> Repository {
+    let mut repo = branches();
+    repo.commit("bob", "Break things", &set("envs/prod/web.json", json!({"web": {"image": "bad", "text": "a\nb\"c"}})), 1);
+    repo.commit_on("staging", "alice", "Release", &set("app/web.json", json!({"web": {"image": "web:2", "replicas": 1}})), 2);
+    repo
+}
+
+#[test]
+fn ids_are_short_hashes_of_parent_author_message_and_files() {
+    let repo = with_history();
+    let ids: Vec<&str> = repo.log().map(|commit| commit.id.as_str()).collect();
+    assert_eq!(ids, ["d1197a0", "11a0d4b", "a4fb55d", "5641db1", "3b91e0e"]);
+    let mut other = with_history();
+    other.commit("bob", "Break things", &set("envs/prod/web.json", json!({"web": {"image": "bad", "text": "a\nb\"c "}})), 3);
+    assert_ne!(other.head().id, repo.head().id, "one more character, another id");
+}
+
+#[test]
+fn a_commit_is_found_by_the_id_an_earlier_build_gave_it() {
+    // The ids these commits had with SHA-256 of the files' JSON, newest first.
+    let earlier = ["a819f57", "5cc2434", "9c299ae", "ddc065c", "fd7105a"];
+    let repo = with_history();
+    for (commit, earlier) in repo.log().zip(earlier) {
+        assert_eq!(repo.find(earlier).map(|found| &found.id), Some(&commit.id), "{earlier}");
+        assert_eq!(repo.find(&earlier[..4]).map(|found| &found.id), Some(&commit.id), "{earlier}");
+    }
+    assert!(repo.find("0000000").is_none());
+    assert!(repo.find("HEAD~9").is_none());
+    let mut repo = repo;
+    let reverted = repo.revert("5cc2434", "carol", 3).unwrap();
+    assert_eq!(reverted.message, "Revert \"Break things\"");
+    assert_eq!(reverted.files, repository().head().files);
+}
