@@ -13,7 +13,9 @@ use crate::sync::immutable::{Recreated, Refusal};
 use crate::sync::plan::{has_work, plan, plan_for, Plan};
 use crate::warnings::{warnings, Warning};
 use serde::Serialize;
+use serde_json::Value;
 use std::cell::RefCell;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum SyncStatus {
@@ -148,6 +150,14 @@ fn object_statuses(
                 .collect()
         })
     })
+}
+
+/// The health of the live object at `key`, as the last reports found it when one
+/// looked at this very object, else worked out now.
+pub fn remembered_health(key: &str, live: &Arc<Value>) -> Option<Health> {
+    HEALTH
+        .with_borrow(|memo| memo.recall(key, [None, Some(live)]))
+        .unwrap_or_else(|| health(live))
 }
 
 thread_local! {

@@ -90,7 +90,42 @@ fn options(prune: bool, ignore_replicas: bool) -> Options {
     }
 }
 
+/// The keys of the resources in waves before `wave`, as found with what the core
+/// remembers, and as found in a copy with objects of its own.
+fn resources_before(desired: &State, wave: i64) -> (Vec<String>, Vec<String>) {
+    let keys = |state: &State| -> Vec<String> {
+        gitops_core::sync::hooks::resources_before(state, wave)
+            .into_iter()
+            .map(|(key, _)| key.to_string())
+            .collect()
+    };
+    (keys(desired), keys(&afresh(desired)))
+}
+
 everywhere! {
+    fn a_wave_or_hook_typed_into_an_object_is_what_the_next_look_finds() {
+        let text = desired_text();
+        let desired = State::read_cached("desired", &text).unwrap();
+        let (found, afresh) = resources_before(&desired, 1);
+        assert_eq!(found, afresh);
+        assert_eq!(found.len(), DEPLOYMENTS + 1, "every object is in wave 0");
+        assert!(resources_before(&desired, 0).0.is_empty());
+        let annotated = |annotations: &str| {
+            let at = text.find("\"name\": \"service-004\"").unwrap();
+            format!("{}\"annotations\": {annotations}, {}", &text[..at], &text[at..])
+        };
+        let later = State::read_cached("desired", &annotated(r#"{"argocd.argoproj.io/sync-wave": "2"}"#)).unwrap();
+        let (found, afresh) = resources_before(&later, 1);
+        assert_eq!(found, afresh);
+        assert!(!found.contains(&"Deployment/shop/service-004".to_string()));
+        assert_eq!(resources_before(&later, 3).0.len(), DEPLOYMENTS + 1);
+        let hook = State::read_cached("desired", &annotated(r#"{"argocd.argoproj.io/hook": "PreSync"}"#)).unwrap();
+        let (found, afresh) = resources_before(&hook, 1);
+        assert_eq!(found, afresh);
+        assert_eq!(found.len(), DEPLOYMENTS, "a hook is no resource");
+        assert_eq!(resources_before(&desired, 1).0.len(), DEPLOYMENTS + 1, "and the text before it has none");
+    }
+
     fn typing_a_mutable_tag_warns_and_typing_it_back_does_not() {
         let text = desired_text();
         let desired = State::read_cached("desired", &text).unwrap();

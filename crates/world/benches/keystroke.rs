@@ -11,6 +11,7 @@ mod common;
 
 use common::{clock, median, states};
 use gitops_core::{report, State};
+use gitops_world::agent::waves::step_hold;
 use gitops_world::scenario::Scenario;
 use gitops_world::share::Interaction;
 use gitops_world::World;
@@ -56,8 +57,9 @@ async fn measure(print: impl Fn(String)) {
         .expect("a replica count")
         + 12;
 
-    // In the page's order: the keystroke reads the typed text and reports on it
-    // against the cluster (what the person waits for); when typing pauses, the world
+    // In the page's order: the keystroke reads the typed text, reports on it against
+    // the cluster and finds what holds the next Step, as the page's model does (what
+    // the person waits for); when typing pauses, the world
     // commits the text and the page reports on the world's states again.
     let options = world.options.reconcile();
     let mut stages: [Vec<f64>; 5] = Default::default();
@@ -67,8 +69,16 @@ async fn measure(print: impl Fn(String)) {
         let start = clock::now_ms();
         let typed = State::read_cached("desired", &text).expect("valid");
         let read = clock::now_ms();
-        let actual = world.clusters[&environment].actual().clone();
-        report(&typed, &actual, &options);
+        let cluster = &world.clusters[&environment];
+        let actual = cluster.actual().clone();
+        let typed_report = report(&typed, &actual, &options);
+        step_hold(
+            &typed,
+            &actual,
+            &typed_report.plan,
+            &options,
+            &cluster.confirmed_prunes,
+        );
         let previewed = clock::now_ms();
         world.interact(&environment, &Interaction::Desired(text.into()));
         let committed = clock::now_ms();

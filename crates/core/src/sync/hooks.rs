@@ -12,12 +12,14 @@ use crate::diff::compare::mode_of;
 use crate::diff::normalize::{desired_as_stored, Mode};
 use crate::diff::tracking::with_tracking;
 use crate::health::{health, Health};
+use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::hooks::{delete_policies, is_hook, phases};
 use crate::state::{key_of, Key, State};
 use crate::sync::merge::created;
 use crate::sync::order::{sort_key, wave};
 use serde_json::Value;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 pub use crate::state::hooks::{DeletePolicy, Phase};
@@ -69,6 +71,33 @@ pub fn resources(desired: &State) -> impl Iterator<Item = (&Key, &Arc<Value>)> {
         .objects()
         .iter()
         .filter(move |(_, object)| !is_hook_of(desired, object))
+}
+
+/// The application's resources in waves before `before`, in key order: what a wave
+/// waits for. Whether each object is a hook, and its wave, are remembered by object,
+/// so that a look after a keystroke reads the annotations of the edited object alone
+/// (10,000 objects: 11 ms natively, every object's maps walked, to 1.7).
+pub fn resources_before(desired: &State, before: i64) -> Vec<(&Key, &Arc<Value>)> {
+    let mode = mode_of(desired);
+    PLACES.with_borrow_mut(|memo| {
+        memo.pass(mode, desired.len(), |places| {
+            desired
+                .objects()
+                .iter()
+                .filter(|(key, object)| {
+                    let (hook, own) = places.get_or(key, [Some(object), None], || {
+                        (mode == Mode::Kubernetes && is_hook(object), wave(object))
+                    });
+                    !hook && own < before
+                })
+                .collect()
+        })
+    })
+}
+
+thread_local! {
+    /// Whether each object is a hook, and its wave, by object.
+    static PLACES: RefCell<Memo<Mode, (bool, i64)>> = const { RefCell::new(Memo::new()) };
 }
 
 /// Whether `object` of `desired` runs in the Sync phase: a resource, or a

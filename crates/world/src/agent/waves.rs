@@ -12,12 +12,12 @@
 use super::{operation_event, Application};
 use crate::cluster::Cluster;
 use crate::event::Event;
-use gitops_core::health::{health, Health};
+use gitops_core::health::Health;
 use gitops_core::options::Options;
+use gitops_core::report::remembered_health;
 use gitops_core::state::State;
-use gitops_core::sync::hooks::resources;
+use gitops_core::sync::hooks::resources_before;
 use gitops_core::sync::immutable::{outcome, Outcome};
-use gitops_core::sync::order::wave;
 use gitops_core::sync::plan::Operation;
 use std::collections::BTreeSet;
 
@@ -261,9 +261,12 @@ pub fn hold(
 /// resources of the earlier waves (a hook is none: its phase waits for it).
 pub fn hold_before(target: &State, actual: &State, wave_now: i64) -> Option<Hold> {
     let mut waiting = None;
-    let earlier = resources(target).filter(|(_, object)| wave(object) < wave_now);
-    for (key, _) in earlier {
-        let state = match actual.get(key).map(health) {
+    for (key, _) in resources_before(target, wave_now) {
+        let state = match actual
+            .objects()
+            .get(key)
+            .map(|live| remembered_health(key, live))
+        {
             None => "missing".to_string(),
             Some(None | Some(Health::Healthy)) => continue,
             Some(Some(Health::Degraded)) => {
