@@ -171,15 +171,7 @@ impl World {
                 key: diff.key.clone(),
             });
         }
-        let keys: Vec<String> = changed
-            .iter()
-            .map(|diff| format!("{} {}", diff.change, diff.key))
-            .collect();
-        let what = if keys.is_empty() {
-            "nothing".to_string()
-        } else {
-            keys.join(", ")
-        };
+        let what = crate::repository::list_object_changes(&changed).unwrap_or_else(|| "nothing".into());
         Event::new(
             step,
             by,

@@ -127,15 +127,7 @@ impl World {
         });
         let Some(before) = before else { return };
         let changes = crate::repository::diff_states(&before, state);
-        let list: Vec<String> = changes
-            .iter()
-            .map(|diff| format!("{} {}", diff.change, diff.key))
-            .collect();
-        let what = if list.is_empty() {
-            "nothing yet".to_string()
-        } else {
-            list.join(", ")
-        };
+        let what = crate::repository::list_object_changes(&changes).unwrap_or_else(|| "nothing yet".into());
         let latest = self.events.len() - 1;
         self.events[latest].what = format!("changed the {environment} cluster by hand: {what}");
         if let Some(previous) = event {

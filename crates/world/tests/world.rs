@@ -683,6 +683,24 @@ everywhere! {
         assert_eq!(world.clusters["prod"].actual().to_value(), world.summary().desired["prod"]);
     }
 
+    fn a_hand_edit_of_thousands_of_objects_names_ten_and_counts_the_rest() {
+        let scenario = Scenario::parse("lesson.json", include_str!("../../../static/presets/worked-example.json")).unwrap();
+        let mut world = World::new(&scenario);
+        world.next_step();
+        let objects: serde_json::Map<String, serde_json::Value> =
+            (0..2_000).map(|index| (format!("service-{index:04}"), json!({"replicas": 1}))).collect();
+        let pasted = gitops_core::State::from_value("a", serde_json::Value::Object(objects.clone())).unwrap();
+        let mut set = world.clone();
+        world.edit_actual("you", "prod", &pasted);
+        let typed = &world.events.last().unwrap().what;
+        // 2,002 changes: api and web removed, 2,000 objects added.
+        assert_eq!(typed, "changed the prod cluster by hand: removed api, added service-0000, added service-0001, added service-0002, \
+                           added service-0003, added service-0004, added service-0005, added service-0006, added service-0007, \
+                           added service-0008, and 1992 more");
+        set.perform(&Action::SetCluster { by: "you".into(), environment: "prod".into(), state: serde_json::Value::Object(objects) });
+        assert_eq!(&set.events.last().unwrap().what, typed, "a script's hand edit reads the same");
+    }
+
     fn typing_in_the_page_is_one_commit_and_one_hand_edit_per_burst() {
         let scenario = Scenario::parse("lesson.json", include_str!("../../../static/presets/worked-example.json")).unwrap();
         let mut world = World::new(&scenario);

@@ -16,8 +16,8 @@ pub use branches::{branch_view, on_branch};
 pub use paths::Paths;
 pub use pull_requests::{PullRequest, PullRequestStatus};
 pub use trees::{
-    desired_state, diff_files, diff_states, diff_trees, missing_path, render, touched_environments,
-    FileDiff, ObjectDiff,
+    desired_state, diff_files, diff_states, diff_trees, list_object_changes, missing_path, render,
+    touched_environments, FileDiff, ObjectDiff,
 };
 
 use serde::{Deserialize, Serialize};

@@ -264,6 +264,24 @@ pub struct ObjectDiff {
     pub changes: Vec<Change>,
 }
 
+const LISTED_OBJECTS: usize = 10;
+
+/// `removed api, changed web, added y`: what happened to each object, the first
+/// `LISTED_OBJECTS` of them and then how many more, so that an event about a paste
+/// of thousands of objects stays a line a person reads (and the page lays out);
+/// nothing when no object changed.
+pub fn list_object_changes(changes: &[ObjectDiff]) -> Option<String> {
+    let mut listed: Vec<String> = changes
+        .iter()
+        .take(LISTED_OBJECTS)
+        .map(|diff| format!("{} {}", diff.change, diff.key))
+        .collect();
+    if changes.len() > LISTED_OBJECTS {
+        listed.push(format!("and {} more", changes.len() - LISTED_OBJECTS));
+    }
+    (!listed.is_empty()).then(|| listed.join(", "))
+}
+
 /// Every difference from `before` to `after`, field by field, exactly (as
 /// `git diff` shows it, but by object).
 pub fn diff_states(before: &State, after: &State) -> Vec<ObjectDiff> {
