@@ -20,6 +20,7 @@ mod practice;
 mod preset;
 mod problem;
 mod reducer;
+mod reported;
 mod session;
 mod source;
 pub mod syntax;

@@ -7,6 +7,7 @@ use crate::view::{Panel, Theme};
 use crate::editor::{Editor, Pane};
 use crate::preset::{MenuEntry, Preset, FIRST_PRESET};
 use crate::problem::{Location, Problem};
+use crate::reported::Reported;
 use gitops_core::state::render::{render_value, Format};
 use gitops_core::sync::plan::{has_work, Operation};
 use gitops_core::{report, IgnoreRule, Report, State};
@@ -41,6 +42,8 @@ pub struct Model {
     pub ignore_error: Option<String>,
     /// The report of the last states that read: it stays while a pane is broken.
     pub report: Option<Rc<Report>>,
+    /// What the last report was made on.
+    reported: Reported,
     /// Operations applied by Step since anything else changed.
     pub done: Vec<Operation>,
     /// The key of the object just changed, and a token to replay its highlight.
@@ -216,6 +219,7 @@ impl Model {
             ignore_text: String::new(),
             ignore_error: None,
             report: None,
+            reported: Reported::default(),
             done: Vec::new(),
             highlight: None,
             playing: false,
@@ -427,7 +431,11 @@ impl Model {
             Ok(()) => {
                 self.forms_error = None;
                 let options = self.world.options.reconcile();
-                let report = report(desired, actual, &options);
+                let report = self
+                    .reported
+                    .on(desired, actual, &options)
+                    .unwrap_or_else(|| Rc::new(report(desired, actual, &options)));
+                self.reported = Reported::keep(desired, actual, &options, &report);
                 let confirmed = self
                     .world
                     .clusters
@@ -435,7 +443,7 @@ impl Model {
                     .map(|cluster| cluster.confirmed_prunes.clone())
                     .unwrap_or_default();
                 self.hold = step_hold(desired, actual, &report.plan, &options, &confirmed);
-                self.report = Some(Rc::new(report));
+                self.report = Some(report);
             }
             Err(why) => {
                 self.forms_error = Some(format!("Nothing syncs: {why}."));

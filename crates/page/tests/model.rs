@@ -121,8 +121,11 @@ fn typing_replans_at_once_and_commits_when_typing_pauses() {
     assert_eq!(cards(&model), ["delete debug", "delete web"]);
     assert_eq!(commits(&model), before, "no commit while typing");
     assert!(model.typing().is_some());
+    let typed = model.report.clone().expect("a report");
     model.act(Action::Settle);
     assert_eq!(commits(&model), before + 1);
+    let committed = model.report.as_ref().expect("a report");
+    assert!(std::rc::Rc::ptr_eq(&typed, committed), "Git holds what was typed: the report on it stands");
     assert_eq!(
         model.world.repository.head().message,
         "Edit envs/prod in the playground"
