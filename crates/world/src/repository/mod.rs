@@ -23,7 +23,7 @@ pub use trees::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use xxhash_rust::xxh3::Xxh3;
+use xxhash_rust::xxh64::Xxh64;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The environment that `desired` and `actual` stand for.
@@ -295,12 +295,12 @@ impl Repository {
     }
 }
 
-/// A commit's id: the first seven hex digits of XXH3-64 over its parent's id, its
+/// A commit's id: the first seven hex digits of XXH64 over its parent's id, its
 /// author, its message and its files, each length-prefixed, a file's content by its
 /// kind and parts (a text's own bytes, not its JSON), so that a commit of a state of
 /// megabytes takes milliseconds.
 fn commit_id(parent: Option<&str>, author: &str, message: &str, files: &Files) -> String {
-    let mut hash = Xxh3::new();
+    let mut hash = Xxh64::new(0);
     for part in [parent.unwrap_or(""), author, message] {
         feed_str(&mut hash, part);
     }
@@ -312,16 +312,16 @@ fn commit_id(parent: Option<&str>, author: &str, message: &str, files: &Files) -
     format!("{:016x}", hash.digest())[..7].to_string()
 }
 
-fn feed_len(hash: &mut Xxh3, length: usize) {
+fn feed_len(hash: &mut Xxh64, length: usize) {
     hash.update(&(length as u64).to_le_bytes());
 }
 
-fn feed_str(hash: &mut Xxh3, text: &str) {
+fn feed_str(hash: &mut Xxh64, text: &str) {
     feed_len(hash, text.len());
     hash.update(text.as_bytes());
 }
 
-fn feed_value(hash: &mut Xxh3, value: &Value) {
+fn feed_value(hash: &mut Xxh64, value: &Value) {
     match value {
         Value::Null => hash.update(b"n"),
         Value::Bool(false) => hash.update(b"f"),
