@@ -71,6 +71,16 @@ impl Event {
     }
 }
 
+/// `a, b, c, and 7 more`: the first `shown` of `items` as `each` writes them, then how
+/// many more there are; empty for no items.
+pub fn first_and_more<T>(items: &[T], shown: usize, each: impl Fn(&T) -> String) -> String {
+    let mut parts: Vec<String> = items.iter().take(shown).map(each).collect();
+    if items.len() > shown {
+        parts.push(format!("and {} more", items.len() - shown));
+    }
+    parts.join(", ")
+}
+
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.actor, self.what)?;

@@ -668,20 +668,12 @@ pub fn describe_changes(changes: &[Change]) -> String {
         Some(serde_json::Value::String(text)) => crate::registry::shorten_digests(text),
         Some(other) => other.to_string(),
     };
-    let mut parts: Vec<String> = changes
-        .iter()
-        .take(SHOWN)
-        .map(|change| {
-            format!(
-                "{} ({} → {})",
-                change.path,
-                show(&change.from),
-                show(&change.to)
-            )
-        })
-        .collect();
-    if changes.len() > SHOWN {
-        parts.push(format!("and {} more", changes.len() - SHOWN));
-    }
-    parts.join(", ")
+    crate::event::first_and_more(changes, SHOWN, |change| {
+        format!(
+            "{} ({} → {})",
+            change.path,
+            show(&change.from),
+            show(&change.to)
+        )
+    })
 }

@@ -221,38 +221,21 @@ impl Repository {
         self.commits.iter().chain(self.branches.values().flatten())
     }
 
-    /// The commit an earlier build's id (or the start of one) names, its legacy ids
-    /// worked out parents first.
+    /// The commit an earlier build's id (or the start of one) names. A commit comes
+    /// after its parent in `all_commits` (each branch's line is oldest first and starts
+    /// with a commit of its own), so one pass works out each legacy id from its parent's.
     fn find_by_legacy_id(&self, name: &str) -> Option<&Commit> {
         if name.len() > 7 || !name.bytes().all(|byte| byte.is_ascii_hexdigit()) {
             return None;
         }
         let mut legacy: BTreeMap<&str, String> = BTreeMap::new();
-        let mut left: Vec<&Commit> = self.all_commits().collect();
-        while !left.is_empty() {
-            let before = left.len();
-            let mut waiting = Vec::new();
-            for commit in left {
-                let parent = match commit.parent.as_deref() {
-                    None => None,
-                    Some(parent) => match legacy.get(parent) {
-                        Some(id) => Some(id.clone()),
-                        None => {
-                            waiting.push(commit);
-                            continue;
-                        }
-                    },
-                };
-                let id = legacy_commit_id(parent.as_deref(), &commit.author, &commit.message, &commit.files);
-                if id.starts_with(name) {
-                    return Some(commit);
-                }
-                legacy.insert(&commit.id, id);
+        for commit in self.all_commits() {
+            let parent = commit.parent.as_deref().and_then(|parent| legacy.get(parent));
+            let id = legacy_commit_id(parent.map(String::as_str), &commit.author, &commit.message, &commit.files);
+            if id.starts_with(name) {
+                return Some(commit);
             }
-            if waiting.len() == before {
-                return None;
-            }
-            left = waiting;
+            legacy.insert(&commit.id, id);
         }
         None
     }

@@ -5,6 +5,7 @@ use super::kustomize;
 use super::paths::{exists, is_under, Paths};
 use super::Files;
 use super::Repository;
+use crate::event::first_and_more;
 use gitops_core::collect::{map_of, set_of};
 use gitops_core::diff::changes::{changes, Change, Rules};
 use gitops_core::diff::normalize::Mode;
@@ -271,15 +272,9 @@ const LISTED_OBJECTS: usize = 10;
 /// of thousands of objects stays a line a person reads (and the page lays out);
 /// nothing when no object changed.
 pub fn list_object_changes(changes: &[ObjectDiff]) -> Option<String> {
-    let mut listed: Vec<String> = changes
-        .iter()
-        .take(LISTED_OBJECTS)
-        .map(|diff| format!("{} {}", diff.change, diff.key))
-        .collect();
-    if changes.len() > LISTED_OBJECTS {
-        listed.push(format!("and {} more", changes.len() - LISTED_OBJECTS));
-    }
-    (!listed.is_empty()).then(|| listed.join(", "))
+    (!changes.is_empty()).then(|| {
+        first_and_more(changes, LISTED_OBJECTS, |diff| format!("{} {}", diff.change, diff.key))
+    })
 }
 
 /// Every difference from `before` to `after`, field by field, exactly (as
