@@ -87,6 +87,16 @@ const SCENARIO_DIRECTORIES = ['presets', 'exercises'];
 const FIRST_PRESET = 'worked-example.json';
 /** The page's wasm as Trunk names it; the build ships it packed (`.xz`) beside it. */
 const PAGE_WASM = /^playground-[0-9a-f]+_bg\.wasm$/;
+/** The page's wasm-bindgen glue, which index.html preloads. */
+const PAGE_GLUE = /^playground-[0-9a-f]+\.js$/;
+/**
+ * V8's compile hint (Chromium 136 on): the script's functions are compiled as it loads,
+ * while the wasm is still on its way, instead of each on its first call, on the page's
+ * thread, once the wasm has arrived. The page's glue and the editor's painting are mostly
+ * called by the first render; the API's glue and the deflate are not.
+ */
+const CALLED_ON_LOAD = '//# allFunctionsCalledOnLoad\n';
+const calledOnLoad = (path) => PAGE_GLUE.test(posix.basename(path)) || posix.basename(path) === 'paint.js';
 
 let html = readFileSync(htmlPath, 'utf8');
 const underTrunkServe = inlineScripts(html).some((script) => script.text.includes('.well-known/trunk/ws'));
@@ -158,7 +168,7 @@ async function withCompactGlue(page) {
   const snippets = join(staging, 'snippets');
   for (const path of existsSync(snippets) ? walk(snippets).filter((path) => path.endsWith('.js')) : []) {
     const { code } = await minify(readFileSync(path, 'utf8'), { module: true, format: { comments: false } });
-    writeFileSync(path, code);
+    writeFileSync(path, calledOnLoad(path) ? `${CALLED_ON_LOAD}${code}` : code);
     changed.push(path);
   }
   for (const module of modules) {
@@ -172,7 +182,7 @@ async function withCompactGlue(page) {
     } catch (error) {
       fail(`${module}: ${error.message}`);
     }
-    writeFileSync(gluePath, short.glue);
+    writeFileSync(gluePath, calledOnLoad(gluePath) ? `${CALLED_ON_LOAD}${short.glue}` : short.glue);
     writeFileSync(modulePath, short.wasm);
     changed.push(gluePath, modulePath);
   }
