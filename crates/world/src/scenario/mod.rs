@@ -253,21 +253,34 @@ struct RawScenario {
     section: Option<String>,
     desired: Option<Value>,
     actual: Option<Value>,
+    #[serde(default, deserialize_with = "read_apart")]
     repository: Option<InitialRepository>,
     /// Each declared environment's `{path: ...}` (read in `validate`).
     #[serde(default)]
     environments: BTreeMap<String, Value>,
     #[serde(default)]
     clusters: BTreeMap<String, Value>,
+    #[serde(default, deserialize_with = "read_apart")]
     registry: Option<Vec<ImageSpec>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "read_apart")]
     controllers: Vec<ControllerSpec>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "read_apart")]
     options: WorldOptions,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "read_apart")]
     script: Vec<ScriptStep>,
     steps: Option<u32>,
+    #[serde(default, deserialize_with = "read_apart")]
     exercise: Option<crate::exercise::Exercise>,
+}
+
+/// A field's reader as a function of its own, not inlined into the scenario's. The
+/// browser compiles a function the first time it is called: with every field's reader
+/// inlined, the scenario's was one of 49 KB that a phone took about 30 ms to compile
+/// as the page started, readers of exercises and registries included where the worked
+/// example has neither.
+#[inline(never)]
+fn read_apart<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(field: D) -> Result<T, D::Error> {
+    T::deserialize(field)
 }
 
 /// Steps a run takes after the last scripted action, when `steps` is left out.
