@@ -10,6 +10,7 @@
 //! that object and no other. A pass keeps what it found or looked up, and
 //! the memo holds what the last few passes found.
 
+use crate::state::Key;
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 use std::sync::{Arc, Weak};
@@ -40,7 +41,9 @@ pub struct Memo<C, T> {
 const PASSES_KEPT: u64 = 4;
 
 struct Finding<T> {
-    key: Box<str>,
+    /// The key the finding was kept under, shared with the state: a look at the same
+    /// state (or a copy that shares its keys) knows it by its address, without reading it.
+    key: Key,
     /// Reserve the objects' allocations, so that their addresses stay theirs.
     _objects: [Option<Weak<Value>>; 2],
     result: T,
@@ -88,7 +91,7 @@ impl<C, T: Clone> Memo<C, T> {
     /// adds nothing to it.
     pub fn recall(&self, key: &str, objects: Objects) -> Option<T> {
         let finding = self.findings.as_ref()?.get(&addresses(&objects))?;
-        (&*finding.key == key).then(|| finding.result.clone())
+        same_key(&finding.key, key).then(|| finding.result.clone())
     }
 }
 
@@ -100,7 +103,7 @@ impl<C, T: Clone> Pass<'_, C, T> {
     pub fn known(&mut self, key: &str, objects: Objects) -> Option<T> {
         let memo = self.0.as_mut()?;
         let finding = memo.findings.as_mut()?.get_mut(&addresses(&objects))?;
-        if &*finding.key != key {
+        if !same_key(&finding.key, key) {
             return None;
         }
         finding.pass = memo.pass;
@@ -108,10 +111,10 @@ impl<C, T: Clone> Pass<'_, C, T> {
     }
 
     /// Remembers what was found for these objects under `key`.
-    pub fn keep(&mut self, key: &str, objects: Objects, result: T) {
+    pub fn keep(&mut self, key: &Key, objects: Objects, result: T) {
         if let Some(memo) = self.0.as_mut() {
             let finding = Finding {
-                key: key.into(),
+                key: Key::clone(key),
                 _objects: objects.map(|object| object.map(Arc::downgrade)),
                 result,
                 pass: memo.pass,
@@ -123,7 +126,7 @@ impl<C, T: Clone> Pass<'_, C, T> {
     }
 
     /// What was found for these very objects under `key`, else `find()`.
-    pub fn get_or(&mut self, key: &str, objects: Objects, find: impl FnOnce() -> T) -> T {
+    pub fn get_or(&mut self, key: &Key, objects: Objects, find: impl FnOnce() -> T) -> T {
         if let Some(known) = self.known(key, objects) {
             return known;
         }
@@ -131,6 +134,12 @@ impl<C, T: Clone> Pass<'_, C, T> {
         self.keep(key, objects, result.clone());
         result
     }
+}
+
+/// Whether `key` is the key a finding was kept under: the same allocation, as it is
+/// for a state that shares its keys with the one looked at before, or the same text.
+fn same_key(kept: &Key, key: &str) -> bool {
+    (std::ptr::eq(kept.as_ptr(), key.as_ptr()) && kept.len() == key.len()) || **kept == *key
 }
 
 fn addresses(objects: &Objects) -> Addresses {

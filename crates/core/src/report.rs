@@ -119,7 +119,14 @@ fn object_statuses(
             pairs(desired, actual)
                 .filter_map(|pair| {
                     let key = pair.key();
-                    let difference = out_of_sync.next_if(|difference| difference.key() == &**key);
+                    // Each difference is about one of these pairs and borrows its key:
+                    // the next one is this pair's when it is that very key, found by
+                    // its address without reading two keys for every pair.
+                    let difference = out_of_sync.next_if(|difference| {
+                        let same = std::ptr::eq(difference.key(), &**key);
+                        debug_assert!(same || difference.key() != &**key, "a difference of another key's: {key}");
+                        same
+                    });
                     if matches!(
                         difference,
                         Some(Difference::Unmanaged { .. } | Difference::Hook { .. })
