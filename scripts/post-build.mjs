@@ -13,7 +13,9 @@
 //   1. checks that the `integrity` attributes Trunk wrote still match their files
 //      (Trunk computes them before this hook), then minifies the two wasm modules' glue
 //      (the page's, 2 KB less gzipped, and the API's) and the page's JavaScript
-//      snippets (src/ui/compression.js, the editor's paint.js), gives the functions each module
+//      snippets (src/ui/compression.js, the editor's paint.js), starts the page's glue and
+//      paint.js with V8's compile hint (compiled as they load, not at each first call),
+//      gives the functions each module
 //      imports from its glue short names (short-imports.mjs: 6 KB less), and writes the
 //      new integrity of both; under an absolute public URL, points index.html's
 //      register-sw.js at it; then packs the page's wasm with xz beside it

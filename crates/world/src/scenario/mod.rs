@@ -277,7 +277,9 @@ struct RawScenario {
 /// browser compiles a function the first time it is called: with every field's reader
 /// inlined, the scenario's was one of 49 KB that a phone took about 30 ms to compile
 /// as the page started, readers of exercises and registries included where the worked
-/// example has neither.
+/// example has neither. `inline(never)` keeps it apart in LLVM; wasm-opt, which inlines
+/// any function with one caller by default, keeps it apart because index.html has it
+/// inline only small ones (`-ocimfs 100`).
 #[inline(never)]
 fn read_apart<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(field: D) -> Result<T, D::Error> {
     T::deserialize(field)
