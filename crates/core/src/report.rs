@@ -1,17 +1,17 @@
 //! What the reconciler reports about a pair of states, and a sync run to
 //! convergence.
 
-use crate::diff::compare::{compare, Difference};
+use crate::diff::compare::{compare, compare_pairs, Difference};
 use crate::diff::drift::{drift_for, Drift};
 use crate::health::{has_health_check, health, overall, Health};
 use crate::memo::Memo;
 use crate::options::Options;
-use crate::state::pairs::pairs;
+use crate::state::pairs::{aligned, Pair};
 use crate::state::{Key, State};
 use crate::sync::apply::carry_out;
 use crate::sync::immutable::{Recreated, Refusal};
 use crate::sync::plan::{has_work, plan, plan_for, Plan};
-use crate::warnings::{warnings, Warning};
+use crate::warnings::{warnings_of_pairs, Warning};
 use serde::Serialize;
 use serde_json::Value;
 use std::cell::RefCell;
@@ -78,14 +78,17 @@ pub fn drift(desired: &State, actual: &State, options: &Options) -> Drift {
 /// The plan, drift, status and per-object status of `actual` against
 /// `desired`, all from one comparison.
 pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
-    let differences = compare(
+    // The compare, the objects' statuses and the checklist all look at the same pairs.
+    let pairs = aligned(desired, actual);
+    let differences = compare_pairs(
         desired,
         actual,
+        &pairs,
         &options.ignore,
         options.application.as_deref(),
     );
     let drift = drift_for(&differences);
-    let objects = object_statuses(desired, actual, &differences);
+    let objects = object_statuses(actual, &pairs, &differences);
     let sync = if drift.is_empty() {
         SyncStatus::Synced
     } else {
@@ -101,13 +104,13 @@ pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
         drift,
         status: Status { sync, health },
         objects,
-        warnings: warnings(desired, actual, options),
+        warnings: warnings_of_pairs(desired, actual, &pairs, options),
     }
 }
 
 fn object_statuses(
-    desired: &State,
     actual: &State,
+    pairs: &[Pair],
     differences: &[Difference],
 ) -> Vec<ObjectStatus> {
     // The differences are in key order, as the pairs are: one walk along them.
@@ -116,7 +119,8 @@ fn object_statuses(
     let mut out_of_sync = differences.iter().peekable();
     HEALTH.with_borrow_mut(|memo| {
         memo.pass((), actual.len(), |healths| {
-            pairs(desired, actual)
+            pairs
+                .iter()
                 .filter_map(|pair| {
                     let key = pair.key();
                     // Each difference is about one of these pairs and borrows its key:

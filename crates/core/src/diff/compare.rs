@@ -7,7 +7,7 @@ use crate::diff::normalize::{desired_as_stored, last_applied_beside, Mode};
 use crate::diff::tracking::{is_tracked_by, with_tracking};
 use crate::memo::{Memo, Pass};
 use crate::state::hooks::is_hook;
-use crate::state::pairs::{pairs, Pair};
+use crate::state::pairs::{aligned, Pair};
 use crate::state::protection::{flux_releases, flux_skips_apply};
 use crate::state::{Form, State};
 use serde_json::Value;
@@ -119,6 +119,17 @@ pub fn compare<'a>(
     ignore: &[IgnoreRule],
     application: Option<&str>,
 ) -> Vec<Difference<'a>> {
+    compare_pairs(desired, actual, &aligned(desired, actual), ignore, application)
+}
+
+/// `compare`, over the `pairs` of the two states (`aligned`), walked already.
+pub(crate) fn compare_pairs<'a>(
+    desired: &'a State,
+    actual: &'a State,
+    pairs: &[Pair<'a>],
+    ignore: &[IgnoreRule],
+    application: Option<&str>,
+) -> Vec<Difference<'a>> {
     let mode = mode_of(desired);
     let application = application.filter(|_| mode == Mode::Kubernetes);
     let condition = (mode, ignore.to_vec(), application.map(str::to_string));
@@ -130,7 +141,7 @@ pub fn compare<'a>(
     };
     FOUND.with_borrow_mut(|memo| {
         memo.pass(condition, objects, |found| {
-            merge(desired, actual, how, found)
+            merge(pairs, how, found)
         })
     })
 }
@@ -173,13 +184,12 @@ struct Found {
 }
 
 fn merge<'a>(
-    desired: &'a State,
-    actual: &'a State,
+    pairs: &[Pair<'a>],
     how: How,
     found: &mut Pass<Condition, Verdict>,
 ) -> Vec<Difference<'a>> {
     let mut differences = Vec::new();
-    for pair in pairs(desired, actual) {
+    for &pair in pairs {
         match pair {
             Pair::Desired(key, desired) if is_hook_here(desired, how) => {
                 differences.push(Difference::Hook { key })

@@ -14,6 +14,7 @@ mod secrets;
 use crate::memo::Memo;
 use crate::options::Options;
 use crate::pointer::Step;
+use crate::state::pairs::{aligned, Pair};
 use crate::state::Form;
 use crate::state::State;
 use controllers::fields_owned_by_controllers;
@@ -54,10 +55,20 @@ const REPLICAS: [Step<'static>; 2] = [Step::Field("spec"), Step::Field("replicas
 
 /// Every finding about `desired` (and about `actual` objects a prune would delete), ordered by key, then rule.
 pub fn warnings(desired: &State, actual: &State, options: &Options) -> Vec<Warning> {
+    warnings_of_pairs(desired, actual, &aligned(desired, actual), options)
+}
+
+/// `warnings`, with the `pairs` of the two states (`aligned`) walked already.
+pub(crate) fn warnings_of_pairs(
+    desired: &State,
+    actual: &State,
+    pairs: &[Pair],
+    options: &Options,
+) -> Vec<Warning> {
     let mut found = Vec::new();
     object_findings(desired, &mut found);
-    unprotected_prunes(desired, actual, options, &mut found);
-    pruned_namespaces(desired, actual, options, &mut found);
+    unprotected_prunes(desired, pairs, options, &mut found);
+    pruned_namespaces(desired, actual, pairs, options, &mut found);
     fields_owned_by_controllers(desired, actual, options, &mut found);
     ignore_rules_that_select_nothing(desired, actual, options, &mut found);
     // A stable sort: several findings of one rule about one object keep the

@@ -10,7 +10,7 @@ use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::hooks::is_hook;
 use crate::state::meta::metadata_map;
-use crate::state::pairs::{pairs, Pair};
+use crate::state::pairs::Pair;
 use crate::state::protection::{
     flux_releases, misspelt_sync_option, prune_protection, requires_prune_confirmation,
 };
@@ -25,7 +25,7 @@ const PROTECT: &str = "`argocd.argoproj.io/sync-options: Prune=false` (Argo CD) 
 
 pub(super) fn unprotected_prunes(
     desired: &State,
-    actual: &State,
+    pairs: &[Pair],
     options: &Options,
     found: &mut Vec<Warning>,
 ) {
@@ -61,7 +61,7 @@ pub(super) fn unprotected_prunes(
         ));
     }
     let extra =
-        not_in_git(desired, actual).filter(|(_, object)| prunable(desired, options, object));
+        not_in_git(pairs).filter(|(_, object)| prunable(desired, options, object));
     for (key, object) in extra {
         let Some(what) = unprotected(object) else {
             continue;
@@ -87,13 +87,14 @@ pub(super) fn unprotected_prunes(
 pub(super) fn pruned_namespaces(
     desired: &State,
     actual: &State,
+    pairs: &[Pair],
     options: &Options,
     found: &mut Vec<Warning>,
 ) {
     if !options.prune {
         return;
     }
-    let pruned = not_in_git(desired, actual)
+    let pruned = not_in_git(pairs)
         .filter(|(_, object)| !prune_protected(object) && prunable(desired, options, object));
     for (key, namespace) in pruned.filter_map(|(key, _)| Some((key, namespace_at(actual, key)?))) {
         let protected = actual
@@ -127,13 +128,10 @@ pub(super) fn pruned_namespaces(
     }
 }
 
-/// The live objects Git does not declare, found in one walk over both
-/// sorted states rather than a lookup each.
-fn not_in_git<'a>(
-    desired: &'a State,
-    actual: &'a State,
-) -> impl Iterator<Item = (&'a Key, &'a Arc<Value>)> {
-    pairs(desired, actual).filter_map(|pair| match pair {
+/// The live objects Git does not declare, found in the walk over both sorted
+/// states (`aligned`) rather than a lookup each.
+fn not_in_git<'p, 'a>(pairs: &'p [Pair<'a>]) -> impl Iterator<Item = (&'a Key, &'a Arc<Value>)> + 'p {
+    pairs.iter().filter_map(|pair| match *pair {
         Pair::Actual(key, object) => Some((key, object)),
         Pair::Desired(..) | Pair::Both(..) => None,
     })
