@@ -29,7 +29,19 @@ type Addresses = [usize; 2];
 pub struct Memo<C, T> {
     /// What the findings depend on besides the objects (options, a mode).
     condition: Option<C>,
-    findings: Option<FxHashMap<Addresses, Finding<T>>>,
+    /// The findings, each in a slot it keeps while it is kept.
+    slots: Vec<Option<Finding<T>>>,
+    /// The slot of each finding, by its objects' addresses.
+    slot_of: Option<FxHashMap<Addresses, usize>>,
+    /// Slots whose findings were forgotten, to be used again.
+    free: Vec<usize>,
+    /// The slots the last pass looked at, in the order it looked. A pass over the
+    /// same state (or a reread of it) looks at the same objects in the same order:
+    /// the finding at its place here is the one it wants, read without hashing, one
+    /// slot after the other.
+    last_walk: Vec<usize>,
+    /// The slots the pass under way has looked at so far.
+    walk: Vec<usize>,
     /// The number of the pass under way: a finding not looked up or found in
     /// the last `PASSES_KEPT` passes is forgotten when it ends.
     pass: u64,
@@ -41,6 +53,7 @@ pub struct Memo<C, T> {
 const PASSES_KEPT: u64 = 4;
 
 struct Finding<T> {
+    addresses: Addresses,
     /// The key the finding was kept under, shared with the state: a look at the same
     /// state (or a copy that shares its keys) knows it by its address, without reading it.
     key: Key,
@@ -54,7 +67,11 @@ impl<C: PartialEq, T: Clone> Memo<C, T> {
     pub const fn new() -> Self {
         Memo {
             condition: None,
-            findings: None,
+            slots: Vec::new(),
+            slot_of: None,
+            free: Vec::new(),
+            last_walk: Vec::new(),
+            walk: Vec::new(),
             pass: 0,
         }
     }
@@ -72,25 +89,55 @@ impl<C: PartialEq, T: Clone> Memo<C, T> {
             return look(&mut Pass(None));
         }
         if self.condition.as_ref() != Some(&condition) {
-            self.findings = None;
+            self.forget_all();
             self.condition = Some(condition);
         }
         self.pass += 1;
+        self.walk.clear();
         let result = look(&mut Pass(Some(self)));
-        let pass = self.pass;
-        if let Some(findings) = &mut self.findings {
-            findings.retain(|_, finding| finding.pass + PASSES_KEPT > pass);
-        }
+        std::mem::swap(&mut self.last_walk, &mut self.walk);
+        self.forget_older_than(self.pass.saturating_sub(PASSES_KEPT - 1));
         result
+    }
+
+    fn forget_all(&mut self) {
+        self.slots.clear();
+        self.slot_of = None;
+        self.free.clear();
+        self.last_walk.clear();
+    }
+
+    /// Forgets the findings no pass from `pass` on looked up or found.
+    fn forget_older_than(&mut self, pass: u64) {
+        for (slot, entry) in self.slots.iter_mut().enumerate() {
+            if entry.as_ref().is_some_and(|finding| finding.pass < pass) {
+                if let (Some(finding), Some(slot_of)) = (entry.take(), self.slot_of.as_mut()) {
+                    slot_of.remove(&finding.addresses);
+                }
+                self.free.push(slot);
+            }
+        }
     }
 }
 
 impl<C, T: Clone> Memo<C, T> {
+    /// The slot of the finding for `addresses`: the one the last pass looked at at
+    /// this point of its walk when it holds them, else the one hashing finds.
+    fn slot_for(&self, addresses: &Addresses) -> Option<usize> {
+        let hinted = self.last_walk.get(self.walk.len()).copied().filter(|&slot| {
+            matches!(self.slots.get(slot), Some(Some(finding)) if finding.addresses == *addresses)
+        });
+        let hashed = || self.slot_of.as_ref()?.get(addresses).copied();
+        debug_assert!(hinted.is_none() || hinted == hashed(), "a walk's slot that is not the finding's");
+        hinted.or_else(hashed)
+    }
+
     /// What the last passes found for these very objects under `key`, without a pass
     /// of its own: a look that follows a pass over the same state (a report's) and
     /// adds nothing to it.
     pub fn recall(&self, key: &str, objects: Objects) -> Option<T> {
-        let finding = self.findings.as_ref()?.get(&addresses(&objects))?;
+        let slot = *self.slot_of.as_ref()?.get(&addresses(&objects))?;
+        let finding = self.slots.get(slot)?.as_ref()?;
         same_key(&finding.key, key).then(|| finding.result.clone())
     }
 }
@@ -99,39 +146,41 @@ impl<C, T: Clone> Memo<C, T> {
 pub struct Pass<'m, C, T>(Option<&'m mut Memo<C, T>>);
 
 impl<C, T: Clone> Pass<'_, C, T> {
-    /// What was found for these very objects under `key`, if anything.
-    pub fn known(&mut self, key: &str, objects: Objects) -> Option<T> {
-        let memo = self.0.as_mut()?;
-        let finding = memo.findings.as_mut()?.get_mut(&addresses(&objects))?;
-        if !same_key(&finding.key, key) {
-            return None;
-        }
-        finding.pass = memo.pass;
-        Some(finding.result.clone())
-    }
-
-    /// Remembers what was found for these objects under `key`.
-    pub fn keep(&mut self, key: &Key, objects: Objects, result: T) {
-        if let Some(memo) = self.0.as_mut() {
-            let finding = Finding {
-                key: Key::clone(key),
-                _objects: objects.map(|object| object.map(Arc::downgrade)),
-                result,
-                pass: memo.pass,
-            };
-            memo.findings
-                .get_or_insert_with(FxHashMap::default)
-                .insert(addresses(&objects), finding);
-        }
-    }
-
-    /// What was found for these very objects under `key`, else `find()`.
+    /// What was found for these very objects under `key`, else `find()`,
+    /// remembered.
     pub fn get_or(&mut self, key: &Key, objects: Objects, find: impl FnOnce() -> T) -> T {
-        if let Some(known) = self.known(key, objects) {
-            return known;
+        let Some(memo) = self.0.as_mut() else {
+            return find();
+        };
+        let addresses = addresses(&objects);
+        let slot = memo.slot_for(&addresses);
+        if let Some(slot) = slot {
+            if let Some(Some(finding)) = memo.slots.get_mut(slot) {
+                if same_key(&finding.key, key) {
+                    finding.pass = memo.pass;
+                    memo.walk.push(slot);
+                    return finding.result.clone();
+                }
+            }
         }
         let result = find();
-        self.keep(key, objects, result.clone());
+        let finding = Finding {
+            addresses,
+            key: Key::clone(key),
+            _objects: objects.map(|object| object.map(Arc::downgrade)),
+            result: result.clone(),
+            pass: memo.pass,
+        };
+        // The same objects under another key take their slot over.
+        let slot = slot.or_else(|| memo.free.pop()).unwrap_or(memo.slots.len());
+        match memo.slots.get_mut(slot) {
+            Some(entry) => *entry = Some(finding),
+            None => memo.slots.push(Some(finding)),
+        }
+        memo.slot_of
+            .get_or_insert_with(FxHashMap::default)
+            .insert(addresses, slot);
+        memo.walk.push(slot);
         result
     }
 }
@@ -144,4 +193,87 @@ fn same_key(kept: &Key, key: &str) -> bool {
 
 fn addresses(objects: &Objects) -> Addresses {
     objects.map(|object| object.map_or(0, |object| Arc::as_ptr(object) as usize))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    type Keyed = Vec<(Key, Arc<Value>)>;
+
+    fn numbered(numbers: impl IntoIterator<Item = u64>) -> Keyed {
+        numbers
+            .into_iter()
+            .map(|number| (Key::from(format!("k{number:04}")), Arc::new(json!(number))))
+            .collect()
+    }
+
+    /// A pass over `objects` that finds each object's number, counting the objects it
+    /// had to look at.
+    fn look(memo: &mut Memo<(), u64>, objects: &Keyed, looked: &mut usize) -> Vec<u64> {
+        memo.pass((), objects.len(), |pass| {
+            objects
+                .iter()
+                .map(|(key, object)| {
+                    pass.get_or(key, [Some(object), None], || {
+                        *looked += 1;
+                        object.as_u64().unwrap_or_default()
+                    })
+                })
+                .collect()
+        })
+    }
+
+    fn numbers(objects: &Keyed) -> Vec<u64> {
+        objects.iter().map(|(_, object)| object.as_u64().unwrap_or_default()).collect()
+    }
+
+    #[test]
+    fn a_pass_looks_only_at_objects_no_recent_pass_found() {
+        let mut memo = Memo::new();
+        let mut looked = 0;
+        let objects = numbered(0..300);
+        assert_eq!(look(&mut memo, &objects, &mut looked), numbers(&objects));
+        assert_eq!(looked, 300);
+        assert_eq!(look(&mut memo, &objects, &mut looked), numbers(&objects));
+        assert_eq!(looked, 300, "the same objects again");
+
+        // One object changed, one inserted early (every later object a place further
+        // along the walk than the last pass found it), one removed.
+        let mut edited = objects.clone();
+        edited[200].1 = Arc::new(json!(9_000));
+        edited.insert(5, (Key::from("k0004a"), Arc::new(json!(9_001))));
+        edited.remove(100);
+        assert_eq!(look(&mut memo, &edited, &mut looked), numbers(&edited));
+        assert_eq!(looked, 302, "the changed and the inserted object");
+        assert_eq!(look(&mut memo, &objects, &mut looked), numbers(&objects));
+        assert_eq!(looked, 302, "the state before, found a pass ago");
+
+        // The same objects under other keys are looked at again.
+        let renamed: Keyed = objects
+            .iter()
+            .take(150)
+            .map(|(key, object)| (Key::from(format!("{key}-renamed")), Arc::clone(object)))
+            .collect();
+        assert_eq!(look(&mut memo, &renamed, &mut looked), numbers(&renamed));
+        assert_eq!(looked, 452);
+    }
+
+    #[test]
+    fn what_no_pass_found_lately_is_forgotten() {
+        let mut memo = Memo::new();
+        let mut looked = 0;
+        let first = numbered(0..200);
+        let second = numbered(1_000..1_200);
+        look(&mut memo, &first, &mut looked);
+        for _ in 0..PASSES_KEPT {
+            look(&mut memo, &second, &mut looked);
+        }
+        assert_eq!(looked, 400);
+        assert_eq!(look(&mut memo, &first, &mut looked), numbers(&first));
+        assert_eq!(looked, 600, "the first state was forgotten");
+        assert_eq!(look(&mut memo, &second, &mut looked), numbers(&second));
+        assert_eq!(looked, 600, "the second was found a pass ago");
+    }
 }
