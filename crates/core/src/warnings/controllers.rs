@@ -4,10 +4,12 @@
 use super::{kind, name, warning, Warning};
 use super::{FIELD_OWNED_BY_CONTROLLER, REPLICAS};
 use crate::diff::ignore::IgnoreRule;
+use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::namespace::namespace_of;
 use crate::state::State;
 use serde_json::Value;
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub(super) fn fields_owned_by_controllers(
@@ -73,6 +75,13 @@ pub(super) fn fields_owned_by_controllers(
     }
 }
 
+thread_local! {
+    /// Whether each object is a HorizontalPodAutoscaler, by key: remembered, since
+    /// a keystroke's report asks it of every object, desired and live, and the memo
+    /// answers without reading the object.
+    static AUTOSCALER: RefCell<Memo<(), bool>> = const { RefCell::new(Memo::new()) };
+}
+
 /// What a scale target is: kind, name and namespace.
 type Target<'a> = (&'a str, &'a str, Option<&'a str>);
 
@@ -83,11 +92,18 @@ fn autoscaler_targets<'a>(
     actual: &'a State,
 ) -> BTreeMap<Target<'a>, BTreeSet<&'a str>> {
     let mut targets: BTreeMap<Target, BTreeSet<&str>> = BTreeMap::new();
-    let autoscalers = desired
-        .objects()
-        .iter()
-        .chain(actual.objects())
-        .filter(|(_, hpa)| kind(hpa) == Some("HorizontalPodAutoscaler"));
+    let objects = || desired.objects().iter().chain(actual.objects());
+    let autoscalers: Vec<_> = AUTOSCALER.with_borrow_mut(|memo| {
+        memo.pass((), desired.len() + actual.len(), |remembered| {
+            objects()
+                .filter(|(key, object)| {
+                    remembered.get_or(key, [Some(object), None], || {
+                        kind(object) == Some("HorizontalPodAutoscaler")
+                    })
+                })
+                .collect()
+        })
+    });
     for (hpa_key, hpa) in autoscalers {
         let target = |field: &str| {
             hpa.pointer("/spec/scaleTargetRef")
