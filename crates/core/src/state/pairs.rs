@@ -3,8 +3,9 @@
 
 use crate::state::{Key, State};
 use serde_json::Value;
+use std::cell::RefCell;
 use std::cmp::Ordering;
-use std::collections::btree_map;
+use std::collections::{btree_map, BTreeMap};
 use std::iter::Peekable;
 use std::sync::Arc;
 
@@ -42,8 +43,75 @@ pub fn pairs<'a>(desired: &'a State, actual: &'a State) -> Pairs<'a> {
 /// Every pair of `pairs`, walked once for the several looks a report takes at the
 /// same two states: the walk reads two keys at each step (a cache miss each, in a
 /// large state), the list none.
+///
+/// A large walk is remembered: which two keys met at each step, by their addresses,
+/// and how they compared. The next walk, over a reread of the same text (which shares
+/// the keys it did not change) against the same cluster, meets the same two keys at
+/// each step and takes how they compared from there, reading neither.
 pub fn aligned<'a>(desired: &'a State, actual: &'a State) -> Vec<Pair<'a>> {
-    pairs(desired, actual).collect()
+    if desired.len() + actual.len() < SMALLEST_WALK_REMEMBERED {
+        return pairs(desired, actual).collect();
+    }
+    LAST_WALK.with_borrow_mut(|last| {
+        let remembered = last.as_ref().map_or(&[][..], |walk| &walk.steps[..]);
+        let mut steps = Vec::with_capacity(remembered.len());
+        let mut wanted = desired.objects.iter().peekable();
+        let mut present = actual.objects.iter().peekable();
+        let mut aligned = Vec::with_capacity(desired.len().max(actual.len()));
+        loop {
+            let (want, have) = (wanted.peek(), present.peek());
+            let met = [want.map(|(key, _)| *key), have.map(|(key, _)| *key)].map(address);
+            let order = match (want, have) {
+                (None, None) => break,
+                (Some(_), None) => Ordering::Less,
+                (None, Some(_)) => Ordering::Greater,
+                (Some((want, _)), Some((have, _))) => match remembered.get(steps.len()) {
+                    Some(&(then, order)) if then == met => order,
+                    _ => want.cmp(have),
+                },
+            };
+            steps.push((met, order));
+            aligned.push(match order {
+                Ordering::Less => match wanted.next() {
+                    Some((key, desired)) => Pair::Desired(key, desired),
+                    None => break,
+                },
+                Ordering::Greater => match present.next() {
+                    Some((key, actual)) => Pair::Actual(key, actual),
+                    None => break,
+                },
+                Ordering::Equal => match (wanted.next(), present.next()) {
+                    (Some((key, desired)), Some((_, actual))) => Pair::Both(key, desired, actual),
+                    _ => break,
+                },
+            });
+        }
+        *last = Some(Walk {
+            _keys: [Arc::clone(&desired.objects), Arc::clone(&actual.objects)],
+            steps,
+        });
+        aligned
+    })
+}
+
+/// Walks over fewer objects than this are not remembered: remembering would cost more
+/// than it saves, and the world simulation walks many small states.
+const SMALLEST_WALK_REMEMBERED: usize = 128;
+
+/// A large walk of `aligned`: the two keys met at each step, by address (0 for none),
+/// and how they compared.
+struct Walk {
+    /// The states walked, so that their keys, and so those addresses, stay theirs.
+    _keys: [Arc<BTreeMap<Key, Arc<Value>>>; 2],
+    steps: Vec<([usize; 2], Ordering)>,
+}
+
+thread_local! {
+    static LAST_WALK: RefCell<Option<Walk>> = const { RefCell::new(None) };
+}
+
+fn address(key: Option<&Key>) -> usize {
+    key.map_or(0, |key| key.as_ptr() as usize)
 }
 
 pub struct Pairs<'a> {
@@ -104,5 +172,42 @@ mod tests {
                 ("d", true, false)
             ]
         );
+    }
+
+    fn sides<'a>(pairs: impl IntoIterator<Item = Pair<'a>>) -> Vec<(String, bool, bool)> {
+        pairs
+            .into_iter()
+            .map(|pair| {
+                let desired = !matches!(pair, Pair::Actual(..));
+                (pair.key().to_string(), desired, pair.actual().is_some())
+            })
+            .collect()
+    }
+
+    /// A state of `keys` objects `{"n": <key's number>}`, as text.
+    fn text(keys: impl IntoIterator<Item = u32>, value: u32) -> String {
+        let objects: Vec<String> = keys
+            .into_iter()
+            .map(|key| format!(r#""k{key:04}": {{"n": {value}}}"#))
+            .collect();
+        format!("{{{}}}", objects.join(", "))
+    }
+
+    #[test]
+    fn a_remembered_walk_pairs_as_a_fresh_one() {
+        let desired = State::read_cached("d", &text(0..300, 1)).unwrap();
+        let actual = State::read_cached("a", &text((100..400).step_by(2), 2)).unwrap();
+        let fresh = sides(pairs(&desired, &actual));
+        assert_eq!(sides(aligned(&desired, &actual)), fresh);
+        assert_eq!(sides(aligned(&desired, &actual)), fresh, "walked again");
+        // A reread of an edit shares the keys it did not change: the walk meets the
+        // same keys, but for the ones edited, inserted or removed.
+        let edited = State::read_cached("d", &text((0..300).filter(|key| key % 7 != 3), 1).replace("k0150", "k0150x")).unwrap();
+        assert_eq!(sides(aligned(&edited, &actual)), sides(pairs(&edited, &actual)));
+        // The states the other way round, and other states entirely.
+        assert_eq!(sides(aligned(&actual, &desired)), sides(pairs(&actual, &desired)));
+        let other = State::read_cached("o", &text(250..600, 3)).unwrap();
+        assert_eq!(sides(aligned(&other, &desired)), sides(pairs(&other, &desired)));
+        assert_eq!(sides(aligned(&desired, &actual)), fresh);
     }
 }
