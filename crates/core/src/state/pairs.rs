@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::{btree_map, BTreeMap};
 use std::iter::Peekable;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 /// The objects at one key: only desired, only in the actual state, or both.
 #[derive(Clone, Copy)]
@@ -47,13 +47,18 @@ pub fn pairs<'a>(desired: &'a State, actual: &'a State) -> Pairs<'a> {
 /// A large walk is remembered: which two keys met at each step, by their addresses,
 /// and how they compared. The next walk, over a reread of the same text (which shares
 /// the keys it did not change) against the same cluster, meets the same two keys at
-/// each step and takes how they compared from there, reading neither.
+/// each step and takes how they compared from there, reading neither. Only while both
+/// states walked are still held somewhere: then their keys, and so those addresses,
+/// are still theirs.
 pub fn aligned<'a>(desired: &'a State, actual: &'a State) -> Vec<Pair<'a>> {
     if desired.len() + actual.len() < SMALLEST_WALK_REMEMBERED {
         return pairs(desired, actual).collect();
     }
     LAST_WALK.with_borrow_mut(|last| {
-        let remembered = last.as_ref().map_or(&[][..], |walk| &walk.steps[..]);
+        let remembered = match last.as_ref() {
+            Some(walk) if walk.states.iter().all(|state| state.strong_count() > 0) => &walk.steps[..],
+            _ => &[][..],
+        };
         let mut steps = Vec::with_capacity(remembered.len());
         let mut wanted = desired.objects.iter().peekable();
         let mut present = actual.objects.iter().peekable();
@@ -87,7 +92,7 @@ pub fn aligned<'a>(desired: &'a State, actual: &'a State) -> Vec<Pair<'a>> {
             });
         }
         *last = Some(Walk {
-            _keys: [Arc::clone(&desired.objects), Arc::clone(&actual.objects)],
+            states: [Arc::downgrade(&desired.objects), Arc::downgrade(&actual.objects)],
             steps,
         });
         aligned
@@ -101,8 +106,9 @@ const SMALLEST_WALK_REMEMBERED: usize = 128;
 /// A large walk of `aligned`: the two keys met at each step, by address (0 for none),
 /// and how they compared.
 struct Walk {
-    /// The states walked, so that their keys, and so those addresses, stay theirs.
-    _keys: [Arc<BTreeMap<Key, Arc<Value>>>; 2],
+    /// The states walked: while both are held, their keys, and so those addresses,
+    /// are theirs.
+    states: [Weak<BTreeMap<Key, Arc<Value>>>; 2],
     steps: Vec<([usize; 2], Ordering)>,
 }
 
@@ -209,5 +215,11 @@ mod tests {
         let other = State::read_cached("o", &text(250..600, 3)).unwrap();
         assert_eq!(sides(aligned(&other, &desired)), sides(pairs(&other, &desired)));
         assert_eq!(sides(aligned(&desired, &actual)), fresh);
+        // States dropped after their walk free their keys, whose addresses other keys
+        // may then take: the walk remembered is no longer used.
+        drop((desired, actual, edited, other));
+        let later = State::read_cached("l", &text((0..300).rev().step_by(3), 4)).unwrap();
+        let live = State::read_cached("m", &text(0..150, 5)).unwrap();
+        assert_eq!(sides(aligned(&later, &live)), sides(pairs(&later, &live)));
     }
 }
