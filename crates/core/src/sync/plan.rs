@@ -172,7 +172,8 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             _ => own,
         }
     };
-    let mut ordered: Vec<(i64, &Difference)> = differences
+    // Each operation's sort key is read from its object once, not at every comparison.
+    let mut ordered: Vec<_> = differences
         .iter()
         .filter_map(|difference| match difference {
             Difference::Missing { desired, .. } => Some((wave_of(desired), difference)),
@@ -182,13 +183,15 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 None
             }
         })
+        .map(|(wave, difference)| {
+            let order = sort_key(wave, desired_of(difference), difference.key());
+            (order, wave, difference)
+        })
         .collect();
-    sort_by_key(&mut ordered, |&(wave, difference)| {
-        sort_key(wave, desired_of(difference), difference.key())
-    });
+    sort_by_key(&mut ordered, |&(order, ..)| order);
     ordered
         .into_iter()
-        .map(|(wave, difference)| match difference {
+        .map(|(_, wave, difference)| match difference {
             Difference::Missing { key, desired } => Operation::Create {
                 key: key.to_string(),
                 wave,
@@ -293,7 +296,7 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
     } else {
         0
     };
-    let mut ordered: Vec<(i64, &str, &Value)> = extras
+    let mut ordered: Vec<_> = extras
         .into_iter()
         .map(|(key, actual)| {
             let runs_in = if prunes_last(actual) {
@@ -301,15 +304,13 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
             } else {
                 mirrored(wave(actual))
             };
-            (runs_in, key, actual)
+            (sort_key(runs_in, actual, key), runs_in, key, actual)
         })
         .collect();
-    sort_by_key(&mut ordered, |&(wave, key, actual)| {
-        sort_key(wave, actual, key)
-    });
+    sort_by_key(&mut ordered, |&(order, ..)| order);
     ordered
         .into_iter()
-        .map(|(wave, key, actual)| match prune_protection(actual) {
+        .map(|(_, wave, key, actual)| match prune_protection(actual) {
             Some(reason) => Operation::Skip {
                 key: key.to_string(),
                 wave,
