@@ -44,7 +44,7 @@ pub fn pairs<'a>(desired: &'a State, actual: &'a State) -> Pairs<'a> {
 /// same two states: the walk reads two keys at each step (a cache miss each, in a
 /// large state), the list none.
 ///
-/// A large walk is remembered: which two keys met at each step, by their addresses,
+/// A large walk is remembered: which two keys it compared at each step, by address,
 /// and how they compared. The next walk, over a reread of the same text (which shares
 /// the keys it did not change) against the same cluster, meets the same two keys at
 /// each step and takes how they compared from there, reading neither. Only while both
@@ -60,36 +60,18 @@ pub fn aligned<'a>(desired: &'a State, actual: &'a State) -> Vec<Pair<'a>> {
             _ => &[][..],
         };
         let mut steps = Vec::with_capacity(remembered.len());
-        let mut wanted = desired.objects.iter().peekable();
-        let mut present = actual.objects.iter().peekable();
+        let mut walk = pairs(desired, actual);
         let mut aligned = Vec::with_capacity(desired.len().max(actual.len()));
-        loop {
-            let (want, have) = (wanted.peek(), present.peek());
-            let met = [want.map(|(key, _)| *key), have.map(|(key, _)| *key)].map(address);
-            let order = match (want, have) {
-                (None, None) => break,
-                (Some(_), None) => Ordering::Less,
-                (None, Some(_)) => Ordering::Greater,
-                (Some((want, _)), Some((have, _))) => match remembered.get(steps.len()) {
-                    Some(&(then, order)) if then == met => order,
-                    _ => want.cmp(have),
-                },
+        while let Some(pair) = walk.next_by(|want, have| {
+            let met = [address(want), address(have)];
+            let order = match remembered.get(steps.len()) {
+                Some(&(then, order)) if then == met => order,
+                _ => want.cmp(have),
             };
             steps.push((met, order));
-            aligned.push(match order {
-                Ordering::Less => match wanted.next() {
-                    Some((key, desired)) => Pair::Desired(key, desired),
-                    None => break,
-                },
-                Ordering::Greater => match present.next() {
-                    Some((key, actual)) => Pair::Actual(key, actual),
-                    None => break,
-                },
-                Ordering::Equal => match (wanted.next(), present.next()) {
-                    (Some((key, desired)), Some((_, actual))) => Pair::Both(key, desired, actual),
-                    _ => break,
-                },
-            });
+            order
+        }) {
+            aligned.push(pair);
         }
         *last = Some(Walk {
             states: [Arc::downgrade(&desired.objects), Arc::downgrade(&actual.objects)],
@@ -103,8 +85,8 @@ pub fn aligned<'a>(desired: &'a State, actual: &'a State) -> Vec<Pair<'a>> {
 /// than it saves, and the world simulation walks many small states.
 const SMALLEST_WALK_REMEMBERED: usize = 128;
 
-/// A large walk of `aligned`: the two keys met at each step, by address (0 for none),
-/// and how they compared.
+/// A large walk of `aligned`: the two keys compared at each step where both states had
+/// one, by address, and how they compared.
 struct Walk {
     /// The states walked: while both are held, their keys, and so those addresses,
     /// are theirs.
@@ -116,8 +98,8 @@ thread_local! {
     static LAST_WALK: RefCell<Option<Walk>> = const { RefCell::new(None) };
 }
 
-fn address(key: Option<&Key>) -> usize {
-    key.map_or(0, |key| key.as_ptr() as usize)
+fn address(key: &Key) -> usize {
+    key.as_ptr() as usize
 }
 
 pub struct Pairs<'a> {
@@ -129,11 +111,18 @@ impl<'a> Iterator for Pairs<'a> {
     type Item = Pair<'a>;
 
     fn next(&mut self) -> Option<Pair<'a>> {
+        self.next_by(|want, have| want.cmp(have))
+    }
+}
+
+impl<'a> Pairs<'a> {
+    /// The next pair, `compare` ordering the two states' next keys where both have one.
+    fn next_by(&mut self, compare: impl FnOnce(&'a Key, &'a Key) -> Ordering) -> Option<Pair<'a>> {
         let order = match (self.wanted.peek(), self.present.peek()) {
             (None, None) => return None,
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
-            (Some((want, _)), Some((have, _))) => want.cmp(have),
+            (Some(&(want, _)), Some(&(have, _))) => compare(want, have),
         };
         Some(match order {
             Ordering::Less => {

@@ -92,10 +92,12 @@ fn autoscaler_targets<'a>(
     actual: &'a State,
 ) -> BTreeMap<Target<'a>, BTreeSet<&'a str>> {
     let mut targets: BTreeMap<Target, BTreeSet<&str>> = BTreeMap::new();
-    let objects = || desired.objects().iter().chain(actual.objects());
     let autoscalers: Vec<_> = AUTOSCALER.with_borrow_mut(|memo| {
         memo.pass((), desired.len() + actual.len(), |remembered| {
-            objects()
+            desired
+                .objects()
+                .iter()
+                .chain(actual.objects())
                 .filter(|(key, object)| {
                     remembered.get_or(key, [Some(object), None], || {
                         kind(object) == Some("HorizontalPodAutoscaler")
