@@ -12,6 +12,8 @@ mod common;
 
 use common::dom::{all, dispatch, find, paste_event, rendered, texts};
 use gitops_playground::ui::ptr_eq::PtrEq;
+use gitops_core::text::bytes::common_ends;
+use gitops_core::text::edit::{SharedText, Typed};
 use std::rc::Rc;
 use web_sys::{Element, HtmlDocument, HtmlElement, KeyboardEvent, KeyboardEventInit, Node};
 use yew::prelude::*;
@@ -223,6 +225,10 @@ async fn the_error_line_is_marked() {
 
 thread_local! {
     static TYPED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// For each text typed: none when the editor said nothing of how it was made,
+    /// else whether what it said is right: made from the parent's text, and with the
+    /// ends the two texts share where a compare of them whole finds them.
+    static EDITS: RefCell<Vec<Option<bool>>> = const { RefCell::new(Vec::new()) };
 }
 
 #[wasm_bindgen_test]
@@ -247,14 +253,14 @@ async fn typing_sends_the_whole_text_and_the_gutter_follows() {
 /// it had before, and a button that replaces the text.
 #[function_component(Rewriter)]
 fn rewriter() -> Html {
-    let text = use_state(|| Rc::<str>::from("first"));
+    let text = use_state(|| SharedText::from("first"));
     let on_input = {
         let text = text.clone();
-        Callback::from(move |typed: Rc<str>| {
-            if typed.ends_with("undo") {
+        Callback::from(move |typed: Typed| {
+            if typed.text.ends_with("undo") {
                 text.set("first".into());
             } else {
-                text.set(typed);
+                text.set(typed.text);
             }
         })
     };
@@ -264,7 +270,7 @@ fn rewriter() -> Html {
     };
     html! {
         <>
-            <CodeEditor id="rewritten" labelled_by="rewritten-label" text={PtrEq((*text).clone())} {on_input} />
+            <CodeEditor id="rewritten" labelled_by="rewritten-label" text={PtrEq::from((*text).clone())} {on_input} />
             <button onclick={replace}>{ "Replace" }</button>
         </>
     }
@@ -595,15 +601,21 @@ struct KeeperProps {
 
 #[function_component(Keeper)]
 fn keeper(props: &KeeperProps) -> Html {
-    let text = use_state(|| Rc::<str>::from(props.text.as_str()));
+    let text = use_state(|| SharedText::from(props.text.as_str()));
     let on_input = {
         let text = text.clone();
-        Callback::from(move |typed: Rc<str>| {
-            TYPED.with(|log| log.borrow_mut().push(typed.to_string()));
-            text.set(typed);
+        Callback::from(move |typed: Typed| {
+            TYPED.with(|log| log.borrow_mut().push(typed.text.to_string()));
+            let edit_right = typed.edit.as_ref().map(|edit| {
+                edit.before.same(&text)
+                    && edit.common_ends(&typed.text)
+                        == Some(common_ends(text.as_bytes(), typed.text.as_bytes()))
+            });
+            EDITS.with(|log| log.borrow_mut().push(edit_right));
+            text.set(typed.text);
         })
     };
-    html! { <CodeEditor id="kept" labelled_by="kept-label" text={PtrEq((*text).clone())} {on_input} /> }
+    html! { <CodeEditor id="kept" labelled_by="kept-label" text={PtrEq::from((*text).clone())} {on_input} /> }
 }
 
 async fn mount_keeper(text: &str) -> (Element, HtmlElement) {
@@ -649,6 +661,7 @@ async fn typing_in_a_large_text_changes_one_block_and_reads_right() {
     let (_, area) = mount_keeper(&lines.join("\n")).await;
     let before = blocks(&area);
     assert_eq!(before.len(), 5);
+    EDITS.with(|log| log.borrow_mut().clear());
     // Line 401 starts block 2 (from 0); "line 401" is 8 units.
     place_caret(&area, 2, 8).await;
     edit("insertText", "!");
@@ -657,6 +670,19 @@ async fn typing_in_a_large_text_changes_one_block_and_reads_right() {
     rendered().await;
     lines[400] = "line 401!\nnew".to_string();
     assert_same_text(&last_typed(), &lines.join("\n"), "typed into one block");
+    // A letter typed over another: the texts part at it and meet again right after it.
+    place_caret(&area, 2, 3).await;
+    let selection = gloo::utils::window().get_selection().unwrap().unwrap();
+    selection.extend_with_offset(&blocks(&area)[2].first_child().unwrap(), 4).unwrap();
+    edit("insertText", "E");
+    rendered().await;
+    lines[400] = "linE 401!\nnew".to_string();
+    assert_same_text(&last_typed(), &lines.join("\n"), "typed over a letter");
+    assert_eq!(
+        EDITS.with(|log| log.borrow().clone()),
+        [Some(true); 4],
+        "each keystroke says, rightly, which block of the last text it replaced"
+    );
     let after = blocks(&area);
     assert!(
         before

@@ -96,6 +96,14 @@ struct PageProps {
 
 /// Presets, the two states, the plan and status, the options, the
 /// controls and the world's timeline.
+/// A callback that sends the reducer `make(input)`, the same callback at every render
+/// (the dispatcher does not change): a component that takes it is drawn again only
+/// when its other props change, and the timeline draws every commit's changes.
+#[hook]
+fn use_send<IN: 'static>(dispatch: &UseReducerDispatcher<PageModel>, make: fn(IN) -> Action) -> Callback<IN> {
+    use_callback(dispatch.clone(), move |input, dispatch| dispatch.dispatch(make(input)))
+}
+
 #[function_component(FullPage)]
 fn full_page(props: &PageProps) -> Html {
     let model = &props.model;
@@ -106,10 +114,10 @@ fn full_page(props: &PageProps) -> Html {
         Callback::from(move |()| dispatch.dispatch(make(())))
     };
     let send_with = |dispatch: &UseReducerDispatcher<PageModel>| dispatch.clone();
-    let on_edit = {
-        let dispatch = send_with(&dispatch);
-        Callback::from(move |(pane, text)| dispatch.dispatch(Action::Edit(pane, text)))
-    };
+    let on_edit = use_send(&dispatch, |(pane, text)| Action::Edit(pane, text));
+    let on_revert = use_send(&dispatch, Action::Revert);
+    let on_approve = use_send(&dispatch, Action::Approve);
+    let on_merge = use_send(&dispatch, Action::Merge);
     let world = &model.world;
     let position = AttrValue::from(model.world_position());
     let history = use_memo(PtrEq(model.world.clone()), |world| world.history());
@@ -120,10 +128,7 @@ fn full_page(props: &PageProps) -> Html {
     let environments = model.environments();
     let (desired_title, desired_hint) = model.desired_heading();
     let picture = use_picture(model);
-    let on_inspect = {
-        let dispatch = send_with(&dispatch);
-        Callback::from(move |key| dispatch.dispatch(Action::Inspect(key)))
-    };
+    let on_inspect = use_send(&dispatch, Action::Inspect);
     let desired_marks = use_pane_marks(model, Pane::Desired);
     let actual_marks = use_pane_marks(model, Pane::Actual);
     let show_card = {
@@ -247,7 +252,7 @@ fn full_page(props: &PageProps) -> Html {
                             pane={Pane::Desired}
                             title={desired_title}
                             hint={desired_hint}
-                            text={PtrEq(model.desired.text.clone())}
+                            text={PtrEq::from(model.desired.text.clone())}
                             error={model.desired.error.clone()}
                             highlight={model.highlighted_lines(Pane::Desired)}
                             marks={desired_marks.clone()}
@@ -260,7 +265,7 @@ fn full_page(props: &PageProps) -> Html {
                             pane={Pane::Actual}
                             title={format!("Actual (cluster: {})", model.environment)}
                             hint="Editing changes the cluster by hand"
-                            text={PtrEq(model.actual.text.clone())}
+                            text={PtrEq::from(model.actual.text.clone())}
                             error={model.actual.error.clone()}
                             highlight={model.highlighted_lines(Pane::Actual)}
                             marks={actual_marks.clone()}
@@ -296,9 +301,9 @@ fn full_page(props: &PageProps) -> Html {
                         {events}
                         {history}
                         started={world.started}
-                        on_revert={let d = send_with(&dispatch); Callback::from(move |id| d.dispatch(Action::Revert(id)))}
-                        on_approve={let d = send_with(&dispatch); Callback::from(move |number| d.dispatch(Action::Approve(number)))}
-                        on_merge={let d = send_with(&dispatch); Callback::from(move |number| d.dispatch(Action::Merge(number)))}
+                        {on_revert}
+                        {on_approve}
+                        {on_merge}
                     />
                 </div>
             </main>
@@ -312,10 +317,10 @@ fn full_page(props: &PageProps) -> Html {
 /// and the pane being typed in shows none.
 #[hook]
 fn use_pane_marks(model: &Model, pane: Pane) -> Rc<PaneMarks> {
-    type Marked = (PtrEq<str>, Option<PtrEq<gitops_core::Report>>);
+    type Marked = (PtrEq<String>, Option<PtrEq<gitops_core::Report>>);
     let last = use_mut_ref(|| None::<(Marked, Rc<PaneMarks>)>);
     let editor = model.editor(pane);
-    let key = (PtrEq(editor.text.clone()), model.report.clone().map(PtrEq));
+    let key = (PtrEq::from(editor.text.clone()), model.report.clone().map(PtrEq));
     let large = model.typing().is_some()
         && model.desired.text.len() + model.actual.text.len() > LARGEST_MARKED_WHILE_TYPING;
     let mut last = last.borrow_mut();
@@ -497,10 +502,10 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
             if panes.desired || panes.actual {
             <div class={classes!("panes", (!(panes.desired && panes.actual)).then_some("one"))}>
                 if panes.desired {
-                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={PtrEq(model.desired.text.clone())} error={model.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} />
+                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={PtrEq::from(model.desired.text.clone())} error={model.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} />
                 }
                 if panes.actual {
-                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={PtrEq(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />
+                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={PtrEq::from(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />
                 }
             </div>
             }

@@ -3,6 +3,7 @@
 //! `Rc::make_mut`), the same allocation means the same value, and comparing megabytes
 //! of text on every render to learn that a new text is new costs more than the render.
 
+use gitops_core::text::edit::SharedText;
 use std::ops::Deref;
 use std::rc::Rc;
 
@@ -35,8 +36,14 @@ impl<T: ?Sized> From<Rc<T>> for PtrEq<T> {
     }
 }
 
-impl From<&str> for PtrEq<str> {
+impl From<&str> for PtrEq<String> {
     fn from(text: &str) -> Self {
+        PtrEq(Rc::new(text.to_string()))
+    }
+}
+
+impl From<SharedText> for PtrEq<String> {
+    fn from(text: SharedText) -> Self {
         PtrEq(text.into())
     }
 }

@@ -7,9 +7,9 @@ use crate::view::{Panel, Theme};
 use crate::preset::MenuEntry;
 use crate::preset::Preset;
 use crate::problem::Problem;
+use gitops_core::text::edit::Typed;
 use gitops_world::scenario::Mode;
 use gitops_world::share::Session;
-use std::rc::Rc;
 
 pub enum Action {
     /// The menu's list (`menu.json`), before the presets' texts are here.
@@ -52,7 +52,7 @@ pub enum Action {
     /// Leaves the saved work that came back for the start it carried on from.
     Restart,
     SelectEnvironment(String),
-    Edit(Pane, Rc<str>),
+    Edit(Pane, Typed),
     /// Typing paused: the world takes the text typed last.
     Settle,
     SetPrune(bool),

@@ -2,6 +2,7 @@
 //! rendered it, its error, and the state it reads as.
 
 use gitops_core::state::render::{render, Format};
+use gitops_core::text::edit::SharedText;
 use gitops_core::{InputError, State};
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -17,7 +18,7 @@ pub enum Pane {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Editor {
     /// Shared with the page's components and the session's record of it.
-    pub text: Rc<str>,
+    pub text: SharedText,
     pub format: Format,
     pub error: Option<InputError>,
     /// The lines of each object, when the page rendered the text.

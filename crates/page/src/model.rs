@@ -10,6 +10,7 @@ use crate::problem::{Location, Problem};
 use crate::reported::Reported;
 use gitops_core::state::render::{render_value, Format};
 use gitops_core::sync::plan::{has_work, Operation};
+use gitops_core::text::edit::SharedText;
 use gitops_core::{report, IgnoreRule, Report, State};
 use gitops_world::agent::waves::{step_hold, Hold};
 use gitops_world::attempt::Checked;
@@ -269,7 +270,7 @@ impl Model {
         let (desired_text, actual_text) = self.scenario.author_texts(&self.environment);
         let written = |text: Option<&str>| Editor {
             format,
-            text: text.map(Rc::from).unwrap_or_default(),
+            text: text.map(SharedText::from).unwrap_or_default(),
             ..Editor::default()
         };
         self.desired = written(desired_text);

@@ -2,9 +2,9 @@
 //! built in for the first paint.
 
 use gitops_core::state::render::Format;
+use gitops_core::text::edit::SharedText;
 use gitops_core::InputError;
 use gitops_world::scenario::Scenario;
-use std::rc::Rc;
 
 /// The preset the page opens with, built in so that the first paint needs
 /// no request: the lesson's worked example.
@@ -20,7 +20,7 @@ pub struct Preset {
     pub title: String,
     pub section: String,
     pub explanation: String,
-    pub text: Rc<str>,
+    pub text: SharedText,
 }
 
 impl Preset {

@@ -2,7 +2,8 @@
 //! stage: both panes hold 2,000 Deployments written as the page writes them
 //! (pretty JSON), and a digit of a replica count in Desired is typed over,
 //! each time with a digit not typed in the last few strokes (so that no text
-//! was read a moment ago). Natively (`cargo bench --bench keystroke`) and in
+//! was read a moment ago), and the text handed on as the page's editor hands
+//! it on: shared, with the range of the last text it replaced. Natively (`cargo bench --bench keystroke`) and in
 //! headless Chromium (`--target wasm32-unknown-unknown`). It prints figures;
 //! it asserts nothing about time. Natively, `KEYSTROKE_OBJECTS=10000` sets
 //! another size.
@@ -10,6 +11,7 @@
 mod common;
 
 use common::{clock, median, states};
+use gitops_core::text::edit::{Edit, SharedText, Typed};
 use gitops_core::{report, State};
 use gitops_world::agent::waves::step_hold;
 use gitops_world::scenario::Scenario;
@@ -48,10 +50,8 @@ async fn measure(print: impl Fn(String)) {
         &environment,
         &Interaction::Actual(live_text.as_str().into()),
     );
-    world.interact(
-        &environment,
-        &Interaction::Desired(desired_text.as_str().into()),
-    );
+    let mut last_typed = SharedText::from(desired_text.as_str());
+    world.interact(&environment, &Interaction::Desired(last_typed.clone()));
     let digit_at = desired_text
         .find("\"replicas\": ")
         .expect("a replica count")
@@ -66,8 +66,11 @@ async fn measure(print: impl Fn(String)) {
     for stroke in 0..KEYSTROKES {
         let mut text = desired_text.clone();
         text.replace_range(digit_at..digit_at + 1, DIGITS[stroke % DIGITS.len()]);
+        let edit = Edit { before: last_typed, replaced: digit_at..digit_at + 1 };
+        let text = Typed { text: text.into(), edit: Some(edit) };
+        last_typed = text.text.clone();
         let start = clock::now_ms();
-        let typed = State::read_cached("desired", &text).expect("valid");
+        let typed = State::read_typed("desired", &text).expect("valid");
         let read = clock::now_ms();
         let cluster = &world.clusters[&environment];
         let actual = cluster.actual().clone();
@@ -80,7 +83,7 @@ async fn measure(print: impl Fn(String)) {
             &cluster.confirmed_prunes,
         );
         let previewed = clock::now_ms();
-        world.interact(&environment, &Interaction::Desired(text.into()));
+        world.interact(&environment, &Interaction::Desired(text.text));
         let committed = clock::now_ms();
         let desired = world.desired_state(&environment).expect("valid");
         let actual = world.clusters[&environment].actual().clone();

@@ -10,9 +10,9 @@ use crate::repository::PullRequest;
 use crate::scenario::{Layout, Mode};
 use crate::script::Action;
 use crate::World;
+use gitops_core::text::edit::SharedText;
 use gitops_core::{IgnoreRule, Operation, State};
 use serde::{Deserialize, Serialize};
-use std::rc::Rc;
 
 /// The person at the keyboard, as events name them.
 pub const YOU: &str = "you";
@@ -25,10 +25,10 @@ pub const REVIEWER: &str = "riley";
 pub enum Interaction {
     /// Typed this text into the Desired pane.
     #[serde(rename = "d", alias = "desired")]
-    Desired(Rc<str>),
+    Desired(SharedText),
     /// Typed this text into the Actual pane.
     #[serde(rename = "a", alias = "actual")]
-    Actual(Rc<str>),
+    Actual(SharedText),
     /// Applied the next operation of the plan.
     #[serde(rename = "s", alias = "step")]
     Step,
@@ -77,13 +77,13 @@ impl World {
         let known = self.clusters.contains_key(environment);
         match interaction {
             Interaction::Desired(text) => Some(
-                known && State::read_cached("desired", text).is_ok() && {
+                known && State::read_shared("desired", text).is_ok() && {
                     self.propose_desired(environment, text);
                     true
                 },
             ),
             Interaction::Actual(text) => {
-                let state = State::read_cached("actual", text).ok().filter(|_| known);
+                let state = State::read_shared("actual", text).ok().filter(|_| known);
                 if let Some(state) = &state {
                     self.edit_actual(YOU, environment, state);
                 }

@@ -1,5 +1,6 @@
 use super::CodeEditor;
 use crate::ui::ptr_eq::PtrEq;
+use gitops_core::text::edit::Typed;
 use gitops_core::InputError;
 use gitops_page::{PaneMarks, Pane};
 use std::ops::Range;
@@ -12,7 +13,7 @@ pub struct StatePaneProps {
     pub pane: Pane,
     pub title: AttrValue,
     pub hint: AttrValue,
-    pub text: PtrEq<str>,
+    pub text: PtrEq<String>,
     pub error: Option<InputError>,
     #[prop_or_default]
     pub highlight: Option<(Range<usize>, u64)>,
@@ -20,7 +21,7 @@ pub struct StatePaneProps {
     pub marks: Rc<PaneMarks>,
     #[prop_or_default]
     pub on_mark: Callback<String>,
-    pub on_edit: Callback<(Pane, Rc<str>)>,
+    pub on_edit: Callback<(Pane, Typed)>,
 }
 
 /// A labelled editor for one state, with its error under it.

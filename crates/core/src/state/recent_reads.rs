@@ -8,8 +8,10 @@
 //! (`reread`).
 
 use crate::error::InputError;
-use crate::state::reread::{common_prefix, reread, same_text, Spans};
+use crate::state::reread::{reread, Spans};
 use crate::state::State;
+use crate::text::bytes::{common_ends, common_prefix, same_text};
+use crate::text::edit::{Edit, SharedText, Typed};
 use std::cell::{OnceCell, RefCell};
 use std::collections::VecDeque;
 
@@ -28,7 +30,7 @@ const KEPT_BYTES: usize = 160 * 1024 * 1024;
 
 struct Read {
     source: String,
-    text: String,
+    text: SharedText,
     result: Result<State, InputError>,
     /// Where the objects sit in `text`, once a re-read needed them.
     spans: OnceCell<Option<Spans>>,
@@ -57,37 +59,87 @@ impl State {
     /// large reads: a text read a moment ago is not read again, and one
     /// with a small edit inside one object reads only that object again.
     pub fn read_cached(source: &str, text: &str) -> Result<State, InputError> {
-        remembered(source, text, || State::read_afresh(source, text))
+        remembered(source, Text::Borrowed(text), None)
+    }
+
+    /// What `read_cached` gives for a text typed in an editor, which is kept
+    /// as the editor shares it, not copied; where the editor says which range
+    /// of a kept text the keystroke replaced, the two texts are compared
+    /// only near it.
+    pub fn read_typed(source: &str, typed: &Typed) -> Result<State, InputError> {
+        remembered(source, Text::Shared(&typed.text), typed.edit.as_ref())
+    }
+
+    /// What `read_cached` gives, keeping the text as the caller shares it.
+    pub fn read_shared(source: &str, text: &SharedText) -> Result<State, InputError> {
+        remembered(source, Text::Shared(text), None)
     }
 }
 
-/// What `text` read as when it was last read from `source`, else `read()`.
-fn remembered(
-    source: &str,
-    text: &str,
-    read: impl FnOnce() -> Result<State, InputError>,
-) -> Result<State, InputError> {
-    if !(SHORTEST_KEPT..=LONGEST_KEPT).contains(&text.len()) {
+/// A text to read, and whether the caller shares it.
+#[derive(Clone, Copy)]
+enum Text<'a> {
+    Borrowed(&'a str),
+    Shared(&'a SharedText),
+}
+
+impl Text<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Text::Borrowed(text) => text,
+            Text::Shared(text) => text,
+        }
+    }
+
+    fn kept(&self) -> SharedText {
+        match self {
+            Text::Borrowed(text) => SharedText::from(*text),
+            Text::Shared(text) => SharedText::clone(text),
+        }
+    }
+}
+
+/// A kept text that `text` was made from by an edit, and how many bytes the
+/// two share at their start and then at their end.
+#[derive(Clone, Copy)]
+struct EditedFrom {
+    at: usize,
+    ends: (usize, usize),
+}
+
+/// What `text` read as when it was last read from `source`, else what it
+/// reads as now (and it is kept).
+fn remembered(source: &str, text: Text, edit: Option<&Edit>) -> Result<State, InputError> {
+    let read = || State::read_afresh(source, text.as_str());
+    if !(SHORTEST_KEPT..=LONGEST_KEPT).contains(&text.as_str().len()) {
         return read();
     }
     let found = RECENT.with_borrow_mut(|recent| {
-        let at = kept_at(recent, source, text)?;
-        let kept = recent.remove(at)?;
-        let result = kept.result.clone();
-        recent.push_front(kept);
-        Some(result)
+        let edited_from = edit.and_then(|edit| edited_from(recent, edit, text.as_str()));
+        let kept = kept_at(recent, source, text, edited_from)
+            .and_then(|at| recent.remove(at).map(|kept| (kept, edited_from)));
+        match kept {
+            Some((kept, _)) => {
+                let result = kept.result.clone();
+                recent.push_front(kept);
+                Ok(result)
+            }
+            None => Err(edited_from),
+        }
     });
-    if let Some(result) = found {
-        return result;
-    }
-    let (result, spans) = match RECENT.with_borrow(|recent| edited_from(recent, source, text)) {
+    let edited_from = match found {
+        Ok(result) => return result,
+        Err(edited_from) => edited_from,
+    };
+    let reread = RECENT.with_borrow(|recent| reread_of(recent, source, text.as_str(), edited_from));
+    let (result, spans) = match reread {
         Some((state, spans)) => (Ok(state), OnceCell::from(Some(spans))),
         None => (read(), OnceCell::new()),
     };
     let pushed_out = RECENT.with_borrow_mut(|recent| {
         recent.push_front(Read {
             source: source.to_string(),
-            text: text.to_string(),
+            text: text.kept(),
             result: result.clone(),
             spans,
         });
@@ -113,38 +165,89 @@ fn retire(reads: Vec<Read>) {
     });
 }
 
-/// Where `text` is among the kept reads (a read that failed counts for its own
-/// source only). Only a kept text of the same length can be `text`; the first of
-/// them is compared whole, and where it parts from `text`, any other that is `text`
-/// has `text`'s byte: one byte rules out each of the others, instead of a compare
-/// of megabytes.
-fn kept_at(recent: &VecDeque<Read>, source: &str, text: &str) -> Option<usize> {
-    let usable = |kept: &Read| kept.result.is_ok() || kept.source == source;
-    let mut same_length = recent
+/// The kept text that `edit` was made from, if it is kept, with where it and
+/// `text` part (found near the edit).
+fn edited_from(recent: &VecDeque<Read>, edit: &Edit, text: &str) -> Option<EditedFrom> {
+    let at = recent
         .iter()
-        .enumerate()
-        .filter(|(_, kept)| kept.text.len() == text.len());
-    let (first_at, first) = same_length.next()?;
-    let parts_at = common_prefix(first.text.as_bytes(), text.as_bytes());
-    if parts_at == text.len() && usable(first) {
+        .position(|kept| kept.text.same(&edit.before))?;
+    let ends = edit.common_ends(text)?;
+    debug_assert_eq!(ends, common_ends(edit.before.as_bytes(), text.as_bytes()));
+    Some(EditedFrom { at, ends })
+}
+
+/// Where `text` is among the kept reads (a read that failed counts for its own
+/// source only). The caller's own copy is found by its address. Otherwise only
+/// a kept text of the same length can be `text`; the first of them is
+/// compared whole (or is the one `text` was edited from, where they part is
+/// known), and where it parts from `text`, any other that is `text` has
+/// `text`'s byte: one byte rules out each of the others, instead of a compare
+/// of megabytes.
+fn kept_at(
+    recent: &VecDeque<Read>,
+    source: &str,
+    text: Text,
+    edited_from: Option<EditedFrom>,
+) -> Option<usize> {
+    let usable = |kept: &Read| kept.result.is_ok() || kept.source == source;
+    if let Text::Shared(shared) = text {
+        let same = recent
+            .iter()
+            .position(|kept| kept.text.same(shared) && usable(kept));
+        if same.is_some() {
+            return same;
+        }
+    }
+    let text = text.as_str();
+    let same_length = |(_, kept): &(usize, &Read)| kept.text.len() == text.len();
+    let (first_at, parts_at) = match edited_from {
+        Some(EditedFrom { at, ends: (same_start, _) }) if recent[at].text.len() == text.len() => {
+            (at, same_start)
+        }
+        _ => {
+            let (at, first) = recent.iter().enumerate().find(same_length)?;
+            (at, common_prefix(first.text.as_bytes(), text.as_bytes()))
+        }
+    };
+    if parts_at == text.len() && usable(&recent[first_at]) {
         return Some(first_at);
     }
     let byte = text.as_bytes().get(parts_at);
-    same_length
-        .find(|(_, kept)| {
-            kept.text.as_bytes().get(parts_at) == byte
+    recent
+        .iter()
+        .enumerate()
+        .filter(same_length)
+        .find(|&(at, kept)| {
+            at != first_at
+                && kept.text.as_bytes().get(parts_at) == byte
                 && same_text(&kept.text, text)
                 && usable(kept)
         })
         .map(|(at, _)| at)
 }
 
-/// `text` read again from a kept text it is a small edit of, if any.
-fn edited_from(recent: &VecDeque<Read>, source: &str, text: &str) -> Option<(State, Spans)> {
-    recent.iter().find_map(|kept| {
+/// `text` read again from a kept text it is a small edit of, if any: first
+/// the one it was edited from, where that is known.
+fn reread_of(
+    recent: &VecDeque<Read>,
+    source: &str,
+    text: &str,
+    edited_from: Option<EditedFrom>,
+) -> Option<(State, Spans)> {
+    let from = |kept: &Read, ends| {
         let state = kept.result.as_ref().ok()?;
-        reread(source, &kept.text, state, &kept.spans, text)
-    })
+        reread(source, &kept.text, state, &kept.spans, text, ends)
+    };
+    edited_from
+        .and_then(|EditedFrom { at, ends }| from(&recent[at], ends))
+        .or_else(|| {
+            recent.iter().enumerate().find_map(|(at, kept)| {
+                let known = edited_from.is_some_and(|edited_from| edited_from.at == at);
+                (!known)
+                    .then(|| from(kept, common_ends(kept.text.as_bytes(), text.as_bytes())))
+                    .flatten()
+            })
+        })
 }
 
 #[cfg(test)]
@@ -159,7 +262,48 @@ mod tests {
     }
 
     fn read(text: &str) -> State {
-        remembered("desired", text, || State::read_afresh("desired", text)).unwrap()
+        State::read_cached("desired", text).unwrap()
+    }
+
+    /// `before` with the first `old` after `near` replaced by `new`, as an editor hands it on.
+    fn typed(before: &SharedText, near: &str, old: &str, new: &str) -> Typed {
+        let after_near = before.find(near).unwrap() + near.len();
+        let start = after_near + before[after_near..].find(old).unwrap();
+        let replaced = start..start + old.len();
+        let text = format!("{}{new}{}", &before[..replaced.start], &before[replaced.end..]);
+        Typed { text: text.into(), edit: Some(Edit { before: before.clone(), replaced }) }
+    }
+
+    #[test]
+    fn a_typed_text_reads_as_the_text_does_and_is_kept_as_the_editor_shares_it() {
+        let before = SharedText::from(large_text(1));
+        let first = State::read_typed("desired", &Typed::whole(before.clone())).unwrap();
+        assert_eq!(first, State::read_afresh("desired", &before).unwrap());
+        assert!(RECENT.with_borrow(|recent| recent[0].text.same(&before)), "kept, not copied");
+        for (near, old, new, inside_one_object) in [
+            ("\"o1000\": {\"v\": ", "1", "25", true),
+            ("\"o1999\": {", "\"v\"", "\"w\"", true),
+            ("\"o6\": {\"v\": ", "1", "1", true),
+            ("\"o7\": {", "}", "}, \"o7b\": {}", false),
+            ("\"o5\": {", ": 1", ": [1", false),
+        ] {
+            let typed = typed(&before, near, old, new);
+            assert_eq!(
+                State::read_typed("desired", &typed),
+                State::read_afresh("desired", &typed.text),
+                "{near} {old} → {new}"
+            );
+            if inside_one_object {
+                let read = State::read_typed("desired", &typed).unwrap();
+                let untouched = |state: &State| state.objects().get("o3").cloned();
+                assert!(
+                    std::sync::Arc::ptr_eq(&untouched(&read).unwrap(), &untouched(&first).unwrap()),
+                    "only the edited object is read again"
+                );
+            }
+            let again = Typed::whole(typed.text.to_string().into());
+            assert_eq!(State::read_typed("desired", &again), State::read_afresh("desired", &typed.text));
+        }
     }
 
     #[test]

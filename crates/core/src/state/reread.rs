@@ -74,18 +74,19 @@ pub fn spans_of(text: &str, state: &State) -> Option<Spans> {
 }
 
 /// `after` read as a state, knowing that `before` read as `state`, with the
-/// spans of its objects (found the first time they are needed): none when
-/// the edit between them is not inside one object, or that object does not
-/// read alone.
+/// spans of its objects (found the first time they are needed), and how many
+/// bytes the two texts share at their start and then at their end
+/// (`text::bytes::common_ends`): none when the edit between them is not
+/// inside one object, or that object does not read alone.
 pub fn reread(
     source: &str,
     before: &str,
     state: &State,
     spans: &OnceCell<Option<Spans>>,
     after: &str,
+    (same_start, same_end): (usize, usize),
 ) -> Option<(State, Spans)> {
     json::check_size(source, after).ok()?;
-    let (same_start, same_end) = common_ends(before.as_bytes(), after.as_bytes());
     let edited = before.len() - same_end;
     // An edit that touches the text's first or last bracket, or the space around it,
     // is not inside an object: no need to find where the objects are.
@@ -138,119 +139,11 @@ pub fn reread(
     Some((next, next_spans))
 }
 
-/// How many bytes the two texts share at their start, and then at their end
-/// (never counting a byte twice).
-fn common_ends(before: &[u8], after: &[u8]) -> (usize, usize) {
-    let start = common_prefix(before, after);
-    let room = before.len().min(after.len()) - start;
-    let end = common_suffix(&before[before.len() - room..], &after[after.len() - room..]);
-    (start, end)
-}
-
-/// Whether two texts are the same, many bytes at a time (wasm has no fast
-/// `memcmp`, and the texts compared are megabytes long).
-pub fn same_text(a: &str, b: &str) -> bool {
-    a.len() == b.len() && common_prefix(a.as_bytes(), b.as_bytes()) == a.len()
-}
-
-/// How many bytes `a` and `b` share from their starts: 32 bytes at a time,
-/// then one (plain loops: the release build optimizes for size and would call
-/// an iterator's closure for every block).
-pub fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    let shortest = a.len().min(b.len());
-    let (a_blocks, _) = a[..shortest].as_chunks::<32>();
-    let (b_blocks, _) = b[..shortest].as_chunks::<32>();
-    let mut blocks = 0;
-    while blocks < a_blocks.len() && same_block(&a_blocks[blocks], &b_blocks[blocks]) {
-        blocks += 1;
-    }
-    let mut same = blocks * 32;
-    while same < shortest && a[same] == b[same] {
-        same += 1;
-    }
-    same
-}
-
-/// How many bytes `a` and `b` share at their ends, as `common_prefix` counts.
-fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    let shortest = a.len().min(b.len());
-    let (_, a_blocks) = a[a.len() - shortest..].as_rchunks::<32>();
-    let (_, b_blocks) = b[b.len() - shortest..].as_rchunks::<32>();
-    let mut blocks = 0;
-    while blocks < a_blocks.len()
-        && same_block(
-            &a_blocks[a_blocks.len() - 1 - blocks],
-            &b_blocks[b_blocks.len() - 1 - blocks],
-        )
-    {
-        blocks += 1;
-    }
-    let mut same = blocks * 32;
-    while same < shortest && a[a.len() - 1 - same] == b[b.len() - 1 - same] {
-        same += 1;
-    }
-    same
-}
-
-/// Whether two 32-byte blocks are the same, as four words compared at once.
-#[inline(always)]
-fn same_block(x: &[u8; 32], y: &[u8; 32]) -> bool {
-    let word = |block: &[u8; 32], at: usize| {
-        u64::from_ne_bytes(<[u8; 8]>::try_from(&block[at..at + 8]).unwrap_or_default())
-    };
-    let differing = (word(x, 0) ^ word(y, 0))
-        | (word(x, 8) ^ word(y, 8))
-        | (word(x, 16) ^ word(y, 16))
-        | (word(x, 24) ^ word(y, 24));
-    differing == 0
-}
-
 /// How deeply a value nests: 0 for a scalar, 1 for `{}` or `[]`.
 fn nesting(value: &Value) -> usize {
     match value {
         Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
         Value::Object(fields) => 1 + fields.values().map(nesting).max().unwrap_or(0),
         _ => 0,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// What `common_ends` must find, a byte at a time.
-    fn slowly(before: &[u8], after: &[u8]) -> (usize, usize) {
-        let shortest = before.len().min(after.len());
-        let start = (0..shortest)
-            .find(|&at| before[at] != after[at])
-            .unwrap_or(shortest);
-        let end = (0..shortest - start)
-            .find(|&back| before[before.len() - 1 - back] != after[after.len() - 1 - back])
-            .unwrap_or(shortest - start);
-        (start, end)
-    }
-
-    #[test]
-    fn common_ends_count_each_shared_byte_once() {
-        let text: String = (0..300)
-            .map(|index| char::from(b'a' + (index % 7) as u8))
-            .collect();
-        for at in [0, 1, 7, 8, 9, 150, 291, 299, 300] {
-            for removed in [0, 1, 8, 13] {
-                for inserted in ["", "x", "abcdefgh", "aaaaaaaaaaaaaaaaa"] {
-                    let end = (at + removed).min(text.len());
-                    let after = format!("{}{inserted}{}", &text[..at], &text[end..]);
-                    let (before, after) = (text.as_bytes(), after.as_bytes());
-                    assert_eq!(
-                        common_ends(before, after),
-                        slowly(before, after),
-                        "{at} {removed} {inserted}"
-                    );
-                }
-            }
-        }
-        assert!(same_text(&text, &text.clone()));
-        assert!(!same_text(&text, &text[1..]));
-        assert!(!same_text(&text, &text.replacen('g', "h", 1)));
     }
 }

@@ -1,7 +1,9 @@
 //! Reading texts: JSON and YAML documents with line and column in every
 //! error, duplicate keys refused, nesting and size capped.
 
+pub mod bytes;
 pub mod document;
+pub mod edit;
 pub mod json;
 pub mod lines;
 pub(crate) mod reads_as;

@@ -16,6 +16,7 @@
 //! type) is written out in blocks again, with the caret where it was.
 
 use super::lines::line_count;
+use gitops_core::text::edit::{Edit, SharedText, Typed};
 use gitops_page::folds::Folds;
 use std::cell::RefCell;
 use std::ops::Range;
@@ -46,7 +47,7 @@ pub struct Content {
     /// any listener that runs before the editor's input handler makes one).
     delivered: Rc<RefCell<Vec<Node>>>,
     _on_mutation: Closure<dyn FnMut(js_sys::Array)>,
-    text: Rc<str>,
+    text: SharedText,
     /// The lines of `text`, kept as it changes: counting them in a large text on each
     /// keystroke took milliseconds.
     lines: usize,
@@ -85,25 +86,25 @@ impl Content {
             observer,
             delivered,
             _on_mutation: on_mutation,
-            text: Rc::from(""),
+            text: SharedText::default(),
             lines: 1,
             blocks: Vec::new(),
         }
     }
 
     /// What the element holds, as far as the editor knows.
-    pub fn text(&self) -> &Rc<str> {
+    pub fn text(&self) -> &SharedText {
         &self.text
     }
 
     /// The line count of `text` if it is what the element holds.
-    pub fn lines_of(&self, text: &Rc<str>) -> Option<usize> {
-        Rc::ptr_eq(&self.text, text).then_some(self.lines)
+    pub fn lines_of(&self, text: &SharedText) -> Option<usize> {
+        self.text.same(text).then_some(self.lines)
     }
 
     /// Writes `text` into the element, in blocks, with the `hidden` lines folded away;
     /// the browser's undo history of the element ends here.
-    pub fn write(&mut self, text: Rc<str>, hidden: &Folds) {
+    pub fn write(&mut self, text: SharedText, hidden: &Folds) {
         let document = gloo::utils::document();
         let normalized = normalize_line_breaks(&text);
         let js_blocks = js_sys::Array::new();
@@ -136,19 +137,21 @@ impl Content {
         };
     }
 
-    /// Reads the text after the browser changed the element (an input event).
-    pub fn read(&mut self) -> Rc<str> {
+    /// Reads the text after the browser changed the element (an input event): with
+    /// the range of the last text it replaced, when the browser changed one block.
+    pub fn read(&mut self) -> Typed {
         let changed = self.changed_block();
         if let Some(index) = changed {
             let block = &self.blocks[index];
             let read = read_node(&block.element, None);
             if line_count(&read.text) <= 2 * BLOCK_LINES {
+                let edit = Edit { before: self.text.clone(), replaced: block.span.clone() };
                 self.replace_block(index, &read.text);
-                return self.text.clone();
+                return Typed { text: self.text.clone(), edit: Some(edit) };
             }
         }
         self.read_all();
-        self.text.clone()
+        Typed::whole(self.text.clone())
     }
 
     /// The one block the browser changed, if it changed one block and nothing else.
@@ -209,7 +212,7 @@ impl Content {
             (read, Vec::new())
         });
         let lines = line_count(&read.text);
-        let text: Rc<str> = read.text.into();
+        let text = SharedText::from(read.text);
         let sizes_right = !blocks.is_empty()
             && blocks.len() <= 2 * (lines / BLOCK_LINES) + 2 + 2 * blocks.iter().filter(|block| block.folded).count()
             && blocks
@@ -292,14 +295,18 @@ impl Content {
     /// Pastes `pasted` over the selection, in the text itself rather than as the
     /// browser pastes (which splits lines into blocks its own way), and puts the caret
     /// after it. None if the selection is not in the element.
-    pub fn paste(&mut self, pasted: &str) -> Option<Rc<str>> {
+    pub fn paste(&mut self, pasted: &str) -> Option<Typed> {
         let span = selected_span(self.root.as_ref())?;
         let pasted = normalize_line_breaks(pasted);
         let end = span.start + pasted.len();
         let text = [&self.text[..span.start], &pasted, &self.text[span.end..]].concat();
+        let edit = Edit { before: self.text.clone(), replaced: span };
+        let pasted_as_is = text.len();
         self.write(text.into(), &Folds::default());
         self.place_caret(end);
-        Some(self.text.clone())
+        // Writing it changes its line breaks only if it has carriage returns, which shortens it.
+        let edit = (self.text.len() == pasted_as_is).then_some(edit);
+        Some(Typed { text: self.text.clone(), edit })
     }
 
     /// The blocks shown around the `line`th line (from 0): the one above its block, its

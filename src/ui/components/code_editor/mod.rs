@@ -17,6 +17,7 @@ pub use content::{read_node, Read, BLOCK_LINES};
 
 use crate::ui::ptr_eq::PtrEq;
 use content::Content;
+use gitops_core::text::edit::Typed;
 use gitops_page::folds::{hidden_by_folding, Folds};
 use gitops_page::{MarkKind, PaneMarks};
 use gutter::Gutter;
@@ -44,8 +45,8 @@ pub struct CodeEditorProps {
     /// The id of the element that names the editor (aria-labelledby).
     pub labelled_by: AttrValue,
     /// Shared, so that passing it down and comparing it costs nothing.
-    pub text: PtrEq<str>,
-    pub on_input: Callback<Rc<str>>,
+    pub text: PtrEq<String>,
+    pub on_input: Callback<Typed>,
     /// 1-based line (and column) of an error to mark, if any.
     #[prop_or_default]
     pub error_at: Option<(usize, usize)>,
@@ -91,7 +92,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         let typed = content
             .borrow()
             .as_ref()
-            .and_then(|held| held.lines_of(&text.0));
+            .and_then(|held| held.lines_of(&text.0.clone().into()));
         typed.unwrap_or_else(|| line_count(text))
     });
     // The folds the element holds; folding draws the editor again.
@@ -128,14 +129,14 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
             }
             if let Some(content) = content.as_mut() {
                 let held = content.text();
-                if fresh || !(Rc::ptr_eq(held, &text.0) || **held == **text) {
+                if fresh || !(held.same(&text.0.clone().into()) || **held == ***text) {
                     let keys = folded_keys.borrow();
                     let folded = marks.objects.iter().filter(|(key, _)| keys.contains(key));
                     let hidden = Folds::new(folded.map(|(_, lines)| hidden_by_folding(lines)).collect());
                     if hidden != drawn {
                         redraw.force_update();
                     }
-                    content.write(text.0.clone(), &hidden);
+                    content.write(text.0.clone().into(), &hidden);
                     *written.borrow_mut() = true;
                 }
             }
@@ -449,7 +450,7 @@ fn place(node: &NodeRef, style: &str) {
 /// insertion is an edit of its own, whose input event reads the text.
 fn typed(
     content: &Rc<RefCell<Option<Content>>>,
-    on_input: &Callback<Rc<str>>,
+    on_input: &Callback<Typed>,
     indent: &Rc<RefCell<Option<String>>>,
 ) -> Callback<InputEvent> {
     let content = content.clone();
@@ -477,7 +478,7 @@ fn typed(
 
 /// What pasting does: the pasted text goes into the text at the selection, and the
 /// whole text to the parent.
-fn pasted(content: &Rc<RefCell<Option<Content>>>, on_input: &Callback<Rc<str>>) -> Callback<Event> {
+fn pasted(content: &Rc<RefCell<Option<Content>>>, on_input: &Callback<Typed>) -> Callback<Event> {
     let content = content.clone();
     let on_input = on_input.clone();
     Callback::from(move |event: Event| {

@@ -1,0 +1,170 @@
+//! A text as an editor hands it on: shared, not copied, and with the range of
+//! the editor's last text that the keystroke replaced, when the editor knows
+//! it. A reader that kept the last text then looks for where the two texts
+//! part inside that range, instead of across megabytes of both.
+
+use crate::text::bytes::{common_prefix, common_suffix};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+use std::ops::{Deref, Range};
+use std::rc::Rc;
+
+/// A text that the page's parts and the core share instead of copying: a
+/// pane's text is megabytes, and a keystroke hands it on to several of them.
+/// Two are equal when their texts are (the same allocation, at once).
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct SharedText(Rc<String>);
+
+impl SharedText {
+    /// Whether the two are the same allocation, and so the same text.
+    pub fn same(&self, other: &SharedText) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Deref for SharedText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for SharedText {
+    fn from(text: String) -> SharedText {
+        SharedText(Rc::new(text))
+    }
+}
+
+impl From<Rc<String>> for SharedText {
+    fn from(text: Rc<String>) -> SharedText {
+        SharedText(text)
+    }
+}
+
+impl From<SharedText> for Rc<String> {
+    fn from(text: SharedText) -> Rc<String> {
+        text.0
+    }
+}
+
+impl From<&str> for SharedText {
+    fn from(text: &str) -> SharedText {
+        SharedText(Rc::new(text.to_string()))
+    }
+}
+
+impl fmt::Display for SharedText {
+    fn fmt(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str(self)
+    }
+}
+
+impl fmt::Debug for SharedText {
+    fn fmt(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        fmt::Debug::fmt(&**self, formatter)
+    }
+}
+
+impl Serialize for SharedText {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for SharedText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<SharedText, D::Error> {
+        String::deserialize(deserializer).map(SharedText::from)
+    }
+}
+
+/// A text typed in an editor.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Typed {
+    pub text: SharedText,
+    /// How `text` was made from the editor's text before it, when known.
+    pub edit: Option<Edit>,
+}
+
+/// `after` is `before` with the bytes `before[replaced]` replaced: the two
+/// texts are the same bytes before the range and after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Edit {
+    pub before: SharedText,
+    pub replaced: Range<usize>,
+}
+
+impl Typed {
+    /// A text with nothing known of how it was made.
+    pub fn whole(text: SharedText) -> Typed {
+        Typed { text, edit: None }
+    }
+}
+
+impl<T: Into<SharedText>> From<T> for Typed {
+    fn from(text: T) -> Typed {
+        Typed::whole(text.into())
+    }
+}
+
+impl Edit {
+    /// How many bytes `before` and `after` share at their start, and then at
+    /// their end, never counting a byte twice (as comparing them whole
+    /// counts): found by looking only near the replaced range. None when
+    /// `after` cannot be what this edit made of `before` (its length says so).
+    pub fn common_ends(&self, after: &str) -> Option<(usize, usize)> {
+        let (before, after) = (self.before.as_bytes(), after.as_bytes());
+        let Range { start, end } = self.replaced;
+        let kept_after = before.len().checked_sub(end)?;
+        let inserted_end = after.len().checked_sub(kept_after)?;
+        if start > end || start > inserted_end {
+            return None;
+        }
+        let same_start = start + common_prefix(&before[start..], &after[start..]);
+        let room = before.len().min(after.len()) - same_start;
+        let same_end = if kept_after >= room {
+            room
+        } else {
+            kept_after
+                + common_suffix(
+                    &before[before.len() - room..end],
+                    &after[after.len() - room..inserted_end],
+                )
+        };
+        Some((same_start, same_end))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::bytes::common_ends;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn the_ends_found_near_the_edit_are_the_ends_of_the_whole_texts(
+            before in "[ab{}\":,]{0,40}",
+            cut in any::<prop::sample::Index>(),
+            length in 0usize..6,
+            inserted in "[ab{}\":,]{0,6}",
+        ) {
+            let start = cut.index(before.len() + 1);
+            let end = (start + length).min(before.len());
+            let after = format!("{}{}{}", &before[..start], inserted, &before[end..]);
+            let edit = Edit { before: before.as_str().into(), replaced: start..end };
+            prop_assert_eq!(
+                edit.common_ends(&after),
+                Some(common_ends(before.as_bytes(), after.as_bytes()))
+            );
+        }
+    }
+
+    #[test]
+    fn an_edit_that_does_not_fit_the_text_finds_no_ends() {
+        let edit = Edit { before: "abcdef".into(), replaced: 2..5 };
+        assert_eq!(edit.common_ends("ab"), None, "shorter than what the edit kept");
+        let backwards = Edit { before: "abcdef".into(), replaced: 4..2 };
+        assert_eq!(backwards.common_ends("abcdef"), None);
+    }
+}
