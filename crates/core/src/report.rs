@@ -152,8 +152,10 @@ fn object_statuses(
                         } else {
                             SyncStatus::Synced
                         },
-                        health: match pair.actual() {
-                            Some(live) => healths.get_or(key, [None, Some(live)], || health(live)),
+                        health: match pair.actual_entry() {
+                            Some((live_key, live)) => {
+                                healths.get_or(live_key, [None, Some(live)], || health(live))
+                            }
                             None => Some(Health::Missing),
                         },
                     })

@@ -206,7 +206,7 @@ fn merge<'a>(
                 }),
             },
             Pair::Actual(key, actual) => differences.extend(not_declared(key, actual, how)),
-            Pair::Both(key, desired, actual) => {
+            Pair::Both(key, desired, actual, _) => {
                 let verdict = found.get_or(key, [Some(desired), Some(actual)], || {
                     judge(key, desired, actual, how)
                 });

@@ -14,20 +14,29 @@ use std::sync::{Arc, Weak};
 pub enum Pair<'a> {
     Desired(&'a Key, &'a Arc<Value>),
     Actual(&'a Key, &'a Arc<Value>),
-    Both(&'a Key, &'a Arc<Value>, &'a Arc<Value>),
+    /// The key as desired has it, both objects, and the key as the actual state
+    /// has it (the same text; its own allocation).
+    Both(&'a Key, &'a Arc<Value>, &'a Arc<Value>, &'a Key),
 }
 
 impl<'a> Pair<'a> {
     pub fn key(&self) -> &'a Key {
         match self {
-            Pair::Desired(key, _) | Pair::Actual(key, _) | Pair::Both(key, _, _) => key,
+            Pair::Desired(key, _) | Pair::Actual(key, _) | Pair::Both(key, _, _, _) => key,
         }
     }
 
     pub fn actual(&self) -> Option<&'a Arc<Value>> {
+        self.actual_entry().map(|(_, actual)| actual)
+    }
+
+    /// The actual object under the actual state's own key, which a finding about
+    /// the actual object alone is kept under: the cluster's keys stay while the
+    /// desired state is typed and read again.
+    pub fn actual_entry(&self) -> Option<(&'a Key, &'a Arc<Value>)> {
         match self {
             Pair::Desired(..) => None,
-            Pair::Actual(_, actual) | Pair::Both(_, _, actual) => Some(actual),
+            Pair::Actual(key, actual) | Pair::Both(_, _, actual, key) => Some((key, actual)),
         }
     }
 }
@@ -135,8 +144,8 @@ impl<'a> Pairs<'a> {
             }
             Ordering::Equal => {
                 let (key, desired) = self.wanted.next()?;
-                let (_, actual) = self.present.next()?;
-                Pair::Both(key, desired, actual)
+                let (actual_key, actual) = self.present.next()?;
+                Pair::Both(key, desired, actual, actual_key)
             }
         })
     }

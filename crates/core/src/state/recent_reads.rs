@@ -177,12 +177,13 @@ fn edited_from(recent: &VecDeque<Read>, edit: &Edit, text: &str) -> Option<Edite
 }
 
 /// Where `text` is among the kept reads (a read that failed counts for its own
-/// source only). The caller's own copy is found by its address. Otherwise only
-/// a kept text of the same length can be `text`; the first of them is
-/// compared whole (or is the one `text` was edited from, where they part is
-/// known), and where it parts from `text`, any other that is `text` has
-/// `text`'s byte: one byte rules out each of the others, instead of a compare
-/// of megabytes.
+/// source only). The caller's own copy is found by its address. A text an edit
+/// made is found only if it is the text it was made from: any other kept text
+/// that is the same would take a compare of them whole, where reading the
+/// edited object again takes microseconds. Otherwise only a kept text of the
+/// same length can be `text`; the first of them is compared whole, and where
+/// it parts from `text`, any other that is `text` has `text`'s byte: one byte
+/// rules out each of the others, instead of a compare of megabytes.
 fn kept_at(
     recent: &VecDeque<Read>,
     source: &str,
@@ -199,17 +200,14 @@ fn kept_at(
         }
     }
     let text = text.as_str();
+    if let Some(EditedFrom { at, ends: (same_start, _) }) = edited_from {
+        let unchanged = recent[at].text.len() == text.len() && same_start == text.len();
+        return (unchanged && usable(&recent[at])).then_some(at);
+    }
     let same_length = |(_, kept): &(usize, &Read)| kept.text.len() == text.len();
-    let (first_at, parts_at) = match edited_from {
-        Some(EditedFrom { at, ends: (same_start, _) }) if recent[at].text.len() == text.len() => {
-            (at, same_start)
-        }
-        _ => {
-            let (at, first) = recent.iter().enumerate().find(same_length)?;
-            (at, common_prefix(first.text.as_bytes(), text.as_bytes()))
-        }
-    };
-    if parts_at == text.len() && usable(&recent[first_at]) {
+    let (first_at, first) = recent.iter().enumerate().find(same_length)?;
+    let parts_at = common_prefix(first.text.as_bytes(), text.as_bytes());
+    if parts_at == text.len() && usable(first) {
         return Some(first_at);
     }
     let byte = text.as_bytes().get(parts_at);
