@@ -116,10 +116,8 @@ fn remembered(source: &str, text: Text, edit: Option<&Edit>) -> Result<State, In
     }
     let found = RECENT.with_borrow_mut(|recent| {
         let edited_from = edit.and_then(|edit| edited_from(recent, edit, text.as_str()));
-        let kept = kept_at(recent, source, text, edited_from)
-            .and_then(|at| recent.remove(at).map(|kept| (kept, edited_from)));
-        match kept {
-            Some((kept, _)) => {
+        match kept_at(recent, source, text, edited_from).and_then(|at| recent.remove(at)) {
+            Some(kept) => {
                 let result = kept.result.clone();
                 recent.push_front(kept);
                 Ok(result)
