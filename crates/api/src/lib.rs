@@ -169,14 +169,14 @@ fn inputs(
 /// UTF-8 bytes (a `Uint8Array` or an `ArrayBuffer`, as `fetch` gives them).
 fn read_state(source: &str, value: JsValue) -> Result<State, js_sys::Error> {
     let state = match value.as_string() {
-        Some(text) => State::read_cached(source, &text),
+        Some(text) => State::read_shared(source, &text.into()),
         None if value.is_undefined() => Err(InputError::shape(
             source,
             "",
             "a state is an object, an array, JSON or YAML text, or its UTF-8 bytes; found undefined",
         )),
         None => match bytes_of(&value) {
-            Some(bytes) => utf8(source, bytes).and_then(|text| State::read_cached(source, &text)),
+            Some(bytes) => utf8(source, bytes).and_then(|text| State::read_shared(source, &text.into())),
             None => json_of(source, value).and_then(|value| State::from_value(source, value)),
         },
     };

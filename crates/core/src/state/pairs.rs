@@ -26,10 +26,6 @@ impl<'a> Pair<'a> {
         }
     }
 
-    pub fn actual(&self) -> Option<&'a Arc<Value>> {
-        self.actual_entry().map(|(_, actual)| actual)
-    }
-
     /// The actual object under the actual state's own key, which a finding about
     /// the actual object alone is kept under: the cluster's keys stay while the
     /// desired state is typed and read again.
@@ -164,7 +160,7 @@ mod tests {
         let walked: Vec<(&str, bool, bool)> = pairs(&desired, &actual)
             .map(|pair| {
                 let desired = !matches!(pair, Pair::Actual(..));
-                (&**pair.key(), desired, pair.actual().is_some())
+                (&**pair.key(), desired, pair.actual_entry().is_some())
             })
             .collect();
         assert_eq!(
@@ -183,7 +179,7 @@ mod tests {
             .into_iter()
             .map(|pair| {
                 let desired = !matches!(pair, Pair::Actual(..));
-                (pair.key().to_string(), desired, pair.actual().is_some())
+                (pair.key().to_string(), desired, pair.actual_entry().is_some())
             })
             .collect()
     }
