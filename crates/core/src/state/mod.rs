@@ -5,7 +5,7 @@ pub mod hooks;
 pub mod kinds;
 pub mod meta;
 pub mod namespace;
-pub(crate) mod pairs;
+pub mod pairs;
 pub mod places;
 pub mod protection;
 mod recent_reads;

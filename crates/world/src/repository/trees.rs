@@ -10,10 +10,12 @@ use gitops_core::collect::{map_of, set_of};
 use gitops_core::diff::changes::{changes, Change, Rules};
 use gitops_core::diff::normalize::Mode;
 use gitops_core::error::InputError;
-use gitops_core::state::{Key, State};
+use gitops_core::state::pairs::{pairs, Pair};
+use gitops_core::state::State;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 impl Repository {
     /// What changed from commit `from` to commit `to`, by environment and
@@ -72,32 +74,29 @@ pub fn render(
     if !exists(files, directory) {
         return Err(missing_path(directory));
     }
-    let mut merged: Option<(State, BTreeMap<String, String>)> = None;
+    // The objects read so far, the first file's path, and each object's file, for
+    // the message when two files declare one object: the files are noted only
+    // once a second file joins (most directories hold one).
+    let mut merged: Option<(State, String, BTreeMap<String, String>)> = None;
     for (path, content) in files.iter().filter(|(path, _)| is_under(path, directory)) {
         read.insert(path.clone());
         let state = match content {
             Value::String(text) => State::read_cached(path, text)?,
             other => State::from_value(path, other.clone())?,
         };
-        let Some((combined, origins)) = merged.as_mut() else {
-            let origins = map_of(
-                state
-                    .objects()
-                    .keys()
-                    .map(|key| (key.to_string(), path.clone())),
-            );
-            merged = Some((state, origins));
+        let Some((combined, first_path, origins)) = merged.as_mut() else {
+            merged = Some((state, path.clone(), BTreeMap::new()));
             continue;
         };
         if std::mem::discriminant(combined.form()) != std::mem::discriminant(state.form()) {
             return Err(InputError::shape(
                 path,
                 "",
-                format!(
-                    "this file is written in another form than {}",
-                    origins.values().next().map_or("the others", String::as_str)
-                ),
+                format!("this file is written in another form than {first_path}"),
             ));
+        }
+        if origins.is_empty() {
+            origins.extend(combined.objects().keys().map(|key| (key.to_string(), first_path.clone())));
         }
         for (key, object) in state.objects() {
             if let Some(first) = origins.insert(key.to_string(), path.clone()) {
@@ -111,7 +110,7 @@ pub fn render(
         }
     }
     Ok(merged
-        .map(|(state, _)| state)
+        .map(|(state, _, _)| state)
         .unwrap_or_else(|| State::empty(gitops_core::state::Form::Named)))
 }
 
@@ -280,13 +279,15 @@ pub fn list_object_changes(changes: &[ObjectDiff]) -> Option<String> {
 /// Every difference from `before` to `after`, field by field, exactly (as
 /// `git diff` shows it, but by object).
 pub fn diff_states(before: &State, after: &State) -> Vec<ObjectDiff> {
-    let keys: BTreeSet<&Key> = set_of(before.objects().keys().chain(after.objects().keys()));
-    keys.into_iter()
-        .filter_map(|key| {
-            let (change, changes) = match (before.get(key), after.get(key)) {
-                (None, Some(_)) => ("added", Vec::new()),
-                (Some(_), None) => ("removed", Vec::new()),
-                (Some(old), Some(new)) => {
+    // `pairs` walks its first state (here `before`) as "desired", its second as "actual".
+    pairs(before, after)
+        .filter_map(|pair| {
+            let (change, changes) = match pair {
+                Pair::Desired(..) => ("removed", Vec::new()),
+                Pair::Actual(..) => ("added", Vec::new()),
+                // A read shares the objects its edit did not touch: the same object.
+                Pair::Both(_, old, new, _) if Arc::ptr_eq(old, new) => return None,
+                Pair::Both(_, old, new, _) => {
                     let found = changes(
                         new,
                         old,
@@ -301,10 +302,9 @@ pub fn diff_states(before: &State, after: &State) -> Vec<ObjectDiff> {
                     }
                     ("changed", found)
                 }
-                (None, None) => return None,
             };
             Some(ObjectDiff {
-                key: key.to_string(),
+                key: pair.key().to_string(),
                 change,
                 changes,
             })
