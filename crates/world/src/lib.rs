@@ -34,6 +34,7 @@ use repository::Repository;
 use scenario::{ControllerSpec, Files, Mode, Scenario, WorldOptions};
 use script::ScriptStep;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct World {
@@ -101,7 +102,7 @@ impl World {
 
     /// The commit `environment` follows and its files as
     /// `envs/<environment>/` files, in either layout.
-    pub fn desired_files(&self, environment: &str) -> (&repository::Commit, Files) {
+    pub fn desired_files(&self, environment: &str) -> (&repository::Commit, Rc<Files>) {
         self.repository
             .environment_files(environment, self.options.layout)
     }

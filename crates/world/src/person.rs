@@ -6,7 +6,7 @@
 use crate::agent::waves::{step_hold, Hold};
 use crate::cluster::comparable;
 use crate::edits::{edit_message, environment_changes};
-use crate::repository::PullRequest;
+use crate::repository::{Files, PullRequest};
 use crate::scenario::{Layout, Mode};
 use crate::script::Action;
 use crate::World;
@@ -160,7 +160,7 @@ impl World {
     /// open pull request, when edits there need one.
     pub fn proposal(&self, environment: &str) -> Option<State> {
         let pull = self.open_proposal(environment)?;
-        let mut files = self.repository.head().files.clone();
+        let mut files = Files::clone(&self.repository.head().files);
         for path in &pull.changes.remove {
             files.remove(path);
         }

@@ -3,7 +3,7 @@
 use super::Checkpoint;
 use crate::event::Event;
 use crate::exercise::{EventGoal, GitDecides, Goal, PullRequestGoal};
-use crate::repository::{diff_trees, PullRequestStatus};
+use crate::repository::{diff_trees, Files, PullRequestStatus};
 use crate::summary::EnvironmentStatus;
 use crate::World;
 use gitops_core::health::Health;
@@ -334,7 +334,7 @@ fn pull_request(world: &World, wanted: &PullRequestGoal) -> Result<String, Strin
                     .map(|commit| commit.files.clone())
             })
             .unwrap_or(base);
-        let mut after = before.clone();
+        let mut after = Files::clone(&before);
         for path in &pull.changes.remove {
             after.remove(path);
         }

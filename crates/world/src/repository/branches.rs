@@ -8,6 +8,7 @@ use super::{Files, Layout};
 use gitops_core::collect::{map_of, set_of};
 use serde_json::Value;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 impl Repository {
     /// The newest commit of a branch (`main` or another).
@@ -23,11 +24,11 @@ impl Repository {
     /// head of the environment's own branch, whose `app/` is its directory.
     /// Without a branch of its own, an environment follows `main` and
     /// declares nothing.
-    pub fn environment_files(&self, environment: &str, layout: Layout) -> (&Commit, Files) {
+    pub fn environment_files(&self, environment: &str, layout: Layout) -> (&Commit, Rc<Files>) {
         match (layout, self.head_of(environment)) {
-            (Layout::Branches, Some(head)) => (head, branch_view(environment, &head.files)),
-            (Layout::Branches, None) => (self.head(), Files::new()),
-            (Layout::Directories, _) => (self.head(), self.head().files.clone()),
+            (Layout::Branches, Some(head)) => (head, Rc::new(branch_view(environment, &head.files))),
+            (Layout::Branches, None) => (self.head(), Rc::default()),
+            (Layout::Directories, _) => (self.head(), Rc::clone(&self.head().files)),
         }
     }
 
@@ -78,7 +79,7 @@ impl Repository {
             step,
             branch: Some(branch.into()),
             merged: None,
-            files,
+            files: Rc::new(files),
         });
         line.last().expect("just pushed")
     }
@@ -119,7 +120,7 @@ impl Repository {
             .last()
             .map(|commit| commit.files.clone())
             .unwrap_or_default();
-        let mut merged = ours.clone();
+        let mut merged = Files::clone(&ours);
         for path in set_of(theirs.keys().chain(base.keys())) {
             let (was, mine, incoming) = (base.get(path), ours.get(path), theirs.get(path));
             if incoming == was {

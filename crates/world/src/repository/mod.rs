@@ -25,6 +25,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use xxhash_rust::xxh64::Xxh64;
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 /// The environment that `desired` and `actual` stand for.
 pub const DEFAULT_ENVIRONMENT: &str = "prod";
@@ -59,7 +60,7 @@ pub struct Commit {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merged: Option<String>,
     #[serde(skip)]
-    pub files: Files,
+    pub files: Rc<Files>,
 }
 
 /// What a commit or a pull request changes.
@@ -73,10 +74,11 @@ pub struct FileChanges {
 
 impl FileChanges {
     pub fn applied_to(&self, files: &Files) -> Files {
-        let mut next = files.clone();
-        for path in &self.remove {
-            next.remove(path);
-        }
+        // The files written or removed are not copied first: one can be megabytes.
+        let kept = files
+            .iter()
+            .filter(|(path, _)| !self.write.contains_key(*path) && !self.remove.contains(path));
+        let mut next: Files = kept.map(|(path, content)| (path.clone(), content.clone())).collect();
         next.extend(self.write.clone());
         next
     }
@@ -161,7 +163,7 @@ impl Repository {
             step,
             branch: None,
             merged: None,
-            files,
+            files: Rc::new(files),
         });
         self.head()
     }
@@ -261,7 +263,7 @@ impl Repository {
                 target.id
             ));
         };
-        let mut files = self.head().files.clone();
+        let mut files = Files::clone(&self.head().files);
         let touched: BTreeSet<&String> =
             gitops_core::collect::set_of(target.files.keys().chain(parent.files.keys()));
         for path in touched {
