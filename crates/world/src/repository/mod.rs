@@ -75,11 +75,12 @@ pub struct FileChanges {
 impl FileChanges {
     pub fn applied_to(&self, files: &Files) -> Files {
         // The files written or removed are not copied first: one can be megabytes.
-        let kept = files
-            .iter()
-            .filter(|(path, _)| !self.write.contains_key(*path) && !self.remove.contains(path));
-        let mut next: Files = kept.map(|(path, content)| (path.clone(), content.clone())).collect();
-        next.extend(self.write.clone());
+        let mut next = self.write.clone();
+        for (path, content) in files {
+            if !self.write.contains_key(path) && !self.remove.contains(path) {
+                next.insert(path.clone(), content.clone());
+            }
+        }
         next
     }
 
