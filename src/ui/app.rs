@@ -94,8 +94,6 @@ struct PageProps {
     model: ModelHandle,
 }
 
-/// Presets, the two states, the plan and status, the options, the
-/// controls and the world's timeline.
 /// A callback that sends the reducer `make(input)`, the same callback at every render
 /// (the dispatcher does not change): a component that takes it is drawn again only
 /// when its other props change, and the timeline draws every commit's changes.
@@ -104,6 +102,8 @@ fn use_send<IN: 'static>(dispatch: &UseReducerDispatcher<PageModel>, make: fn(IN
     use_callback(dispatch.clone(), move |input, dispatch| dispatch.dispatch(make(input)))
 }
 
+/// Presets, the two states, the plan and status, the options, the
+/// controls and the world's timeline.
 #[function_component(FullPage)]
 fn full_page(props: &PageProps) -> Html {
     let model = &props.model;

@@ -237,12 +237,11 @@ fn reread_of(
     edited_from
         .and_then(|EditedFrom { at, ends }| from(&recent[at], ends))
         .or_else(|| {
-            recent.iter().enumerate().find_map(|(at, kept)| {
-                let known = edited_from.is_some_and(|edited_from| edited_from.at == at);
-                (!known)
-                    .then(|| from(kept, common_ends(kept.text.as_bytes(), text.as_bytes())))
-                    .flatten()
-            })
+            recent
+                .iter()
+                .enumerate()
+                .filter(|&(at, _)| edited_from.is_none_or(|edited_from| edited_from.at != at))
+                .find_map(|(_, kept)| from(kept, common_ends(kept.text.as_bytes(), text.as_bytes())))
         })
 }
 

@@ -17,7 +17,7 @@ pub use content::{read_node, Read, BLOCK_LINES};
 
 use crate::ui::ptr_eq::PtrEq;
 use content::Content;
-use gitops_core::text::edit::Typed;
+use gitops_core::text::edit::{SharedText, Typed};
 use gitops_page::folds::{hidden_by_folding, Folds};
 use gitops_page::{MarkKind, PaneMarks};
 use gutter::Gutter;
@@ -92,7 +92,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         let typed = content
             .borrow()
             .as_ref()
-            .and_then(|held| held.lines_of(&text.0.clone().into()));
+            .and_then(|held| held.lines_of(&SharedText::from(text.0.clone())));
         typed.unwrap_or_else(|| line_count(text))
     });
     // The folds the element holds; folding draws the editor again.
@@ -128,15 +128,16 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                 *content = area.cast::<HtmlElement>().map(Content::new);
             }
             if let Some(content) = content.as_mut() {
-                let held = content.text();
-                if fresh || !(held.same(&text.0.clone().into()) || **held == ***text) {
+                let text = SharedText::from(text.0.clone());
+                // Equal texts: the same allocation at once, else the same bytes.
+                if fresh || *content.text() != text {
                     let keys = folded_keys.borrow();
                     let folded = marks.objects.iter().filter(|(key, _)| keys.contains(key));
                     let hidden = Folds::new(folded.map(|(_, lines)| hidden_by_folding(lines)).collect());
                     if hidden != drawn {
                         redraw.force_update();
                     }
-                    content.write(text.0.clone().into(), &hidden);
+                    content.write(text, &hidden);
                     *written.borrow_mut() = true;
                 }
             }
