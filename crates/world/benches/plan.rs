@@ -11,6 +11,8 @@
 mod common;
 
 use common::{clock, median_ms, median_ms_prepared, workload, Workload};
+use gitops_core::text::edit::SharedText;
+use gitops_core::text::tape::Tape;
 use gitops_core::{report, Options, State};
 use serde::de::IgnoredAny;
 use serde_json::Value;
@@ -121,10 +123,28 @@ async fn reading_floor(objects: usize, work: &Workload, print: &impl Fn(String))
         ));
     })
     .await;
+    let shared = texts.map(|text| SharedText::from(text.as_str()));
+    let taped = RefCell::new(Vec::new());
+    let tapes = median_ms_prepared(
+        RUNS,
+        || taped.borrow_mut().clear(),
+        |()| {
+            for text in &shared {
+                let tape = Tape::parse("state", text.clone()).expect("valid");
+                taped.borrow_mut().push(tape);
+            }
+        },
+    )
+    .await;
+    let node_bytes: usize = taped.borrow().iter().map(Tape::heap_bytes).sum();
+    let text_bytes: usize = texts.iter().map(|text| text.len()).sum();
     print(format!(
         "reading both texts of {} objects: checking they are JSON, building nothing, {check:.1} ms; \
-         building serde_json values {values:.1} ms; reading them as states {states:.1} ms",
-        objects
+         building serde_json values {values:.1} ms; reading them as states {states:.1} ms; \
+         reading them into tapes {tapes:.1} ms, their nodes {:.1} MB beside {:.1} MB of text",
+        objects,
+        node_bytes as f64 / 1e6,
+        text_bytes as f64 / 1e6
     ));
     #[cfg(target_arch = "wasm32")]
     {

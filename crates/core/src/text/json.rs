@@ -45,13 +45,18 @@ pub fn parse(source: &str, text: &str) -> Result<Value, InputError> {
     if text.trim().is_empty() {
         return Err(InputError::syntax(source, 1, 1, "the document is empty"));
     }
-    read_fast(text)
-        .or_else(|error| match error.classify() {
-            // A field written twice, found as its object ended: read again to say where.
-            Category::Data => read(text, Twice::Located),
-            _ => Err(error),
-        })
-        .map_err(|error| syntax_error(source, &error))
+    read_fast(text).map_err(|error| refused(source, text, error))
+}
+
+/// The error `parse` gives for `text`, which a quick read refused with
+/// `error`: a field written twice is found as its object ends, so the text
+/// is read again to say where.
+pub(crate) fn refused(source: &str, text: &str, error: serde_json::Error) -> InputError {
+    let error = match error.classify() {
+        Category::Data => read(text, Twice::Located).err().unwrap_or(error),
+        _ => error,
+    };
+    syntax_error(source, &error)
 }
 
 /// Reads `text` as one JSON value, as quickly as it can: each object and
@@ -112,7 +117,7 @@ struct Reader<'s> {
     twice: Twice,
 }
 
-fn twice_error<E: de::Error>(name: &str) -> E {
+pub(crate) fn twice_error<E: de::Error>(name: &str) -> E {
     E::custom(format!("the field `{name}` appears twice in one object"))
 }
 

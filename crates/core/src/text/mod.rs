@@ -7,5 +7,6 @@ pub mod edit;
 pub mod json;
 pub mod lines;
 pub(crate) mod reads_as;
+pub mod tape;
 pub mod typed;
 pub mod yaml;

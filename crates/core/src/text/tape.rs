@@ -1,0 +1,548 @@
+//! A JSON text read without building a tree of values: one flat vector of
+//! eight-byte nodes in the order the text has them, a string as where it lies
+//! in the text, an array or object as its size and where it ends. Reading
+//! allocates nothing per value, and the nodes of a Kubernetes object take
+//! about the bytes of its text; a tree of `serde_json` values takes several
+//! times as many and most of a read's time to build (`benches/plan.rs` prints
+//! both). `Item` reads a value where it lies; `Item::to_value` builds the
+//! owned value where one is needed.
+//!
+//! What it reads, and the errors it gives, are `json::parse`'s: the text is
+//! read by `serde_json`, a field written twice is an error, and so are
+//! documents too large or nested too deeply.
+
+use crate::error::InputError;
+use crate::text::edit::SharedText;
+use crate::text::json::{check_size, refused, twice_error};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+use std::fmt;
+
+/// A JSON text and its nodes.
+pub struct Tape {
+    text: SharedText,
+    nodes: Vec<Node>,
+    /// Strings and names written with escapes, as they read (the others are
+    /// read where they lie in the text).
+    unescaped: Vec<String>,
+    numbers: Vec<Number>,
+}
+
+/// One value, or one field's name: a kind (`Node::kind`) and two numbers
+/// whose meaning the kind gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Node {
+    /// A string's offset in the text, an index into `unescaped` or
+    /// `numbers`, or the index of the node after an array or object.
+    at: u32,
+    /// The kind in the top three bits; below, a string's length in bytes
+    /// or how many items or fields an array or object holds.
+    kind_and_size: u32,
+}
+
+const KIND_SHIFT: u32 = 29;
+const SIZE_MASK: u32 = (1 << KIND_SHIFT) - 1;
+
+const NULL: u32 = 0;
+const FALSE: u32 = 1;
+const TRUE: u32 = 2;
+const NUMBER: u32 = 3;
+const STRING: u32 = 4;
+const UNESCAPED: u32 = 5;
+const ARRAY: u32 = 6;
+const OBJECT: u32 = 7;
+
+impl Node {
+    fn new(kind: u32, at: u32, size: u32) -> Node {
+        Node {
+            at,
+            kind_and_size: kind << KIND_SHIFT | size,
+        }
+    }
+
+    fn kind(self) -> u32 {
+        self.kind_and_size >> KIND_SHIFT
+    }
+
+    fn size(self) -> u32 {
+        self.kind_and_size & SIZE_MASK
+    }
+}
+
+impl Tape {
+    /// Reads `text` as one JSON value, as `json::parse` reads it; `source`
+    /// names the document in errors, which are `json::parse`'s.
+    pub fn parse(source: &str, text: SharedText) -> Result<Tape, InputError> {
+        check_size(source, &text)?;
+        if text.trim().is_empty() {
+            return Err(InputError::syntax(source, 1, 1, "the document is empty"));
+        }
+        Tape::read(text).map_err(|(text, error)| refused(source, &text, error))
+    }
+
+    fn read(text: SharedText) -> Result<Tape, (SharedText, serde_json::Error)> {
+        let mut tape = Tape {
+            text: text.clone(),
+            nodes: Vec::with_capacity(text.len() / 8),
+            unescaped: Vec::new(),
+            numbers: Vec::new(),
+        };
+        let read = {
+            let mut deserializer = serde_json::Deserializer::from_str(&text);
+            Writer {
+                tape: &mut tape,
+                names: &mut Vec::new(),
+            }
+            .deserialize(&mut deserializer)
+            .and_then(|()| deserializer.end())
+        };
+        match read {
+            Ok(()) => {
+                tape.nodes.shrink_to_fit();
+                Ok(tape)
+            }
+            Err(error) => Err((text, error)),
+        }
+    }
+
+    /// The document's value.
+    pub fn root(&self) -> Item<'_> {
+        Item { tape: self, at: 0 }
+    }
+
+    /// The text read.
+    pub fn text(&self) -> &SharedText {
+        &self.text
+    }
+
+    /// The bytes the tape holds besides its text.
+    pub fn heap_bytes(&self) -> usize {
+        self.nodes.capacity() * size_of::<Node>()
+            + self.unescaped.iter().map(String::capacity).sum::<usize>()
+            + self.unescaped.capacity() * size_of::<String>()
+            + self.numbers.capacity() * size_of::<Number>()
+    }
+
+    fn str_of(&self, node: Node) -> &str {
+        match node.kind() {
+            UNESCAPED => &self.unescaped[node.at as usize],
+            _ => &self.text[node.at as usize..][..node.size() as usize],
+        }
+    }
+}
+
+/// A value in a tape, read where it lies.
+#[derive(Clone, Copy)]
+pub struct Item<'t> {
+    tape: &'t Tape,
+    at: usize,
+}
+
+/// What kind of JSON value an `Item` is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
+impl<'t> Item<'t> {
+    fn node(self) -> Node {
+        self.tape.nodes[self.at]
+    }
+
+    pub fn kind(self) -> Kind {
+        match self.node().kind() {
+            NULL => Kind::Null,
+            FALSE | TRUE => Kind::Bool,
+            NUMBER => Kind::Number,
+            STRING | UNESCAPED => Kind::String,
+            ARRAY => Kind::Array,
+            _ => Kind::Object,
+        }
+    }
+
+    pub fn is_null(self) -> bool {
+        self.kind() == Kind::Null
+    }
+
+    pub fn as_bool(self) -> Option<bool> {
+        match self.node().kind() {
+            FALSE => Some(false),
+            TRUE => Some(true),
+            _ => None,
+        }
+    }
+
+    pub fn as_number(self) -> Option<&'t Number> {
+        let node = self.node();
+        (node.kind() == NUMBER).then(|| &self.tape.numbers[node.at as usize])
+    }
+
+    pub fn as_str(self) -> Option<&'t str> {
+        let node = self.node();
+        matches!(node.kind(), STRING | UNESCAPED).then(|| self.tape.str_of(node))
+    }
+
+    /// How many items an array holds or fields an object holds; none for
+    /// any other value.
+    pub fn count(self) -> Option<usize> {
+        let node = self.node();
+        matches!(node.kind(), ARRAY | OBJECT).then_some(node.size() as usize)
+    }
+
+    /// The index of the node after this value and all it holds.
+    fn end(self) -> usize {
+        let node = self.node();
+        match node.kind() {
+            ARRAY | OBJECT => node.at as usize,
+            _ => self.at + 1,
+        }
+    }
+
+    /// An array's items, in order; none for any other value.
+    pub fn items(self) -> Items<'t> {
+        let (next, left) = match self.node().kind() {
+            ARRAY => (self.at + 1, self.node().size()),
+            _ => (self.at, 0),
+        };
+        Items {
+            tape: self.tape,
+            next,
+            left,
+        }
+    }
+
+    /// An object's fields, in the text's order; none for any other value.
+    pub fn fields(self) -> Fields<'t> {
+        let (next, left) = match self.node().kind() {
+            OBJECT => (self.at + 1, self.node().size()),
+            _ => (self.at, 0),
+        };
+        Fields {
+            tape: self.tape,
+            next,
+            left,
+        }
+    }
+
+    /// An object's field of this name.
+    pub fn get(self, name: &str) -> Option<Item<'t>> {
+        self.fields()
+            .find(|(field, _)| *field == name)
+            .map(|(_, value)| value)
+    }
+
+    /// An array's item at this index.
+    pub fn item(self, index: usize) -> Option<Item<'t>> {
+        self.items().nth(index)
+    }
+
+    /// The value a JSON pointer (RFC 6901) names, as `Value::pointer` finds it.
+    pub fn pointer(self, pointer: &str) -> Option<Item<'t>> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        pointer
+            .strip_prefix('/')?
+            .split('/')
+            .map(|token| token.replace("~1", "/").replace("~0", "~"))
+            .try_fold(self, |item, token| match item.kind() {
+                Kind::Object => item.get(&token),
+                Kind::Array => array_index(&token).and_then(|index| item.item(index)),
+                _ => None,
+            })
+    }
+
+    /// The value as an owned `serde_json` value.
+    pub fn to_value(self) -> Value {
+        match self.kind() {
+            Kind::Null => Value::Null,
+            Kind::Bool => Value::Bool(self.as_bool() == Some(true)),
+            Kind::Number => self.as_number().cloned().map_or(Value::Null, Value::Number),
+            Kind::String => Value::String(self.as_str().unwrap_or_default().to_string()),
+            Kind::Array => Value::Array(self.items().map(Item::to_value).collect()),
+            Kind::Object => {
+                let mut fields = Map::with_capacity(self.count().unwrap_or_default());
+                for (name, value) in self.fields() {
+                    fields.insert(name.to_string(), value.to_value());
+                }
+                Value::Object(fields)
+            }
+        }
+    }
+}
+
+/// An array index as `Value::pointer` reads one: digits, no leading zero.
+fn array_index(token: &str) -> Option<usize> {
+    if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// Equal as JSON values are: an object's fields in any order.
+impl PartialEq<Value> for Item<'_> {
+    fn eq(&self, other: &Value) -> bool {
+        match other {
+            Value::Null => self.is_null(),
+            Value::Bool(value) => self.as_bool() == Some(*value),
+            Value::Number(value) => self.as_number() == Some(value),
+            Value::String(value) => self.as_str() == Some(value.as_str()),
+            Value::Array(values) => {
+                self.count() == Some(values.len())
+                    && self.kind() == Kind::Array
+                    && self.items().zip(values).all(|(item, value)| item == *value)
+            }
+            Value::Object(fields) => {
+                self.kind() == Kind::Object
+                    && self.count() == Some(fields.len())
+                    && self
+                        .fields()
+                        .all(|(name, item)| fields.get(name).is_some_and(|value| item == *value))
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Item<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        fmt::Debug::fmt(&self.to_value(), f)
+    }
+}
+
+/// An array's items (`Item::items`).
+#[derive(Clone)]
+pub struct Items<'t> {
+    tape: &'t Tape,
+    next: usize,
+    left: u32,
+}
+
+impl<'t> Iterator for Items<'t> {
+    type Item = Item<'t>;
+
+    fn next(&mut self) -> Option<Item<'t>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let item = Item {
+            tape: self.tape,
+            at: self.next,
+        };
+        self.next = item.end();
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+/// An object's fields (`Item::fields`): each name, then its value.
+#[derive(Clone)]
+pub struct Fields<'t> {
+    tape: &'t Tape,
+    next: usize,
+    left: u32,
+}
+
+impl<'t> Iterator for Fields<'t> {
+    type Item = (&'t str, Item<'t>);
+
+    fn next(&mut self) -> Option<(&'t str, Item<'t>)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let name = self.tape.str_of(self.tape.nodes[self.next]);
+        let value = Item {
+            tape: self.tape,
+            at: self.next + 1,
+        };
+        self.next = value.end();
+        Some((name, value))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+/// Appends the nodes of the value `serde_json` reads next to a tape.
+struct Writer<'w> {
+    tape: &'w mut Tape,
+    /// The name nodes of the object just read, to find a field written twice.
+    names: &'w mut Vec<Node>,
+}
+
+impl Writer<'_> {
+    fn inner(&mut self) -> Writer<'_> {
+        Writer {
+            tape: self.tape,
+            names: self.names,
+        }
+    }
+
+    fn push(&mut self, kind: u32, at: usize, size: usize) {
+        // The text is at most `MAX_DOCUMENT_BYTES` (48 MB) long, so each fits.
+        self.tape.nodes.push(Node::new(kind, at as u32, size as u32));
+    }
+
+    /// A string that lies in the text as it reads (no escapes).
+    fn lying(&mut self, value: &str) {
+        let text = &self.tape.text;
+        let start = (value.as_ptr() as usize).checked_sub(text.as_ptr() as usize);
+        let lies_there = |start: &usize| {
+            let there = text.get(*start..).and_then(|rest| rest.get(..value.len()));
+            there.is_some_and(|there| std::ptr::eq(there, value))
+        };
+        match start.filter(lies_there) {
+            Some(start) => self.push(STRING, start, value.len()),
+            None => self.unescaped(value.to_string()),
+        }
+    }
+
+    fn unescaped(&mut self, value: String) {
+        self.push(UNESCAPED, self.tape.unescaped.len(), 0);
+        self.tape.unescaped.push(value);
+    }
+
+    fn number(&mut self, value: Number) {
+        self.push(NUMBER, self.tape.numbers.len(), 0);
+        self.tape.numbers.push(value);
+    }
+
+    /// A container's node, written before what it holds: `close` fills it in.
+    fn open(&mut self, kind: u32) -> usize {
+        self.push(kind, 0, 0);
+        self.tape.nodes.len() - 1
+    }
+
+    fn close(&mut self, at: usize, size: usize) {
+        let kind = self.tape.nodes[at].kind();
+        self.tape.nodes[at] = Node::new(kind, self.tape.nodes.len() as u32, size as u32);
+    }
+
+    /// A field written twice in the object whose node is at `at`, if one is:
+    /// a small object's names are compared pairwise, a large one's sorted.
+    fn twice_in(&mut self, at: usize) -> Option<&str> {
+        let object = Item {
+            tape: self.tape,
+            at,
+        };
+        self.names.clear();
+        self.names
+            .extend(object.fields().map(|(_, value)| self.tape.nodes[value.at - 1]));
+        let tape = &*self.tape;
+        let names = &mut *self.names;
+        if names.len() <= PAIRWISE_UP_TO {
+            let same = |one: Node, other: Node| {
+                let lengths_differ =
+                    one.kind() == STRING && other.kind() == STRING && one.size() != other.size();
+                !lengths_differ && tape.str_of(one) == tape.str_of(other)
+            };
+            return names
+                .iter()
+                .enumerate()
+                .find(|(index, name)| names[index + 1..].iter().any(|other| same(**name, *other)))
+                .map(|(_, name)| tape.str_of(*name));
+        }
+        names.sort_unstable_by(|one, other| tape.str_of(*one).cmp(tape.str_of(*other)));
+        names
+            .windows(2)
+            .find(|pair| tape.str_of(pair[0]) == tape.str_of(pair[1]))
+            .map(|pair| tape.str_of(pair[0]))
+    }
+}
+
+/// The most fields an object can have for its names to be compared pairwise.
+const PAIRWISE_UP_TO: usize = 16;
+
+impl<'de> DeserializeSeed<'de> for Writer<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Writer<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(mut self, value: bool) -> Result<(), E> {
+        self.push(if value { TRUE } else { FALSE }, 0, 0);
+        Ok(())
+    }
+
+    fn visit_i64<E>(mut self, value: i64) -> Result<(), E> {
+        self.number(value.into());
+        Ok(())
+    }
+
+    fn visit_u64<E>(mut self, value: u64) -> Result<(), E> {
+        self.number(value.into());
+        Ok(())
+    }
+
+    fn visit_f64<E: de::Error>(mut self, value: f64) -> Result<(), E> {
+        let number = Number::from_f64(value).ok_or_else(|| E::custom("number out of range"))?;
+        self.number(number);
+        Ok(())
+    }
+
+    fn visit_borrowed_str<E>(mut self, value: &'de str) -> Result<(), E> {
+        self.lying(value);
+        Ok(())
+    }
+
+    fn visit_str<E>(mut self, value: &str) -> Result<(), E> {
+        self.unescaped(value.to_string());
+        Ok(())
+    }
+
+    fn visit_string<E>(mut self, value: String) -> Result<(), E> {
+        self.unescaped(value);
+        Ok(())
+    }
+
+    fn visit_unit<E>(mut self) -> Result<(), E> {
+        self.push(NULL, 0, 0);
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
+        let at = self.open(ARRAY);
+        let mut size = 0;
+        while let Some(()) = seq.next_element_seed(self.inner())? {
+            size += 1;
+        }
+        self.close(at, size);
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
+        let at = self.open(OBJECT);
+        let mut size = 0;
+        while let Some(()) = map.next_key_seed(self.inner())? {
+            map.next_value_seed(self.inner())?;
+            size += 1;
+        }
+        self.close(at, size);
+        match self.twice_in(at) {
+            Some(name) => Err(twice_error(name)),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

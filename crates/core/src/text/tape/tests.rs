@@ -1,0 +1,173 @@
+use super::*;
+use crate::text::json::{self, tests::json_values};
+use proptest::prelude::*;
+use serde_json::json;
+
+fn tape(text: &str) -> Tape {
+    Tape::parse("desired", text.into()).expect("the text is JSON")
+}
+
+/// What `json::parse` gives, as text (an error's message, or the value
+/// written out in its fields' order).
+fn as_json_reads(text: &str) -> Result<String, String> {
+    json::parse("desired", text)
+        .map(|value| serde_json::to_string(&value).unwrap())
+        .map_err(|error| error.to_string())
+}
+
+fn as_tape_reads(text: &str) -> Result<String, String> {
+    Tape::parse("desired", text.into())
+        .map(|tape| serde_json::to_string(&tape.root().to_value()).unwrap())
+        .map_err(|error| error.to_string())
+}
+
+#[test]
+fn a_node_takes_eight_bytes() {
+    assert_eq!(size_of::<Node>(), 8);
+}
+
+#[test]
+fn reads_each_kind_of_value_where_it_lies() {
+    let tape = tape(r#"{"a": [1, -2, 2.5, "x", null, true, false], "b\"c": "d\u00e9", "e": {}}"#);
+    let root = tape.root();
+    assert_eq!(root.kind(), Kind::Object);
+    assert_eq!(root.count(), Some(3));
+    let a = root.get("a").unwrap();
+    assert_eq!(a.count(), Some(7));
+    let items: Vec<Value> = a.items().map(Item::to_value).collect();
+    assert_eq!(items, vec![json!(1), json!(-2), json!(2.5), json!("x"), json!(null), json!(true), json!(false)]);
+    assert_eq!(root.get("b\"c").and_then(Item::as_str), Some("dé"));
+    assert_eq!(root.pointer("/a/3").and_then(Item::as_str), Some("x"));
+    assert_eq!(root.pointer("/e").and_then(Item::count), Some(0));
+    assert!(root.get("x").is_none() && a.item(7).is_none() && a.get("a").is_none());
+    let names: Vec<&str> = root.fields().map(|(name, _)| name).collect();
+    assert_eq!(names, ["a", "b\"c", "e"]);
+}
+
+#[test]
+fn a_string_without_escapes_is_not_copied() {
+    let tape = tape(r#"["plain", "esc\naped", "plain again"]"#);
+    assert_eq!(tape.unescaped, vec!["esc\naped".to_string()]);
+    let plain = tape.root().item(2).and_then(Item::as_str).unwrap();
+    assert!(tape.text().as_bytes().as_ptr_range().contains(&plain.as_ptr()));
+}
+
+#[test]
+fn refuses_as_json_parse_does() {
+    let mut many: Vec<String> = (0..20).map(|index| format!("\"f{index}\": {index}")).collect();
+    many.push("\"f3\": 0".into());
+    let large_twice = format!("{{\n{}\n}}", many.join(",\n"));
+    let deep = "[".repeat(1000);
+    for text in [
+        "",
+        "  ",
+        "{\"a\": 1, \"a\": 2}",
+        "[{\"spec\": {\"b\": 1, \"b\": 2}}]",
+        large_twice.as_str(),
+        deep.as_str(),
+        "{} {}",
+        "[1e999]",
+        "{\"a\" 1}",
+        "\"\\ud800\"",
+    ] {
+        let read = as_tape_reads(text);
+        assert!(read.is_err(), "{text} read as {read:?}");
+        assert_eq!(read, as_json_reads(text), "{text}");
+    }
+}
+
+#[test]
+fn refuses_a_document_larger_than_json_parse_reads() {
+    let big = format!("\"{}\"", "x".repeat(json::MAX_DOCUMENT_BYTES));
+    assert_eq!(as_tape_reads(&big), as_json_reads(&big));
+}
+
+/// The nodes of a Deployment as a cluster holds one take fewer bytes than
+/// its text; a tree of `serde_json` values takes several times more.
+#[test]
+fn a_kubernetes_object_takes_fewer_bytes_than_its_text() {
+    let text = serde_json::to_string_pretty(&json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "shop", "uid": "5b6f1f0e-0000-4000-8000-000000000000",
+                     "labels": {"app.kubernetes.io/name": "web", "tier": "frontend"}},
+        "spec": {"replicas": 3, "selector": {"matchLabels": {"app.kubernetes.io/name": "web"}},
+                 "template": {"metadata": {"labels": {"app.kubernetes.io/name": "web"}},
+                              "spec": {"containers": [{"name": "web", "image": "registry.example/web:1.4.2",
+                                                       "ports": [{"containerPort": 8080}],
+                                                       "resources": {"requests": {"cpu": "100m", "memory": "128Mi"}}}]}}},
+        "status": {"replicas": 3, "readyReplicas": 3, "availableReplicas": 3}
+    }))
+    .unwrap();
+    let tape = tape(&text);
+    assert!(tape.heap_bytes() < text.len(), "{} bytes of nodes for {} of text", tape.heap_bytes(), text.len());
+}
+
+fn any_json() -> impl Strategy<Value = Value> {
+    let numbers = prop_oneof![
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        (-1e12f64..1e12).prop_map(Value::from),
+    ];
+    json_values(numbers, "[a-z\"\\\\\u{e9}\n/~]{0,8}", "[a-z\"/~]{0,3}")
+}
+
+/// Every JSON pointer to a value inside `value`, itself first.
+fn pointers(value: &Value, at: String, into: &mut Vec<String>) {
+    into.push(at.clone());
+    match value {
+        Value::Object(fields) => {
+            for (name, field) in fields {
+                pointers(field, format!("{at}/{}", crate::pointer::escape(name)), into);
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                pointers(item, format!("{at}/{index}"), into);
+            }
+        }
+        _ => {}
+    }
+}
+
+proptest! {
+    #![proptest_config(gitops_testing::config())]
+
+    #[test]
+    fn reads_what_json_parse_reads_in_the_same_order(value in any_json(), pretty in any::<bool>()) {
+        let text = if pretty { serde_json::to_string_pretty(&value) } else { serde_json::to_string(&value) }.unwrap();
+        prop_assert_eq!(as_tape_reads(&text), as_json_reads(&text));
+        // A float need not read back as the very number written: compare with what was read.
+        let value = json::parse("desired", &text).unwrap();
+        let tape = tape(&text);
+        prop_assert!(tape.root() == value);
+        let found = |pointer: &str| tape.root().pointer(pointer).map(Item::to_value);
+        let mut all = Vec::new();
+        pointers(&value, String::new(), &mut all);
+        for pointer in all {
+            prop_assert_eq!(found(&pointer), value.pointer(&pointer).cloned(), "{}", pointer);
+        }
+    }
+
+    #[test]
+    fn a_changed_value_is_not_equal(value in any_json(), other in any_json()) {
+        let text = serde_json::to_string(&value).unwrap();
+        let value = json::parse("desired", &text).unwrap();
+        prop_assert_eq!(tape(&text).root() == other, value == other);
+    }
+
+    #[test]
+    fn a_broken_text_is_refused_as_json_parse_refuses_it(
+        value in any_json(),
+        at in any::<prop::sample::Index>(),
+        cut in 0..4usize,
+        inserted in "[\\[\\]{}\",:a0 \\\\]{0,2}",
+    ) {
+        let text = serde_json::to_string(&value).unwrap();
+        let boundaries: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).collect();
+        let start = boundaries[at.index(boundaries.len())];
+        let end = boundaries.iter().copied().filter(|end| *end >= start).nth(cut).unwrap_or(text.len());
+        let broken = format!("{}{inserted}{}", &text[..start], &text[end..]);
+        prop_assert_eq!(as_tape_reads(&broken), as_json_reads(&broken));
+    }
+}
