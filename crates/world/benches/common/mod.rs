@@ -183,6 +183,6 @@ pub mod clock {
     }
 
     pub async fn pause() {
-        gloo::timers::future::TimeoutFuture::new(0).await;
+        gloo_timers::future::TimeoutFuture::new(0).await;
     }
 }
