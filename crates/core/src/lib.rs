@@ -26,6 +26,7 @@ pub mod report;
 pub mod state;
 pub mod sync;
 pub mod text;
+pub mod value;
 pub mod warnings;
 
 pub use diff::{Change, Drift, IgnoreRule};

@@ -4,8 +4,11 @@
 //! names gets the health Argo CD's tests assert for it (files it names that
 //! are not in the directory are skipped); and the tests of the Lua checks
 //! Argo CD ships in `resource_customizations/<group>/<kind>/`, where every
-//! object a `health_test.json` names gets the status it lists.
+//! object a `health_test.json` names gets the status it lists. Each object
+//! is assessed twice: built as a `serde_json` value, and read where it lies
+//! in its text (a tape).
 
+use gitops_core::text::tape::Tape;
 use gitops_core::{health, Health};
 use serde_json::Value;
 use std::fs;
@@ -15,11 +18,20 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/argo-cd")
 }
 
+fn read_text(path: &Path) -> String {
+    fs::read_to_string(path).unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()))
+}
+
 fn read_json(path: &Path) -> Value {
-    let text = fs::read_to_string(path)
-        .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));
-    serde_json::from_str(&text)
+    serde_json::from_str(&read_text(path))
         .unwrap_or_else(|error| panic!("{} is not JSON: {error}", path.display()))
+}
+
+/// The object's health as a built value, and as a tape.
+fn healths(path: &Path) -> [(&'static str, Option<Health>); 2] {
+    let tape = Tape::parse("fixture", read_text(path).into())
+        .unwrap_or_else(|error| panic!("{} does not read: {error}", path.display()));
+    [("built", health(&read_json(path))), ("taped", health(tape.root()))]
 }
 
 #[test]
@@ -38,10 +50,11 @@ fn every_fixture_gets_argo_cds_health() {
         }
         let want: Option<Health> = serde_json::from_value(want.clone())
             .unwrap_or_else(|error| panic!("{name}: bad expectation {want}: {error}"));
-        let got = health(&read_json(&path));
         checked += 1;
-        if got != want {
-            mismatches.push(format!("{name}: expected {want:?}, got {got:?}"));
+        for (read, got) in healths(&path) {
+            if got != want {
+                mismatches.push(format!("{name} ({read}): expected {want:?}, got {got:?}"));
+            }
         }
     }
     assert!(
@@ -76,11 +89,12 @@ fn every_resource_customization_fixture_gets_argo_cds_health() {
             let want: Health = serde_json::from_value(test["healthStatus"]["status"].clone())
                 .unwrap_or_else(|error| panic!("{input}: bad expectation: {error}"));
             let path = kind.join(input).with_extension("json");
-            let got = health(&read_json(&path));
             checked += 1;
-            if got != Some(want) {
-                let name = path.strip_prefix(&root).unwrap_or(&path).display();
-                mismatches.push(format!("{name}: expected {want:?}, got {got:?}"));
+            for (read, got) in healths(&path) {
+                if got != Some(want) {
+                    let name = path.strip_prefix(&root).unwrap_or(&path).display();
+                    mismatches.push(format!("{name} ({read}): expected {want:?}, got {got:?}"));
+                }
             }
         }
     }

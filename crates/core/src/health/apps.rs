@@ -3,9 +3,9 @@
 //! health_replicaset.go, health_daemonset.go; after kubectl's rollout status).
 
 use super::{at, condition, count, flag, integer, spec_unobserved, text, Health};
-use serde_json::Value;
+use crate::value::ValueRef;
 
-pub(super) fn deployment(deployment: &Value) -> Health {
+pub(super) fn deployment(deployment: ValueRef) -> Health {
     if flag(deployment, &["spec", "paused"]) {
         return Health::Suspended;
     }
@@ -28,7 +28,7 @@ pub(super) fn deployment(deployment: &Value) -> Health {
     Health::Healthy
 }
 
-pub(super) fn stateful_set(set: &Value) -> Health {
+pub(super) fn stateful_set(set: ValueRef) -> Health {
     if count(set, &["status", "observedGeneration"]) == 0 || spec_unobserved(set) {
         return Health::Progressing;
     }
@@ -57,7 +57,7 @@ pub(super) fn stateful_set(set: &Value) -> Health {
     Health::Healthy
 }
 
-pub(super) fn replica_set(set: &Value) -> Health {
+pub(super) fn replica_set(set: ValueRef) -> Health {
     if spec_unobserved(set) {
         return Health::Progressing;
     }
@@ -73,7 +73,7 @@ pub(super) fn replica_set(set: &Value) -> Health {
     Health::Healthy
 }
 
-pub(super) fn daemon_set(set: &Value) -> Health {
+pub(super) fn daemon_set(set: ValueRef) -> Health {
     if spec_unobserved(set) {
         return Health::Progressing;
     }

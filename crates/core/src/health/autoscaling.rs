@@ -4,6 +4,7 @@
 //! version of it (v2beta1 and v2beta2 went in argo-cd#27887).
 
 use super::{at, list, text, Health};
+use crate::value::ValueRef;
 use serde_json::Value;
 
 const CONDITIONS: &str = "autoscaling.alpha.kubernetes.io/conditions";
@@ -32,9 +33,9 @@ struct Condition<'a> {
 }
 
 /// health_hpa.go's `getAutoScalingV1HPAHealth`.
-pub(super) fn v1(autoscaler: &Value) -> Health {
+pub(super) fn v1(autoscaler: ValueRef) -> Health {
     let annotation = at(autoscaler, &["metadata", "annotations", CONDITIONS]);
-    let Some(annotation) = annotation.and_then(Value::as_str) else {
+    let Some(annotation) = annotation.and_then(ValueRef::as_str) else {
         return Health::Progressing;
     };
     // Annotation text Go cannot decode fails Argo CD's check: Unknown.
@@ -48,9 +49,8 @@ pub(super) fn v1(autoscaler: &Value) -> Health {
 }
 
 /// health_hpa.go's `getAutoScalingV2HPAHealth`.
-pub(super) fn v2(autoscaler: &Value) -> Health {
+pub(super) fn v2(autoscaler: ValueRef) -> Health {
     let conditions: Vec<Condition> = list(autoscaler, &["status", "conditions"])
-        .iter()
         .map(|condition| Condition {
             kind: text(condition, &["type"]),
             reason: text(condition, &["reason"]),
@@ -131,6 +131,7 @@ fn check_conditions(conditions: &[Condition]) -> Health {
 mod tests {
     use super::super::health;
     use super::*;
+    use serde_json::Value;
     use serde_json::json;
 
     fn annotated_v1(conditions: &str) -> Value {

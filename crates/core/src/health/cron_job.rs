@@ -2,12 +2,12 @@
 //! (resource_customizations/batch/CronJob/health.lua).
 
 use super::{flag, list, present, text, Health};
-use serde_json::Value;
+use crate::value::ValueRef;
 
 /// resource_customizations/batch/CronJob/health.lua. The status alone does
 /// not tell a run that failed from one still going, so only a last success
 /// older than the last schedule, with no job running, is Degraded.
-pub(super) fn cron_job(cron_job: &Value) -> Health {
+pub(super) fn cron_job(cron_job: ValueRef) -> Health {
     // "CronJob is Suspended": Healthy, not Suspended, until argo-cd#24428.
     if flag(cron_job, &["spec", "suspend"]) {
         return Health::Healthy;
@@ -28,7 +28,7 @@ pub(super) fn cron_job(cron_job: &Value) -> Health {
     };
     // "The job is running. Its last execution may not have been successful"
     // (argo-cd#24429).
-    if list(status, &["active"]).iter().any(|job| !job.is_null()) {
+    if list(status, &["active"]).any(|job| !job.is_null()) {
         return Health::Healthy;
     }
     // "CronJob has not completed its last execution successfully": Lua
@@ -44,6 +44,7 @@ pub(super) fn cron_job(cron_job: &Value) -> Health {
 mod tests {
     use super::super::health;
     use super::*;
+    use serde_json::Value;
     use serde_json::json;
 
     fn with_status(status: Value) -> Value {

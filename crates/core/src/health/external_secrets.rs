@@ -3,12 +3,12 @@
 //! (resource_customizations/external-secrets.io/ExternalSecret/health.lua).
 
 use super::{list, text, Health};
-use serde_json::Value;
+use crate::value::ValueRef;
 
 /// resource_customizations/external-secrets.io/ExternalSecret/health.lua: the
 /// first `Ready` condition that is True or False decides, Healthy or
 /// Degraded; none: "Waiting for ExternalSecret".
-pub(super) fn external_secret(external: &Value) -> Health {
+pub(super) fn external_secret(external: ValueRef) -> Health {
     let conditions = list(external, &["status", "conditions"]);
     for condition in conditions {
         if text(condition, &["type"]) != "Ready" {
@@ -27,6 +27,7 @@ pub(super) fn external_secret(external: &Value) -> Health {
 mod tests {
     use super::super::health;
     use super::*;
+    use serde_json::Value;
     use serde_json::json;
 
     fn with_conditions(conditions: Value) -> Value {

@@ -24,8 +24,8 @@ mod pod;
 mod policy;
 mod run;
 
+use crate::value::{Items, ValueRef};
 use serde::Serialize;
-use serde_json::Value;
 
 /// Argo CD's health statuses, ordered from best to worst as Argo CD orders them
 /// for an application's overall health (the worst wins).
@@ -63,7 +63,8 @@ const ANY: &[&str] = &[];
 
 /// The health of one live object; None for kinds Argo CD assesses no health for
 /// (ConfigMap, Secret, unknown kinds, custom resources without a rule...).
-pub fn health(object: &Value) -> Option<Health> {
+pub fn health<'a>(object: impl Into<ValueRef<'a>>) -> Option<Health> {
+    let object = object.into();
     if pending_deletion(object) {
         return Some(Health::Progressing);
     }
@@ -79,18 +80,18 @@ pub fn health(object: &Value) -> Option<Health> {
 /// object without one does not make its application Missing (Argo CD's
 /// `setApplicationHealth`): a ConfigMap not created yet leaves the
 /// application's health as it is.
-pub fn has_health_check(object: &Value) -> bool {
-    health_check(object).is_some()
+pub fn has_health_check<'a>(object: impl Into<ValueRef<'a>>) -> bool {
+    health_check(object.into()).is_some()
 }
 
 /// The versions a kind's check knows, the check, and the object's version.
-type Check<'o> = (&'static [&'static str], fn(&Value) -> Health, &'o str);
+type Check<'o> = (&'static [&'static str], fn(ValueRef) -> Health, &'o str);
 
-fn health_check(object: &Value) -> Option<Check<'_>> {
+fn health_check(object: ValueRef<'_>) -> Option<Check<'_>> {
     // An apiVersion with two slashes does not parse: no group, version or kind.
     let (group, version) = group_version(text(object, &["apiVersion"]))?;
     let kind = text(object, &["kind"]);
-    let (versions, assess): (&[&str], fn(&Value) -> Health) = match (group, kind) {
+    let (versions, assess): (&[&str], fn(ValueRef) -> Health) = match (group, kind) {
         ("apps", "Deployment") => (&["v1"], apps::deployment),
         ("apps", "StatefulSet") => (&["v1"], apps::stateful_set),
         ("apps", "ReplicaSet") => (&["v1"], apps::replica_set),
@@ -118,9 +119,8 @@ pub fn overall(healths: impl IntoIterator<Item = Health>) -> Option<Health> {
 }
 
 /// Marked for deletion and not held by Argo CD's hook finalizer.
-fn pending_deletion(object: &Value) -> bool {
+fn pending_deletion(object: ValueRef) -> bool {
     let held = list(object, &["metadata", "finalizers"])
-        .iter()
         .any(|finalizer| finalizer.as_str() == Some(HOOK_FINALIZER));
     !text(object, &["metadata", "deletionTimestamp"]).is_empty() && !held
 }
@@ -135,29 +135,28 @@ fn group_version(api_version: &str) -> Option<(&str, &str)> {
 }
 
 /// The value at a path of fields; None if a step is absent or not an object.
-fn at<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    path.iter()
-        .try_fold(value, |value, field| value.as_object()?.get(*field))
+fn at<'a>(value: ValueRef<'a>, path: &[&str]) -> Option<ValueRef<'a>> {
+    value.at(path)
 }
 
 /// A field that is there and not null: what a Lua check's `~= nil` finds
 /// (Argo CD hands a Lua check a JSON null as nil).
-fn present<'a>(value: &'a Value, path: &[&str]) -> Option<&'a Value> {
+fn present<'a>(value: ValueRef<'a>, path: &[&str]) -> Option<ValueRef<'a>> {
     at(value, path).filter(|value| !value.is_null())
 }
 
 /// A string field; "" when absent or not a string.
-fn text<'a>(value: &'a Value, path: &[&str]) -> &'a str {
-    at(value, path).and_then(Value::as_str).unwrap_or("")
+fn text<'a>(value: ValueRef<'a>, path: &[&str]) -> &'a str {
+    at(value, path).and_then(ValueRef::as_str).unwrap_or("")
 }
 
 /// A boolean field; false when absent or not a boolean.
-fn flag(value: &Value, path: &[&str]) -> bool {
-    at(value, path).and_then(Value::as_bool).unwrap_or(false)
+fn flag(value: ValueRef, path: &[&str]) -> bool {
+    at(value, path).and_then(ValueRef::as_bool).unwrap_or(false)
 }
 
 /// An optional integer field (a pointer in Kubernetes' Go types).
-fn integer(value: &Value, path: &[&str]) -> Option<i64> {
+fn integer(value: ValueRef, path: &[&str]) -> Option<i64> {
     let value = at(value, path)?;
     value.as_i64().or_else(|| {
         let float = value.as_f64()?;
@@ -167,33 +166,30 @@ fn integer(value: &Value, path: &[&str]) -> Option<i64> {
 }
 
 /// A counter; 0 when absent or not an integer.
-fn count(value: &Value, path: &[&str]) -> i64 {
+fn count(value: ValueRef, path: &[&str]) -> i64 {
     integer(value, path).unwrap_or(0)
 }
 
-/// A list field; empty when absent or not a list.
-fn list<'a>(value: &'a Value, path: &[&str]) -> &'a [Value] {
-    at(value, path)
-        .and_then(Value::as_array)
-        .map_or(&[], Vec::as_slice)
+/// A list field's items; none when absent or not a list.
+fn list<'a>(value: ValueRef<'a>, path: &[&str]) -> Items<'a> {
+    at(value, path).map_or_else(Items::none, ValueRef::items)
 }
 
 /// The first of `status.conditions` of the given type.
-fn condition<'a>(object: &'a Value, kind: &str) -> Option<&'a Value> {
-    list(object, &["status", "conditions"])
-        .iter()
-        .find(|condition| text(condition, &["type"]) == kind)
+fn condition<'a>(object: ValueRef<'a>, kind: &str) -> Option<ValueRef<'a>> {
+    list(object, &["status", "conditions"]).find(|condition| text(*condition, &["type"]) == kind)
 }
 
 /// `metadata.generation` is ahead of `status.observedGeneration`: the
 /// controller has not seen the latest spec yet.
-fn spec_unobserved(object: &Value) -> bool {
+fn spec_unobserved(object: ValueRef) -> bool {
     count(object, &["metadata", "generation"]) > count(object, &["status", "observedGeneration"])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
     use serde_json::json;
 
     fn deployment(spec: Value, status: Value) -> Value {

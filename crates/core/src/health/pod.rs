@@ -2,21 +2,21 @@
 
 use super::{at, condition, list, text, Health};
 use crate::state::hooks::is_hook;
-use serde_json::Value;
+use crate::value::{Items, ValueRef};
 
 /// With "true", Argo CD judges a running pod that is not a hook as one that
 /// restarts forever, whatever its restart policy.
 const IGNORE_RESTART_POLICY: &str = "argocd.argoproj.io/ignore-restart-policy";
 
 /// health_pod.go's `getCorev1PodHealth`.
-pub(super) fn pod(pod: &Value) -> Health {
+pub(super) fn pod(pod: ValueRef) -> Health {
     let restart_policy = text(pod, &["spec", "restartPolicy"]);
     let long_running = restart_policy == "Always"
         || (annotation(pod, IGNORE_RESTART_POLICY) == Some("true") && !is_hook(pod));
     let containers = list(pod, &["status", "containerStatuses"]);
     // Only for pods that restart forever: a hook pod (OnFailure, Never) that
     // waits on its image must not fail its sync early.
-    if long_running && containers.iter().any(waits_on_an_error) {
+    if long_running && containers.clone().any(waits_on_an_error) {
         return Health::Degraded;
     }
     match text(pod, &["status", "phase"]) {
@@ -31,26 +31,24 @@ pub(super) fn pod(pod: &Value) -> Health {
     }
 }
 
-fn annotation<'a>(object: &'a Value, name: &str) -> Option<&'a str> {
-    at(object, &["metadata", "annotations", name]).and_then(Value::as_str)
+fn annotation<'a>(object: ValueRef<'a>, name: &str) -> Option<&'a str> {
+    at(object, &["metadata", "annotations", name]).and_then(ValueRef::as_str)
 }
 
 /// A container waiting because of an error: `Err...`, `...Error`, `...BackOff`
 /// (ErrImagePull, CreateContainerConfigError, CrashLoopBackOff...).
-fn waits_on_an_error(container: &Value) -> bool {
+fn waits_on_an_error(container: ValueRef) -> bool {
     let reason = text(container, &["state", "waiting", "reason"]);
     reason.starts_with("Err") || reason.ends_with("Error") || reason.ends_with("BackOff")
 }
 
 /// A running pod: Healthy when ready, Degraded when not ready and a container
 /// has terminated before, otherwise on its way.
-fn running(pod: &Value, containers: &[Value]) -> Health {
+fn running(pod: ValueRef, mut containers: Items) -> Health {
     let ready = condition(pod, "Ready").is_some_and(|c| text(c, &["status"]) == "True");
     if ready {
         Health::Healthy
-    } else if containers
-        .iter()
-        .any(|c| at(c, &["lastState", "terminated"]).is_some_and(Value::is_object))
+    } else if containers.any(|c| at(c, &["lastState", "terminated"]).is_some_and(ValueRef::is_object))
     {
         Health::Degraded
     } else {
@@ -62,6 +60,7 @@ fn running(pod: &Value, containers: &[Value]) -> Health {
 mod tests {
     use super::super::health;
     use super::*;
+    use serde_json::Value;
     use crate::state::hooks::{HELM_HOOK, HOOK};
     use serde_json::json;
 

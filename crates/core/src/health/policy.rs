@@ -2,7 +2,7 @@
 //! (resource_customizations/policy/PodDisruptionBudget/health.lua).
 
 use super::{list, text, Health};
-use serde_json::Value;
+use crate::value::ValueRef;
 
 /// A reason that leaves a false condition Healthy: too few pods to allow a
 /// disruption may be what the budget is for (argo-cd#20171).
@@ -11,10 +11,10 @@ const INSUFFICIENT_PODS: &str = "InsufficientPods";
 /// resource_customizations/policy/PodDisruptionBudget/health.lua: the
 /// conditions in turn; a false one is Degraded at once, unless for
 /// InsufficientPods; any other makes it Healthy; none: "Waiting for status".
-pub(super) fn pod_disruption_budget(budget: &Value) -> Health {
+pub(super) fn pod_disruption_budget(budget: ValueRef) -> Health {
     let mut health = Health::Progressing;
     // Lua drops a JSON list's nulls.
-    let conditions = list(budget, &["status", "conditions"]).iter();
+    let conditions = list(budget, &["status", "conditions"]);
     for condition in conditions.filter(|condition| !condition.is_null()) {
         let reason = text(condition, &["reason"]);
         if text(condition, &["status"]) == "False" && reason != INSUFFICIENT_PODS {
@@ -29,6 +29,7 @@ pub(super) fn pod_disruption_budget(budget: &Value) -> Health {
 mod tests {
     use super::super::health;
     use super::*;
+    use serde_json::Value;
     use serde_json::json;
 
     fn with_conditions(conditions: Value) -> Value {

@@ -3,9 +3,9 @@
 //! health_pvc.go).
 
 use super::{list, text, Health};
-use serde_json::Value;
+use crate::value::ValueRef;
 
-pub(super) fn job(job: &Value) -> Health {
+pub(super) fn job(job: ValueRef) -> Health {
     let (mut complete, mut failed, mut suspended) = (false, false, false);
     // As Argo CD does, a Failed or Complete condition counts whatever its status.
     for condition in list(job, &["status", "conditions"]) {
@@ -30,7 +30,7 @@ pub(super) fn job(job: &Value) -> Health {
     }
 }
 
-pub(super) fn workflow(workflow: &Value) -> Health {
+pub(super) fn workflow(workflow: ValueRef) -> Health {
     match text(workflow, &["status", "phase"]) {
         "" | "Pending" | "Running" => Health::Progressing,
         "Succeeded" => Health::Healthy,
@@ -39,7 +39,7 @@ pub(super) fn workflow(workflow: &Value) -> Health {
     }
 }
 
-pub(super) fn persistent_volume_claim(claim: &Value) -> Health {
+pub(super) fn persistent_volume_claim(claim: ValueRef) -> Health {
     match text(claim, &["status", "phase"]) {
         "Lost" => Health::Degraded,
         "Pending" => Health::Progressing,

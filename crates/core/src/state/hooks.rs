@@ -8,8 +8,8 @@
 //! does not know is left out, and names are matched exactly, letter case
 //! included.
 
+use crate::value::ValueRef;
 use serde::Serialize;
-use serde_json::Value;
 
 pub const HOOK: &str = "argocd.argoproj.io/hook";
 pub const HOOK_DELETE_POLICY: &str = "argocd.argoproj.io/hook-delete-policy";
@@ -73,7 +73,8 @@ enum HookType {
 /// no hook). A hook whose annotations name no phase Argo CD knows (such as
 /// PreDelete, or Helm's `test`) runs in none: gitops-engine ignores it
 /// (pkg/sync/ignore `Ignore`).
-pub fn is_hook(object: &Value) -> bool {
+pub fn is_hook<'a>(object: impl Into<ValueRef<'a>>) -> bool {
+    let object = object.into();
     match annotation(object, HOOK) {
         Some(_) => !skip(object),
         None => annotation(object, HELM_HOOK).is_some_and(|hook| hook != "crd-install"),
@@ -82,14 +83,14 @@ pub fn is_hook(object: &Value) -> bool {
 
 /// `hook.Skip`: the object's only hook type is Skip (Argo CD never applies
 /// it; it is a resource, not a hook).
-fn skip(object: &Value) -> bool {
+fn skip(object: ValueRef) -> bool {
     types(object) == [HookType::Skip]
 }
 
 /// `hook.Types`: the Argo CD hook types the annotation names; without any,
 /// the Helm hooks it maps (`pre-install` and `pre-upgrade` to PreSync,
 /// `post-install` and `post-upgrade` to PostSync; helm/type.go).
-fn types(object: &Value) -> Vec<HookType> {
+fn types(object: ValueRef) -> Vec<HookType> {
     let argo: Vec<HookType> = csvs(annotation(object, HOOK))
         .filter_map(|text| match text {
             "PreSync" => Some(HookType::Phase(Phase::PreSync)),
@@ -114,7 +115,8 @@ fn types(object: &Value) -> Vec<HookType> {
 
 /// The phases a hook runs in (`syncPhases`), each once, in sync order;
 /// none for an object that is not a hook.
-pub fn phases(object: &Value) -> Vec<Phase> {
+pub fn phases<'a>(object: impl Into<ValueRef<'a>>) -> Vec<Phase> {
+    let object = object.into();
     if !is_hook(object) {
         return Vec::new();
     }
@@ -135,7 +137,8 @@ pub fn phases(object: &Value) -> Vec<Phase> {
 /// `helm.sh/hook-delete-policy` names (`before-hook-creation`,
 /// `hook-succeeded`, `hook-failed`); BeforeHookCreation when neither names
 /// one.
-pub fn delete_policies(object: &Value) -> Vec<DeletePolicy> {
+pub fn delete_policies<'a>(object: impl Into<ValueRef<'a>>) -> Vec<DeletePolicy> {
+    let object = object.into();
     let argo = csvs(annotation(object, HOOK_DELETE_POLICY)).filter_map(|text| match text {
         "HookSucceeded" => Some(DeletePolicy::HookSucceeded),
         "HookFailed" => Some(DeletePolicy::HookFailed),
@@ -158,26 +161,24 @@ pub fn delete_policies(object: &Value) -> Vec<DeletePolicy> {
 
 /// A Helm hook's weight (helm/weight.go `Weight`): gitops-engine's wave of
 /// an object without a sync wave that reads; 0 when it does not read.
-pub fn helm_weight(object: &Value) -> Option<i64> {
+pub fn helm_weight<'a>(object: impl Into<ValueRef<'a>>) -> Option<i64> {
+    let object = object.into();
     annotation(object, HELM_HOOK_WEIGHT)?.parse().ok()
 }
 
 /// `metadata.generateName`, when it is a text that is not empty: the start
 /// of the name the API server makes for an object created without one.
-pub fn generate_name(object: &Value) -> Option<&str> {
+pub fn generate_name<'a>(object: impl Into<ValueRef<'a>>) -> Option<&'a str> {
     object
-        .pointer("/metadata/generateName")
-        .and_then(Value::as_str)
+        .into()
+        .at(&["metadata", "generateName"])
+        .and_then(ValueRef::as_str)
         .filter(|prefix| !prefix.is_empty())
 }
 
 /// An annotation of a Kubernetes object, under `metadata`.
-fn annotation<'a>(object: &'a Value, name: &str) -> Option<&'a str> {
-    object
-        .get("metadata")?
-        .get("annotations")?
-        .get(name)?
-        .as_str()
+fn annotation<'a>(object: ValueRef<'a>, name: &str) -> Option<&'a str> {
+    object.at(&["metadata", "annotations", name])?.as_str()
 }
 
 /// `GetAnnotationCSVs`: the items of a comma-separated list, trimmed, the
@@ -199,6 +200,7 @@ fn csvs(text: Option<&str>) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
     use serde_json::json;
 
     fn annotated(annotations: Value) -> Value {

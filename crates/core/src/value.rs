@@ -1,0 +1,186 @@
+//! A JSON value read where it lies: built as a `serde_json` value (an object
+//! the core or the world wrote) or as nodes of a tape (a text as it was read,
+//! `text/tape.rs`), behind one way of reading both. The parts of the core
+//! that take a `ValueRef` read a tape without building a tree of values.
+
+use crate::text::tape::{self, Item};
+use serde_json::{Number, Value};
+use std::sync::Arc;
+
+pub use crate::text::tape::Kind;
+
+/// A JSON value, built or in a tape.
+#[derive(Clone, Copy, Debug)]
+pub enum ValueRef<'a> {
+    Built(&'a Value),
+    Taped(Item<'a>),
+}
+
+impl<'a> From<&'a Value> for ValueRef<'a> {
+    fn from(value: &'a Value) -> ValueRef<'a> {
+        ValueRef::Built(value)
+    }
+}
+
+impl<'a> From<&'a Arc<Value>> for ValueRef<'a> {
+    fn from(value: &'a Arc<Value>) -> ValueRef<'a> {
+        ValueRef::Built(value)
+    }
+}
+
+impl<'a> From<Item<'a>> for ValueRef<'a> {
+    fn from(item: Item<'a>) -> ValueRef<'a> {
+        ValueRef::Taped(item)
+    }
+}
+
+impl<'a> ValueRef<'a> {
+    pub fn kind(self) -> Kind {
+        match self {
+            ValueRef::Built(Value::Null) => Kind::Null,
+            ValueRef::Built(Value::Bool(_)) => Kind::Bool,
+            ValueRef::Built(Value::Number(_)) => Kind::Number,
+            ValueRef::Built(Value::String(_)) => Kind::String,
+            ValueRef::Built(Value::Array(_)) => Kind::Array,
+            ValueRef::Built(Value::Object(_)) => Kind::Object,
+            ValueRef::Taped(item) => item.kind(),
+        }
+    }
+
+    pub fn is_null(self) -> bool {
+        self.kind() == Kind::Null
+    }
+
+    pub fn is_object(self) -> bool {
+        self.kind() == Kind::Object
+    }
+
+    pub fn as_bool(self) -> Option<bool> {
+        match self {
+            ValueRef::Built(value) => value.as_bool(),
+            ValueRef::Taped(item) => item.as_bool(),
+        }
+    }
+
+    pub fn as_str(self) -> Option<&'a str> {
+        match self {
+            ValueRef::Built(value) => value.as_str(),
+            ValueRef::Taped(item) => item.as_str(),
+        }
+    }
+
+    pub fn as_number(self) -> Option<&'a Number> {
+        match self {
+            ValueRef::Built(Value::Number(number)) => Some(number),
+            ValueRef::Built(_) => None,
+            ValueRef::Taped(item) => item.as_number(),
+        }
+    }
+
+    pub fn as_i64(self) -> Option<i64> {
+        self.as_number()?.as_i64()
+    }
+
+    pub fn as_f64(self) -> Option<f64> {
+        self.as_number()?.as_f64()
+    }
+
+    /// An object's field of this name.
+    pub fn get(self, name: &str) -> Option<ValueRef<'a>> {
+        match self {
+            ValueRef::Built(value) => value.as_object()?.get(name).map(ValueRef::Built),
+            ValueRef::Taped(item) => item.get(name).map(ValueRef::Taped),
+        }
+    }
+
+    /// The value at a path of fields; none if a step is absent or not an object.
+    pub fn at(self, path: &[&str]) -> Option<ValueRef<'a>> {
+        path.iter().try_fold(self, |value, field| value.get(field))
+    }
+
+    /// An array's items, in order; none for any other value.
+    pub fn items(self) -> Items<'a> {
+        match self {
+            ValueRef::Built(value) => {
+                value.as_array().map_or_else(Items::none, |items| Items::Built(items.iter()))
+            }
+            ValueRef::Taped(item) => Items::Taped(item.items()),
+        }
+    }
+
+    /// The value as an owned `serde_json` value.
+    pub fn to_value(self) -> Value {
+        match self {
+            ValueRef::Built(value) => value.clone(),
+            ValueRef::Taped(item) => item.to_value(),
+        }
+    }
+}
+
+/// An array's items (`ValueRef::items`).
+#[derive(Clone)]
+pub enum Items<'a> {
+    Built(std::slice::Iter<'a, Value>),
+    Taped(tape::Items<'a>),
+}
+
+impl Items<'_> {
+    /// No items.
+    pub fn none() -> Self {
+        Items::Built([].iter())
+    }
+}
+
+impl<'a> Iterator for Items<'a> {
+    type Item = ValueRef<'a>;
+
+    fn next(&mut self) -> Option<ValueRef<'a>> {
+        match self {
+            Items::Built(items) => items.next().map(ValueRef::Built),
+            Items::Taped(items) => items.next().map(ValueRef::Taped),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Items::Built(items) => items.size_hint(),
+            Items::Taped(items) => items.size_hint(),
+        }
+    }
+}
+
+impl ExactSizeIterator for Items<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::tape::Tape;
+    use serde_json::json;
+
+    /// Each way of reading gives the same answer of a value built and of the
+    /// same value in a tape.
+    #[test]
+    fn a_built_value_and_a_taped_one_read_alike() {
+        let value = json!({"a": {"b": [1, "x", null, true, 2.5, {"c": -3}]}, "d": "e\"f"});
+        let tape = Tape::parse("value", serde_json::to_string(&value).unwrap().into()).unwrap();
+        let both = [ValueRef::from(&value), ValueRef::from(tape.root())];
+        for path in [&["a"][..], &["a", "b"], &["d"], &["x"], &["d", "e"], &[]] {
+            let [built, taped] = both.map(|value| value.at(path));
+            assert_eq!(built.map(ValueRef::to_value), taped.map(ValueRef::to_value), "{path:?}");
+            let [built, taped] = [built, taped].map(|value| {
+                value.map(|value| (value.kind(), value.as_str(), value.items().len(), value.is_object()))
+            });
+            assert_eq!(built, taped, "{path:?}");
+        }
+        let [built, taped] = both.map(|value| {
+            value
+                .at(&["a", "b"])
+                .into_iter()
+                .flat_map(ValueRef::items)
+                .map(|item| (item.kind(), item.as_bool(), item.as_i64(), item.as_f64(), item.as_str()))
+                .collect::<Vec<_>>()
+        });
+        assert_eq!(built, taped);
+        assert_eq!(built.len(), 6);
+    }
+}
