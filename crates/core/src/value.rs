@@ -28,6 +28,18 @@ impl<'a> From<&'a Arc<Value>> for ValueRef<'a> {
     }
 }
 
+impl<'a, 'b: 'a> From<&'a &'b Value> for ValueRef<'a> {
+    fn from(value: &'a &'b Value) -> ValueRef<'a> {
+        ValueRef::Built(value)
+    }
+}
+
+impl<'a, 'b: 'a> From<&'a &'b Arc<Value>> for ValueRef<'a> {
+    fn from(value: &'a &'b Arc<Value>) -> ValueRef<'a> {
+        ValueRef::Built(value)
+    }
+}
+
 impl<'a> From<Item<'a>> for ValueRef<'a> {
     fn from(item: Item<'a>) -> ValueRef<'a> {
         ValueRef::Taped(item)
@@ -108,6 +120,16 @@ impl<'a> ValueRef<'a> {
         }
     }
 
+    /// An object's fields, in their order; none for any other value.
+    pub fn fields(self) -> Fields<'a> {
+        match self {
+            ValueRef::Built(value) => {
+                value.as_object().map_or_else(Fields::none, |fields| Fields::Built(fields.iter()))
+            }
+            ValueRef::Taped(item) => Fields::Taped(item.fields()),
+        }
+    }
+
     /// The value as an owned `serde_json` value.
     pub fn to_value(self) -> Value {
         match self {
@@ -150,6 +172,33 @@ impl<'a> Iterator for Items<'a> {
 }
 
 impl ExactSizeIterator for Items<'_> {}
+
+/// An object's fields (`ValueRef::fields`): each name, then its value.
+#[derive(Clone)]
+pub enum Fields<'a> {
+    Built(serde_json::map::Iter<'a>),
+    Taped(tape::Fields<'a>),
+    None,
+}
+
+impl Fields<'_> {
+    /// No fields.
+    pub fn none() -> Self {
+        Fields::None
+    }
+}
+
+impl<'a> Iterator for Fields<'a> {
+    type Item = (&'a str, ValueRef<'a>);
+
+    fn next(&mut self) -> Option<(&'a str, ValueRef<'a>)> {
+        match self {
+            Fields::Built(fields) => fields.next().map(|(name, value)| (name.as_str(), ValueRef::Built(value))),
+            Fields::Taped(fields) => fields.next().map(|(name, value)| (name, ValueRef::Taped(value))),
+            Fields::None => None,
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

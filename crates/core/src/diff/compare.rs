@@ -267,7 +267,7 @@ fn judge(key: &str, desired: &Value, actual: &Value, how: How) -> Verdict {
     if is_hook_here(desired, how) {
         return Verdict::HookDeclared;
     }
-    if let Some(reason) = flux_skips_apply(desired, Some(actual)) {
+    if let Some(reason) = flux_skips_apply(desired, Some(actual.into())) {
         return Verdict::Excluded(reason);
     }
     find(key, desired, actual, how).map_or(Verdict::InSync, Verdict::Differs)

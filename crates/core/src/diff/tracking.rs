@@ -33,7 +33,7 @@ pub fn tracking_id(application: &str, object: &Value) -> String {
 /// `object` with its tracking id in `application` among its annotations.
 pub fn with_tracking<'a>(object: Cow<'a, Value>, application: &str) -> Cow<'a, Value> {
     let id = tracking_id(application, &object);
-    if annotation(&object, TRACKING_ID) == Some(id.as_str()) {
+    if annotation(&*object, TRACKING_ID) == Some(id.as_str()) {
         return object;
     }
     let mut tracked = object.into_owned();

@@ -10,7 +10,7 @@
 //! custom resource's group always has a dot (`serving.knative.dev`), so a
 //! Knative `Service` is not a Service. The version is not checked.
 
-use serde_json::Value;
+use crate::value::ValueRef;
 
 /// Where the API server serves the objects of a kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,8 +103,8 @@ const OWN_KINDS: [(&str, Scope, Scheme); 62] = [
 
 /// The scope of the object's kind: Kubernetes' own kinds at theirs, any
 /// other kind namespaced.
-pub fn scope(object: &Value) -> Scope {
-    own_kind(object).map_or(Namespaced, |(scope, _)| scope)
+pub fn scope<'a>(object: impl Into<ValueRef<'a>>) -> Scope {
+    own_kind(object.into()).map_or(Namespaced, |(scope, _)| scope)
 }
 
 /// Whether client-go's scheme has a Go type for the object's kind.
@@ -114,11 +114,11 @@ pub fn scope(object: &Value) -> Scope {
 /// (`threeWayMergePatch`, pkg/diff/diff.go), as kubectl's apply patches a
 /// custom resource; and it reads the object as that type before comparing
 /// (`remarshal`), which writes its quantities canonically.
-pub fn is_typed(object: &Value) -> bool {
-    own_kind(object).is_some_and(|(_, scheme)| scheme == Typed)
+pub fn is_typed<'a>(object: impl Into<ValueRef<'a>>) -> bool {
+    own_kind(object.into()).is_some_and(|(_, scheme)| scheme == Typed)
 }
 
-fn own_kind(object: &Value) -> Option<(Scope, Scheme)> {
+fn own_kind(object: ValueRef) -> Option<(Scope, Scheme)> {
     let kind = object.get("kind")?.as_str()?;
     if !in_kubernetes_group(object) {
         return None;
@@ -132,8 +132,8 @@ fn own_kind(object: &Value) -> Option<(Scope, Scheme)> {
 
 /// Whether the object's `apiVersion` names one of Kubernetes' groups, or no
 /// group at all.
-fn in_kubernetes_group(object: &Value) -> bool {
-    let Some(api_version) = object.get("apiVersion").and_then(Value::as_str) else {
+fn in_kubernetes_group(object: ValueRef) -> bool {
+    let Some(api_version) = object.get("apiVersion").and_then(ValueRef::as_str) else {
         return true;
     };
     match api_version.rsplit_once('/') {

@@ -2,19 +2,21 @@
 //! Kubernetes object, at the top level for an object of the lesson's form
 //! (one without `metadata`).
 
-use serde_json::{Map, Value};
+use crate::value::ValueRef;
 
 /// `metadata.<field>` of a Kubernetes object, or the top-level `<field>` of an
 /// object of the lesson's form.
-pub fn metadata_map<'a>(object: &'a Value, field: &str) -> Option<&'a Map<String, Value>> {
-    match object.get("metadata") {
-        Some(Value::Object(metadata)) => metadata.get(field)?.as_object(),
-        _ => object.get(field)?.as_object(),
-    }
+pub fn metadata_map<'a>(object: impl Into<ValueRef<'a>>, field: &str) -> Option<ValueRef<'a>> {
+    let object = object.into();
+    let map = match object.get("metadata") {
+        Some(metadata) if metadata.is_object() => metadata.get(field),
+        _ => object.get(field),
+    };
+    map.filter(|map| map.is_object())
 }
 
 /// The text of one annotation.
-pub fn annotation<'a>(object: &'a Value, name: &str) -> Option<&'a str> {
+pub fn annotation<'a>(object: impl Into<ValueRef<'a>>, name: &str) -> Option<&'a str> {
     metadata_map(object, "annotations")?.get(name)?.as_str()
 }
 

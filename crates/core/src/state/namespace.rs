@@ -6,6 +6,7 @@
 //! destination, so it is `default`.
 
 use crate::state::kinds::{scope, Scope};
+use crate::value::ValueRef;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -16,14 +17,15 @@ pub const DESTINATION_NAMESPACE: &str = "default";
 /// kind (whatever it names), else its `metadata.namespace`, or the
 /// destination namespace when it names none (or an empty one). None for an
 /// object without a `kind` (the lesson's form).
-pub fn namespace_of(object: &Value) -> Option<&str> {
+pub fn namespace_of<'a>(object: impl Into<ValueRef<'a>>) -> Option<&'a str> {
+    let object = object.into();
     object.get("kind")?.as_str()?;
     if scope(object) == Scope::Cluster {
         return None;
     }
     let written = object
-        .pointer("/metadata/namespace")
-        .and_then(Value::as_str)
+        .at(&["metadata", "namespace"])
+        .and_then(ValueRef::as_str)
         .filter(|namespace| !namespace.is_empty());
     Some(written.unwrap_or(DESTINATION_NAMESPACE))
 }

@@ -5,14 +5,14 @@
 //! whatever its case (`ssa.AnyInMetadata`).
 
 use crate::state::meta::{annotation, metadata_map};
-use serde_json::Value;
+use crate::value::ValueRef;
 
 pub const ARGO_SYNC_OPTIONS: &str = "argocd.argoproj.io/sync-options";
 pub const FLUX_PRUNE: &str = "kustomize.toolkit.fluxcd.io/prune";
 pub const FLUX_RECONCILE: &str = "kustomize.toolkit.fluxcd.io/reconcile";
 pub const FLUX_SSA: &str = "kustomize.toolkit.fluxcd.io/ssa";
 
-fn sync_options(object: &Value) -> impl Iterator<Item = &str> {
+fn sync_options(object: ValueRef<'_>) -> impl Iterator<Item = &str> {
     annotation(object, ARGO_SYNC_OPTIONS)
         .unwrap_or_default()
         .split(',')
@@ -20,13 +20,13 @@ fn sync_options(object: &Value) -> impl Iterator<Item = &str> {
 }
 
 /// Whether one of the object's Argo CD sync options is exactly `option`.
-pub(crate) fn has_sync_option(object: &Value, option: &str) -> bool {
-    sync_options(object).any(|item| item == option)
+pub(crate) fn has_sync_option<'a>(object: impl Into<ValueRef<'a>>, option: &str) -> bool {
+    sync_options(object.into()).any(|item| item == option)
 }
 
 /// Whether a label or an annotation `name` says `value`, whatever its case
 /// (fluxcd/pkg ssa/utils/meta.go, `AnyInMetadata`).
-fn flux_says(object: &Value, name: &str, value: &str) -> bool {
+fn flux_says(object: ValueRef, name: &str, value: &str) -> bool {
     ["annotations", "labels"].iter().any(|field| {
         metadata_map(object, field)
             .and_then(|map| map.get(name)?.as_str())
@@ -34,7 +34,7 @@ fn flux_says(object: &Value, name: &str, value: &str) -> bool {
     })
 }
 
-fn flux_prune_disabled(object: &Value) -> bool {
+fn flux_prune_disabled(object: ValueRef) -> bool {
     flux_says(object, FLUX_PRUNE, "disabled")
 }
 
@@ -43,7 +43,8 @@ fn flux_prune_disabled(object: &Value) -> bool {
 /// excludes `prune: disabled`, `reconcile: disabled` and `ssa: Ignore`
 /// (kustomize-controller `deleteObjects`). The object is then no longer
 /// the Kustomization's: settled, not waiting to be pruned.
-pub fn flux_releases(object: &Value) -> Option<String> {
+pub fn flux_releases<'a>(object: impl Into<ValueRef<'a>>) -> Option<String> {
+    let object = object.into();
     if flux_prune_disabled(object) {
         Some(format!("{FLUX_PRUNE}: disabled"))
     } else if flux_says(object, FLUX_RECONCILE, "disabled") {
@@ -59,7 +60,11 @@ pub fn flux_releases(object: &Value) -> Option<String> {
 /// disabled` or `ssa: Ignore` on it or on its live copy, or `ssa:
 /// IfNotPresent` on it once the object exists (fluxcd/pkg ssa
 /// manager_apply.go, `shouldSkipApply`).
-pub fn flux_skips_apply(desired: &Value, live: Option<&Value>) -> Option<String> {
+pub fn flux_skips_apply<'a>(
+    desired: impl Into<ValueRef<'a>>,
+    live: Option<ValueRef<'a>>,
+) -> Option<String> {
+    let desired = desired.into();
     let either = |name: &str, value: &str| {
         flux_says(desired, name, value) || live.is_some_and(|live| flux_says(live, name, value))
     };
@@ -78,9 +83,9 @@ pub fn flux_skips_apply(desired: &Value, live: Option<&Value>) -> Option<String>
 
 /// A sync option that Argo CD does not read because of its case, such as
 /// `prune=false` for `Prune=false`: what is written, and what was meant.
-pub fn misspelt_sync_option(object: &Value) -> Option<(&str, &'static str)> {
+pub fn misspelt_sync_option<'a>(object: impl Into<ValueRef<'a>>) -> Option<(&'a str, &'static str)> {
     const OPTIONS: [&str; 3] = ["Prune=false", "Prune=confirm", "PruneLast=true"];
-    sync_options(object).find_map(|item| {
+    sync_options(object.into()).find_map(|item| {
         OPTIONS
             .into_iter()
             .find(|option| item != *option && item.eq_ignore_ascii_case(option))
@@ -89,7 +94,8 @@ pub fn misspelt_sync_option(object: &Value) -> Option<(&str, &'static str)> {
 }
 
 /// Why a prune must leave this object alone, if it must.
-pub fn prune_protection(object: &Value) -> Option<String> {
+pub fn prune_protection<'a>(object: impl Into<ValueRef<'a>>) -> Option<String> {
+    let object = object.into();
     if has_sync_option(object, "Prune=false") {
         Some(format!(
             "protected by the annotation {ARGO_SYNC_OPTIONS}: Prune=false"
@@ -108,18 +114,19 @@ pub fn prune_protection(object: &Value) -> Option<String> {
 /// later wave, until the deletion is approved (sync_context.go,
 /// `objRequiresPruneConfirmation`; Argo CD's "waiting for pruning
 /// confirmation of ...").
-pub fn requires_prune_confirmation(object: &Value) -> bool {
+pub fn requires_prune_confirmation<'a>(object: impl Into<ValueRef<'a>>) -> bool {
     has_sync_option(object, "Prune=confirm")
 }
 
 /// Whether the object is deleted only after everything else (`PruneLast=true`).
-pub fn prunes_last(object: &Value) -> bool {
+pub fn prunes_last<'a>(object: impl Into<ValueRef<'a>>) -> bool {
     has_sync_option(object, "PruneLast=true")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
     use serde_json::json;
 
     fn annotated(name: &str, value: &str) -> Value {

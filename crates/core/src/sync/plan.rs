@@ -251,7 +251,7 @@ fn desired_of<'d>(difference: &'d Difference) -> &'d Value {
 fn earliest_wave_per_namespace<'v>(written: &[(&str, &'v Value)]) -> BTreeMap<&'v str, i64> {
     let mut earliest = BTreeMap::new();
     for (_, object) in written {
-        if let Some(namespace) = namespace_of(object) {
+        if let Some(namespace) = namespace_of(*object) {
             let wave = wave(object);
             earliest
                 .entry(namespace)
@@ -285,7 +285,7 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
         Ok(index) => waves[waves.len() - 1 - index],
         Err(_) => own,
     };
-    let after_the_last = if extras.iter().any(|(_, actual)| prunes_last(actual)) {
+    let after_the_last = if extras.iter().any(|(_, actual)| prunes_last(*actual)) {
         let declared = desired
             .objects()
             .values()

@@ -203,7 +203,7 @@ fn stateful(object: &Value) -> Option<String> {
         _ => {
             let labels = metadata_map(object, "labels")?;
             let (label, _) = labels
-                .iter()
+                .fields()
                 .find(|(_, value)| value.as_str() == Some("database"))?;
             Some(format!("a database (its label `{label}` is `database`)"))
         }
