@@ -2,7 +2,7 @@
 //! where objects name them.
 
 use crate::pointer::{render, Step};
-use serde_json::Value;
+use crate::value::{Kind, ValueRef};
 
 /// The parts of an image reference.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,39 +56,37 @@ impl<'a> ImageReference<'a> {
 /// Every string field named `image` in `object`, with its JSON pointer, in
 /// document order. `status` is skipped when `skip_status` (the cluster
 /// writes it for a Kubernetes object: it is not what Git asks for).
-pub fn image_fields(object: &Value, skip_status: bool) -> Vec<(String, &str)> {
+pub fn image_fields<'a>(object: impl Into<ValueRef<'a>>, skip_status: bool) -> Vec<(String, &'a str)> {
     let mut images = Vec::new();
     let mut path = Vec::new();
-    if let Value::Object(fields) = object {
-        for (field, value) in fields {
-            if skip_status && field == "status" {
-                continue;
-            }
-            path.push(Step::Field(field));
-            collect(field, value, &mut path, &mut images);
-            path.pop();
+    for (field, value) in object.into().fields() {
+        if skip_status && field == "status" {
+            continue;
         }
+        path.push(Step::Field(field));
+        collect(field, value, &mut path, &mut images);
+        path.pop();
     }
     images
 }
 
 fn collect<'a>(
     name: &str,
-    value: &'a Value,
+    value: ValueRef<'a>,
     path: &mut Vec<Step<'a>>,
     images: &mut Vec<(String, &'a str)>,
 ) {
-    match value {
-        Value::String(image) if name == "image" => images.push((render(path), image)),
-        Value::Object(fields) => {
-            for (field, inner) in fields {
+    match value.kind() {
+        Kind::String if name == "image" => images.extend(value.as_str().map(|image| (render(path), image))),
+        Kind::Object => {
+            for (field, inner) in value.fields() {
                 path.push(Step::Field(field));
                 collect(field, inner, path, images);
                 path.pop();
             }
         }
-        Value::Array(items) => {
-            for (index, inner) in items.iter().enumerate() {
+        Kind::Array => {
+            for (index, inner) in value.items().enumerate() {
                 path.push(Step::Index(index));
                 collect("", inner, path, images);
                 path.pop();

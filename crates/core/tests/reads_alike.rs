@@ -7,6 +7,7 @@
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use gitops_core::health::{has_health_check, health};
+use gitops_core::image::image_fields;
 use gitops_core::state::hooks::{delete_policies, generate_name, helm_weight, is_hook, phases};
 use gitops_core::state::kinds::{is_typed, scope};
 use gitops_core::state::meta::{annotation, metadata_map};
@@ -17,6 +18,7 @@ use gitops_core::state::protection::{
 };
 use gitops_core::text::tape::Tape;
 use gitops_core::value::ValueRef;
+use gitops_core::warnings::object_warnings;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -40,6 +42,8 @@ fn read(object: ValueRef) -> String {
             (prune_protection(object), requires_prune_confirmation(object), prunes_last(object)),
             (flux_releases(object), flux_skips_apply(object, None), flux_skips_apply(object, Some(object))),
             (misspelt_sync_option(object), annotations, labels),
+            (image_fields(object, true), image_fields(object, false)),
+            (object_warnings("web", object, true), object_warnings("web", object, false)),
         )
     )
 }
@@ -115,6 +119,7 @@ fn objects() -> impl Strategy<Value = Value> {
     let kinds = prop::sample::select(vec![
         ("v1", "Pod"),
         ("v1", "Namespace"),
+        ("v1", "Secret"),
         ("apps/v1", "Deployment"),
         ("batch/v1", "Job"),
         ("example.com/v1", "Widget"),
@@ -128,7 +133,10 @@ fn objects() -> impl Strategy<Value = Value> {
                     "apiVersion": api_version, "kind": kind,
                     "metadata": {"name": "web", "generateName": "web-", "namespace": namespace,
                                  "annotations": annotations, "labels": labels},
-                    "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]},
+                    "spec": {"containers": [{"name": "web", "image": "registry.example/web:latest"}]},
+                    "data": {"password": "aHVudGVyMg=="},
+                    "status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}],
+                               "containerStatuses": [{"image": "registry.example/web:1.0"}]},
                 })
             } else {
                 json!({"annotations": annotations, "labels": labels, "replicas": 3})

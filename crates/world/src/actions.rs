@@ -269,7 +269,7 @@ impl World {
         let Some(target) = object_in_file_mut(&mut updated, key) else {
             return refuse(format!("{path} is text"));
         };
-        let fields: Vec<String> = image_fields(target, true)
+        let fields: Vec<String> = image_fields(&*target, true)
             .into_iter()
             .filter(|(_, image)| {
                 gitops_core::image::ImageReference::parse(image).repository == repository

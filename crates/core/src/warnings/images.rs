@@ -3,7 +3,7 @@
 use super::MUTABLE_IMAGE_TAG;
 use super::{warning, Warning};
 use crate::image::{image_fields, ImageReference};
-use serde_json::Value;
+use crate::value::ValueRef;
 
 /// What an image reference pins.
 #[derive(Debug, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub(super) fn parse_image(reference: &str) -> ImageRef<'_> {
 /// What `mutable-image-tag` finds in one desired object; `skip_status` for
 /// Kubernetes objects, whose `status` the cluster writes (a Pod's
 /// `status.containerStatuses[].image`), not Git.
-pub(super) fn image_warnings(key: &str, object: &Value, skip_status: bool) -> Vec<Warning> {
+pub(super) fn image_warnings(key: &str, object: ValueRef, skip_status: bool) -> Vec<Warning> {
     if watches_a_repository(object) {
         return Vec::new();
     }
@@ -49,10 +49,10 @@ pub(super) fn image_warnings(key: &str, object: &Value, skip_status: bool) -> Ve
 /// Flux's image automation (`image.toolkit.fluxcd.io`): an `ImageRepository`
 /// names a repository to watch for new tags, not an image to run; it is the
 /// image-updater bot this rule recommends.
-fn watches_a_repository(object: &Value) -> bool {
+fn watches_a_repository(object: ValueRef) -> bool {
     object
         .get("apiVersion")
-        .and_then(Value::as_str)
+        .and_then(ValueRef::as_str)
         .is_some_and(|version| version.starts_with("image.toolkit.fluxcd.io/"))
 }
 

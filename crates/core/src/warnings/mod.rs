@@ -17,13 +17,13 @@ use crate::pointer::Step;
 use crate::state::pairs::{aligned, Pair};
 use crate::state::Form;
 use crate::state::State;
+use crate::value::ValueRef;
 use controllers::fields_owned_by_controllers;
 use ignore_rules::ignore_rules_that_select_nothing;
 use images::image_warnings;
 use prune::{pruned_namespaces, unprotected_prunes};
 use secrets::plaintext_secret;
 use serde::Serialize;
-use serde_json::Value;
 use std::cell::RefCell;
 
 /// A finding of the lesson's checklist.
@@ -88,13 +88,21 @@ fn object_findings(desired: &State, found: &mut Vec<Warning>) {
         memo.pass(skip_status, desired.len(), |remembered| {
             for (key, object) in desired.objects() {
                 found.extend(remembered.get_or(key, [Some(object), None], || {
-                    let mut findings = image_warnings(key, object, skip_status);
-                    findings.extend(plaintext_secret(key, object));
-                    findings
+                    object_warnings(key, object, skip_status)
                 }));
             }
         })
     });
+}
+
+/// What the rules about one desired object alone find (`mutable-image-tag`,
+/// `plaintext-secret`); `skip_status` for a Kubernetes object, whose
+/// `status` the cluster writes.
+pub fn object_warnings<'a>(key: &str, object: impl Into<ValueRef<'a>>, skip_status: bool) -> Vec<Warning> {
+    let object = object.into();
+    let mut findings = image_warnings(key, object, skip_status);
+    findings.extend(plaintext_secret(key, object));
+    findings
 }
 
 thread_local! {
@@ -112,18 +120,15 @@ pub(super) fn warning(key: &str, rule: &'static str, message: String) -> Warning
 
 /// `kind`, found by a walk over the object's few top-level fields (faster than
 /// the map's hashed lookup, and the checks ask it of every object).
-pub(super) fn kind(object: &Value) -> Option<&str> {
-    let (_, kind) = object
-        .as_object()?
-        .iter()
-        .find(|(name, _)| *name == "kind")?;
+pub(super) fn kind<'a>(object: impl Into<ValueRef<'a>>) -> Option<&'a str> {
+    let (_, kind) = object.into().fields().find(|(name, _)| *name == "kind")?;
     kind.as_str()
 }
 
 /// `metadata.name`, or the key for an object of the lesson's form.
-pub(super) fn name<'a>(key: &'a str, object: &'a Value) -> Option<&'a str> {
-    match object.get("metadata") {
-        Some(Value::Object(metadata)) => metadata.get("name").and_then(Value::as_str),
+pub(super) fn name<'a>(key: &'a str, object: impl Into<ValueRef<'a>>) -> Option<&'a str> {
+    match object.into().get("metadata") {
+        Some(metadata) if metadata.is_object() => metadata.get("name").and_then(ValueRef::as_str),
         _ => Some(key),
     }
 }

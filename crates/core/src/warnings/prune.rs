@@ -16,6 +16,7 @@ use crate::state::protection::{
 };
 use crate::state::{Key, State};
 use crate::sync::apply::{is_in, namespace_at};
+use crate::value::ValueRef;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -40,7 +41,7 @@ pub(super) fn unprotected_prunes(
                 .filter_map(|(key, object)| {
                     let what = remembered.get_or(key, [Some(object), None], || {
                         (exact || !is_hook(object))
-                            .then(|| unprotected(object))
+                            .then(|| unprotected(object.into()))
                             .flatten()
                     });
                     Some((key, what?))
@@ -49,7 +50,7 @@ pub(super) fn unprotected_prunes(
         })
     });
     for (key, what) in unprotected_desired {
-        let loss = what_a_prune_loses(desired.get(key));
+        let loss = what_a_prune_loses(desired.get(key).map(ValueRef::from));
         found.push(warning(
             key,
             UNPROTECTED_PRUNE,
@@ -63,10 +64,10 @@ pub(super) fn unprotected_prunes(
     let extra =
         not_in_git(pairs).filter(|(_, object)| prunable(desired, options, object));
     for (key, object) in extra {
-        let Some(what) = unprotected(object) else {
+        let Some(what) = unprotected(object.into()) else {
             continue;
         };
-        let loss = what_a_prune_loses(Some(object));
+        let loss = what_a_prune_loses(Some(object.into()));
         found.push(warning(
             key,
             UNPROTECTED_PRUNE,
@@ -95,13 +96,13 @@ pub(super) fn pruned_namespaces(
         return;
     }
     let pruned = not_in_git(pairs)
-        .filter(|(_, object)| !prune_protected(object) && prunable(desired, options, object));
+        .filter(|(_, object)| !prune_protected(object.into()) && prunable(desired, options, object));
     for (key, namespace) in pruned.filter_map(|(key, _)| Some((key, namespace_at(actual, key)?))) {
         let protected = actual
             .objects()
             .iter()
             .filter(|(inside, object)| {
-                is_in(object, namespace) && prune_protected(object) && desired.get(inside).is_none()
+                is_in(object, namespace) && prune_protected(object.into()) && desired.get(inside).is_none()
             })
             .map(|(inside, _)| format!("`{inside}` (protected from a prune, not from this)"));
         let declared = desired
@@ -156,7 +157,7 @@ fn prunable(desired: &State, options: &Options, object: &Value) -> bool {
 
 /// What makes the object stateful, when no annotation protects it from a
 /// prune, followed by why an annotation meant to protect it does not.
-fn unprotected(object: &Value) -> Option<String> {
+fn unprotected(object: ValueRef) -> Option<String> {
     if prune_protected(object) {
         return None;
     }
@@ -176,12 +177,11 @@ fn unprotected(object: &Value) -> Option<String> {
 /// `Delete` (Kubernetes' default is `Retain`); deleting a claim releases its
 /// volume, which a dynamically provisioned one (reclaim policy `Delete`, the
 /// default of a StorageClass) takes with its data.
-fn what_a_prune_loses(object: Option<&Value>) -> &'static str {
-    let object = object.unwrap_or(&Value::Null);
+fn what_a_prune_loses(object: Option<ValueRef>) -> &'static str {
     let when_deleted = object
-        .pointer("/spec/persistentVolumeClaimRetentionPolicy/whenDeleted")
-        .and_then(Value::as_str);
-    match (kind(object), when_deleted) {
+        .and_then(|object| object.at(&["spec", "persistentVolumeClaimRetentionPolicy", "whenDeleted"]))
+        .and_then(ValueRef::as_str);
+    match (object.and_then(kind), when_deleted) {
         (Some("StatefulSet"), Some("Delete")) => {
             " and, by its `whenDeleted: Delete`, its PersistentVolumeClaims and their data"
         }
@@ -197,7 +197,7 @@ fn what_a_prune_loses(object: Option<&Value>) -> &'static str {
 }
 
 /// What makes the object stateful, in words; None when it is not.
-fn stateful(object: &Value) -> Option<String> {
+fn stateful(object: ValueRef) -> Option<String> {
     match kind(object) {
         Some(kind @ ("StatefulSet" | "PersistentVolumeClaim")) => Some(format!("a {kind}")),
         _ => {
@@ -212,6 +212,6 @@ fn stateful(object: &Value) -> Option<String> {
 
 /// Whether an annotation keeps a prune from deleting the object, or from
 /// deleting it before a person confirms.
-fn prune_protected(object: &Value) -> bool {
+fn prune_protected(object: ValueRef) -> bool {
     prune_protection(object).is_some() || requires_prune_confirmation(object)
 }

@@ -2,10 +2,10 @@
 
 use super::PLAINTEXT_SECRET;
 use super::{kind, warning, Warning};
-use serde_json::Value;
+use crate::value::ValueRef;
 
 /// What `plaintext-secret` finds in one desired object.
-pub(super) fn plaintext_secret(key: &str, object: &Value) -> Option<Warning> {
+pub(super) fn plaintext_secret(key: &str, object: ValueRef) -> Option<Warning> {
     {
         if kind(object) != Some("Secret") || encrypted_with_sops(object) {
             return None;
@@ -13,8 +13,8 @@ pub(super) fn plaintext_secret(key: &str, object: &Value) -> Option<Warning> {
         let stored: Vec<String> = ["data", "stringData"]
             .into_iter()
             .filter_map(|field| {
-                let names = object.get(field)?.as_object()?.keys();
-                let names: Vec<String> = names.map(|name| format!("`{name}`")).collect();
+                let names = object.get(field)?.fields();
+                let names: Vec<String> = names.map(|(name, _)| format!("`{name}`")).collect();
                 (!names.is_empty()).then(|| format!("`{field}` holds {}", names.join(", ")))
             })
             .collect();
@@ -38,9 +38,8 @@ pub(super) fn plaintext_secret(key: &str, object: &Value) -> Option<Warning> {
 
 /// A Secret encrypted with SOPS (Flux decrypts it): its values in Git are
 /// ciphertext, and its `sops` field holds the encryption's metadata.
-fn encrypted_with_sops(object: &Value) -> bool {
+fn encrypted_with_sops(object: ValueRef) -> bool {
     object
         .get("sops")
-        .and_then(Value::as_object)
-        .is_some_and(|sops| !sops.is_empty())
+        .is_some_and(|sops| sops.fields().next().is_some())
 }
