@@ -5,6 +5,7 @@
 
 use crate::text::tape::{self, Item};
 use serde_json::{Number, Value};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 pub use crate::text::tape::Kind;
@@ -36,6 +37,12 @@ impl<'a, 'b: 'a> From<&'a &'b Value> for ValueRef<'a> {
 
 impl<'a, 'b: 'a> From<&'a &'b Arc<Value>> for ValueRef<'a> {
     fn from(value: &'a &'b Arc<Value>) -> ValueRef<'a> {
+        ValueRef::Built(value)
+    }
+}
+
+impl<'a, 'b: 'a> From<&'a Cow<'b, Value>> for ValueRef<'a> {
+    fn from(value: &'a Cow<'b, Value>) -> ValueRef<'a> {
         ValueRef::Built(value)
     }
 }
@@ -97,11 +104,49 @@ impl<'a> ValueRef<'a> {
         self.as_number()?.as_f64()
     }
 
-    /// An object's field of this name.
+    pub fn is_array(self) -> bool {
+        self.kind() == Kind::Array
+    }
+
+    /// How many items an array holds or fields an object holds; none for
+    /// any other value.
+    pub fn count(self) -> Option<usize> {
+        match self {
+            ValueRef::Built(Value::Array(items)) => Some(items.len()),
+            ValueRef::Built(Value::Object(fields)) => Some(fields.len()),
+            ValueRef::Built(_) => None,
+            ValueRef::Taped(item) => item.count(),
+        }
+    }
+
+    /// An object's field of this name. A small built object is searched by
+    /// comparing names: cheaper than hashing the name, and most objects are
+    /// that small.
     pub fn get(self, name: &str) -> Option<ValueRef<'a>> {
         match self {
-            ValueRef::Built(value) => value.as_object()?.get(name).map(ValueRef::Built),
+            ValueRef::Built(value) => {
+                let fields = value.as_object()?;
+                let field = if fields.len() <= FIELDS_SEARCHED {
+                    fields.iter().find_map(|(key, value)| (key == name).then_some(value))
+                } else {
+                    fields.get(name)
+                };
+                field.map(ValueRef::Built)
+            }
             ValueRef::Taped(item) => item.get(name).map(ValueRef::Taped),
+        }
+    }
+
+    /// An object's fields, ready to be looked up by name many times
+    /// (`Indexed::get`).
+    pub fn indexed(self) -> Indexed<'a> {
+        match self {
+            ValueRef::Taped(item) if item.count().unwrap_or_default() > FIELDS_SEARCHED => {
+                let mut fields: Vec<(&'a str, ValueRef<'a>)> = self.fields().collect();
+                fields.sort_unstable_by_key(|(name, _)| *name);
+                Indexed::Sorted(fields)
+            }
+            _ => Indexed::Object(self),
         }
     }
 
@@ -135,6 +180,55 @@ impl<'a> ValueRef<'a> {
         match self {
             ValueRef::Built(value) => value.clone(),
             ValueRef::Taped(item) => item.to_value(),
+        }
+    }
+}
+
+/// Objects with at most this many fields are searched by comparing names.
+const FIELDS_SEARCHED: usize = 8;
+
+/// An object's fields to look up by name (`ValueRef::indexed`): a tape's large
+/// object sorted by name once, instead of read through at each lookup.
+pub enum Indexed<'a> {
+    Object(ValueRef<'a>),
+    Sorted(Vec<(&'a str, ValueRef<'a>)>),
+}
+
+impl<'a> Indexed<'a> {
+    pub fn get(&self, name: &str) -> Option<ValueRef<'a>> {
+        match self {
+            Indexed::Object(object) => object.get(name),
+            Indexed::Sorted(fields) => fields
+                .binary_search_by(|(field, _)| (*field).cmp(name))
+                .ok()
+                .map(|at| fields[at].1),
+        }
+    }
+}
+
+/// Equal as JSON values are (an object's fields in any order), whether
+/// built or in a tape.
+impl PartialEq for ValueRef<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (*self, *other) {
+            (ValueRef::Built(one), ValueRef::Built(other)) => one == other,
+            (ValueRef::Taped(taped), ValueRef::Built(built))
+            | (ValueRef::Built(built), ValueRef::Taped(taped)) => taped == *built,
+            (one, other) => match (one.kind(), other.kind()) {
+                (Kind::Null, Kind::Null) => true,
+                (Kind::Bool, Kind::Bool) => one.as_bool() == other.as_bool(),
+                (Kind::Number, Kind::Number) => one.as_number() == other.as_number(),
+                (Kind::String, Kind::String) => one.as_str() == other.as_str(),
+                (Kind::Array, Kind::Array) => {
+                    one.count() == other.count() && one.items().zip(other.items()).all(|(a, b)| a == b)
+                }
+                (Kind::Object, Kind::Object) => {
+                    let other_fields = other.indexed();
+                    one.count() == other.count()
+                        && one.fields().all(|(name, value)| other_fields.get(name) == Some(value))
+                }
+                _ => false,
+            },
         }
     }
 }

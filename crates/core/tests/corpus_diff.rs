@@ -1,12 +1,15 @@
 //! Real objects from real clusters (gitops-engine's test data), compared as
-//! Argo CD compares them: in sync or not, and which fields differ.
+//! Argo CD compares them: in sync or not, and which fields differ; the
+//! objects built, and read where they lie in their texts (tapes).
 
 mod common;
 
 use gitops_testing::everywhere;
 
-use gitops_core::diff::changes::{changes, Rules};
+use gitops_core::diff::changes::{changes, Change, Rules};
 use gitops_core::diff::normalize::{desired_as_stored, last_applied, Mode};
+use gitops_core::text::tape::Tape;
+use gitops_core::value::ValueRef;
 use serde_json::Value;
 
 macro_rules! pair {
@@ -35,7 +38,8 @@ const EXPECTED: &str = include_str!("fixtures/argo-cd/expected.json");
 
 /// The paths that differ between a config (Git) and a live object. Like
 /// Argo CD, a config without a namespace gets the one it is deployed to
-/// (here, the live object's).
+/// (here, the live object's). The changes found in tapes of the two objects
+/// must be those found in them built.
 fn changed_paths(config: &str, live: &str) -> Vec<String> {
     let mut config: Value = serde_json::from_str(config).unwrap();
     let live: Value = serde_json::from_str(live).unwrap();
@@ -52,10 +56,13 @@ fn changed_paths(config: &str, live: &str) -> Vec<String> {
         mode: Mode::Kubernetes,
         ignored: &[],
     };
-    changes(&desired_as_stored(&config), &live, last.as_ref(), rules)
-        .into_iter()
-        .map(|change| change.path)
-        .collect()
+    let desired = desired_as_stored(&config);
+    let built = changes(&desired, &live, last.as_ref().map(ValueRef::from), rules);
+    let tape = |value: &Value| Tape::parse("object", serde_json::to_string(value).unwrap().into()).unwrap();
+    let (desired_tape, live_tape) = (tape(&desired), tape(&live));
+    let taped = changes(desired_tape.root(), live_tape.root(), last.as_ref().map(ValueRef::from), rules);
+    assert_eq!(built, taped, "built and taped");
+    built.into_iter().map(|change: Change| change.path).collect()
 }
 
 everywhere! {

@@ -3,8 +3,12 @@
 //! Argo CD's fixtures, and for generated objects whose annotations and labels
 //! say what the core looks for; natively and in the browser.
 
-#[cfg(target_arch = "wasm32")]
-wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+mod common;
+
+use common::generate::desired_and_actual;
+use gitops_core::diff::changes::{changes, Rules};
+use gitops_core::diff::compare::mode_of;
+use gitops_core::diff::normalize::last_applied;
 
 use gitops_core::health::{has_health_check, health};
 use gitops_core::image::image_fields;
@@ -48,8 +52,12 @@ fn read(object: ValueRef) -> String {
     )
 }
 
+fn tape(value: &Value) -> Tape {
+    Tape::parse("object", serde_json::to_string(value).unwrap().into()).unwrap()
+}
+
 fn reads_alike(value: &Value) -> Result<(), TestCaseError> {
-    let tape = Tape::parse("object", serde_json::to_string(value).unwrap().into()).unwrap();
+    let tape = tape(value);
     prop_assert_eq!(read(ValueRef::from(value)), read(ValueRef::from(tape.root())));
     Ok(())
 }
@@ -148,5 +156,21 @@ fn objects() -> impl Strategy<Value = Value> {
 gitops_testing::laws! {
     fn a_generated_object_reads_alike(object in objects()) {
         reads_alike(&object)?;
+    }
+
+    /// The field-level changes between two objects at one key, built and taped.
+    fn generated_objects_change_alike((desired, actual) in desired_and_actual()) {
+        let rules = Rules { mode: mode_of(&desired), ignored: &[] };
+        for (key, wanted) in desired.objects() {
+            let Some(live) = actual.get(key) else { continue };
+            let last = last_applied(live);
+            let last = last.as_ref().map(ValueRef::from);
+            let (wanted_tape, live_tape) = (tape(wanted), tape(live));
+            prop_assert_eq!(
+                changes(wanted, live, last, rules),
+                changes(wanted_tape.root(), live_tape.root(), last, rules),
+                "{}", key
+            );
+        }
     }
 }

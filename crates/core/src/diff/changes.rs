@@ -19,7 +19,8 @@ use crate::diff::typed::same_once_typed;
 use crate::pointer::{render, Pattern, Step};
 use crate::state::kinds::is_typed;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use crate::value::{Kind, ValueRef};
+use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Change {
@@ -44,12 +45,13 @@ pub struct Rules<'r> {
 
 /// Every difference between `desired` and `live`, in document order.
 /// `last_applied` is what Git set before (Kubernetes objects only).
-pub fn changes(
-    desired: &Value,
-    live: &Value,
-    last_applied: Option<&Value>,
+pub fn changes<'v>(
+    desired: impl Into<ValueRef<'v>>,
+    live: impl Into<ValueRef<'v>>,
+    last_applied: Option<ValueRef<'v>>,
     rules: Rules,
 ) -> Vec<Change> {
+    let (desired, live) = (desired.into(), live.into());
     if rules.ignored.is_empty() && rules.mode == Mode::Exact && desired == live {
         return Vec::new();
     }
@@ -66,7 +68,7 @@ pub fn changes(
 
 /// The kind of a Kubernetes object whose kind client-go's scheme types,
 /// whose values compare as their Go type reads them (`typed`).
-fn typed_kind(desired: &Value, mode: Mode) -> Option<&str> {
+fn typed_kind(desired: ValueRef<'_>, mode: Mode) -> Option<&str> {
     let kind = desired.get("kind")?.as_str()?;
     (mode == Mode::Kubernetes && is_typed(desired)).then_some(kind)
 }
@@ -97,26 +99,26 @@ impl<'v> Walker<'v, '_> {
             .any(|pattern| pattern.is_below(&self.path))
     }
 
-    fn record(&mut self, from: Option<&Value>, to: Option<&Value>) {
+    fn record(&mut self, from: Option<ValueRef>, to: Option<ValueRef>) {
         self.found.push(Change {
             path: render(&self.path),
-            from: from.cloned(),
-            to: to.cloned(),
+            from: from.map(ValueRef::to_value),
+            to: to.map(ValueRef::to_value),
         });
     }
 
-    fn walk(&mut self, desired: &'v Value, live: Option<&'v Value>, last: Option<&'v Value>) {
+    fn walk(&mut self, desired: ValueRef<'v>, live: Option<ValueRef<'v>>, last: Option<ValueRef<'v>>) {
         if self.skipped() {
             return;
         }
         let live = live.filter(|value| !(self.kubernetes() && value.is_null()));
-        match (desired, live) {
+        match (desired.kind(), live) {
             (_, None) if self.kubernetes() && is_empty(desired) => {}
-            (Value::Object(want), Some(Value::Object(have))) => {
-                self.walk_object(want, have, last.and_then(Value::as_object));
+            (Kind::Object, Some(have)) if have.is_object() => {
+                self.walk_object(desired, have, last.filter(|last| last.is_object()));
             }
-            (Value::Array(want), Some(Value::Array(have))) => {
-                self.walk_list(want, have, last.and_then(Value::as_array))
+            (Kind::Array, Some(have)) if have.is_array() => {
+                self.walk_list(desired, have, last.filter(|last| last.is_array()))
             }
             (_, None) => self.added(desired),
             (_, Some(have)) => {
@@ -127,25 +129,25 @@ impl<'v> Walker<'v, '_> {
         }
     }
 
-    fn same_once_typed(&self, desired: &Value, live: &Value) -> bool {
+    fn same_once_typed(&self, desired: ValueRef, live: ValueRef) -> bool {
         self.typed_kind
             .is_some_and(|kind| same_once_typed(kind, &self.path, desired, live))
     }
 
     /// A field Git adds: one change, or one per field when an ignored field
     /// lies inside it.
-    fn added(&mut self, desired: &'v Value) {
+    fn added(&mut self, desired: ValueRef<'v>) {
         if !self.something_below_is_ignored() {
             return self.record(None, Some(desired));
         }
-        match desired {
-            Value::Object(fields) => {
-                for (name, value) in fields {
+        match desired.kind() {
+            Kind::Object => {
+                for (name, value) in desired.fields() {
                     self.at(Step::Field(name), |walker| walker.walk(value, None, None));
                 }
             }
-            Value::Array(items) => {
-                for (index, item) in items.iter().enumerate() {
+            Kind::Array => {
+                for (index, item) in desired.items().enumerate() {
                     self.at(Step::Index(index), |walker| walker.walk(item, None, None));
                 }
             }
@@ -155,20 +157,20 @@ impl<'v> Walker<'v, '_> {
 
     /// A field Git removes: one change, or one per field when an ignored
     /// field lies inside it.
-    fn removed(&mut self, live: &'v Value) {
+    fn removed(&mut self, live: ValueRef<'v>) {
         if !self.something_below_is_ignored() {
             return self.record(Some(live), None);
         }
-        match live {
-            Value::Object(fields) => {
-                for (name, value) in fields {
+        match live.kind() {
+            Kind::Object => {
+                for (name, value) in live.fields() {
                     self.at(Step::Field(name), |walker| {
                         walker.removed_unless_skipped(value)
                     });
                 }
             }
-            Value::Array(items) => {
-                for (index, item) in items.iter().enumerate() {
+            Kind::Array => {
+                for (index, item) in live.items().enumerate() {
                     self.at(Step::Index(index), |walker| {
                         walker.removed_unless_skipped(item)
                     });
@@ -178,7 +180,7 @@ impl<'v> Walker<'v, '_> {
         }
     }
 
-    fn removed_unless_skipped(&mut self, live: &'v Value) {
+    fn removed_unless_skipped(&mut self, live: ValueRef<'v>) {
         if !self.skipped() {
             self.removed(live);
         }
@@ -190,21 +192,18 @@ impl<'v> Walker<'v, '_> {
         self.path.pop();
     }
 
-    fn walk_object(
-        &mut self,
-        want: &'v Map<String, Value>,
-        have: &'v Map<String, Value>,
-        last: Option<&'v Map<String, Value>>,
-    ) {
-        for (name, value) in want {
+    fn walk_object(&mut self, want: ValueRef<'v>, have: ValueRef<'v>, last: Option<ValueRef<'v>>) {
+        let (wanted, had, last) = (want.indexed(), have.indexed(), last.map(ValueRef::indexed));
+        for (name, value) in want.fields() {
             self.at(Step::Field(name), |walker| {
-                walker.walk(value, field(have, name), last.and_then(|l| field(l, name)))
+                walker.walk(value, had.get(name), last.as_ref().and_then(|l| l.get(name)))
             });
         }
-        for (name, value) in have.iter().filter(|(name, _)| field(want, name).is_none()) {
+        for (name, value) in have.fields().filter(|(name, _)| wanted.get(name).is_none()) {
             let set_by_git = !self.kubernetes()
                 || last
-                    .and_then(|last| field(last, name))
+                    .as_ref()
+                    .and_then(|last| last.get(name))
                     .is_some_and(|v| !is_empty(v));
             if set_by_git && !(self.kubernetes() && value.is_null()) {
                 self.at(Step::Field(name), |walker| {
@@ -214,29 +213,26 @@ impl<'v> Walker<'v, '_> {
         }
     }
 
-    fn walk_list(&mut self, want: &'v [Value], have: &'v [Value], last: Option<&'v Vec<Value>>) {
+    fn walk_list(&mut self, want: ValueRef<'v>, have: ValueRef<'v>, last: Option<ValueRef<'v>>) {
         let field = match self.path.last() {
             Some(Step::Field(field)) if self.kubernetes() => *field,
             _ => "",
         };
-        let all: Vec<&Value> = want
-            .iter()
-            .chain(have)
-            .chain(last.into_iter().flatten())
-            .collect();
+        let want: Vec<ValueRef<'v>> = want.items().collect();
+        let have: Vec<ValueRef<'v>> = have.items().collect();
+        let last: Vec<ValueRef<'v>> = last.into_iter().flat_map(ValueRef::items).collect();
+        let all: Vec<ValueRef> = want.iter().chain(&have).chain(&last).copied().collect();
         match self.patch.merge_key(field, &all) {
-            Some(key) => {
-                self.walk_keyed_list(key, want, have, last.map(Vec::as_slice).unwrap_or_default())
-            }
+            Some(key) => self.walk_keyed_list(key, &want, &have, &last),
             None => {
                 for (index, item) in want.iter().enumerate() {
                     self.at(Step::Index(index), |walker| {
-                        walker.walk(item, have.get(index), last.and_then(|l| l.get(index)))
+                        walker.walk(*item, have.get(index).copied(), last.get(index).copied())
                     });
                 }
                 for (index, item) in have.iter().enumerate().skip(want.len()) {
                     self.at(Step::Index(index), |walker| {
-                        walker.removed_unless_skipped(item)
+                        walker.removed_unless_skipped(*item)
                     });
                 }
             }
@@ -246,24 +242,24 @@ impl<'v> Walker<'v, '_> {
     fn walk_keyed_list(
         &mut self,
         key: &str,
-        want: &'v [Value],
-        have: &'v [Value],
-        last: &'v [Value],
+        want: &[ValueRef<'v>],
+        have: &[ValueRef<'v>],
+        last: &[ValueRef<'v>],
     ) {
-        let find = |items: &'v [Value], id: Option<&Value>| {
+        let find = |items: &[ValueRef<'v>], id: Option<ValueRef>| {
             items.iter().position(|item| item.get(key) == id)
         };
         for (index, item) in want.iter().enumerate() {
             let id = item.get(key);
-            let live = find(have, id).map(|at| &have[at]);
-            let before = find(last, id).map(|at| &last[at]);
-            self.at(Step::Index(index), |walker| walker.walk(item, live, before));
+            let live = find(have, id).map(|at| have[at]);
+            let before = find(last, id).map(|at| last[at]);
+            self.at(Step::Index(index), |walker| walker.walk(*item, live, before));
         }
         for (index, item) in have.iter().enumerate() {
             let id = item.get(key);
             if find(want, id).is_none() && find(last, id).is_some() {
                 self.at(Step::Index(index), |walker| {
-                    walker.removed_unless_skipped(item)
+                    walker.removed_unless_skipped(*item)
                 });
             }
         }
@@ -271,25 +267,10 @@ impl<'v> Walker<'v, '_> {
 }
 
 /// Equal values; numbers compare by value, so `1` equals `1.0`.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+fn same(a: ValueRef, b: ValueRef) -> bool {
+    match (a.as_number(), b.as_number()) {
+        (Some(x), Some(y)) => x == y || x.as_f64() == y.as_f64(),
         _ => a == b,
-    }
-}
-
-/// Objects with at most this many fields are searched by comparing names:
-/// cheaper than hashing the name, and most objects are that small.
-const FIELDS_SEARCHED: usize = 8;
-
-/// The field `name` of `object`.
-fn field<'v>(object: &'v Map<String, Value>, name: &str) -> Option<&'v Value> {
-    if object.len() <= FIELDS_SEARCHED {
-        object
-            .iter()
-            .find_map(|(key, value)| (key == name).then_some(value))
-    } else {
-        object.get(name)
     }
 }
 
@@ -314,7 +295,7 @@ mod tests {
         changes(
             &desired,
             &live,
-            last.as_ref(),
+            last.as_ref().map(ValueRef::from),
             Rules {
                 mode: Mode::Kubernetes,
                 ignored: &[],

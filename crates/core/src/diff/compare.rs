@@ -10,6 +10,7 @@ use crate::state::hooks::is_hook;
 use crate::state::pairs::{aligned, Pair};
 use crate::state::protection::{flux_releases, flux_skips_apply};
 use crate::state::{Form, State};
+use crate::value::ValueRef;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
@@ -286,7 +287,7 @@ fn find(key: &str, desired: &Value, actual: &Value, how: How) -> Option<Found> {
         mode,
         ignored: &ignored,
     };
-    let changes = changes(&desired, actual, last_applied.as_deref(), rules);
+    let changes = changes(&*desired, actual, last_applied.as_deref().map(ValueRef::from), rules);
     if changes.is_empty() {
         return None;
     }

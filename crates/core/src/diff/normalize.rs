@@ -6,6 +6,7 @@ use crate::pointer::Step;
 use crate::state::namespace::in_destination;
 use crate::text::json;
 use crate::text::reads_as::reads_as;
+use crate::value::{Kind, ValueRef};
 use base64::Engine;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -172,12 +173,12 @@ fn without_null_annotations(object: &Value) -> Cow<'_, Value> {
 }
 
 /// A value Git may write for "nothing": null, "", [] or {}.
-pub fn is_empty(value: &Value) -> bool {
-    match value {
-        Value::Null => true,
-        Value::String(text) => text.is_empty(),
-        Value::Array(items) => items.is_empty(),
-        Value::Object(fields) => fields.is_empty(),
+pub fn is_empty<'a>(value: impl Into<ValueRef<'a>>) -> bool {
+    let value = value.into();
+    match value.kind() {
+        Kind::Null => true,
+        Kind::String => value.as_str() == Some(""),
+        Kind::Array | Kind::Object => value.count() == Some(0),
         _ => false,
     }
 }

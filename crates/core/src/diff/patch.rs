@@ -9,7 +9,7 @@
 //! client-go's scheme (`threeWayMergePatch`, pkg/diff/diff.go).
 
 use crate::state::kinds::is_typed;
-use serde_json::Value;
+use crate::value::{Kind, ValueRef};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Patch {
@@ -21,7 +21,7 @@ pub enum Patch {
 
 impl Patch {
     /// The patch an apply of `object` sends.
-    pub fn of(object: &Value) -> Patch {
+    pub fn of<'a>(object: impl Into<ValueRef<'a>>) -> Patch {
         if is_typed(object) {
             Patch::StrategicMerge
         } else {
@@ -31,7 +31,7 @@ impl Patch {
 
     /// The field by which this patch merges the items of the list at
     /// `field`; none when it replaces the list.
-    pub fn merge_key(self, field: &str, items: &[&Value]) -> Option<&'static str> {
+    pub fn merge_key(self, field: &str, items: &[ValueRef]) -> Option<&'static str> {
         match self {
             Patch::StrategicMerge => merge_key(field, items),
             Patch::JsonMerge => None,
@@ -44,7 +44,7 @@ impl Patch {
 /// has that field as a string or a number. A key of another type (an object
 /// as a container's name) is one the API server refuses; such a list is
 /// compared and written whole, so what is applied is what is compared next.
-pub fn merge_key(field: &str, items: &[&Value]) -> Option<&'static str> {
+pub fn merge_key(field: &str, items: &[ValueRef]) -> Option<&'static str> {
     let key = match field {
         "containers"
         | "initContainers"
@@ -61,7 +61,7 @@ pub fn merge_key(field: &str, items: &[&Value]) -> Option<&'static str> {
     };
     items
         .iter()
-        .all(|item| matches!(item.get(key), Some(Value::String(_) | Value::Number(_))))
+        .all(|item| item.get(key).is_some_and(|id| matches!(id.kind(), Kind::String | Kind::Number)))
         .then_some(key)
 }
 
@@ -76,11 +76,11 @@ mod tests {
         let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment"});
         let rollout = json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Rollout"});
         assert_eq!(
-            Patch::of(&deployment).merge_key("containers", &[&sidecar]),
+            Patch::of(&deployment).merge_key("containers", &[ValueRef::from(&sidecar)]),
             Some("name")
         );
         assert_eq!(
-            Patch::of(&rollout).merge_key("containers", &[&sidecar]),
+            Patch::of(&rollout).merge_key("containers", &[ValueRef::from(&sidecar)]),
             None
         );
     }

@@ -7,18 +7,17 @@
 //! `500m`. The suffix's kind is kept as Kubernetes keeps it, so `1Gi` and
 //! `1073741824` write differently, and Argo CD shows them as different.
 
-use serde_json::Value;
+use crate::value::ValueRef;
 use std::borrow::Cow;
 
 /// The canonical text of a quantity written as a JSON string or number, as
 /// `Quantity.UnmarshalJSON` reads it (spaces around it trimmed); none when
 /// it is not a quantity.
-pub fn canonical_value(value: &Value) -> Option<Cow<'_, str>> {
-    match value {
-        Value::String(text) => canonical(text),
-        Value::Number(number) => {
-            canonical(&number.to_string()).map(|text| text.into_owned().into())
-        }
+pub fn canonical_value<'a>(value: impl Into<ValueRef<'a>>) -> Option<Cow<'a, str>> {
+    let value = value.into();
+    match (value.as_str(), value.as_number()) {
+        (Some(text), _) => canonical(text),
+        (_, Some(number)) => canonical(&number.to_string()).map(|text| text.into_owned().into()),
         _ => None,
     }
 }

@@ -10,12 +10,12 @@
 
 use crate::diff::quantity::canonical_value;
 use crate::pointer::Step;
-use serde_json::Value;
+use crate::value::ValueRef;
 
 /// Whether `desired` and `live` at `path` of an object of `kind` (a kind
 /// client-go's scheme types) are the same once read as their Go type: both
 /// quantities that write the same text.
-pub fn same_once_typed(kind: &str, path: &[Step], desired: &Value, live: &Value) -> bool {
+pub fn same_once_typed(kind: &str, path: &[Step], desired: ValueRef, live: ValueRef) -> bool {
     if !is_quantity(kind, path) {
         return false;
     }
@@ -250,7 +250,7 @@ mod tests {
     #[test]
     fn quantities_compare_by_their_canonical_text() {
         let cpu = path("/spec/containers/0/resources/limits/cpu");
-        let same = |a, b| same_once_typed("Pod", &cpu, &a, &b);
+        let same = |a, b| same_once_typed("Pod", &cpu, ValueRef::from(&a), ValueRef::from(&b));
         assert!(same(json!("1"), json!("1000m")));
         assert!(same(json!(1), json!("1")));
         assert!(same(json!("0.5"), json!("500m")));
@@ -267,8 +267,8 @@ mod tests {
         assert!(!same_once_typed(
             "ConfigMap",
             &path("/data/cpu"),
-            &json!("1"),
-            &json!("1000m")
+            ValueRef::from(&json!("1")),
+            ValueRef::from(&json!("1000m"))
         ));
     }
 }

@@ -13,6 +13,7 @@
 use crate::diff::normalize::{with_last_applied, Mode, LAST_APPLIED, SERVER_WRITTEN};
 use crate::diff::patch::Patch;
 use crate::pointer::Pattern;
+use crate::value::ValueRef;
 use serde_json::{Map, Value};
 
 /// The object a create writes.
@@ -92,7 +93,7 @@ fn merge(desired: &Value, live: &Value, last: Option<&Value>, field: &str, patch
                 .and_then(Value::as_array)
                 .map(Vec::as_slice)
                 .unwrap_or_default();
-            let all: Vec<&Value> = want.iter().chain(have).chain(before).collect();
+            let all: Vec<ValueRef> = want.iter().chain(have).chain(before).map(ValueRef::from).collect();
             match patch.merge_key(field, &all) {
                 Some(key) => merge_keyed_list(key, want, have, before, patch),
                 None => desired.clone(),

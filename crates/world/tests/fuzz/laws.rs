@@ -5,6 +5,7 @@
 use gitops_core::diff::normalize::last_applied;
 use gitops_core::diff::patch::merge_key;
 use gitops_core::sync::apply::{is_in, namespace_at};
+use gitops_core::value::ValueRef;
 use gitops_core::{apply, has_work, Form, Operation, Options, State};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -84,7 +85,7 @@ fn keys_are_unique(value: &Value) -> bool {
 }
 
 fn unique_in_list(field: &str, items: &[Value]) -> bool {
-    let all: Vec<&Value> = items.iter().collect();
+    let all: Vec<ValueRef> = items.iter().map(ValueRef::from).collect();
     let Some(key) = merge_key(field, &all) else {
         return true;
     };

@@ -17,6 +17,7 @@ use super::{resolve, Level, Resource};
 use gitops_core::diff::patch::merge_key;
 use gitops_core::error::InputError;
 use gitops_core::text::document;
+use gitops_core::value::ValueRef;
 use json_patch::jsonptr::PointerBuf;
 use json_patch::PatchOperation;
 use serde_json::{Map, Value};
@@ -272,7 +273,8 @@ fn merge_list(
     field: &str,
 ) -> Result<Value, String> {
     let all: Vec<&Value> = patch.iter().chain(dest.into_iter().flatten()).collect();
-    let Some(key) = keyed.then(|| merge_key(field, &all)).flatten() else {
+    let items: Vec<ValueRef> = all.iter().map(ValueRef::from).collect();
+    let Some(key) = keyed.then(|| merge_key(field, &items)).flatten() else {
         return Ok(Value::Array(patch.to_vec()));
     };
     let mut keys: Vec<&Value> = Vec::new();
