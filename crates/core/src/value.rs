@@ -143,7 +143,7 @@ impl<'a> ValueRef<'a> {
         match self {
             ValueRef::Taped(item) if item.count().unwrap_or_default() > FIELDS_SEARCHED => {
                 let mut fields: Vec<(&'a str, ValueRef<'a>)> = self.fields().collect();
-                fields.sort_unstable_by_key(|(name, _)| *name);
+                crate::collect::sort_by_key(&mut fields, |(name, _)| *name);
                 Indexed::Sorted(fields)
             }
             _ => Indexed::Object(self),

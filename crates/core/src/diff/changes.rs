@@ -220,7 +220,7 @@ impl<'v> Walker<'v, '_> {
         };
         let want: Vec<ValueRef<'v>> = want.items().collect();
         let have: Vec<ValueRef<'v>> = have.items().collect();
-        let last: Vec<ValueRef<'v>> = last.into_iter().flat_map(ValueRef::items).collect();
+        let last: Vec<ValueRef<'v>> = last.map_or_else(Vec::new, |last| last.items().collect());
         let all: Vec<ValueRef> = want.iter().chain(&have).chain(&last).copied().collect();
         match self.patch.merge_key(field, &all) {
             Some(key) => self.walk_keyed_list(key, &want, &have, &last),

@@ -452,7 +452,7 @@ impl Writer<'_> {
                 .find(|(index, name)| names[index + 1..].iter().any(|other| same(**name, *other)))
                 .map(|(_, name)| tape.str_of(*name));
         }
-        names.sort_unstable_by(|one, other| tape.str_of(*one).cmp(tape.str_of(*other)));
+        crate::collect::sort_by(names, |one, other| tape.str_of(*one).cmp(tape.str_of(*other)));
         names
             .windows(2)
             .find(|pair| tape.str_of(pair[0]) == tape.str_of(pair[1]))
