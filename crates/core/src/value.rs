@@ -2,18 +2,23 @@
 //! the core or the world wrote) or as nodes of a tape (a text as it was read,
 //! `text/tape.rs`), behind one way of reading both. The parts of the core
 //! that take a `ValueRef` read a tape without building a tree of values.
+//!
+//! Tapes are the `tapes` feature (on by default). Until states are read into
+//! tapes, the page builds without it, and so without the code that reads one.
 
+#[cfg(feature = "tapes")]
 use crate::text::tape::{self, Item};
 use serde_json::{Number, Value};
 use std::borrow::Cow;
 use std::sync::Arc;
 
-pub use crate::text::tape::Kind;
+pub use crate::text::json::Kind;
 
 /// A JSON value, built or in a tape.
 #[derive(Clone, Copy, Debug)]
 pub enum ValueRef<'a> {
     Built(&'a Value),
+    #[cfg(feature = "tapes")]
     Taped(Item<'a>),
 }
 
@@ -47,6 +52,7 @@ impl<'a, 'b: 'a> From<&'a Cow<'b, Value>> for ValueRef<'a> {
     }
 }
 
+#[cfg(feature = "tapes")]
 impl<'a> From<Item<'a>> for ValueRef<'a> {
     fn from(item: Item<'a>) -> ValueRef<'a> {
         ValueRef::Taped(item)
@@ -62,6 +68,7 @@ impl<'a> ValueRef<'a> {
             ValueRef::Built(Value::String(_)) => Kind::String,
             ValueRef::Built(Value::Array(_)) => Kind::Array,
             ValueRef::Built(Value::Object(_)) => Kind::Object,
+            #[cfg(feature = "tapes")]
             ValueRef::Taped(item) => item.kind(),
         }
     }
@@ -77,6 +84,7 @@ impl<'a> ValueRef<'a> {
     pub fn as_bool(self) -> Option<bool> {
         match self {
             ValueRef::Built(value) => value.as_bool(),
+            #[cfg(feature = "tapes")]
             ValueRef::Taped(item) => item.as_bool(),
         }
     }
@@ -84,6 +92,7 @@ impl<'a> ValueRef<'a> {
     pub fn as_str(self) -> Option<&'a str> {
         match self {
             ValueRef::Built(value) => value.as_str(),
+            #[cfg(feature = "tapes")]
             ValueRef::Taped(item) => item.as_str(),
         }
     }
@@ -92,6 +101,7 @@ impl<'a> ValueRef<'a> {
         match self {
             ValueRef::Built(Value::Number(number)) => Some(number),
             ValueRef::Built(_) => None,
+            #[cfg(feature = "tapes")]
             ValueRef::Taped(item) => item.as_number(),
         }
     }
@@ -115,6 +125,7 @@ impl<'a> ValueRef<'a> {
             ValueRef::Built(Value::Array(items)) => Some(items.len()),
             ValueRef::Built(Value::Object(fields)) => Some(fields.len()),
             ValueRef::Built(_) => None,
+            #[cfg(feature = "tapes")]
             ValueRef::Taped(item) => item.count(),
         }
     }
@@ -133,6 +144,7 @@ impl<'a> ValueRef<'a> {
                 };
                 field.map(ValueRef::Built)
             }
+            #[cfg(feature = "tapes")]
             ValueRef::Taped(item) => item.get(name).map(ValueRef::Taped),
         }
     }
@@ -141,6 +153,7 @@ impl<'a> ValueRef<'a> {
     /// (`Indexed::get`).
     pub fn indexed(self) -> Indexed<'a> {
         match self {
+            #[cfg(feature = "tapes")]
             ValueRef::Taped(item) if item.count().unwrap_or_default() > FIELDS_SEARCHED => {
                 let mut fields: Vec<(&'a str, ValueRef<'a>)> = self.fields().collect();
                 crate::collect::sort_by_key(&mut fields, |(name, _)| *name);
@@ -161,6 +174,7 @@ impl<'a> ValueRef<'a> {
             ValueRef::Built(value) => {
                 value.as_array().map_or_else(Items::none, |items| Items::Built(items.iter()))
             }
+            #[cfg(feature = "tapes")]
             ValueRef::Taped(item) => Items::Taped(item.items()),
         }
     }
@@ -171,6 +185,7 @@ impl<'a> ValueRef<'a> {
             ValueRef::Built(value) => {
                 value.as_object().map_or_else(Fields::none, |fields| Fields::Built(fields.iter()))
             }
+            #[cfg(feature = "tapes")]
             ValueRef::Taped(item) => Fields::Taped(item.fields()),
         }
     }
@@ -179,6 +194,7 @@ impl<'a> ValueRef<'a> {
     pub fn to_value(self) -> Value {
         match self {
             ValueRef::Built(value) => value.clone(),
+            #[cfg(feature = "tapes")]
             ValueRef::Taped(item) => item.to_value(),
         }
     }
@@ -191,6 +207,7 @@ const FIELDS_SEARCHED: usize = 8;
 /// object sorted by name once, instead of read through at each lookup.
 pub enum Indexed<'a> {
     Object(ValueRef<'a>),
+    #[cfg(feature = "tapes")]
     Sorted(Vec<(&'a str, ValueRef<'a>)>),
 }
 
@@ -198,6 +215,7 @@ impl<'a> Indexed<'a> {
     pub fn get(&self, name: &str) -> Option<ValueRef<'a>> {
         match self {
             Indexed::Object(object) => object.get(name),
+            #[cfg(feature = "tapes")]
             Indexed::Sorted(fields) => fields
                 .binary_search_by(|(field, _)| (*field).cmp(name))
                 .ok()
@@ -212,8 +230,10 @@ impl PartialEq for ValueRef<'_> {
     fn eq(&self, other: &Self) -> bool {
         match (*self, *other) {
             (ValueRef::Built(one), ValueRef::Built(other)) => one == other,
+            #[cfg(feature = "tapes")]
             (ValueRef::Taped(taped), ValueRef::Built(built))
             | (ValueRef::Built(built), ValueRef::Taped(taped)) => taped == *built,
+            #[cfg(feature = "tapes")]
             (one, other) => match (one.kind(), other.kind()) {
                 (Kind::Null, Kind::Null) => true,
                 (Kind::Bool, Kind::Bool) => one.as_bool() == other.as_bool(),
@@ -237,6 +257,7 @@ impl PartialEq for ValueRef<'_> {
 #[derive(Clone)]
 pub enum Items<'a> {
     Built(std::slice::Iter<'a, Value>),
+    #[cfg(feature = "tapes")]
     Taped(tape::Items<'a>),
 }
 
@@ -253,6 +274,7 @@ impl<'a> Iterator for Items<'a> {
     fn next(&mut self) -> Option<ValueRef<'a>> {
         match self {
             Items::Built(items) => items.next().map(ValueRef::Built),
+            #[cfg(feature = "tapes")]
             Items::Taped(items) => items.next().map(ValueRef::Taped),
         }
     }
@@ -260,6 +282,7 @@ impl<'a> Iterator for Items<'a> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         match self {
             Items::Built(items) => items.size_hint(),
+            #[cfg(feature = "tapes")]
             Items::Taped(items) => items.size_hint(),
         }
     }
@@ -271,6 +294,7 @@ impl ExactSizeIterator for Items<'_> {}
 #[derive(Clone)]
 pub enum Fields<'a> {
     Built(serde_json::map::Iter<'a>),
+    #[cfg(feature = "tapes")]
     Taped(tape::Fields<'a>),
     None,
 }
@@ -288,13 +312,14 @@ impl<'a> Iterator for Fields<'a> {
     fn next(&mut self) -> Option<(&'a str, ValueRef<'a>)> {
         match self {
             Fields::Built(fields) => fields.next().map(|(name, value)| (name.as_str(), ValueRef::Built(value))),
+            #[cfg(feature = "tapes")]
             Fields::Taped(fields) => fields.next().map(|(name, value)| (name, ValueRef::Taped(value))),
             Fields::None => None,
         }
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "tapes"))]
 mod tests {
     use super::*;
     use crate::text::tape::Tape;

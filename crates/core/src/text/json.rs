@@ -24,6 +24,17 @@ pub const MAX_DOCUMENT_BYTES: usize = 48 * 1024 * 1024;
 /// in values given as JavaScript objects.
 pub const MAX_DEPTH: usize = 128;
 
+/// What kind of JSON value one is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Null,
+    Bool,
+    Number,
+    String,
+    Array,
+    Object,
+}
+
 /// An error when `text` is larger than the playground reads.
 pub fn check_size(source: &str, text: &str) -> Result<(), InputError> {
     if text.len() <= MAX_DOCUMENT_BYTES {

@@ -7,6 +7,7 @@ pub mod edit;
 pub mod json;
 pub mod lines;
 pub(crate) mod reads_as;
+#[cfg(feature = "tapes")]
 pub mod tape;
 pub mod typed;
 pub mod yaml;

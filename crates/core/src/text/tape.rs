@@ -13,7 +13,7 @@
 
 use crate::error::InputError;
 use crate::text::edit::SharedText;
-use crate::text::json::{check_size, refused, twice_error};
+use crate::text::json::{check_size, refused, twice_error, Kind};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::fmt;
@@ -136,17 +136,6 @@ impl Tape {
 pub struct Item<'t> {
     tape: &'t Tape,
     at: usize,
-}
-
-/// What kind of JSON value an `Item` is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Null,
-    Bool,
-    Number,
-    String,
-    Array,
-    Object,
 }
 
 impl<'t> Item<'t> {
