@@ -3,8 +3,9 @@
 //! `text/tape.rs`), behind one way of reading both. The parts of the core
 //! that take a `ValueRef` read a tape without building a tree of values.
 //!
-//! Tapes are the `tapes` feature (on by default). Until states are read into
-//! tapes, the page builds without it, and so without the code that reads one.
+//! Tapes are the `tapes` feature, off until states are read into tapes, so
+//! that the page's wasm holds no code that reads one; the core's tests and
+//! the benchmarks turn it on.
 
 #[cfg(feature = "tapes")]
 use crate::text::tape::{self, Item};
