@@ -131,8 +131,7 @@ fn check_conditions(conditions: &[Condition]) -> Health {
 mod tests {
     use super::super::health;
     use super::*;
-    use serde_json::Value;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn annotated_v1(conditions: &str) -> Value {
         json!({

@@ -44,8 +44,7 @@ pub(super) fn cron_job(cron_job: ValueRef) -> Health {
 mod tests {
     use super::super::health;
     use super::*;
-    use serde_json::Value;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn with_status(status: Value) -> Value {
         json!({

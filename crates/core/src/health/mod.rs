@@ -189,8 +189,7 @@ fn spec_unobserved(object: ValueRef) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn deployment(spec: Value, status: Value) -> Value {
         json!({

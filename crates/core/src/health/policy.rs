@@ -29,8 +29,7 @@ pub(super) fn pod_disruption_budget(budget: ValueRef) -> Health {
 mod tests {
     use super::super::health;
     use super::*;
-    use serde_json::Value;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn with_conditions(conditions: Value) -> Value {
         json!({

@@ -200,8 +200,7 @@ fn csvs(text: Option<&str>) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn annotated(annotations: Value) -> Value {
         json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "migrate", "annotations": annotations}})

@@ -126,8 +126,7 @@ pub fn prunes_last<'a>(object: impl Into<ValueRef<'a>>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn annotated(name: &str, value: &str) -> Value {
         json!({"metadata": {"annotations": {name: value}}})
