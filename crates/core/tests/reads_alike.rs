@@ -8,7 +8,9 @@ mod common;
 use common::generate::desired_and_actual;
 use gitops_core::diff::changes::{changes, Rules};
 use gitops_core::diff::compare::mode_of;
+use gitops_core::diff::ignore::patterns_for;
 use gitops_core::diff::normalize::last_applied;
+use gitops_core::IgnoreRule;
 
 use gitops_core::health::{has_health_check, health};
 use gitops_core::image::image_fields;
@@ -37,6 +39,15 @@ fn read(object: ValueRef) -> String {
     ];
     let annotations: Vec<Option<&str>> = names.iter().map(|name| annotation(object, name)).collect();
     let labels = metadata_map(object, "labels").map(ValueRef::to_value);
+    let rules: Vec<IgnoreRule> = serde_json::from_value(json!([
+        "/status",
+        {"kind": "Deployment", "jsonPointers": ["/spec/replicas"]},
+        {"group": "apps", "kind": "*", "name": "web", "jsonPointers": ["/metadata/labels"]},
+        {"kind": "Pod", "namespace": "shop", "jsonPointers": ["/spec/containers"]},
+        {"target": {"kind": "Secret"}, "paths": ["/data"]},
+    ]))
+    .unwrap();
+    let ignored = patterns_for(&rules, "web", object);
     format!(
         "{:?}",
         (
@@ -48,6 +59,7 @@ fn read(object: ValueRef) -> String {
             (misspelt_sync_option(object), annotations, labels),
             (image_fields(object, true), image_fields(object, false)),
             (object_warnings("web", object, true), object_warnings("web", object, false)),
+            ignored,
         )
     )
 }

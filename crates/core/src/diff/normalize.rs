@@ -5,7 +5,7 @@
 use crate::pointer::Step;
 use crate::state::namespace::in_destination;
 use crate::text::json;
-use crate::text::reads_as::reads_as;
+use crate::value::reads_as::reads_as;
 use crate::value::{Kind, ValueRef};
 use base64::Engine;
 use serde_json::{Map, Value};

@@ -6,7 +6,6 @@ pub mod document;
 pub mod edit;
 pub mod json;
 pub mod lines;
-pub(crate) mod reads_as;
 #[cfg(feature = "tapes")]
 pub mod tape;
 pub mod typed;

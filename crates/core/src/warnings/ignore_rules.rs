@@ -25,7 +25,7 @@ pub(super) fn ignore_rules_that_select_nothing(
             continue;
         }
         let meant = objects().find_map(|(key, object)| {
-            let identity = Identity::of(key, object);
+            let identity = Identity::of(key, object.into());
             meant_by(rule, &identity).then_some((key, identity.group.to_string()))
         });
         let Some((key, group)) = meant else {

@@ -19,6 +19,7 @@ pub use read::{deserialize_rules, rules_from_text, rules_from_value, RulesError}
 
 use crate::pointer::Pattern;
 use crate::state::namespace::namespace_of;
+use crate::value::ValueRef;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -144,8 +145,8 @@ impl IgnoreRule {
     /// ssa/jsondiff/selector.go, `MatchUnstructured`) matches each field of
     /// the target that is given, and a rule without target every object; the
     /// playground reads its fields as names, not regular expressions.
-    pub fn selects(&self, key: &str, object: &Value) -> bool {
-        let identity = Identity::of(key, object);
+    pub fn selects<'a>(&self, key: &str, object: impl Into<ValueRef<'a>>) -> bool {
+        let identity = Identity::of(key, object.into());
         let exact = |filter: &Option<String>, actual: Option<&str>| {
             filter.as_deref().is_none_or(|want| Some(want) == actual)
         };
@@ -194,14 +195,13 @@ pub(crate) struct Identity<'a> {
 }
 
 impl<'a> Identity<'a> {
-    pub fn of(key: &'a str, object: &'a Value) -> Self {
-        let text = |value: Option<&'a Value>| value.and_then(Value::as_str);
-        let api_version = text(object.get("apiVersion")).unwrap_or_default();
-        let metadata = object.get("metadata");
+    pub fn of(key: &'a str, object: ValueRef<'a>) -> Self {
+        let text = |path: &[&str]| object.at(path).and_then(ValueRef::as_str);
+        let api_version = text(&["apiVersion"]).unwrap_or_default();
         Identity {
             group: api_version.rsplit_once('/').map_or("", |(group, _)| group),
-            kind: text(object.get("kind")).unwrap_or_default(),
-            name: text(metadata.and_then(|m| m.get("name"))).unwrap_or(key),
+            kind: text(&["kind"]).unwrap_or_default(),
+            name: text(&["metadata", "name"]).unwrap_or(key),
             namespace: namespace_of(object),
         }
     }
@@ -221,6 +221,7 @@ pub fn kept_live<'a>(
     key: &str,
     object: &Value,
 ) -> Vec<&'a Pattern> {
+    let object = ValueRef::from(object);
     rules
         .iter()
         .filter(|rule| rule.keeps_live(respect_ignore_differences) && rule.selects(key, object))
@@ -229,7 +230,12 @@ pub fn kept_live<'a>(
 }
 
 /// The patterns of every rule that selects the object at `key`.
-pub fn patterns_for<'a>(rules: &'a [IgnoreRule], key: &str, object: &Value) -> Vec<&'a Pattern> {
+pub fn patterns_for<'a, 'o>(
+    rules: &'a [IgnoreRule],
+    key: &str,
+    object: impl Into<ValueRef<'o>>,
+) -> Vec<&'a Pattern> {
+    let object = object.into();
     rules
         .iter()
         .filter(|rule| rule.selects(key, object))

@@ -5,20 +5,21 @@
 //! times cheaper than reading it.
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
+use crate::value::{Kind, ValueRef};
+use serde_json::Number;
 use std::borrow::Cow;
 use std::fmt;
 
 /// Whether `text` is JSON that reads (as `json::read_fast` reads it) as a
 /// value equal to `expected`. A field written twice reads as nothing: never
 /// equal.
-pub fn reads_as(text: &str, expected: &Value) -> bool {
+pub fn reads_as<'v>(text: &str, expected: impl Into<ValueRef<'v>>) -> bool {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    Expected(expected).deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
+    Expected(expected.into()).deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
 }
 
 /// Reads a value, failing at the first place where it is not this one.
-struct Expected<'v>(&'v Value);
+struct Expected<'v>(ValueRef<'v>);
 
 fn differs<E: de::Error>() -> E {
     E::custom("differs")
@@ -30,7 +31,7 @@ impl Expected<'_> {
     }
 
     fn number<E: de::Error>(&self, number: Number) -> Result<(), E> {
-        self.same(matches!(self.0, Value::Number(expected) if *expected == number))
+        self.same(self.0.as_number() == Some(&number))
     }
 }
 
@@ -74,28 +75,29 @@ impl<'de> Visitor<'de> for Expected<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        let items = self.0.as_array().ok_or_else(differs)?;
+        self.same(self.0.kind() == Kind::Array)?;
+        let mut items = self.0.items();
         let mut count = 0;
-        while seq.next_element_seed(Item(items.get(count)))?.is_some() {
+        while seq.next_element_seed(Item(items.next()))?.is_some() {
             count += 1;
         }
-        self.same(count == items.len())
+        self.same(Some(count) == self.0.count())
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let fields = self.0.as_object().ok_or_else(differs)?;
-        let mut seen = Seen::new(fields).ok_or_else(differs)?;
+        self.same(self.0.is_object())?;
+        let mut seen = Seen::new(self.0).ok_or_else(differs)?;
         while let Some(Name(name)) = map.next_key()? {
             let (at, value) = seen.field(&name).ok_or_else(differs)?;
             self.same(seen.first_time(at))?;
             map.next_value_seed(Expected(value))?;
         }
-        self.same(seen.count == fields.len())
+        self.same(Some(seen.count) == self.0.count())
     }
 }
 
 /// The item expected at a place in a list; none past its end.
-struct Item<'v>(Option<&'v Value>);
+struct Item<'v>(Option<ValueRef<'v>>);
 
 impl<'de> DeserializeSeed<'de> for Item<'_> {
     type Value = ();
@@ -111,14 +113,14 @@ const MOST_FIELDS: usize = 32;
 
 /// Which fields of an object were read, to find a field written twice.
 struct Seen<'v> {
-    fields: &'v Map<String, Value>,
+    fields: ValueRef<'v>,
     read: [bool; MOST_FIELDS],
     count: usize,
 }
 
 impl<'v> Seen<'v> {
-    fn new(fields: &'v Map<String, Value>) -> Option<Self> {
-        (fields.len() <= MOST_FIELDS).then_some(Seen {
+    fn new(fields: ValueRef<'v>) -> Option<Self> {
+        (fields.count()? <= MOST_FIELDS).then_some(Seen {
             fields,
             read: [false; MOST_FIELDS],
             count: 0,
@@ -126,8 +128,8 @@ impl<'v> Seen<'v> {
     }
 
     /// The place of the field `name` among the fields, and its value.
-    fn field(&self, name: &str) -> Option<(usize, &'v Value)> {
-        (self.fields.iter().enumerate())
+    fn field(&self, name: &str) -> Option<(usize, ValueRef<'v>)> {
+        (self.fields.fields().enumerate())
             .find_map(|(at, (field, value))| (field == name).then_some((at, value)))
     }
 
@@ -166,7 +168,7 @@ mod tests {
     use crate::text::json::read_fast;
     use crate::text::json::tests::json_values;
     use proptest::prelude::*;
-    use serde_json::json;
+    use serde_json::{json, Map, Value};
 
     #[test]
     fn a_text_reads_as_an_equal_value_whatever_its_order_and_spacing() {
@@ -239,6 +241,10 @@ mod tests {
             let read = read_fast(&text).unwrap();
             prop_assert!(reads_as(&text, &read));
             prop_assert_eq!(reads_as(&text, &expected), read == expected);
+            let expected_text = serde_json::to_string(&expected).unwrap();
+            let taped = crate::text::tape::Tape::parse("expected", expected_text.into()).unwrap();
+            let expected = read_fast(taped.text()).unwrap();
+            prop_assert_eq!(reads_as(&text, taped.root()), read == expected, "taped");
         }
     }
 }

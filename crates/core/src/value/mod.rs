@@ -7,6 +7,8 @@
 //! that the page's wasm holds no code that reads one; the core's tests and
 //! the benchmarks turn it on.
 
+pub(crate) mod reads_as;
+
 #[cfg(feature = "tapes")]
 use crate::text::tape::{self, Item};
 use serde_json::{Number, Value};
