@@ -2,7 +2,7 @@
 //! (gitops-engine's health_deployment.go, health_statefulset.go,
 //! health_replicaset.go, health_daemonset.go; after kubectl's rollout status).
 
-use super::{at, condition, count, flag, integer, spec_unobserved, text, Health};
+use super::{condition, count, flag, integer, spec_unobserved, text, Health};
 use crate::value::ValueRef;
 
 pub(super) fn deployment(deployment: ValueRef) -> Health {
@@ -38,7 +38,7 @@ pub(super) fn stateful_set(set: ValueRef) -> Health {
         return Health::Progressing;
     }
     let strategy = text(set, &["spec", "updateStrategy", "type"]);
-    let rolling = at(set, &["spec", "updateStrategy", "rollingUpdate"]);
+    let rolling = set.at(&["spec", "updateStrategy", "rollingUpdate"]);
     if let Some(rolling) = rolling.filter(|r| r.is_object() && strategy == "RollingUpdate") {
         // A partitioned roll out is done once the pods above the partition are.
         if let (Some(wanted), Some(partition)) = (wanted, integer(rolling, &["partition"])) {

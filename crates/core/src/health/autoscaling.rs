@@ -3,7 +3,7 @@
 //! `status.conditions`; both are judged the same way. Argo CD knows no other
 //! version of it (v2beta1 and v2beta2 went in argo-cd#27887).
 
-use super::{at, list, text, Health};
+use super::{list, text, Health};
 use crate::value::ValueRef;
 use serde_json::Value;
 
@@ -34,7 +34,7 @@ struct Condition<'a> {
 
 /// health_hpa.go's `getAutoScalingV1HPAHealth`.
 pub(super) fn v1(autoscaler: ValueRef) -> Health {
-    let annotation = at(autoscaler, &["metadata", "annotations", CONDITIONS]);
+    let annotation = autoscaler.at(&["metadata", "annotations", CONDITIONS]);
     let Some(annotation) = annotation.and_then(ValueRef::as_str) else {
         return Health::Progressing;
     };

@@ -134,30 +134,25 @@ fn group_version(api_version: &str) -> Option<(&str, &str)> {
     }
 }
 
-/// The value at a path of fields; None if a step is absent or not an object.
-fn at<'a>(value: ValueRef<'a>, path: &[&str]) -> Option<ValueRef<'a>> {
-    value.at(path)
-}
-
 /// A field that is there and not null: what a Lua check's `~= nil` finds
 /// (Argo CD hands a Lua check a JSON null as nil).
 fn present<'a>(value: ValueRef<'a>, path: &[&str]) -> Option<ValueRef<'a>> {
-    at(value, path).filter(|value| !value.is_null())
+    value.at(path).filter(|value| !value.is_null())
 }
 
 /// A string field; "" when absent or not a string.
 fn text<'a>(value: ValueRef<'a>, path: &[&str]) -> &'a str {
-    at(value, path).and_then(ValueRef::as_str).unwrap_or("")
+    value.at(path).and_then(ValueRef::as_str).unwrap_or("")
 }
 
 /// A boolean field; false when absent or not a boolean.
 fn flag(value: ValueRef, path: &[&str]) -> bool {
-    at(value, path).and_then(ValueRef::as_bool).unwrap_or(false)
+    value.at(path).and_then(ValueRef::as_bool).unwrap_or(false)
 }
 
 /// An optional integer field (a pointer in Kubernetes' Go types).
 fn integer(value: ValueRef, path: &[&str]) -> Option<i64> {
-    let value = at(value, path)?;
+    let value = value.at(path)?;
     value.as_i64().or_else(|| {
         let float = value.as_f64()?;
         // Integral floats only, and within i64 (the cast saturates anyway).
@@ -172,7 +167,7 @@ fn count(value: ValueRef, path: &[&str]) -> i64 {
 
 /// A list field's items; none when absent or not a list.
 fn list<'a>(value: ValueRef<'a>, path: &[&str]) -> Items<'a> {
-    at(value, path).map_or_else(Items::none, ValueRef::items)
+    value.at(path).map_or_else(Items::none, ValueRef::items)
 }
 
 /// The first of `status.conditions` of the given type.

@@ -1,6 +1,6 @@
 //! Pods (gitops-engine's health_pod.go).
 
-use super::{at, condition, list, text, Health};
+use super::{condition, list, text, Health};
 use crate::state::hooks::is_hook;
 use crate::value::{Items, ValueRef};
 
@@ -32,7 +32,7 @@ pub(super) fn pod(pod: ValueRef) -> Health {
 }
 
 fn annotation<'a>(object: ValueRef<'a>, name: &str) -> Option<&'a str> {
-    at(object, &["metadata", "annotations", name]).and_then(ValueRef::as_str)
+    object.at(&["metadata", "annotations", name]).and_then(ValueRef::as_str)
 }
 
 /// A container waiting because of an error: `Err...`, `...Error`, `...BackOff`
@@ -48,7 +48,7 @@ fn running(pod: ValueRef, mut containers: Items) -> Health {
     let ready = condition(pod, "Ready").is_some_and(|c| text(c, &["status"]) == "True");
     if ready {
         Health::Healthy
-    } else if containers.any(|c| at(c, &["lastState", "terminated"]).is_some_and(ValueRef::is_object))
+    } else if containers.any(|c| c.at(&["lastState", "terminated"]).is_some_and(ValueRef::is_object))
     {
         Health::Degraded
     } else {

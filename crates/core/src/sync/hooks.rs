@@ -86,7 +86,7 @@ pub fn resources_before(desired: &State, before: i64) -> Vec<(&Key, &Arc<Value>)
                 .iter()
                 .filter(|(key, object)| {
                     let (hook, own) = places.get_or(key, [Some(object), None], || {
-                        (mode == Mode::Kubernetes && is_hook(*object), wave(object))
+                        (mode == Mode::Kubernetes && is_hook(object), wave(object))
                     });
                     !hook && own < before
                 })

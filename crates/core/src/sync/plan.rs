@@ -285,7 +285,7 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
         Ok(index) => waves[waves.len() - 1 - index],
         Err(_) => own,
     };
-    let after_the_last = if extras.iter().any(|(_, actual)| prunes_last(*actual)) {
+    let after_the_last = if extras.iter().any(|(_, actual)| prunes_last(actual)) {
         let declared = desired
             .objects()
             .values()

@@ -192,12 +192,18 @@ impl<'t> Item<'t> {
         }
     }
 
+    /// Where what a container of `kind` holds starts, and how many it holds;
+    /// nothing for any other value.
+    fn held(self, kind: u32) -> (usize, u32) {
+        match self.node() {
+            node if node.kind() == kind => (self.at + 1, node.size()),
+            _ => (self.at, 0),
+        }
+    }
+
     /// An array's items, in order; none for any other value.
     pub fn items(self) -> Items<'t> {
-        let (next, left) = match self.node().kind() {
-            ARRAY => (self.at + 1, self.node().size()),
-            _ => (self.at, 0),
-        };
+        let (next, left) = self.held(ARRAY);
         Items {
             tape: self.tape,
             next,
@@ -207,10 +213,7 @@ impl<'t> Item<'t> {
 
     /// An object's fields, in the text's order; none for any other value.
     pub fn fields(self) -> Fields<'t> {
-        let (next, left) = match self.node().kind() {
-            OBJECT => (self.at + 1, self.node().size()),
-            _ => (self.at, 0),
-        };
+        let (next, left) = self.held(OBJECT);
         Fields {
             tape: self.tape,
             next,
