@@ -11,7 +11,7 @@ use wasm_bindgen_test::*;
 mod common;
 
 use common::dom::{all, dispatch, find, paste_event, rendered, texts};
-use gitops_playground::ui::ptr_eq::PtrEq;
+use gitops_playground::ui::ptr_eq::SameText;
 use gitops_core::text::bytes::common_ends;
 use gitops_core::text::edit::{SharedText, Typed};
 use std::rc::Rc;
@@ -270,7 +270,7 @@ fn rewriter() -> Html {
     };
     html! {
         <>
-            <CodeEditor id="rewritten" labelled_by="rewritten-label" text={PtrEq::from((*text).clone())} {on_input} />
+            <CodeEditor id="rewritten" labelled_by="rewritten-label" text={SameText::from((*text).clone())} {on_input} />
             <button onclick={replace}>{ "Replace" }</button>
         </>
     }
@@ -615,7 +615,7 @@ fn keeper(props: &KeeperProps) -> Html {
             text.set(typed.text);
         })
     };
-    html! { <CodeEditor id="kept" labelled_by="kept-label" text={PtrEq::from((*text).clone())} {on_input} /> }
+    html! { <CodeEditor id="kept" labelled_by="kept-label" text={SameText::from((*text).clone())} {on_input} /> }
 }
 
 async fn mount_keeper(text: &str) -> (Element, HtmlElement) {

@@ -8,7 +8,7 @@ use crate::ui::hooks::{
     use_save_progress, use_save_work, use_settle_after_typing, use_share_link, use_start,
     use_theme,
 };
-use crate::ui::ptr_eq::PtrEq;
+use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::reducer::{ModelHandle, PageModel};
 use crate::ui::start::Start;
 use crate::ui::components::plan_view::card_id;
@@ -252,7 +252,7 @@ fn full_page(props: &PageProps) -> Html {
                             pane={Pane::Desired}
                             title={desired_title}
                             hint={desired_hint}
-                            text={PtrEq::from(model.desired.text.clone())}
+                            text={SameText::from(model.desired.text.clone())}
                             error={model.desired.error.clone()}
                             highlight={model.highlighted_lines(Pane::Desired)}
                             marks={desired_marks.clone()}
@@ -265,7 +265,7 @@ fn full_page(props: &PageProps) -> Html {
                             pane={Pane::Actual}
                             title={format!("Actual (cluster: {})", model.environment)}
                             hint="Editing changes the cluster by hand"
-                            text={PtrEq::from(model.actual.text.clone())}
+                            text={SameText::from(model.actual.text.clone())}
                             error={model.actual.error.clone()}
                             highlight={model.highlighted_lines(Pane::Actual)}
                             marks={actual_marks.clone()}
@@ -317,10 +317,10 @@ fn full_page(props: &PageProps) -> Html {
 /// and the pane being typed in shows none.
 #[hook]
 fn use_pane_marks(model: &Model, pane: Pane) -> Rc<PaneMarks> {
-    type Marked = (PtrEq<String>, Option<PtrEq<gitops_core::Report>>);
+    type Marked = (SameText, Option<PtrEq<gitops_core::Report>>);
     let last = use_mut_ref(|| None::<(Marked, Rc<PaneMarks>)>);
     let editor = model.editor(pane);
-    let key = (PtrEq::from(editor.text.clone()), model.report.clone().map(PtrEq));
+    let key = (SameText::from(editor.text.clone()), model.report.clone().map(PtrEq));
     let large = model.typing().is_some()
         && model.desired.text.len() + model.actual.text.len() > LARGEST_MARKED_WHILE_TYPING;
     let mut last = last.borrow_mut();
@@ -502,10 +502,10 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
             if panes.desired || panes.actual {
             <div class={classes!("panes", (!(panes.desired && panes.actual)).then_some("one"))}>
                 if panes.desired {
-                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={PtrEq::from(model.desired.text.clone())} error={model.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} />
+                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={SameText::from(model.desired.text.clone())} error={model.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} />
                 }
                 if panes.actual {
-                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={PtrEq::from(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />
+                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={SameText::from(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />
                 }
             </div>
             }

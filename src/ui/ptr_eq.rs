@@ -36,14 +36,32 @@ impl<T: ?Sized> From<Rc<T>> for PtrEq<T> {
     }
 }
 
-impl From<&str> for PtrEq<String> {
-    fn from(text: &str) -> Self {
-        PtrEq(Rc::new(text.to_string()))
+/// A shared text compared by its allocation (`SharedText::same`), as `PtrEq` compares.
+#[derive(Debug, Clone, Default)]
+pub struct SameText(pub SharedText);
+
+impl PartialEq for SameText {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.same(&other.0)
     }
 }
 
-impl From<SharedText> for PtrEq<String> {
+impl Deref for SameText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for SameText {
+    fn from(text: &str) -> Self {
+        SameText(SharedText::from(text))
+    }
+}
+
+impl From<SharedText> for SameText {
     fn from(text: SharedText) -> Self {
-        PtrEq(text.into())
+        SameText(text)
     }
 }

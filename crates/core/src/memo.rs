@@ -10,9 +10,8 @@
 //! that object and no other. A pass keeps what it found or looked up, and
 //! the memo holds what the last few passes found.
 
-use crate::state::Key;
+use crate::state::{Key, Object};
 use rustc_hash::FxHashMap;
-use serde_json::Value;
 use std::sync::{Arc, Weak};
 
 /// States smaller than this are looked at afresh: a memo would cost more
@@ -20,7 +19,7 @@ use std::sync::{Arc, Weak};
 pub const SMALLEST_REMEMBERED: usize = 128;
 
 /// The objects a finding is about: a desired one, a live one, or both.
-pub type Objects<'a> = [Option<&'a Arc<Value>>; 2];
+pub type Objects<'a> = [Option<&'a Arc<Object>>; 2];
 
 /// The addresses of a finding's objects (0 for none): while the finding holds
 /// weak references to them, no other object can have these addresses.
@@ -58,7 +57,7 @@ struct Finding<T> {
     /// state (or a copy that shares its keys) knows it by its address, without reading it.
     key: Key,
     /// Reserve the objects' allocations, so that their addresses stay theirs.
-    _objects: [Option<Weak<Value>>; 2],
+    _objects: [Option<Weak<Object>>; 2],
     result: T,
     pass: u64,
 }
@@ -200,12 +199,12 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    type Keyed = Vec<(Key, Arc<Value>)>;
+    type Keyed = Vec<(Key, Arc<Object>)>;
 
     fn numbered(numbers: impl IntoIterator<Item = u64>) -> Keyed {
         numbers
             .into_iter()
-            .map(|number| (Key::from(format!("k{number:04}")), Arc::new(json!(number))))
+            .map(|number| (Key::from(format!("k{number:04}")), Arc::new(Object::from(json!(number)))))
             .collect()
     }
 
@@ -218,7 +217,7 @@ mod tests {
                 .map(|(key, object)| {
                     pass.get_or(key, [Some(object), None], || {
                         *looked += 1;
-                        object.as_u64().unwrap_or_default()
+                        object.value().as_u64().unwrap_or_default()
                     })
                 })
                 .collect()
@@ -226,7 +225,7 @@ mod tests {
     }
 
     fn numbers(objects: &Keyed) -> Vec<u64> {
-        objects.iter().map(|(_, object)| object.as_u64().unwrap_or_default()).collect()
+        objects.iter().map(|(_, object)| object.value().as_u64().unwrap_or_default()).collect()
     }
 
     #[test]
@@ -242,8 +241,8 @@ mod tests {
         // One object changed, one inserted early (every later object a place further
         // along the walk than the last pass found it), one removed.
         let mut edited = objects.clone();
-        edited[200].1 = Arc::new(json!(9_000));
-        edited.insert(5, (Key::from("k0004a"), Arc::new(json!(9_001))));
+        edited[200].1 = Arc::new(Object::from(json!(9_000)));
+        edited.insert(5, (Key::from("k0004a"), Arc::new(Object::from(json!(9_001)))));
         edited.remove(100);
         assert_eq!(look(&mut memo, &edited, &mut looked), numbers(&edited));
         assert_eq!(looked, 302, "the changed and the inserted object");

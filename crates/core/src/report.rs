@@ -7,13 +7,12 @@ use crate::health::{has_health_check, health, overall, Health};
 use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::pairs::{aligned, Pair};
-use crate::state::{Key, State};
+use crate::state::{Key, Object, State};
 use crate::sync::apply::carry_out;
 use crate::sync::immutable::{Recreated, Refusal};
 use crate::sync::plan::{has_work, plan, plan_for, Plan};
 use crate::warnings::{warnings_of_pairs, Warning};
 use serde::Serialize;
-use serde_json::Value;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -167,7 +166,7 @@ fn object_statuses(
 
 /// The health of the live object at `key`, as the last reports found it when one
 /// looked at this very object, else worked out now.
-pub fn remembered_health(key: &str, live: &Arc<Value>) -> Option<Health> {
+pub fn remembered_health(key: &str, live: &Arc<Object>) -> Option<Health> {
     HEALTH
         .with_borrow(|memo| memo.recall(key, [None, Some(live)]))
         .unwrap_or_else(|| health(live))

@@ -56,7 +56,7 @@ fn changed_paths(config: &str, live: &str) -> Vec<String> {
         mode: Mode::Kubernetes,
         ignored: &[],
     };
-    let desired = desired_as_stored(&config);
+    let desired = desired_as_stored(&config).into_owned();
     let built = changes(&desired, &live, last.as_ref().map(ValueRef::from), rules);
     let tape = |value: &Value| Tape::parse("object", serde_json::to_string(value).unwrap().into()).unwrap();
     let (desired_tape, live_tape) = (tape(&desired), tape(&live));

@@ -18,7 +18,6 @@ use gitops_core::{
 };
 use proptest::prelude::*;
 use serde_json::Value;
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 fn keys_of<'a>(plan: &'a [Operation], verbs: &[&str]) -> BTreeSet<&'a str> {
@@ -57,8 +56,8 @@ fn applied(state: &State, options: &Options, which: impl Fn(&str) -> bool) -> St
         .iter()
         .map(|(key, object)| {
             let object = match which(key) {
-                true => with_tracking(Cow::Borrowed(&**object), application).into_owned(),
-                false => (**object).clone(),
+                true => with_tracking(object.view(), application).into_owned(),
+                false => object.value().clone(),
             };
             (key.to_string(), object)
         })
@@ -162,14 +161,14 @@ laws! {
         let left = drift(&desired, &after, &options);
         prop_assert!(left.missing.is_empty() && left.changed.is_empty(), "{:?}", left);
         let extras: BTreeSet<&str> = actual.objects().iter()
-            .filter(|(key, object)| !declared(&desired, key) && managed(&desired, object, &options))
+            .filter(|(key, object)| !declared(&desired, key) && managed(&desired, object.value(), &options))
             .map(|(key, _)| &**key)
             .collect();
         let kept = if options.prune { extras.intersection(&protected(&actual)).copied().collect() } else { extras };
         prop_assert_eq!(set(&left.extra), kept);
         if *desired.form() == Form::Named && options.ignore.is_empty() {
             for (key, object) in desired.objects() {
-                prop_assert_eq!(after.get(key), Some(&**object), "the lesson's form writes exactly what Git says");
+                prop_assert_eq!(after.get(key), Some(object.value()), "the lesson's form writes exactly what Git says");
             }
         }
     }
@@ -271,7 +270,7 @@ laws! {
         let broken = sync(&bad, &running, &prune).actual;
         let restored = sync(&good, &broken, &prune).actual;
         for (key, object) in running.objects() {
-            prop_assert_eq!(restored.get(key), Some(&**object));
+            prop_assert_eq!(restored.get(key), Some(object.value()));
         }
         for key in restored.objects().keys().filter(|key| running.get(key).is_none()) {
             prop_assert!(protected(&bad).contains(&**key), "{} is left over but was not protected", key);
@@ -301,7 +300,7 @@ laws! {
             }
         }
         let sync_phase = desired.objects().values().filter(|object| runs_in_sync_phase(&desired, object));
-        let highest = sync_phase.map(|object| wave(object)).chain(waves.iter().copied()).fold(0, i64::max);
+        let highest = sync_phase.map(wave).chain(waves.iter().copied()).fold(0, i64::max);
         for operation in deletions.iter().filter(|operation| last(operation)) {
             prop_assert_eq!(operation.wave(), highest + 1, "PruneLast: the wave after the last of the sync phase");
             prop_assert!(plan.iter().filter(|other| !is_deletion(other) || !last(other)).all(|other| other.wave() < operation.wave()));

@@ -174,6 +174,7 @@ gitops_testing::laws! {
     fn generated_objects_change_alike((desired, actual) in desired_and_actual()) {
         let rules = Rules { mode: mode_of(&desired), ignored: &[] };
         for (key, wanted) in desired.objects() {
+            let wanted = wanted.value();
             let Some(live) = actual.get(key) else { continue };
             let last = last_applied(live);
             let last = last.as_ref().map(ValueRef::from);

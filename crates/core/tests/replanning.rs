@@ -53,7 +53,7 @@ fn actual(desired: &State) -> State {
         .values()
         .enumerate()
         .map(|(index, object)| {
-            let mut live = Value::clone(object);
+            let mut live = object.value().clone();
             if index % 10 == 0 {
                 live["spec"]["replicas"] = json!(9);
             }

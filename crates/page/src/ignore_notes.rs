@@ -15,7 +15,7 @@ impl Model {
         };
         let objects = || desired.objects().iter().chain(actual.objects().iter());
         let rules = &self.world.options.ignore;
-        let kindless = objects().all(|(_, object)| object.get("kind").is_none());
+        let kindless = objects().all(|(_, object)| object.view().get("kind").is_none());
         rules
             .iter()
             .enumerate()

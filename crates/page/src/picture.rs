@@ -325,7 +325,7 @@ fn cluster_box(
         let mut cards: Vec<Card> = actual
             .objects()
             .iter()
-            .map(|(key, object)| Card::of(key, object))
+            .map(|(key, object)| Card::of(key, object.value()))
             .collect();
         let more = cards.len().saturating_sub(MOST_CARDS);
         cards.truncate(MOST_CARDS);
@@ -362,7 +362,7 @@ fn cluster_box(
         .map(|(key, object)| Card {
             sync: "—",
             unmanaged: true,
-            ..Card::of(key, object)
+            ..Card::of(key, object.value())
         })
         .collect();
     let more = report.objects.len() - shown.len();

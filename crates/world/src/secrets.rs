@@ -108,8 +108,8 @@ impl Cluster {
             .actual()
             .objects()
             .iter()
-            .filter(|(_, object)| is_external_secret(object))
-            .map(|(key, object)| (key.to_string(), Value::clone(object)))
+            .filter(|(_, object)| is_external_secret(object.value()))
+            .map(|(key, object)| (key.to_string(), object.value().clone()))
             .collect();
         let mut events = Vec::new();
         for (external_key, external) in externals {

@@ -1,5 +1,5 @@
 use super::CodeEditor;
-use crate::ui::ptr_eq::PtrEq;
+use crate::ui::ptr_eq::SameText;
 use gitops_core::text::edit::Typed;
 use gitops_core::InputError;
 use gitops_page::{PaneMarks, Pane};
@@ -13,7 +13,7 @@ pub struct StatePaneProps {
     pub pane: Pane,
     pub title: AttrValue,
     pub hint: AttrValue,
-    pub text: PtrEq<String>,
+    pub text: SameText,
     pub error: Option<InputError>,
     #[prop_or_default]
     pub highlight: Option<(Range<usize>, u64)>,

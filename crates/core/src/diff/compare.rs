@@ -9,10 +9,9 @@ use crate::memo::{Memo, Pass};
 use crate::state::hooks::is_hook;
 use crate::state::pairs::{aligned, Pair};
 use crate::state::protection::{flux_releases, flux_skips_apply};
-use crate::state::{Form, State};
-use crate::value::ValueRef;
+use crate::state::{Form, Object, State};
+use crate::value::{ValueCow, ValueRef};
 use serde_json::Value;
-use std::borrow::Cow;
 use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -23,13 +22,13 @@ pub enum Difference<'a> {
     /// Desired but not in the actual state.
     Missing {
         key: &'a str,
-        desired: Cow<'a, Value>,
+        desired: AsStored<'a>,
     },
     /// In both, with different contents.
     Changed {
         key: &'a str,
         desired: AsStored<'a>,
-        actual: &'a Value,
+        actual: &'a Object,
         changes: Vec<Change>,
         /// What Git last applied (Kubernetes objects that record it).
         last_applied: Option<Arc<Value>>,
@@ -39,7 +38,7 @@ pub enum Difference<'a> {
         written: Rc<[OnceCell<Arc<Value>>; 2]>,
     },
     /// In the actual state but not desired, and the application's.
-    Extra { key: &'a str, actual: &'a Value },
+    Extra { key: &'a str, actual: &'a Object },
     /// In the actual state but not desired, and not the application's: no
     /// tracking id of its own (a pod started by hand, what Kubernetes puts
     /// in every namespace), or released by Flux (`flux_releases`). Neither
@@ -49,7 +48,7 @@ pub enum Difference<'a> {
     /// drift nor written; the plan says why.
     Excluded {
         key: &'a str,
-        desired: &'a Value,
+        desired: &'a Object,
         reason: String,
     },
     /// A hook Git declares, or a hook's object the cluster holds (Kubernetes
@@ -67,17 +66,32 @@ pub enum Difference<'a> {
 /// and remembers with what it found.
 #[derive(Debug, Clone, PartialEq)]
 pub enum AsStored<'a> {
-    Declared(&'a Value),
+    Declared(&'a Object),
     Copied(Arc<Value>),
 }
 
-impl std::ops::Deref for AsStored<'_> {
-    type Target = Value;
-
-    fn deref(&self) -> &Value {
+impl AsStored<'_> {
+    /// The object read where it lies.
+    pub fn view(&self) -> ValueRef<'_> {
         match self {
-            AsStored::Declared(object) => object,
+            AsStored::Declared(object) => object.view(),
+            AsStored::Copied(object) => ValueRef::Built(object),
+        }
+    }
+
+    /// The object as a value (a declared one built, if it was read into a tape).
+    pub fn value(&self) -> &Value {
+        match self {
+            AsStored::Declared(object) => object.value(),
             AsStored::Copied(object) => object,
+        }
+    }
+
+    /// The object as a value of its own, shared when it is a copy already.
+    pub fn to_shared(&self) -> Arc<Value> {
+        match self {
+            AsStored::Declared(object) => Arc::new(object.value().clone()),
+            AsStored::Copied(object) => Arc::clone(object),
         }
     }
 }
@@ -244,7 +258,7 @@ fn merge<'a>(
 /// How a live object Git does not declare as a resource stands: a hook's
 /// object, one another object owns (none), one the application does not
 /// manage, or extra.
-fn not_declared<'a>(key: &'a str, actual: &'a Value, how: How) -> Option<Difference<'a>> {
+fn not_declared<'a>(key: &'a str, actual: &'a Object, how: How) -> Option<Difference<'a>> {
     match how.application {
         _ if is_hook_here(actual, how) => Some(Difference::Hook { key }),
         _ if is_owned(actual) => None,
@@ -258,44 +272,44 @@ fn not_declared<'a>(key: &'a str, actual: &'a Value, how: How) -> Option<Differe
 
 /// Whether an object is a hook: a Kubernetes object that `is_hook`; in the
 /// lesson's form no object is.
-fn is_hook_here(object: &Value, how: How) -> bool {
+fn is_hook_here(object: &Object, how: How) -> bool {
     how.mode == Mode::Kubernetes && is_hook(object)
 }
 
 /// How the pair of objects at `key` compares: Git's is a hook, Flux leaves
 /// it alone, or it is in sync or differs.
-fn judge(key: &str, desired: &Value, actual: &Value, how: How) -> Verdict {
+fn judge(key: &str, desired: &Object, actual: &Object, how: How) -> Verdict {
     if is_hook_here(desired, how) {
         return Verdict::HookDeclared;
     }
-    if let Some(reason) = flux_skips_apply(desired, Some(actual.into())) {
+    if let Some(reason) = flux_skips_apply(desired, Some(actual.view())) {
         return Verdict::Excluded(reason);
     }
     find(key, desired, actual, how).map_or(Verdict::InSync, Verdict::Differs)
 }
 
 /// How the object at `key` differs from what is desired, if it does.
-fn find(key: &str, desired: &Value, actual: &Value, how: How) -> Option<Found> {
+fn find(key: &str, desired: &Object, actual: &Object, how: How) -> Option<Found> {
     let How { ignore, mode, .. } = how;
     let desired = stored(desired, how);
     let last_applied = match mode {
         Mode::Exact => None,
-        Mode::Kubernetes => last_applied_beside(actual, &desired),
+        Mode::Kubernetes => last_applied_beside(actual, desired.view()),
     };
-    let ignored = patterns_for(ignore, key, &desired);
+    let ignored = patterns_for(ignore, key, desired.view());
     let rules = Rules {
         mode,
         ignored: &ignored,
     };
-    let changes = changes(&*desired, actual, last_applied.as_deref().map(ValueRef::from), rules);
+    let changes = changes(desired.view(), actual, last_applied.as_ref().map(ValueCow::view), rules);
     if changes.is_empty() {
         return None;
     }
     let last_applied = last_applied.map(|record| Arc::new(record.into_owned()));
     Some(Found {
         stored: match desired {
-            Cow::Borrowed(_) => None,
-            Cow::Owned(copy) => Some(Arc::new(copy)),
+            AsStored::Declared(_) => None,
+            AsStored::Copied(copy) => Some(copy),
         },
         changes,
         last_applied,
@@ -306,22 +320,26 @@ fn find(key: &str, desired: &Value, actual: &Value, how: How) -> Option<Found> {
 /// An object another object owns (`metadata.ownerReferences`), such as a
 /// Secret an operator made: it belongs to its owner, not to Git, so it is
 /// never extra (gitops-engine treats it as a child, not a managed object).
-fn is_owned(object: &Value) -> bool {
+fn is_owned(object: &Object) -> bool {
     object
-        .pointer("/metadata/ownerReferences")
-        .and_then(Value::as_array)
-        .is_some_and(|owners| !owners.is_empty())
+        .view()
+        .at(&["metadata", "ownerReferences"])
+        .is_some_and(|owners| owners.is_array() && owners.count() != Some(0))
 }
 
 /// Git's object as compared and written: in the lesson's form as it is; a
 /// Kubernetes object as the API server stores it, with the application's
 /// tracking id when there is an application.
-fn stored<'v>(desired: &'v Value, how: How) -> Cow<'v, Value> {
-    match (how.mode, how.application) {
-        (Mode::Exact, _) => Cow::Borrowed(desired),
+fn stored<'v>(desired: &'v Object, how: How) -> AsStored<'v> {
+    let stored = match (how.mode, how.application) {
+        (Mode::Exact, _) => return AsStored::Declared(desired),
         (Mode::Kubernetes, None) => desired_as_stored(desired),
         (Mode::Kubernetes, Some(application)) => {
             with_tracking(desired_as_stored(desired), application)
         }
+    };
+    match stored {
+        ValueCow::Same(_) => AsStored::Declared(desired),
+        ValueCow::Changed(copy) => AsStored::Copied(Arc::new(copy)),
     }
 }

@@ -6,10 +6,9 @@ use crate::pointer::Step;
 use crate::state::namespace::in_destination;
 use crate::text::json;
 use crate::value::reads_as::reads_as;
-use crate::value::{Kind, ValueRef};
+use crate::value::{Kind, ValueCow, ValueRef};
 use base64::Engine;
 use serde_json::{Map, Value};
-use std::borrow::Cow;
 
 /// How objects of a state are compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,26 +58,27 @@ pub fn is_server_written(path: &[Step]) -> bool {
 }
 
 /// The object Git last applied, from the live object's annotation.
-pub fn last_applied(live: &Value) -> Option<Value> {
-    read_record(record_of(live)?)
+pub fn last_applied<'a>(live: impl Into<ValueRef<'a>>) -> Option<Value> {
+    read_record(record_of(live.into())?)
 }
 
 /// The object Git last applied, as `last_applied` reads it; `declared`
 /// itself, not a copy, when the record reads as that object (an apply
 /// records the desired object as stored, and Git most often declares what
 /// it applied last).
-pub fn last_applied_beside<'v>(live: &Value, declared: &'v Value) -> Option<Cow<'v, Value>> {
-    let record = record_of(live)?;
+pub fn last_applied_beside<'l, 'v>(
+    live: impl Into<ValueRef<'l>>,
+    declared: ValueRef<'v>,
+) -> Option<ValueCow<'v>> {
+    let record = record_of(live.into())?;
     if reads_as(record, declared) {
-        return Some(Cow::Borrowed(declared));
+        return Some(ValueCow::Same(declared));
     }
-    read_record(record).map(Cow::Owned)
+    read_record(record).map(ValueCow::Changed)
 }
 
-fn record_of(live: &Value) -> Option<&str> {
-    live.pointer("/metadata/annotations")?
-        .get(LAST_APPLIED)?
-        .as_str()
+fn record_of(live: ValueRef<'_>) -> Option<&str> {
+    live.at(&["metadata", "annotations", LAST_APPLIED])?.as_str()
 }
 
 fn read_record(record: &str) -> Option<Value> {
@@ -89,8 +89,8 @@ fn read_record(record: &str) -> Option<Value> {
 }
 
 /// `object` with the annotation that records it as the last applied one.
-pub fn with_last_applied(mut object: Value, applied: &Value) -> Value {
-    let record = format!("{}\n", serde_json::to_string(applied).unwrap_or_default());
+pub fn with_last_applied<'a>(mut object: Value, applied: impl Into<ValueRef<'a>>) -> Value {
+    let record = format!("{}\n", serde_json::to_string(&applied.into()).unwrap_or_default());
     if let Some(fields) = object.as_object_mut() {
         let metadata = fields
             .entry("metadata")
@@ -115,61 +115,57 @@ pub fn with_last_applied(mut object: Value, applied: &Value) -> Value {
 /// them: kubectl's modified configuration always carries its last-applied
 /// annotation (`GetModifiedConfiguration`, k8s.io/kubectl/pkg/util/apply.go),
 /// and gitops-engine's diff compares typed objects, where a null map is absent.
-pub fn desired_as_stored(object: &Value) -> Cow<'_, Value> {
-    let object = then(without_null_annotations(object), in_destination);
-    let is_secret = object.get("kind").and_then(Value::as_str) == Some("Secret");
-    let Some(Value::Object(plain)) = object.get("stringData").filter(|_| is_secret) else {
-        return object;
+pub fn desired_as_stored<'a>(object: impl Into<ValueRef<'a>>) -> ValueCow<'a> {
+    ValueCow::Same(object.into())
+        .then(without_null_annotations)
+        .then(|object| in_destination(object))
+        .then(with_string_data_in_data)
+}
+
+/// A Secret with its `stringData` folded into `data`, base64-encoded.
+fn with_string_data_in_data(object: ValueRef<'_>) -> ValueCow<'_> {
+    let is_secret = object.get("kind").and_then(ValueRef::as_str) == Some("Secret");
+    if !is_secret || !object.get("stringData").is_some_and(ValueRef::is_object) {
+        return ValueCow::Same(object);
+    }
+    let mut stored = object.to_value();
+    let Some(fields) = stored.as_object_mut() else {
+        return ValueCow::Same(object);
     };
-    let mut stored = object.clone().into_owned();
-    let mut data = match object.get("data") {
-        Some(Value::Object(data)) => data.clone(),
+    let Some(Value::Object(plain)) = fields.remove("stringData") else {
+        return ValueCow::Same(object);
+    };
+    let mut data = match fields.get_mut("data") {
+        Some(Value::Object(data)) => std::mem::take(data),
         _ => Map::new(),
     };
     for (name, value) in plain {
         let text = match value {
-            Value::String(text) => text.clone(),
+            Value::String(text) => text,
             other => other.to_string(),
         };
         data.insert(
-            name.clone(),
+            name,
             Value::String(base64::engine::general_purpose::STANDARD.encode(text)),
         );
     }
-    if let Some(fields) = stored.as_object_mut() {
-        fields.remove("stringData");
-        fields.insert("data".into(), Value::Object(data));
-    }
-    Cow::Owned(stored)
-}
-
-/// `step` applied to an object that an earlier step may have copied.
-fn then<'v>(object: Cow<'v, Value>, step: impl Fn(&Value) -> Cow<'_, Value>) -> Cow<'v, Value> {
-    match object {
-        Cow::Borrowed(object) => step(object),
-        Cow::Owned(object) => {
-            let stepped = match step(&object) {
-                Cow::Owned(stepped) => Some(stepped),
-                Cow::Borrowed(_) => None,
-            };
-            Cow::Owned(stepped.unwrap_or(object))
-        }
-    }
+    fields.insert("data".into(), Value::Object(data));
+    ValueCow::Changed(stored)
 }
 
 /// `object` without `metadata.annotations` when Git writes it as null.
-fn without_null_annotations(object: &Value) -> Cow<'_, Value> {
+fn without_null_annotations(object: ValueRef<'_>) -> ValueCow<'_> {
     let null = object
-        .pointer("/metadata/annotations")
-        .is_some_and(Value::is_null);
+        .at(&["metadata", "annotations"])
+        .is_some_and(ValueRef::is_null);
     if !null {
-        return Cow::Borrowed(object);
+        return ValueCow::Same(object);
     }
-    let mut stored = object.clone();
+    let mut stored = object.to_value();
     if let Some(metadata) = stored.get_mut("metadata").and_then(Value::as_object_mut) {
         metadata.remove("annotations");
     }
-    Cow::Owned(stored)
+    ValueCow::Changed(stored)
 }
 
 /// A value Git may write for "nothing": null, "", [] or {}.
@@ -197,7 +193,7 @@ mod tests {
             json!({"kind": "Secret", "data": {"a": "eA==", "b": "aHVudGVyMg=="}})
         );
         let config = json!({"kind": "ConfigMap", "stringData": {"b": "x"}});
-        assert!(matches!(desired_as_stored(&config), Cow::Borrowed(_)));
+        assert!(desired_as_stored(&config).is_same());
     }
 
     #[test]

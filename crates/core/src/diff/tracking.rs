@@ -14,14 +14,14 @@
 
 use crate::state::meta::annotation;
 use crate::state::namespace::{namespace_of, DESTINATION_NAMESPACE};
+use crate::value::{ValueCow, ValueRef};
 use serde_json::{Map, Value};
-use std::borrow::Cow;
 
 pub const TRACKING_ID: &str = "argocd.argoproj.io/tracking-id";
 
 /// The tracking id of `object` in `application`.
-pub fn tracking_id(application: &str, object: &Value) -> String {
-    let identity = Identity::of(object);
+pub fn tracking_id<'a>(application: &str, object: impl Into<ValueRef<'a>>) -> String {
+    let identity = Identity::of(object.into());
     // A cluster-scoped object's id names the destination namespace.
     let namespace = identity.namespace.unwrap_or(DESTINATION_NAMESPACE);
     format!(
@@ -31,9 +31,10 @@ pub fn tracking_id(application: &str, object: &Value) -> String {
 }
 
 /// `object` with its tracking id in `application` among its annotations.
-pub fn with_tracking<'a>(object: Cow<'a, Value>, application: &str) -> Cow<'a, Value> {
-    let id = tracking_id(application, &object);
-    if annotation(&*object, TRACKING_ID) == Some(id.as_str()) {
+pub fn with_tracking<'a>(object: impl Into<ValueCow<'a>>, application: &str) -> ValueCow<'a> {
+    let object = object.into();
+    let id = tracking_id(application, object.view());
+    if annotation(object.view(), TRACKING_ID) == Some(id.as_str()) {
         return object;
     }
     let mut tracked = object.into_owned();
@@ -56,11 +57,12 @@ pub fn with_tracking<'a>(object: Cow<'a, Value>, application: &str) -> Cow<'a, V
             }
         }
     }
-    Cow::Owned(tracked)
+    ValueCow::Changed(tracked)
 }
 
 /// Whether the live `object` carries its own tracking id in `application`.
-pub fn is_tracked_by(object: &Value, application: &str) -> bool {
+pub fn is_tracked_by<'a>(object: impl Into<ValueRef<'a>>, application: &str) -> bool {
+    let object = object.into();
     let Some(id) = annotation(object, TRACKING_ID) else {
         return false;
     };
@@ -92,14 +94,14 @@ struct Identity<'a> {
 }
 
 impl<'a> Identity<'a> {
-    fn of(object: &'a Value) -> Self {
-        let text = |pointer: &str| object.pointer(pointer).and_then(Value::as_str);
-        let api_version = text("/apiVersion").unwrap_or_default();
+    fn of(object: ValueRef<'a>) -> Self {
+        let text = |path: &[&str]| object.at(path).and_then(ValueRef::as_str);
+        let api_version = text(&["apiVersion"]).unwrap_or_default();
         Identity {
             group: api_version.rsplit_once('/').map_or("", |(group, _)| group),
-            kind: text("/kind").unwrap_or_default(),
+            kind: text(&["kind"]).unwrap_or_default(),
             namespace: namespace_of(object),
-            name: text("/metadata/name").unwrap_or_default(),
+            name: text(&["metadata", "name"]).unwrap_or_default(),
         }
     }
 }
@@ -108,6 +110,7 @@ impl<'a> Identity<'a> {
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::borrow::Cow;
 
     #[test]
     fn an_object_is_tracked_by_its_own_id_only() {
@@ -134,7 +137,7 @@ mod tests {
         );
         let weird = json!({"kind": 3, "metadata": {"annotations": "x"}});
         assert!(is_tracked_by(
-            &with_tracking(Cow::Borrowed(&weird), "a"),
+            with_tracking(Cow::Borrowed(&weird), "a").view(),
             "a"
         ));
     }

@@ -5,6 +5,7 @@ pub mod hooks;
 pub mod kinds;
 pub mod meta;
 pub mod namespace;
+pub mod object;
 pub mod pairs;
 pub mod places;
 pub mod protection;
@@ -17,6 +18,7 @@ pub use recent_reads::{free_retired_reads, retired_reads_waiting};
 use crate::error::InputError;
 use crate::pointer::escape;
 use crate::state::namespace::namespace_of;
+pub use crate::state::object::Object;
 use crate::text::document;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -71,7 +73,7 @@ pub enum Form {
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
     form: Form,
-    objects: Arc<BTreeMap<Key, Arc<Value>>>,
+    objects: Arc<BTreeMap<Key, Arc<Object>>>,
 }
 
 /// An object's key, shared: a changed copy of a state and a report about it
@@ -92,7 +94,7 @@ impl State {
             objects: Arc::new(crate::collect::map_of(
                 objects
                     .into_iter()
-                    .map(|(key, object)| (Key::from(key), Arc::new(object))),
+                    .map(|(key, object)| (Key::from(key), Arc::new(Object::Built(object)))),
             )),
         }
     }
@@ -198,7 +200,7 @@ impl State {
         &self.form
     }
 
-    pub fn objects(&self) -> &BTreeMap<Key, Arc<Value>> {
+    pub fn objects(&self) -> &BTreeMap<Key, Arc<Object>> {
         &self.objects
     }
 
@@ -208,8 +210,14 @@ impl State {
         Arc::ptr_eq(&self.objects, &other.objects) || self.objects == other.objects
     }
 
+    /// The object at `key` as a value (built, if it was read into a tape).
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.objects.get(key).map(|object| &**object)
+        self.objects.get(key).map(|object| object.value())
+    }
+
+    /// The object at `key`, as it is kept.
+    pub fn object(&self, key: &str) -> Option<&Arc<Object>> {
+        self.objects.get(key)
     }
 
     pub fn len(&self) -> usize {
@@ -220,8 +228,13 @@ impl State {
         self.objects.is_empty()
     }
 
-    pub fn insert(&mut self, key: impl Into<Key>, object: impl Into<Arc<Value>>) {
-        Arc::make_mut(&mut self.objects).insert(key.into(), object.into());
+    pub fn insert(&mut self, key: impl Into<Key>, object: impl Into<Object>) {
+        Arc::make_mut(&mut self.objects).insert(key.into(), Arc::new(object.into()));
+    }
+
+    /// Puts `object` at `key`, shared with whoever else holds it.
+    pub fn insert_shared(&mut self, key: impl Into<Key>, object: Arc<Object>) {
+        Arc::make_mut(&mut self.objects).insert(key.into(), object);
     }
 
     pub fn remove(&mut self, key: &str) -> Option<Value> {
@@ -230,13 +243,13 @@ impl State {
         }
         Arc::make_mut(&mut self.objects)
             .remove(key)
-            .map(Arc::unwrap_or_clone)
+            .map(|object| Arc::unwrap_or_clone(object).into_value())
     }
 
     fn values(&self) -> Vec<Value> {
         self.objects
             .values()
-            .map(|object| Value::clone(object))
+            .map(|object| object.value().clone())
             .collect()
     }
 
@@ -245,7 +258,7 @@ impl State {
     pub(crate) fn replace(&mut self, old_key: &str, key: String, object: Value) {
         let objects = Arc::make_mut(&mut self.objects);
         objects.remove(old_key);
-        objects.insert(key.into(), Arc::new(object));
+        objects.insert(key.into(), Arc::new(Object::Built(object)));
     }
 
     /// The state as JSON, in the form it was read from, objects in key order.
@@ -254,7 +267,7 @@ impl State {
             Form::Named => Value::Object(
                 self.objects
                     .iter()
-                    .map(|(key, object)| (key.to_string(), Value::clone(object)))
+                    .map(|(key, object)| (key.to_string(), object.value().clone()))
                     .collect(),
             ),
             Form::List => Value::Array(self.values()),

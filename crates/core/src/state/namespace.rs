@@ -6,9 +6,8 @@
 //! destination, so it is `default`.
 
 use crate::state::kinds::{scope, Scope};
-use crate::value::ValueRef;
+use crate::value::{ValueCow, ValueRef};
 use serde_json::Value;
-use std::borrow::Cow;
 
 /// Where a namespaced object that names no namespace lands.
 pub const DESTINATION_NAMESPACE: &str = "default";
@@ -34,20 +33,22 @@ pub fn namespace_of<'a>(object: impl Into<ValueRef<'a>>) -> Option<&'a str> {
 /// Argo CD compares and applies it: the destination namespace added, a
 /// cluster-scoped object's namespace taken off. The object itself when it
 /// already says where it lands.
-pub fn in_destination(object: &Value) -> Cow<'_, Value> {
+pub fn in_destination<'a>(object: impl Into<ValueRef<'a>>) -> ValueCow<'a> {
+    let object = object.into();
     let lands_in = namespace_of(object);
-    let written = object.pointer("/metadata/namespace");
+    let written = object.at(&["metadata", "namespace"]);
     let says = match (written, lands_in) {
-        (None | Some(Value::Null), None) => true,
-        (Some(Value::String(namespace)), Some(lands_in)) => namespace == lands_in,
-        _ => false,
+        (None, None) => true,
+        (Some(written), None) => written.is_null(),
+        (Some(written), Some(lands_in)) => written.as_str() == Some(lands_in),
+        (None, Some(_)) => false,
     };
     if says || object.get("kind").is_none() {
-        return Cow::Borrowed(object);
+        return ValueCow::Same(object);
     }
-    let mut placed = object.clone();
+    let mut placed = object.to_value();
     let Some(metadata) = placed.get_mut("metadata").and_then(Value::as_object_mut) else {
-        return Cow::Borrowed(object);
+        return ValueCow::Same(object);
     };
     match lands_in {
         Some(namespace) => {
@@ -60,7 +61,7 @@ pub fn in_destination(object: &Value) -> Cow<'_, Value> {
             metadata.shift_remove("namespace");
         }
     }
-    Cow::Owned(placed)
+    ValueCow::Changed(placed)
 }
 
 #[cfg(test)]
@@ -82,7 +83,7 @@ mod tests {
             "default"
         );
         let shop = json!({"kind": "Service", "metadata": {"name": "web", "namespace": "shop"}});
-        assert!(matches!(in_destination(&shop), Cow::Borrowed(_)));
+        assert!(in_destination(&shop).is_same());
         assert_eq!(namespace_of(&shop), Some("shop"));
     }
 
@@ -96,13 +97,13 @@ mod tests {
             json!({"kind": "ClusterRole", "metadata": {"name": "view"}})
         );
         let shop = json!({"kind": "Namespace", "metadata": {"name": "shop"}});
-        assert!(matches!(in_destination(&shop), Cow::Borrowed(_)));
+        assert!(in_destination(&shop).is_same());
     }
 
     #[test]
     fn the_lesson_form_has_no_namespace() {
         let web = json!({"image": "web:1", "metadata": {}});
         assert_eq!(namespace_of(&web), None);
-        assert!(matches!(in_destination(&web), Cow::Borrowed(_)));
+        assert!(in_destination(&web).is_same());
     }
 }

@@ -1,8 +1,7 @@
 //! The objects of two states side by side, by key: both states keep their
 //! objects sorted by key, so one walk over both pairs them, in key order.
 
-use crate::state::{Key, State};
-use serde_json::Value;
+use crate::state::{Key, Object, State};
 use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::{btree_map, BTreeMap};
@@ -12,11 +11,11 @@ use std::sync::{Arc, Weak};
 /// The objects at one key: only desired, only in the actual state, or both.
 #[derive(Clone, Copy)]
 pub enum Pair<'a> {
-    Desired(&'a Key, &'a Arc<Value>),
-    Actual(&'a Key, &'a Arc<Value>),
+    Desired(&'a Key, &'a Arc<Object>),
+    Actual(&'a Key, &'a Arc<Object>),
     /// The key as desired has it, both objects, and the key as the actual state
     /// has it (the same text; its own allocation).
-    Both(&'a Key, &'a Arc<Value>, &'a Arc<Value>, &'a Key),
+    Both(&'a Key, &'a Arc<Object>, &'a Arc<Object>, &'a Key),
 }
 
 impl<'a> Pair<'a> {
@@ -29,7 +28,7 @@ impl<'a> Pair<'a> {
     /// The actual object under the actual state's own key, which a finding about
     /// the actual object alone is kept under: the cluster's keys stay while the
     /// desired state is typed and read again.
-    pub fn actual_entry(&self) -> Option<(&'a Key, &'a Arc<Value>)> {
+    pub fn actual_entry(&self) -> Option<(&'a Key, &'a Arc<Object>)> {
         match self {
             Pair::Desired(..) => None,
             Pair::Actual(key, actual) | Pair::Both(_, _, actual, key) => Some((key, actual)),
@@ -95,7 +94,7 @@ const SMALLEST_WALK_REMEMBERED: usize = 128;
 struct Walk {
     /// The states walked: while both are held, their keys, and so those addresses,
     /// are theirs.
-    states: [Weak<BTreeMap<Key, Arc<Value>>>; 2],
+    states: [Weak<BTreeMap<Key, Arc<Object>>>; 2],
     steps: Vec<([usize; 2], Ordering)>,
 }
 
@@ -108,8 +107,8 @@ fn address(key: &Key) -> usize {
 }
 
 pub struct Pairs<'a> {
-    wanted: Peekable<btree_map::Iter<'a, Key, Arc<Value>>>,
-    present: Peekable<btree_map::Iter<'a, Key, Arc<Value>>>,
+    wanted: Peekable<btree_map::Iter<'a, Key, Arc<Object>>>,
+    present: Peekable<btree_map::Iter<'a, Key, Arc<Object>>>,
 }
 
 impl<'a> Iterator for Pairs<'a> {

@@ -44,7 +44,7 @@ pub fn render(state: &State, format: Format) -> Rendered {
                 let name = serde_json::to_string(key).unwrap_or_default();
                 writer.object(
                     key,
-                    &format!("{name}: {}{comma}", pretty_json(object)),
+                    &format!("{name}: {}{comma}", pretty_json(object.value())),
                     "  ",
                 );
             }
@@ -70,7 +70,7 @@ pub fn render(state: &State, format: Format) -> Rendered {
             for (key, object) in state.objects() {
                 writer.object(
                     key,
-                    &format!("{}:\n{}", yaml_key(key), indent(&yaml(object), "  ")),
+                    &format!("{}:\n{}", yaml_key(key), indent(&yaml(object.value()), "  ")),
                     "",
                 );
             }
@@ -80,14 +80,14 @@ pub fn render(state: &State, format: Format) -> Rendered {
                 if index > 0 {
                     writer.line("---");
                 }
-                writer.object(key, &yaml(object), "");
+                writer.object(key, &yaml(object.value()), "");
             }
         }
         (Format::Yaml, Form::KubernetesList { envelope }) => {
             writer.block(&yaml(&Value::Object(envelope.clone())), "");
             writer.line("items:");
             for (key, object) in state.objects() {
-                let body = indent(&yaml(object), "  ");
+                let body = indent(&yaml(object.value()), "  ");
                 writer.object(key, &format!("- {}", body.trim_start()), "");
             }
         }
@@ -144,7 +144,7 @@ fn json_items(writer: &mut Writer, state: &State, prefix: &str) {
     let count = state.len();
     for (index, (key, object)) in state.objects().iter().enumerate() {
         let comma = if index + 1 < count { "," } else { "" };
-        writer.object(key, &format!("{}{comma}", pretty_json(object)), prefix);
+        writer.object(key, &format!("{}{comma}", pretty_json(object.value())), prefix);
     }
 }
 

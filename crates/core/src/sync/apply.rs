@@ -3,6 +3,7 @@ use crate::state::namespace::namespace_of;
 use crate::state::{Form, Key, State};
 use crate::sync::immutable::{outcome, Outcome, Recreated, Refusal};
 use crate::sync::plan::Operation;
+use crate::value::ValueRef;
 use serde_json::Value;
 
 /// The actual state after carrying out `plan`, in the form `actual` was in.
@@ -20,7 +21,7 @@ pub fn apply(plan: &[Operation], actual: &State) -> State {
 fn apply_one(operation: &Operation, state: &mut State) {
     match operation {
         Operation::Create { key, object, .. } | Operation::Update { key, object, .. } => {
-            state.insert(key.clone(), object.clone());
+            state.insert(key.clone(), Value::clone(object));
         }
         Operation::Delete { key, .. } => {
             for contained in deleted_with(state, key) {
@@ -103,15 +104,15 @@ pub fn namespace_at<'s>(state: &'s State, key: &str) -> Option<&'s str> {
     if *state.form() == Form::Named {
         return None;
     }
-    let object = state.get(key)?;
+    let object = state.object(key)?.view();
     if object.get("kind")?.as_str()? != "Namespace" {
         return None;
     }
-    object.pointer("/metadata/name")?.as_str()
+    object.at(&["metadata", "name"])?.as_str()
 }
 
 /// Whether `object` is in the namespace `name` (where it lands: an object
 /// that names no namespace is in the destination namespace).
-pub fn is_in(object: &Value, namespace: &str) -> bool {
+pub fn is_in<'a>(object: impl Into<ValueRef<'a>>, namespace: &str) -> bool {
     namespace_of(object) == Some(namespace)
 }

@@ -15,7 +15,8 @@ use crate::health::{health, Health};
 use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::hooks::{delete_policies, is_hook, phases};
-use crate::state::{key_of, Key, State};
+use crate::state::{key_of, Key, Object, State};
+use crate::value::ValueRef;
 use crate::sync::merge::created;
 use crate::sync::order::{sort_key, wave};
 use serde_json::Value;
@@ -60,13 +61,13 @@ pub struct Run<'a> {
 
 /// Whether `object` of `desired` is a hook: a Kubernetes object that
 /// `is_hook`; in the lesson's form no object is.
-pub fn is_hook_of(desired: &State, object: &Value) -> bool {
+pub fn is_hook_of<'a>(desired: &State, object: impl Into<ValueRef<'a>>) -> bool {
     mode_of(desired) == Mode::Kubernetes && is_hook(object)
 }
 
 /// The application's resources: the objects of `desired` that are not
 /// hooks (the first half of `splitHooks`).
-pub fn resources(desired: &State) -> impl Iterator<Item = (&Key, &Arc<Value>)> {
+pub fn resources(desired: &State) -> impl Iterator<Item = (&Key, &Arc<Object>)> {
     desired
         .objects()
         .iter()
@@ -77,7 +78,7 @@ pub fn resources(desired: &State) -> impl Iterator<Item = (&Key, &Arc<Value>)> {
 /// waits for. Whether each object is a hook, and its wave, are remembered by object,
 /// so that a look after a keystroke reads the annotations of the edited object alone
 /// (10,000 objects: 11 ms natively, every object's maps walked, to 1.7).
-pub fn resources_before(desired: &State, before: i64) -> Vec<(&Key, &Arc<Value>)> {
+pub fn resources_before(desired: &State, before: i64) -> Vec<(&Key, &Arc<Object>)> {
     let mode = mode_of(desired);
     PLACES.with_borrow_mut(|memo| {
         memo.pass(mode, desired.len(), |places| {
@@ -104,7 +105,8 @@ thread_local! {
 /// hook with Sync among its phases (what gitops-engine's `getSyncTasks`
 /// counts for the last wave of the Sync phase, after which a `PruneLast`
 /// deletion runs).
-pub fn runs_in_sync_phase(desired: &State, object: &Value) -> bool {
+pub fn runs_in_sync_phase<'a>(desired: &State, object: impl Into<ValueRef<'a>>) -> bool {
+    let object = object.into();
     !is_hook_of(desired, object) || phases(object).contains(&Phase::Sync)
 }
 
@@ -124,7 +126,7 @@ pub fn hook_tasks(desired: &State, run: Run, options: &Options) -> Vec<HookTask>
         .flat_map(|(declared, object)| {
             phases(object)
                 .into_iter()
-                .filter_map(move |phase| task(declared, object, phase, run, options))
+                .filter_map(move |phase| task(declared, object.value(), phase, run, options))
         })
         .collect();
     crate::collect::sort_by(&mut tasks, |a, b| order(a).cmp(&order(b)));
@@ -162,7 +164,7 @@ fn task(
         wave: wave(object),
         declared: declared.clone(),
         key,
-        object: Arc::new(created(&stored, Mode::Kubernetes)),
+        object: Arc::new(created(stored.view(), Mode::Kubernetes)),
         delete: delete_policies(object),
     })
 }

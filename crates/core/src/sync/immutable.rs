@@ -393,7 +393,7 @@ fn secret(live: &Value, written: &Value) -> Vec<String> {
         let value = Value::from(type_of(written)).to_string();
         errors.push(invalid("type", &value, IMMUTABLE));
     }
-    let (live, written) = (desired_as_stored(live), desired_as_stored(written));
+    let (live, written) = (desired_as_stored(live).into_owned(), desired_as_stored(written).into_owned());
     errors.extend(immutable_when_set(&live, &written, &[("data", &["data"])]));
     errors
 }

@@ -17,10 +17,11 @@ use crate::value::ValueRef;
 use serde_json::{Map, Value};
 
 /// The object a create writes.
-pub fn created(desired: &Value, mode: Mode) -> Value {
+pub fn created<'a>(desired: impl Into<ValueRef<'a>>, mode: Mode) -> Value {
+    let desired = desired.into();
     match mode {
-        Mode::Exact => desired.clone(),
-        Mode::Kubernetes => with_last_applied(desired.clone(), desired),
+        Mode::Exact => desired.to_value(),
+        Mode::Kubernetes => with_last_applied(desired.to_value(), desired),
     }
 }
 

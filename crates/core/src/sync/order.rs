@@ -5,7 +5,7 @@
 
 use crate::state::hooks::helm_weight;
 use crate::state::meta::annotation;
-use serde_json::Value;
+use crate::value::ValueRef;
 
 /// The annotation that puts an object in a sync wave (an integer, default 0).
 pub const SYNC_WAVE: &str = "argocd.argoproj.io/sync-wave";
@@ -53,7 +53,8 @@ const KIND_ORDER: [&str; 35] = [
 /// `argocd.argoproj.io/sync-wave`, else its `helm.sh/hook-weight`, hook or
 /// not; a value that is not an integer counts as absent, and 0 is the
 /// default.
-pub fn wave(object: &Value) -> i64 {
+pub fn wave<'a>(object: impl Into<ValueRef<'a>>) -> i64 {
+    let object = object.into();
     annotation(object, SYNC_WAVE)
         .and_then(|wave| wave.trim().parse().ok())
         .or_else(|| helm_weight(object))
@@ -62,8 +63,8 @@ pub fn wave(object: &Value) -> i64 {
 
 /// Where a kind sorts within a wave: its place in Argo CD's list, unknown
 /// kinds (and objects without a kind) last.
-pub fn kind_rank(object: &Value) -> usize {
-    kind_rank_of(object.get("kind").and_then(Value::as_str).unwrap_or(""))
+pub fn kind_rank<'a>(object: impl Into<ValueRef<'a>>) -> usize {
+    kind_rank_of(object.into().get("kind").and_then(ValueRef::as_str).unwrap_or(""))
 }
 
 /// Where a kind, by its name, sorts within a wave.
@@ -75,15 +76,21 @@ pub fn kind_rank_of(kind: &str) -> usize {
 }
 
 /// The name an object sorts by: `metadata.name`, or its key.
-pub fn name<'a>(object: &'a Value, key: &'a str) -> &'a str {
+pub fn name<'a>(object: impl Into<ValueRef<'a>>, key: &'a str) -> &'a str {
     object
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
+        .into()
+        .at(&["metadata", "name"])
+        .and_then(ValueRef::as_str)
         .unwrap_or(key)
 }
 
 /// The sort key of an operation on `object` at `key` in wave `wave`.
-pub fn sort_key<'a>(wave: i64, object: &'a Value, key: &'a str) -> (i64, usize, &'a str, &'a str) {
+pub fn sort_key<'a>(
+    wave: i64,
+    object: impl Into<ValueRef<'a>>,
+    key: &'a str,
+) -> (i64, usize, &'a str, &'a str) {
+    let object = object.into();
     (wave, kind_rank(object), name(object, key), key)
 }
 

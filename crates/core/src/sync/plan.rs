@@ -9,7 +9,8 @@ use crate::diff::normalize::Mode;
 use crate::options::Options;
 use crate::state::namespace::namespace_of;
 use crate::state::protection::{prune_protection, prunes_last, requires_prune_confirmation};
-use crate::state::State;
+use crate::state::{Object, State};
+use crate::value::ValueRef;
 use crate::sync::hooks::runs_in_sync_phase;
 use crate::sync::merge::{created, updated};
 use crate::sync::order::{sort_key, wave};
@@ -145,11 +146,11 @@ pub(crate) fn plan_for(differences: &[Difference], desired: &State, options: &Op
 }
 
 fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
-    let written: Vec<(&str, &Value)> = differences
+    let written: Vec<(&str, ValueRef)> = differences
         .iter()
         .filter_map(|difference| match difference {
-            Difference::Missing { key, desired } => Some((*key, &**desired)),
-            Difference::Changed { key, desired, .. } => Some((*key, &**desired)),
+            Difference::Missing { key, desired } => Some((*key, desired.view())),
+            Difference::Changed { key, desired, .. } => Some((*key, desired.view())),
             Difference::Extra { .. }
             | Difference::Unmanaged { .. }
             | Difference::Excluded { .. }
@@ -157,13 +158,13 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
         })
         .collect();
     let namespace_waves = earliest_wave_per_namespace(&written);
-    let wave_of = |object: &Value| {
+    let wave_of = |object: ValueRef| {
         let own = wave(object);
-        match object.get("kind").and_then(Value::as_str) {
+        match object.get("kind").and_then(ValueRef::as_str) {
             Some("Namespace") => {
                 let name = object
-                    .pointer("/metadata/name")
-                    .and_then(Value::as_str)
+                    .at(&["metadata", "name"])
+                    .and_then(ValueRef::as_str)
                     .unwrap_or("");
                 namespace_waves
                     .get(name)
@@ -176,9 +177,9 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
     let mut ordered: Vec<_> = differences
         .iter()
         .filter_map(|difference| match difference {
-            Difference::Missing { desired, .. } => Some((wave_of(desired), difference)),
-            Difference::Changed { desired, .. } => Some((wave_of(desired), difference)),
-            Difference::Excluded { desired, .. } => Some((wave_of(desired), difference)),
+            Difference::Missing { desired, .. } => Some((wave_of(desired.view()), difference)),
+            Difference::Changed { desired, .. } => Some((wave_of(desired.view()), difference)),
+            Difference::Excluded { desired, .. } => Some((wave_of(desired.view()), difference)),
             Difference::Extra { .. } | Difference::Unmanaged { .. } | Difference::Hook { .. } => {
                 None
             }
@@ -195,7 +196,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Missing { key, desired } => Operation::Create {
                 key: key.to_string(),
                 wave,
-                object: Arc::new(created(desired, mode)),
+                object: Arc::new(created(desired.view(), mode)),
             },
             Difference::Changed {
                 key,
@@ -208,10 +209,10 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 let respect = options.respect_ignore_differences;
                 let object = written[usize::from(respect)]
                     .get_or_init(|| {
-                        let kept = kept_live(&options.ignore, respect, key, desired);
+                        let kept = kept_live(&options.ignore, respect, key, desired.view());
                         Arc::new(updated(
-                            desired,
-                            actual,
+                            desired.value(),
+                            actual.value(),
                             last_applied.as_deref(),
                             mode,
                             &kept,
@@ -237,21 +238,21 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
         .collect()
 }
 
-fn desired_of<'d>(difference: &'d Difference) -> &'d Value {
+fn desired_of<'d>(difference: &'d Difference) -> ValueRef<'d> {
     match difference {
-        Difference::Missing { desired, .. } => desired,
-        Difference::Changed { desired, .. } => desired,
-        Difference::Excluded { desired, .. } => desired,
-        Difference::Extra { actual, .. } => actual,
-        Difference::Unmanaged { .. } | Difference::Hook { .. } => &Value::Null,
+        Difference::Missing { desired, .. } => desired.view(),
+        Difference::Changed { desired, .. } => desired.view(),
+        Difference::Excluded { desired, .. } => desired.view(),
+        Difference::Extra { actual, .. } => actual.view(),
+        Difference::Unmanaged { .. } | Difference::Hook { .. } => ValueRef::Built(&Value::Null),
     }
 }
 
 /// For each namespace, the earliest wave of an object written into it.
-fn earliest_wave_per_namespace<'v>(written: &[(&str, &'v Value)]) -> BTreeMap<&'v str, i64> {
+fn earliest_wave_per_namespace<'v>(written: &[(&str, ValueRef<'v>)]) -> BTreeMap<&'v str, i64> {
     let mut earliest = BTreeMap::new();
-    for (_, object) in written {
-        if let Some(namespace) = namespace_of(*object) {
+    for &(_, object) in written {
+        if let Some(namespace) = namespace_of(object) {
             let wave = wave(object);
             earliest
                 .entry(namespace)
@@ -271,7 +272,7 @@ fn earliest_wave_per_namespace<'v>(written: &[(&str, &'v Value)]) -> BTreeMap<&'
 /// every object to prune, never below wave 0). Within a wave: by kind,
 /// then name.
 fn prunes(differences: &[Difference], desired: &State) -> Plan {
-    let extras: Vec<(&str, &Value)> = differences
+    let extras: Vec<(&str, &Object)> = differences
         .iter()
         .filter_map(|difference| match difference {
             Difference::Extra { key, actual } => Some((*key, *actual)),
@@ -290,7 +291,7 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
             .objects()
             .values()
             .filter(|object| runs_in_sync_phase(desired, object))
-            .map(|object| wave(object));
+            .map(wave);
         let last = declared.chain(waves.last().copied()).fold(0, i64::max);
         last.saturating_add(1)
     } else {

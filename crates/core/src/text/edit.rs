@@ -7,18 +7,18 @@ use crate::text::bytes::{common_prefix, common_suffix};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::ops::{Deref, Range};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A text that the page's parts and the core share instead of copying: a
 /// pane's text is megabytes, and a keystroke hands it on to several of them.
 /// Two are equal when their texts are (the same allocation, at once).
 #[derive(Clone, Default, PartialEq, Eq)]
-pub struct SharedText(Rc<String>);
+pub struct SharedText(Arc<String>);
 
 impl SharedText {
     /// Whether the two are the same allocation, and so the same text.
     pub fn same(&self, other: &SharedText) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }
 
@@ -32,25 +32,25 @@ impl Deref for SharedText {
 
 impl From<String> for SharedText {
     fn from(text: String) -> SharedText {
-        SharedText(Rc::new(text))
+        SharedText(Arc::new(text))
     }
 }
 
-impl From<Rc<String>> for SharedText {
-    fn from(text: Rc<String>) -> SharedText {
+impl From<Arc<String>> for SharedText {
+    fn from(text: Arc<String>) -> SharedText {
         SharedText(text)
     }
 }
 
-impl From<SharedText> for Rc<String> {
-    fn from(text: SharedText) -> Rc<String> {
+impl From<SharedText> for Arc<String> {
+    fn from(text: SharedText) -> Arc<String> {
         text.0
     }
 }
 
 impl From<&str> for SharedText {
     fn from(text: &str) -> SharedText {
-        SharedText(Rc::new(text.to_string()))
+        SharedText(Arc::new(text.to_string()))
     }
 }
 

@@ -110,6 +110,11 @@ impl Tape {
         Item { tape: self, at: 0 }
     }
 
+    /// The value whose node is at `index` (`Item::index`).
+    pub fn item_at(&self, index: usize) -> Option<Item<'_>> {
+        (index < self.nodes.len()).then_some(Item { tape: self, at: index })
+    }
+
     /// The text read.
     pub fn text(&self) -> &SharedText {
         &self.text
@@ -139,6 +144,11 @@ pub struct Item<'t> {
 }
 
 impl<'t> Item<'t> {
+    /// Where the value's node is in its tape (`Tape::item_at`).
+    pub fn index(self) -> usize {
+        self.at
+    }
+
     fn node(self) -> Node {
         self.tape.nodes[self.at]
     }

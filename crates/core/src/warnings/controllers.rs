@@ -23,6 +23,7 @@ pub(super) fn fields_owned_by_controllers(
         return;
     }
     for (key, object) in desired.objects() {
+        let object = object.value();
         let Some(replicas) = object
             .pointer("/spec/replicas")
             .filter(|value| value.is_number())
@@ -108,7 +109,8 @@ fn autoscaler_targets<'a>(
     });
     for (hpa_key, hpa) in autoscalers {
         let target = |field: &str| {
-            hpa.pointer("/spec/scaleTargetRef")
+            hpa.value()
+                .pointer("/spec/scaleTargetRef")
                 .and_then(|target| target.get(field))
                 .and_then(Value::as_str)
         };

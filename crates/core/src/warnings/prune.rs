@@ -14,10 +14,9 @@ use crate::state::pairs::Pair;
 use crate::state::protection::{
     flux_releases, misspelt_sync_option, prune_protection, requires_prune_confirmation,
 };
-use crate::state::{Key, State};
+use crate::state::{Key, Object, State};
 use crate::sync::apply::{is_in, namespace_at};
 use crate::value::ValueRef;
-use serde_json::Value;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -102,7 +101,7 @@ pub(super) fn pruned_namespaces(
             .objects()
             .iter()
             .filter(|(inside, object)| {
-                is_in(object, namespace) && prune_protected(object.into()) && desired.get(inside).is_none()
+                is_in(object, namespace) && prune_protected(object.into()) && desired.object(inside).is_none()
             })
             .map(|(inside, _)| format!("`{inside}` (protected from a prune, not from this)"));
         let declared = desired
@@ -131,7 +130,7 @@ pub(super) fn pruned_namespaces(
 
 /// The live objects Git does not declare, found in the walk over both sorted
 /// states (`aligned`) rather than a lookup each.
-fn not_in_git<'p, 'a>(pairs: &'p [Pair<'a>]) -> impl Iterator<Item = (&'a Key, &'a Arc<Value>)> + 'p {
+fn not_in_git<'p, 'a>(pairs: &'p [Pair<'a>]) -> impl Iterator<Item = (&'a Key, &'a Arc<Object>)> + 'p {
     pairs.iter().filter_map(|pair| match *pair {
         Pair::Actual(key, object) => Some((key, object)),
         Pair::Desired(..) | Pair::Both(..) => None,
@@ -147,7 +146,7 @@ thread_local! {
 /// a hook's object (its delete policy removes it), not what Flux releases,
 /// and with an application only what carries its tracking id
 /// (`diff/tracking.rs`).
-fn prunable(desired: &State, options: &Options, object: &Value) -> bool {
+fn prunable(desired: &State, options: &Options, object: &Object) -> bool {
     let application = options.application.as_deref();
     flux_releases(object).is_none()
         && (mode_of(desired) == Mode::Exact

@@ -79,7 +79,7 @@ pub fn states(size: usize, application: Option<&str>) -> (Value, Value) {
         .values()
         .enumerate()
         .map(|(index, object)| {
-            let mut live = as_live(Value::clone(object));
+            let mut live = as_live(object.value().clone());
             if index % DRIFT_EVERY == 0 {
                 live["spec"]["template"]["spec"]["containers"][0]["image"] =
                     json!("registry.example/hotfix:latest");

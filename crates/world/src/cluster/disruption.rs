@@ -42,7 +42,7 @@ impl Cluster {
             .actual
             .objects()
             .iter()
-            .filter(|(_, object)| is_budget(object))
+            .filter(|(_, object)| is_budget(object.value()))
             .map(|(key, _)| key.clone())
             .collect();
         let mut events = Vec::new();
@@ -81,6 +81,7 @@ impl Cluster {
         };
         let mut pods = Pods::default();
         for object in self.actual.objects().values() {
+            let object = object.value();
             if !is_kubernetes(object) || text(object, "/metadata/namespace") != namespace {
                 continue;
             }

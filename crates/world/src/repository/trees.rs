@@ -106,7 +106,7 @@ pub fn render(
                     format!("{key} is declared in {first} and again in {path}"),
                 ));
             }
-            combined.insert(key.clone(), object.clone());
+            combined.insert_shared(key.clone(), object.clone());
         }
     }
     Ok(merged

@@ -122,8 +122,8 @@ pub fn as_the_agent_left_it(state: State, application: &str) -> State {
     }
     let objects = gitops_core::collect::map_of(state.objects().iter().map(|(key, object)| {
         let stamped = match annotation(object, TRACKING_ID) {
-            Some(_) => (**object).clone(),
-            None => with_tracking(std::borrow::Cow::Borrowed(&**object), application).into_owned(),
+            Some(_) => object.value().clone(),
+            None => with_tracking(object.view(), application).into_owned(),
         };
         (key.to_string(), stamped)
     }));

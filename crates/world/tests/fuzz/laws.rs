@@ -58,7 +58,7 @@ fn one_form(desired: &State, actual: &State) -> bool {
 /// difference again, in Argo CD too (argoproj/argo-cd#20979).
 fn merge_keys_are_unique(state: &State) -> bool {
     state.objects().values().all(|object| {
-        keys_are_unique(object)
+        keys_are_unique(object.value())
             && last_applied(object).is_none_or(|applied| keys_are_unique(&applied))
     })
 }

@@ -15,9 +15,9 @@ mod paint;
 
 pub use content::{read_node, Read, BLOCK_LINES};
 
-use crate::ui::ptr_eq::PtrEq;
+use crate::ui::ptr_eq::SameText;
 use content::Content;
-use gitops_core::text::edit::{SharedText, Typed};
+use gitops_core::text::edit::Typed;
 use gitops_page::folds::{hidden_by_folding, Folds};
 use gitops_page::{MarkKind, PaneMarks};
 use gutter::Gutter;
@@ -45,7 +45,7 @@ pub struct CodeEditorProps {
     /// The id of the element that names the editor (aria-labelledby).
     pub labelled_by: AttrValue,
     /// Shared, so that passing it down and comparing it costs nothing.
-    pub text: PtrEq<String>,
+    pub text: SameText,
     pub on_input: Callback<Typed>,
     /// 1-based line (and column) of an error to mark, if any.
     #[prop_or_default]
@@ -92,7 +92,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         let typed = content
             .borrow()
             .as_ref()
-            .and_then(|held| held.lines_of(&SharedText::from(text.0.clone())));
+            .and_then(|held| held.lines_of(&text.0.clone()));
         typed.unwrap_or_else(|| line_count(text))
     });
     // The folds the element holds; folding draws the editor again.
@@ -128,7 +128,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                 *content = area.cast::<HtmlElement>().map(Content::new);
             }
             if let Some(content) = content.as_mut() {
-                let text = SharedText::from(text.0.clone());
+                let text = text.0.clone();
                 // Equal texts: the same allocation at once, else the same bytes.
                 if fresh || *content.text() != text {
                     let keys = folded_keys.borrow();

@@ -21,7 +21,6 @@ use crate::pointer::Pattern;
 use crate::state::namespace::namespace_of;
 use crate::value::ValueRef;
 use serde::Serialize;
-use serde_json::Value;
 
 /// Which tool's rule an ignore rule is written as, and so how it selects
 /// objects and what a sync does with the fields it names.
@@ -219,9 +218,8 @@ pub fn kept_live<'a>(
     rules: &'a [IgnoreRule],
     respect_ignore_differences: bool,
     key: &str,
-    object: &Value,
+    object: ValueRef<'_>,
 ) -> Vec<&'a Pattern> {
-    let object = ValueRef::from(object);
     rules
         .iter()
         .filter(|rule| rule.keeps_live(respect_ignore_differences) && rule.selects(key, object))
@@ -248,7 +246,7 @@ mod tests {
     use super::jq::{jq_of, jq_path};
     use super::*;
     use crate::pointer::escape;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn rules(value: Value) -> Result<Vec<IgnoreRule>, String> {
         serde_json::from_value(value).map_err(|error| error.to_string())

@@ -403,6 +403,6 @@ fn read_resources(path: &str, content: &Value) -> Result<Vec<Resource>, InputErr
     Ok(state
         .objects()
         .values()
-        .map(|object| Resource::new(Value::clone(object)))
+        .map(|object| Resource::new(object.value().clone()))
         .collect())
 }
