@@ -94,7 +94,7 @@ pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
         SyncStatus::OutOfSync
     };
     let counted = objects.iter().filter_map(|object| match object.health {
-        Some(Health::Missing) if !desired.get(&object.key).is_some_and(has_health_check) => None,
+        Some(Health::Missing) if !desired.object(&object.key).is_some_and(has_health_check) => None,
         health => health,
     });
     let health = overall(counted).unwrap_or(Health::Healthy);

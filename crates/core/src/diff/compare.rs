@@ -86,14 +86,6 @@ impl AsStored<'_> {
             AsStored::Copied(object) => object,
         }
     }
-
-    /// The object as a value of its own, shared when it is a copy already.
-    pub fn to_shared(&self) -> Arc<Value> {
-        match self {
-            AsStored::Declared(object) => Arc::new(object.value().clone()),
-            AsStored::Copied(object) => Arc::clone(object),
-        }
-    }
 }
 
 impl Difference<'_> {

@@ -9,17 +9,15 @@ pub mod object;
 pub mod pairs;
 pub mod places;
 pub mod protection;
+mod read;
 mod recent_reads;
 pub mod render;
 mod reread;
 
+pub use read::{describe, key_of};
 pub use recent_reads::{free_retired_reads, retired_reads_waiting};
 
-use crate::error::InputError;
-use crate::pointer::escape;
-use crate::state::namespace::namespace_of;
 pub use crate::state::object::Object;
-use crate::text::document;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -88,6 +86,13 @@ impl State {
         }
     }
 
+    fn of(form: Form, objects: BTreeMap<Key, Arc<Object>>) -> Self {
+        State {
+            form,
+            objects: Arc::new(objects),
+        }
+    }
+
     pub fn new(form: Form, objects: BTreeMap<String, Value>) -> Self {
         State {
             form,
@@ -97,103 +102,6 @@ impl State {
                     .map(|(key, object)| (Key::from(key), Arc::new(Object::Built(object)))),
             )),
         }
-    }
-
-    /// Reads a state from JSON or YAML text; `source` names it in errors.
-    /// Several YAML documents (`---`) are a list of Kubernetes objects. Text
-    /// with no document at all is an empty state in the lesson's form.
-    /// Nothing read before is looked at; `read_cached` remembers reads.
-    pub fn read_afresh(source: &str, text: &str) -> Result<Self, InputError> {
-        if text.trim().is_empty() {
-            return Ok(State::empty(Form::Named));
-        }
-        let mut documents = document::parse_documents(source, text)?;
-        match documents.len() {
-            0 => Ok(State::empty(Form::Named)),
-            1 => State::from_value(source, documents.remove(0)),
-            _ => State::from_items(source, Within::Stream, documents, Form::List),
-        }
-    }
-
-    /// Reads a state from a JSON value; `source` names it in errors.
-    pub fn from_value(source: &str, value: Value) -> Result<Self, InputError> {
-        match value {
-            Value::Array(items) => State::from_items(source, Within::List(""), items, Form::List),
-            Value::Object(fields) if is_kubernetes_list(&fields) => {
-                let mut envelope = fields;
-                let Some(Value::Array(items)) = envelope.remove("items") else {
-                    unreachable!("is_kubernetes_list checked that `items` is an array")
-                };
-                State::from_items(
-                    source,
-                    Within::List("/items"),
-                    items,
-                    Form::KubernetesList { envelope },
-                )
-            }
-            Value::Object(fields) if is_kubernetes_object(&fields) => State::from_items(
-                source,
-                Within::Single,
-                vec![Value::Object(fields)],
-                Form::List,
-            ),
-            Value::Object(fields) if fields.get("apiVersion").is_some_and(Value::is_string) => {
-                Err(InputError::shape(
-                    source,
-                    "",
-                    "a Kubernetes object needs `kind` (this one has `apiVersion` but no `kind`)",
-                ))
-            }
-            Value::Object(fields) => State::from_named(source, fields),
-            other => Err(InputError::shape(
-                source,
-                "",
-                format!(
-                    "a state is an object of named objects, a list of Kubernetes objects, \
-                     or a Kubernetes List; found {}",
-                    describe(&other)
-                ),
-            )),
-        }
-    }
-
-    fn from_named(source: &str, fields: Map<String, Value>) -> Result<Self, InputError> {
-        let mut objects = BTreeMap::new();
-        for (name, value) in fields {
-            if !value.is_object() {
-                return Err(InputError::shape(
-                    source,
-                    format!("/{}", escape(&name)),
-                    format!("`{name}` should be an object, found {}", describe(&value)),
-                ));
-            }
-            objects.insert(name, value);
-        }
-        Ok(State::new(Form::Named, objects))
-    }
-
-    fn from_items(
-        source: &str,
-        within: Within,
-        items: Vec<Value>,
-        form: Form,
-    ) -> Result<Self, InputError> {
-        let mut objects = BTreeMap::new();
-        let mut positions = BTreeMap::new();
-        for (index, item) in items.into_iter().enumerate() {
-            let key = kubernetes_key(&item)
-                .map_err(|problem| within.shape_error(source, index, problem))?;
-            if let Some(first) = positions.insert(key.clone(), index) {
-                let (first, second) = within.numbers(first, index);
-                return Err(InputError::duplicate_key(
-                    source,
-                    &key,
-                    format!("two objects have the key {key} ({first} and {second})"),
-                ));
-            }
-            objects.insert(key, item);
-        }
-        Ok(State::new(form, objects))
     }
 
     pub fn form(&self) -> &Form {
@@ -249,7 +157,7 @@ impl State {
     fn values(&self) -> Vec<Value> {
         self.objects
             .values()
-            .map(|object| object.value().clone())
+            .map(|object| object.to_value())
             .collect()
     }
 
@@ -267,7 +175,7 @@ impl State {
             Form::Named => Value::Object(
                 self.objects
                     .iter()
-                    .map(|(key, object)| (key.to_string(), object.value().clone()))
+                    .map(|(key, object)| (key.to_string(), object.to_value()))
                     .collect(),
             ),
             Form::List => Value::Array(self.values()),
@@ -280,173 +188,3 @@ impl State {
     }
 }
 
-/// Where the Kubernetes objects of a state sit: in a JSON list (at a
-/// pointer), or as the documents of a YAML stream.
-#[derive(Clone, Copy)]
-enum Within<'a> {
-    List(&'a str),
-    Stream,
-    /// One object written alone, not in a list.
-    Single,
-}
-
-impl Within<'_> {
-    fn shape_error(self, source: &str, index: usize, problem: KeyProblem) -> InputError {
-        match self {
-            Within::List(base) => InputError::shape(
-                source,
-                format!("{base}/{index}{}", problem.pointer),
-                problem.message,
-            ),
-            Within::Stream => InputError::shape(
-                source,
-                problem.pointer,
-                format!("document {}: {}", index + 1, problem.message),
-            ),
-            Within::Single => InputError::shape(source, problem.pointer, problem.message),
-        }
-    }
-
-    /// How a person counts two positions: items from 0, documents from 1.
-    fn numbers(self, first: usize, second: usize) -> (String, String) {
-        match self {
-            Within::List(_) | Within::Single => (format!("items {first}"), second.to_string()),
-            Within::Stream => (format!("documents {}", first + 1), (second + 1).to_string()),
-        }
-    }
-}
-
-fn is_kubernetes_list(fields: &Map<String, Value>) -> bool {
-    let kind = fields.get("kind").and_then(Value::as_str).unwrap_or("");
-    kind.ends_with("List") && fields.get("items").is_some_and(Value::is_array)
-}
-
-/// A single Kubernetes object: it has a text `kind`, which an object of the
-/// lesson's form (whose entries are all objects) cannot have.
-fn is_kubernetes_object(fields: &Map<String, Value>) -> bool {
-    fields.get("kind").is_some_and(Value::is_string)
-}
-
-struct KeyProblem {
-    pointer: &'static str,
-    message: String,
-}
-
-/// The key of a Kubernetes object, or none when it is not one.
-pub fn key_of(object: &Value) -> Option<String> {
-    kubernetes_key(object).ok()
-}
-
-/// The key of a Kubernetes object: `Kind/namespace/name` with the namespace
-/// it lands in (`namespace_of`: the destination namespace when it names none,
-/// as Argo CD's `NormalizeTargetObjects` sets it before `GetResourceKey`), or
-/// `Kind/name` for a cluster-scoped one.
-fn kubernetes_key(object: &Value) -> Result<String, KeyProblem> {
-    let Value::Object(fields) = object else {
-        return Err(KeyProblem {
-            pointer: "",
-            message: format!(
-                "a Kubernetes object should be an object, found {}",
-                describe(object)
-            ),
-        });
-    };
-    let kind = required_string(fields.get("kind"), "", "kind")?;
-    let metadata = match fields.get("metadata") {
-        Some(Value::Object(metadata)) => metadata,
-        Some(other) => {
-            return Err(KeyProblem {
-                pointer: "/metadata",
-                message: format!("`metadata` should be an object, found {}", describe(other)),
-            })
-        }
-        None => {
-            return Err(KeyProblem {
-                pointer: "",
-                message: format!("this {kind} has no `metadata`, so it has no name"),
-            })
-        }
-    };
-    let name = match (metadata.get("name"), generated_name(object, kind)) {
-        (None | Some(Value::Null), Some(generated)) => generated?,
-        (Some(Value::String(name)), Some(generated)) if name.is_empty() => generated?,
-        (name, _) => required_string(name, "/metadata", "name")?,
-    };
-    if let Some(other) = metadata
-        .get("namespace")
-        .filter(|namespace| !namespace.is_string() && !namespace.is_null())
-    {
-        return Err(KeyProblem {
-            pointer: "/metadata/namespace",
-            message: format!(
-                "`metadata.namespace` should be a string, found {}",
-                describe(other)
-            ),
-        });
-    }
-    match namespace_of(object) {
-        None => Ok(format!("{kind}/{name}")),
-        Some(namespace) => Ok(format!("{kind}/{namespace}/{name}")),
-    }
-}
-
-/// What names a hook written with `metadata.generateName` and no name: its
-/// generateName, as Argo CD keys it until a sync names it
-/// (`NormalizeTargetObjects`; gitops-engine's `getSyncTasks` makes the
-/// name at run time). Any other object needs a name: kubectl's apply, and
-/// so Argo CD's sync, refuses one with only a generateName ("cannot use
-/// generate name with apply").
-fn generated_name<'a>(object: &'a Value, kind: &str) -> Option<Result<&'a str, KeyProblem>> {
-    let prefix = hooks::generate_name(object)?;
-    if hooks::is_hook(object) {
-        return Some(Ok(prefix));
-    }
-    Some(Err(KeyProblem {
-        pointer: "/metadata",
-        message: format!(
-            "this {kind} has `metadata.generateName` ({prefix}) but no `metadata.name`: only \
-             a hook (annotated argocd.argoproj.io/hook or helm.sh/hook) may, for Argo CD names it when a sync \
-             runs it; kubectl's apply, and so Argo CD's sync, refuses any other object without \
-             a name (\"from {prefix}: cannot use generate name with apply\"). Give it \
-             `metadata.name`"
-        ),
-    }))
-}
-
-fn required_string<'a>(
-    value: Option<&'a Value>,
-    parent: &'static str,
-    field: &str,
-) -> Result<&'a str, KeyProblem> {
-    let (pointer, dotted) = match parent {
-        "" => ("", field.to_string()),
-        _ => (parent, format!("metadata.{field}")),
-    };
-    match value {
-        Some(Value::String(text)) if !text.is_empty() => Ok(text),
-        Some(Value::String(_)) => Err(KeyProblem {
-            pointer,
-            message: format!("`{dotted}` is empty"),
-        }),
-        Some(other) => Err(KeyProblem {
-            pointer,
-            message: format!("`{dotted}` should be a string, found {}", describe(other)),
-        }),
-        None => Err(KeyProblem {
-            pointer,
-            message: format!("a Kubernetes object needs `{dotted}`"),
-        }),
-    }
-}
-
-/// A JSON value's type, for messages: "a number", "an array", ...
-pub fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}

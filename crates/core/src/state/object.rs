@@ -57,6 +57,18 @@ impl Object {
         }
     }
 
+    /// The object as a value of its own.
+    pub fn to_value(&self) -> Value {
+        match self {
+            Object::Built(value) => value.clone(),
+            #[cfg(feature = "tapes")]
+            Object::Taped(taped) => match taped.built.get() {
+                Some(value) => value.clone(),
+                None => taped.item().to_value(),
+            },
+        }
+    }
+
     pub fn into_value(self) -> Value {
         match self {
             Object::Built(value) => value,

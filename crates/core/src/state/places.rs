@@ -2,9 +2,11 @@
 //! (numbered as `text::document::parse_documents` numbers them) and the JSON pointer
 //! of its value there, in the order `State::read_afresh` reads them.
 
-use super::{is_kubernetes_list, is_kubernetes_object, key_of, Key};
+use super::read::{shape_of, Shape};
+use super::{key_of, Key};
 use crate::pointer::escape;
 use crate::text::document::parse_documents;
+use crate::value::ValueRef;
 use serde_json::Value;
 
 /// A value's place in a text: its document's number and its pointer there.
@@ -14,31 +16,26 @@ pub type Place = (usize, String);
 /// state. An object without a key is left out.
 pub fn object_places(text: &str) -> Option<Vec<(Key, Place)>> {
     let mut documents = parse_documents("", text).ok()?;
-    let keyed = |object: &Value, place: Place| Some((Key::from(key_of(object)?), place));
-    let items = |items: &[Value], within: &str| -> Vec<(Key, Place)> {
+    let keyed = |object: ValueRef, place: Place| Some((Key::from(key_of(object)?), place));
+    let items = |list: Option<ValueRef>, within: &str| -> Vec<(Key, Place)> {
         let place = |index| (0, format!("{within}/{index}"));
         let keyed_item = |(index, item)| keyed(item, place(index));
-        items.iter().enumerate().filter_map(keyed_item).collect()
+        list.map_or_else(Vec::new, |list| list.items().enumerate().filter_map(keyed_item).collect())
     };
     if documents.len() > 1 {
-        let keyed_document = |(document, object)| keyed(object, (document, String::new()));
+        let keyed_document = |(document, object): (usize, &Value)| keyed(object.into(), (document, String::new()));
         return Some(documents.iter().enumerate().filter_map(keyed_document).collect());
     }
     let document = documents.pop()?;
-    Some(match &document {
-        Value::Array(list) => items(list, ""),
-        Value::Object(fields) if is_kubernetes_list(fields) => match fields.get("items") {
-            Some(Value::Array(list)) => items(list, "/items"),
-            _ => Vec::new(),
-        },
-        Value::Object(fields) if is_kubernetes_object(fields) => {
-            keyed(&document, (0, String::new())).into_iter().collect()
-        }
-        Value::Object(fields) => fields
-            .keys()
-            .map(|name| (Key::from(name.as_str()), (0, format!("/{}", escape(name)))))
+    let document = ValueRef::Built(&document);
+    Some(match shape_of("", document).ok()? {
+        Shape::List => items(Some(document), ""),
+        Shape::KubernetesList => items(document.get("items"), "/items"),
+        Shape::Single => keyed(document, (0, String::new())).into_iter().collect(),
+        Shape::Named => document
+            .fields()
+            .map(|(name, _)| (Key::from(name), (0, format!("/{}", escape(name)))))
             .collect(),
-        _ => Vec::new(),
     })
 }
 

@@ -110,9 +110,11 @@ struct EditedFrom {
 /// What `text` read as when it was last read from `source`, else what it
 /// reads as now (and it is kept).
 fn remembered(source: &str, text: Text, edit: Option<&Edit>) -> Result<State, InputError> {
-    let read = || State::read_afresh(source, text.as_str());
     if !(SHORTEST_KEPT..=LONGEST_KEPT).contains(&text.as_str().len()) {
-        return read();
+        return match text {
+            Text::Borrowed(text) => State::read_afresh(source, text),
+            Text::Shared(text) => State::read_shared_afresh(source, text),
+        };
     }
     let found = RECENT.with_borrow_mut(|recent| {
         let edited_from = edit.and_then(|edit| edited_from(recent, edit, text.as_str()));
@@ -130,14 +132,15 @@ fn remembered(source: &str, text: Text, edit: Option<&Edit>) -> Result<State, In
         Err(edited_from) => edited_from,
     };
     let reread = RECENT.with_borrow(|recent| reread_of(recent, source, text.as_str(), edited_from));
+    let kept = text.kept();
     let (result, spans) = match reread {
         Some((state, spans)) => (Ok(state), OnceCell::from(Some(spans))),
-        None => (read(), OnceCell::new()),
+        None => (State::read_shared_afresh(source, &kept), OnceCell::new()),
     };
     let pushed_out = RECENT.with_borrow_mut(|recent| {
         recent.push_front(Read {
             source: source.to_string(),
-            text: text.kept(),
+            text: kept,
             result: result.clone(),
             spans,
         });

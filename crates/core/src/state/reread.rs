@@ -123,7 +123,7 @@ pub fn reread(
             (old_key, key_of(&object)?)
         }
     };
-    if new_key != old_key && state.get(&new_key).is_some() {
+    if new_key != old_key && state.object(&new_key).is_some() {
         return None;
     }
     let mut next = state.clone();

@@ -39,7 +39,7 @@ pub fn parse_one(source: &str, text: &str) -> Result<Value, InputError> {
     }
 }
 
-fn looks_like_json(text: &str) -> bool {
+pub(crate) fn looks_like_json(text: &str) -> bool {
     matches!(text.trim_start().chars().next(), Some('{' | '['))
 }
 

@@ -16,6 +16,7 @@ use crate::text::edit::SharedText;
 use crate::text::json::{check_size, refused, twice_error, Kind};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
+use std::cell::Cell;
 use std::fmt;
 
 /// A JSON text and its nodes.
@@ -128,6 +129,34 @@ impl Tape {
             + self.numbers.capacity() * size_of::<Number>()
     }
 
+    /// Whether the string or name at `node` is `name`: a string read where it
+    /// lies is compared by length first, then byte for byte.
+    fn is(&self, node: Node, name: &str) -> bool {
+        match node.kind() {
+            STRING => {
+                let start = node.at as usize;
+                node.size() as usize == name.len()
+                    && self.text.as_bytes().get(start..start + name.len()) == Some(name.as_bytes())
+            }
+            _ => self.str_of(node) == name,
+        }
+    }
+
+    /// The first field named `name` among the fields whose name nodes lie from
+    /// `from` up to `to`, and the index of the field after it.
+    fn find_field(&self, name: &str, from: usize, to: usize) -> Option<(Item<'_>, usize)> {
+        let mut at = from;
+        while at < to {
+            let value = Item { tape: self, at: at + 1 };
+            let next = value.end();
+            if self.is(self.nodes[at], name) {
+                return Some((value, next));
+            }
+            at = next;
+        }
+        None
+    }
+
     fn str_of(&self, node: Node) -> &str {
         match node.kind() {
             UNESCAPED => &self.unescaped[node.at as usize],
@@ -233,9 +262,19 @@ impl<'t> Item<'t> {
 
     /// An object's field of this name.
     pub fn get(self, name: &str) -> Option<Item<'t>> {
-        self.fields()
-            .find(|(field, _)| *field == name)
-            .map(|(_, value)| value)
+        let (first, count) = self.held(OBJECT);
+        if count == 0 {
+            return None;
+        }
+        self.tape.find_field(name, first, self.end()).map(|(value, _)| value)
+    }
+
+    /// An object's fields, to look up by name in about the order they are written.
+    pub fn cursor(self) -> Cursor<'t> {
+        Cursor {
+            object: self,
+            resume: Cell::new(self.held(OBJECT).0),
+        }
     }
 
     /// An array's item at this index.
@@ -372,6 +411,31 @@ impl<'t> Iterator for Fields<'t> {
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.left as usize, Some(self.left as usize))
+    }
+}
+
+/// An object's fields looked up by name one after another, in about the
+/// order they are written, as two versions of one object write theirs: each
+/// lookup starts after the field the last one found, so a lookup in that
+/// order reads one field, and one out of order reads them all.
+pub struct Cursor<'t> {
+    object: Item<'t>,
+    /// The name node of the field after the one last found.
+    resume: Cell<usize>,
+}
+
+impl<'t> Cursor<'t> {
+    pub fn get(&self, name: &str) -> Option<Item<'t>> {
+        let (first, count) = self.object.held(OBJECT);
+        if count == 0 {
+            return None;
+        }
+        let (tape, resume) = (self.object.tape, self.resume.get());
+        let (value, next) = tape
+            .find_field(name, resume, self.object.end())
+            .or_else(|| tape.find_field(name, first, resume))?;
+        self.resume.set(next);
+        Some(value)
     }
 }
 

@@ -3,9 +3,8 @@
 //! `text/tape.rs`), behind one way of reading both. The parts of the core
 //! that take a `ValueRef` read a tape without building a tree of values.
 //!
-//! Tapes are the `tapes` feature, off until states are read into tapes, so
-//! that the page's wasm holds no code that reads one; the core's tests and
-//! the benchmarks turn it on.
+//! Tapes are the `tapes` feature: the API reads the states it is given into
+//! tapes; the page's wasm holds no code that reads one until its panes do too.
 
 pub(crate) mod reads_as;
 
@@ -158,11 +157,13 @@ impl<'a> ValueRef<'a> {
     pub fn indexed(self) -> Indexed<'a> {
         match self {
             #[cfg(feature = "tapes")]
-            ValueRef::Taped(item) if item.count().unwrap_or_default() > FIELDS_SEARCHED => {
+            ValueRef::Taped(item) if item.count().unwrap_or_default() > FIELDS_FOLLOWED => {
                 let mut fields: Vec<(&'a str, ValueRef<'a>)> = self.fields().collect();
                 crate::collect::sort_by_key(&mut fields, |(name, _)| *name);
                 Indexed::Sorted(fields)
             }
+            #[cfg(feature = "tapes")]
+            ValueRef::Taped(item) => Indexed::Cursor(item.cursor()),
             _ => Indexed::Object(self),
         }
     }
@@ -285,10 +286,18 @@ impl PartialEq for ValueCow<'_> {
 /// Objects with at most this many fields are searched by comparing names.
 const FIELDS_SEARCHED: usize = 8;
 
-/// An object's fields to look up by name (`ValueRef::indexed`): a tape's large
-/// object sorted by name once, instead of read through at each lookup.
+/// A tape's objects with at most this many fields are looked up through a
+/// cursor (`tape::Cursor`), larger ones through their fields sorted by name.
+#[cfg(feature = "tapes")]
+const FIELDS_FOLLOWED: usize = 32;
+
+/// An object's fields to look up by name (`ValueRef::indexed`): a tape's
+/// object through a cursor that follows the order of the lookups, or a large
+/// one sorted by name once, instead of read through at each lookup.
 pub enum Indexed<'a> {
     Object(ValueRef<'a>),
+    #[cfg(feature = "tapes")]
+    Cursor(tape::Cursor<'a>),
     #[cfg(feature = "tapes")]
     Sorted(Vec<(&'a str, ValueRef<'a>)>),
 }
@@ -297,6 +306,8 @@ impl<'a> Indexed<'a> {
     pub fn get(&self, name: &str) -> Option<ValueRef<'a>> {
         match self {
             Indexed::Object(object) => object.get(name),
+            #[cfg(feature = "tapes")]
+            Indexed::Cursor(cursor) => cursor.get(name).map(ValueRef::Taped),
             #[cfg(feature = "tapes")]
             Indexed::Sorted(fields) => fields
                 .binary_search_by(|(field, _)| (*field).cmp(name))

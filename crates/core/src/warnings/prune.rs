@@ -49,7 +49,7 @@ pub(super) fn unprotected_prunes(
         })
     });
     for (key, what) in unprotected_desired {
-        let loss = what_a_prune_loses(desired.get(key).map(ValueRef::from));
+        let loss = what_a_prune_loses(desired.object(key).map(ValueRef::from));
         found.push(warning(
             key,
             UNPROTECTED_PRUNE,
