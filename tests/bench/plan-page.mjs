@@ -26,6 +26,19 @@ export function unseenCopies(text, count = 6) {
   });
 }
 
+/**
+ * The wasm memory one plan of these texts takes, in an instance of the API's module of
+ * its own (its glue imported again under another URL loads the wasm again): its size
+ * before and after. Wasm memory never shrinks, so after is the plan's peak.
+ */
+async function memoryOfOnePlan(desired, actual, size) {
+  const glue = await import(`/playground/gitops-api.js?one-plan-of=${size}`);
+  const { memory } = await glue.default();
+  const before = memory.buffer.byteLength;
+  glue.diff(desired.bytes, actual.bytes);
+  return { before, after: memory.buffer.byteLength };
+}
+
 async function measureSize(size, runs) {
   const work = workload(size);
   const { desiredText, actualText } = work;
@@ -57,6 +70,7 @@ async function measureSize(size, runs) {
     inputBytes: desiredText.length + actualText.length,
     // Wasm memory never shrinks: its size after the runs of the sizes so far is the peak.
     wasmMemoryBytes: (await ready).memory.buffer.byteLength,
+    onePlanMemory: await memoryOfOnePlan(first.desired, first.actual, size),
     found,
     median: Object.fromEntries(Object.entries(times).map(([id, values]) => [id, median(values)])),
     runs: times,

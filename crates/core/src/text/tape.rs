@@ -160,7 +160,10 @@ impl Tape {
     fn str_of(&self, node: Node) -> &str {
         match node.kind() {
             UNESCAPED => &self.unescaped[node.at as usize],
-            _ => &self.text[node.at as usize..][..node.size() as usize],
+            _ => {
+                let start = node.at as usize;
+                self.text.get(start..start + node.size() as usize).unwrap_or_default()
+            }
         }
     }
 }
