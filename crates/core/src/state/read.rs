@@ -53,12 +53,7 @@ impl State {
         match documents.len() {
             0 => Ok(State::empty(Form::Named)),
             1 => State::from_value(source, documents.remove(0)),
-            _ => State::from_items(
-                source,
-                Within::Stream,
-                documents.into_iter().map(Object::Built),
-                Form::List,
-            ),
+            _ => State::from_items(source, Within::Stream, built(documents), Form::List),
         }
     }
 
@@ -80,12 +75,9 @@ impl State {
     pub fn from_value(source: &str, value: Value) -> Result<Self, InputError> {
         let shape = shape_of(source, ValueRef::Built(&value))?;
         match (shape, value) {
-            (Shape::List, Value::Array(items)) => State::from_items(
-                source,
-                Within::List(""),
-                items.into_iter().map(Object::Built),
-                Form::List,
-            ),
+            (Shape::List, Value::Array(items)) => {
+                State::from_items(source, Within::List(""), built(items), Form::List)
+            }
             (Shape::KubernetesList, Value::Object(mut envelope)) => {
                 let items = match envelope.shift_remove("items") {
                     Some(Value::Array(items)) => items,
@@ -94,19 +86,16 @@ impl State {
                 State::from_items(
                     source,
                     Within::List("/items"),
-                    items.into_iter().map(Object::Built),
+                    built(items),
                     Form::KubernetesList { envelope },
                 )
             }
-            (Shape::Single, value) => State::from_items(
-                source,
-                Within::Single,
-                std::iter::once(Object::Built(value)),
-                Form::List,
-            ),
+            (Shape::Single, value) => {
+                State::from_items(source, Within::Single, vec![Object::Built(value)], Form::List)
+            }
             (_, Value::Object(fields)) => State::from_named(
                 source,
-                fields.into_iter().map(|(name, value)| (name, Object::Built(value))),
+                fields.into_iter().map(|(name, value)| (name, Object::Built(value))).collect(),
             ),
             (_, other) => Err(not_a_state(source, ValueRef::Built(&other))),
         }
@@ -118,9 +107,12 @@ impl State {
         let root = tape.root();
         let taped = |item: crate::text::tape::Item| Object::taped(Arc::clone(&tape), item.index());
         match shape_of(source, ValueRef::Taped(root))? {
-            Shape::List => {
-                State::from_items(source, Within::List(""), root.items().map(taped), Form::List)
-            }
+            Shape::List => State::from_items(
+                source,
+                Within::List(""),
+                root.items().map(taped).collect(),
+                Form::List,
+            ),
             Shape::KubernetesList => {
                 let envelope = root
                     .fields()
@@ -131,24 +123,19 @@ impl State {
                 State::from_items(
                     source,
                     Within::List("/items"),
-                    items.into_iter().flatten().map(taped),
+                    items.into_iter().flatten().map(taped).collect(),
                     Form::KubernetesList { envelope },
                 )
             }
-            Shape::Single => {
-                State::from_items(source, Within::Single, std::iter::once(taped(root)), Form::List)
-            }
+            Shape::Single => State::from_items(source, Within::Single, vec![taped(root)], Form::List),
             Shape::Named => State::from_named(
                 source,
-                root.fields().map(|(name, value)| (name.to_string(), taped(value))),
+                root.fields().map(|(name, value)| (name.to_string(), taped(value))).collect(),
             ),
         }
     }
 
-    fn from_named(
-        source: &str,
-        fields: impl Iterator<Item = (String, Object)>,
-    ) -> Result<Self, InputError> {
+    fn from_named(source: &str, fields: Vec<(String, Object)>) -> Result<Self, InputError> {
         let mut objects = BTreeMap::new();
         for (name, object) in fields {
             if !object.view().is_object() {
@@ -166,14 +153,18 @@ impl State {
     fn from_items(
         source: &str,
         within: Within,
-        items: impl Iterator<Item = Object>,
+        items: Vec<Object>,
         form: Form,
     ) -> Result<Self, InputError> {
-        let mut objects: BTreeMap<Key, (usize, Arc<Object>)> = BTreeMap::new();
-        for (index, item) in items.enumerate() {
-            let key = kubernetes_key(item.view())
-                .map_err(|problem| within.shape_error(source, index, problem))?;
-            if let Some(&(first, _)) = objects.get(key.as_str()) {
+        let mut objects = BTreeMap::new();
+        let mut keys: Vec<Key> = Vec::with_capacity(items.len());
+        for (index, item) in items.into_iter().enumerate() {
+            let key = Key::from(
+                kubernetes_key(item.view())
+                    .map_err(|problem| within.shape_error(source, index, problem))?,
+            );
+            if objects.contains_key(&key) {
+                let first = keys.iter().position(|earlier| *earlier == key).unwrap_or_default();
                 let (first, second) = within.numbers(first, index);
                 return Err(InputError::duplicate_key(
                     source,
@@ -181,11 +172,16 @@ impl State {
                     format!("two objects have the key {key} ({first} and {second})"),
                 ));
             }
-            objects.insert(Key::from(key), (index, Arc::new(item)));
+            keys.push(Key::clone(&key));
+            objects.insert(key, Arc::new(item));
         }
-        let objects = objects.into_iter().map(|(key, (_, object))| (key, object)).collect();
         Ok(State::of(form, objects))
     }
+}
+
+/// Values as objects of a state.
+fn built(values: Vec<Value>) -> Vec<Object> {
+    values.into_iter().map(Object::Built).collect()
 }
 
 /// Which of its forms a state's document is in.
