@@ -465,14 +465,11 @@ impl Writer<'_> {
     /// A string that lies in the text as it reads (no escapes).
     fn lying(&mut self, value: &str) {
         let text = &self.tape.text;
-        let start = (value.as_ptr() as usize).checked_sub(text.as_ptr() as usize);
-        let lies_there = |start: &usize| {
-            let there = text.get(*start..).and_then(|rest| rest.get(..value.len()));
-            there.is_some_and(|there| std::ptr::eq(there, value))
-        };
-        match start.filter(lies_there) {
-            Some(start) => self.push(STRING, start, value.len()),
-            None => self.unescaped(value.to_string()),
+        let start = (value.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+        let lies_there = start.checked_add(value.len()).is_some_and(|end| end <= text.len());
+        match lies_there {
+            true => self.push(STRING, start, value.len()),
+            false => self.unescaped(value.to_string()),
         }
     }
 
@@ -601,12 +598,20 @@ impl<'de> Visitor<'de> for Writer<'_> {
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
         let at = self.open(OBJECT);
         let mut size = 0;
+        // A bit for each name's length and first byte: names whose bits differ differ,
+        // so only an object where two names share a bit is looked at for one written twice.
+        let (mut names, mut shared) = (0u64, false);
         while let Some(()) = map.next_key_seed(self.inner())? {
+            let name = self.tape.nodes.last().map_or("", |node| self.tape.str_of(*node));
+            let first = name.as_bytes().first().copied().unwrap_or_default();
+            let bit = 1u64 << ((name.len() * 31 + usize::from(first)) % 64);
+            shared |= names & bit != 0;
+            names |= bit;
             map.next_value_seed(self.inner())?;
             size += 1;
         }
         self.close(at, size);
-        match self.twice_in(at) {
+        match shared.then(|| self.twice_in(at)).flatten() {
             Some(name) => Err(twice_error(name)),
             None => Ok(()),
         }
