@@ -1,6 +1,7 @@
 //! How long a plan takes as states grow: 1,000 to 10,000 Deployment-sized
-//! objects with 1% drift, natively (`cargo bench --bench plan`) and in
-//! headless Chromium (`cargo bench --bench plan --target wasm32-unknown-unknown`).
+//! objects with 1% drift, read as the API reads them (into tapes: the `tapes`
+//! feature), natively (`cargo bench --bench plan --features tapes`) and in
+//! headless Chromium (the same with `--target wasm32-unknown-unknown`).
 //! It prints figures; it asserts nothing about time.
 //!
 //! Then where a first read's time goes at 1,000 objects: the least any
