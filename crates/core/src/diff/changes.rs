@@ -18,6 +18,7 @@ use crate::diff::patch::Patch;
 use crate::diff::typed::same_once_typed;
 use crate::pointer::{render, Pattern, Step};
 use crate::state::kinds::is_typed;
+use crate::text::names::Names;
 use serde::{Deserialize, Serialize};
 use crate::value::{Kind, ValueRef};
 use serde_json::Value;
@@ -193,13 +194,23 @@ impl<'v> Walker<'v, '_> {
     }
 
     fn walk_object(&mut self, want: ValueRef<'v>, have: ValueRef<'v>, last: Option<ValueRef<'v>>) {
-        let (wanted, had, last) = (want.indexed(), have.indexed(), last.map(ValueRef::indexed));
+        // Git's object is most often the one last applied (`last_applied_beside` then
+        // hands it over as the record): each field's last value is its value in Git, and
+        // a field Git does not declare was not applied.
+        let last_is_git = last.is_some_and(|last| last.is_at(want));
+        let last = last.filter(|_| !last_is_git).map(ValueRef::indexed);
+        let (wanted, had) = (want.indexed(), have.indexed());
+        let mut wanted_names = Names::default();
         for (name, value) in want.fields() {
-            self.at(Step::Field(name), |walker| {
-                walker.walk(value, had.get(name), last.as_ref().and_then(|l| l.get(name)))
-            });
+            wanted_names.add(name);
+            let before = match last_is_git {
+                true => Some(value),
+                false => last.as_ref().and_then(|last| last.get(name)),
+            };
+            self.at(Step::Field(name), |walker| walker.walk(value, had.get(name), before));
         }
-        for (name, value) in have.fields().filter(|(name, _)| wanted.get(name).is_none()) {
+        let not_wanted = |name: &str| !wanted_names.may_hold(name) || wanted.get(name).is_none();
+        for (name, value) in have.fields().filter(|(name, _)| not_wanted(name)) {
             let set_by_git = !self.kubernetes()
                 || last
                     .as_ref()

@@ -6,6 +6,7 @@ pub mod document;
 pub mod edit;
 pub mod json;
 pub mod lines;
+pub mod names;
 #[cfg(feature = "tapes")]
 pub mod tape;
 pub mod typed;

@@ -14,6 +14,7 @@
 use crate::error::InputError;
 use crate::text::edit::SharedText;
 use crate::text::json::{check_size, refused, twice_error, Kind};
+use crate::text::names::Names;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::cell::Cell;
@@ -179,6 +180,11 @@ impl<'t> Item<'t> {
     /// Where the value's node is in its tape (`Tape::item_at`).
     pub fn index(self) -> usize {
         self.at
+    }
+
+    /// Whether the two are the one value at one place of one tape.
+    pub fn is_at(self, other: Item) -> bool {
+        std::ptr::eq(self.tape, other.tape) && self.at == other.at
     }
 
     fn node(self) -> Node {
@@ -598,15 +604,12 @@ impl<'de> Visitor<'de> for Writer<'_> {
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
         let at = self.open(OBJECT);
         let mut size = 0;
-        // A bit for each name's length and first byte: names whose bits differ differ,
-        // so only an object where two names share a bit is looked at for one written twice.
-        let (mut names, mut shared) = (0u64, false);
+        // Only an object where two names share a bit (`Names`) is looked at for a
+        // field written twice.
+        let (mut names, mut shared) = (Names::default(), false);
         while let Some(()) = map.next_key_seed(self.inner())? {
             let name = self.tape.nodes.last().map_or("", |node| self.tape.str_of(*node));
-            let first = name.as_bytes().first().copied().unwrap_or_default();
-            let bit = 1u64 << ((name.len() * 31 + usize::from(first)) % 64);
-            shared |= names & bit != 0;
-            names |= bit;
+            shared |= names.add(name);
             map.next_value_seed(self.inner())?;
             size += 1;
         }

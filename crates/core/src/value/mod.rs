@@ -152,6 +152,17 @@ impl<'a> ValueRef<'a> {
         }
     }
 
+    /// Whether the two are the one value in one place (not only equal).
+    pub fn is_at(self, other: ValueRef) -> bool {
+        match (self, other) {
+            (ValueRef::Built(one), ValueRef::Built(other)) => std::ptr::eq(one, other),
+            #[cfg(feature = "tapes")]
+            (ValueRef::Taped(one), ValueRef::Taped(other)) => one.is_at(other),
+            #[cfg(feature = "tapes")]
+            _ => false,
+        }
+    }
+
     /// An object's fields, ready to be looked up by name many times
     /// (`Indexed::get`).
     pub fn indexed(self) -> Indexed<'a> {
