@@ -30,7 +30,7 @@ pub struct Taped {
 impl Object {
     /// The object at `index` of `tape` (`Item::index`).
     #[cfg(feature = "tapes")]
-    pub fn taped(tape: Arc<Tape>, index: usize) -> Object {
+    pub(crate) fn taped(tape: Arc<Tape>, index: usize) -> Object {
         Object::Taped(Taped {
             tape,
             index,
