@@ -17,17 +17,31 @@ use crate::text::json::{check_size, refused, twice_error, Kind};
 use crate::text::names::Names;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// A JSON text and its nodes.
 pub struct Tape {
     text: SharedText,
     nodes: Vec<Node>,
-    /// Strings and names written with escapes, as they read (the others are
-    /// read where they lie in the text).
-    unescaped: Vec<String>,
+    /// Strings and names written with escapes (the others are read where they
+    /// lie in the text, and need nothing here).
+    escaped: Vec<Escaped>,
     numbers: Vec<Number>,
+}
+
+/// A string written with escapes: where it lies in the text, escapes and all,
+/// and what it reads as once something has asked (`Item::as_str`). A
+/// string read only once is not kept read (`Item::text`): the largest of
+/// them, the last-applied records, would take about the bytes of Git's
+/// objects again.
+struct Escaped {
+    /// The byte after its opening quote, and the length up to its closing one.
+    at: u32,
+    len: u32,
+    read: OnceLock<Box<str>>,
 }
 
 /// One value, or one field's name: a kind (`Node::kind`) and two numbers
@@ -50,7 +64,7 @@ const FALSE: u32 = 1;
 const TRUE: u32 = 2;
 const NUMBER: u32 = 3;
 const STRING: u32 = 4;
-const UNESCAPED: u32 = 5;
+const ESCAPED: u32 = 5;
 const ARRAY: u32 = 6;
 const OBJECT: u32 = 7;
 
@@ -85,15 +99,15 @@ impl Tape {
     fn read(text: SharedText) -> Result<Tape, (SharedText, serde_json::Error)> {
         let mut tape = Tape {
             text: text.clone(),
-            nodes: Vec::with_capacity(text.len() / 8),
-            unescaped: Vec::new(),
+            nodes: Vec::with_capacity(text.len() / FIRST_GUESS_BYTES_A_NODE),
+            escaped: Vec::new(),
             numbers: Vec::new(),
         };
         let read = {
             let mut deserializer = serde_json::Deserializer::from_str(&text);
             Writer {
                 tape: &mut tape,
-                names: &mut Vec::new(),
+                reading: &mut Reading::default(),
             }
             .deserialize(&mut deserializer)
             .and_then(|()| deserializer.end())
@@ -125,8 +139,8 @@ impl Tape {
     /// The bytes the tape holds besides its text.
     pub fn heap_bytes(&self) -> usize {
         self.nodes.capacity() * size_of::<Node>()
-            + self.unescaped.iter().map(String::capacity).sum::<usize>()
-            + self.unescaped.capacity() * size_of::<String>()
+            + self.escaped.iter().filter_map(|escaped| escaped.read.get()).map(|read| read.len()).sum::<usize>()
+            + self.escaped.capacity() * size_of::<Escaped>()
             + self.numbers.capacity() * size_of::<Number>()
     }
 
@@ -160,12 +174,41 @@ impl Tape {
 
     fn str_of(&self, node: Node) -> &str {
         match node.kind() {
-            UNESCAPED => &self.unescaped[node.at as usize],
+            ESCAPED => {
+                let escaped = &self.escaped[node.at as usize];
+                escaped.read.get_or_init(|| self.unescape(escaped).into())
+            }
             _ => {
                 let start = node.at as usize;
                 self.text.get(start..start + node.size() as usize).unwrap_or_default()
             }
         }
+    }
+
+    /// The string or name at `node`, without keeping what an escaped one
+    /// reads as.
+    fn text_of(&self, node: Node) -> Cow<'_, str> {
+        match node.kind() {
+            ESCAPED => {
+                let escaped = &self.escaped[node.at as usize];
+                match escaped.read.get() {
+                    Some(read) => Cow::Borrowed(read),
+                    None => Cow::Owned(self.unescape(escaped)),
+                }
+            }
+            _ => Cow::Borrowed(self.str_of(node)),
+        }
+    }
+
+    /// What an escaped string reads as, read again by `serde_json` from its
+    /// place in the text, quotes and all.
+    fn unescape(&self, escaped: &Escaped) -> String {
+        let (start, end) = (escaped.at as usize, (escaped.at + escaped.len) as usize);
+        // `serde_json` read these bytes as this string when the tape was written.
+        self.text
+            .get(start.saturating_sub(1)..end + 1)
+            .and_then(|quoted| serde_json::from_str(quoted).ok())
+            .unwrap_or_default()
     }
 }
 
@@ -196,7 +239,7 @@ impl<'t> Item<'t> {
             NULL => Kind::Null,
             FALSE | TRUE => Kind::Bool,
             NUMBER => Kind::Number,
-            STRING | UNESCAPED => Kind::String,
+            STRING | ESCAPED => Kind::String,
             ARRAY => Kind::Array,
             _ => Kind::Object,
         }
@@ -219,9 +262,18 @@ impl<'t> Item<'t> {
         (node.kind() == NUMBER).then(|| &self.tape.numbers[node.at as usize])
     }
 
+    /// The string; one written with escapes is kept as it reads from then on.
     pub fn as_str(self) -> Option<&'t str> {
         let node = self.node();
-        matches!(node.kind(), STRING | UNESCAPED).then(|| self.tape.str_of(node))
+        matches!(node.kind(), STRING | ESCAPED).then(|| self.tape.str_of(node))
+    }
+
+    /// The string, as `as_str` reads it, but one written with escapes is read
+    /// afresh and not kept: for a string read once, such as a last-applied
+    /// record.
+    pub fn text(self) -> Option<Cow<'t, str>> {
+        let node = self.node();
+        matches!(node.kind(), STRING | ESCAPED).then(|| self.tape.text_of(node))
     }
 
     /// How many items an array holds or fields an object holds; none for
@@ -313,7 +365,7 @@ impl<'t> Item<'t> {
             Kind::Null => Value::Null,
             Kind::Bool => Value::Bool(self.as_bool() == Some(true)),
             Kind::Number => self.as_number().cloned().map_or(Value::Null, Value::Number),
-            Kind::String => Value::String(self.as_str().unwrap_or_default().to_string()),
+            Kind::String => Value::String(self.text().unwrap_or_default().into_owned()),
             Kind::Array => Value::Array(self.items().map(Item::to_value).collect()),
             Kind::Object => {
                 let mut fields = Map::with_capacity(self.count().unwrap_or_default());
@@ -341,7 +393,7 @@ impl PartialEq<Value> for Item<'_> {
             Value::Null => self.is_null(),
             Value::Bool(value) => self.as_bool() == Some(*value),
             Value::Number(value) => self.as_number() == Some(value),
-            Value::String(value) => self.as_str() == Some(value.as_str()),
+            Value::String(value) => self.text().as_deref() == Some(value.as_str()),
             Value::Array(values) => {
                 self.count() == Some(values.len())
                     && self.kind() == Kind::Array
@@ -451,37 +503,78 @@ impl<'t> Cursor<'t> {
 /// Appends the nodes of the value `serde_json` reads next to a tape.
 struct Writer<'w> {
     tape: &'w mut Tape,
+    reading: &'w mut Reading,
+}
+
+/// What a tape's writers share while they read its text.
+#[derive(Default)]
+struct Reading {
     /// The name nodes of the object just read, to find a field written twice.
-    names: &'w mut Vec<Node>,
+    names: Vec<Node>,
+    /// Where the last string read ends in the text, after its closing quote:
+    /// the next one's opening quote is the first quote after it, as no other
+    /// kind of value holds one.
+    after: usize,
 }
 
 impl Writer<'_> {
     fn inner(&mut self) -> Writer<'_> {
         Writer {
             tape: self.tape,
-            names: self.names,
+            reading: self.reading,
         }
     }
 
     fn push(&mut self, kind: u32, at: usize, size: usize) {
+        let nodes = &mut self.tape.nodes;
+        if nodes.len() == nodes.capacity() {
+            nodes.reserve_exact(more_nodes(nodes.len(), self.reading.after, self.tape.text.len()));
+        }
         // The text is at most `MAX_DOCUMENT_BYTES` (48 MB) long, so each fits.
-        self.tape.nodes.push(Node::new(kind, at as u32, size as u32));
+        nodes.push(Node::new(kind, at as u32, size as u32));
     }
 
     /// A string that lies in the text as it reads (no escapes).
     fn lying(&mut self, value: &str) {
         let text = &self.tape.text;
         let start = (value.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
-        let lies_there = start.checked_add(value.len()).is_some_and(|end| end <= text.len());
-        match lies_there {
-            true => self.push(STRING, start, value.len()),
-            false => self.unescaped(value.to_string()),
+        match start.checked_add(value.len()).filter(|end| *end <= text.len()) {
+            Some(end) => {
+                self.push(STRING, start, value.len());
+                self.reading.after = end + 1;
+            }
+            None => self.escaped(value),
         }
     }
 
-    fn unescaped(&mut self, value: String) {
-        self.push(UNESCAPED, self.tape.unescaped.len(), 0);
-        self.tape.unescaped.push(value);
+    /// A string that `serde_json` read from escapes (`value`): the tape notes
+    /// where it lies, from its quotes.
+    fn escaped(&mut self, value: &str) {
+        let bytes = self.tape.text.as_bytes();
+        let from = self.reading.after;
+        let opening = bytes.get(from..).and_then(|rest| rest.iter().position(|byte| *byte == b'"'));
+        let lies = opening.map(|opening| from + opening + 1).and_then(|start| {
+            let length = closing_quote(bytes.get(start..)?)?;
+            Some((start, length))
+        });
+        let escaped = match lies {
+            Some((start, length)) => {
+                self.reading.after = start + length + 1;
+                Escaped {
+                    at: start as u32,
+                    len: length as u32,
+                    read: OnceLock::new(),
+                }
+            }
+            // Not expected: the text holds every string `serde_json` reads from it.
+            None => Escaped {
+                at: 0,
+                len: 0,
+                read: OnceLock::from(Box::from(value)),
+            },
+        };
+        self.push(ESCAPED, self.tape.escaped.len(), 0);
+        self.tape.escaped.push(escaped);
     }
 
     fn number(&mut self, value: Number) {
@@ -507,11 +600,10 @@ impl Writer<'_> {
             tape: self.tape,
             at,
         };
-        self.names.clear();
-        self.names
-            .extend(object.fields().map(|(_, value)| self.tape.nodes[value.at - 1]));
+        let names = &mut self.reading.names;
+        names.clear();
+        names.extend(object.fields().map(|(_, value)| self.tape.nodes[value.at - 1]));
         let tape = &*self.tape;
-        let names = &mut *self.names;
         if names.len() <= PAIRWISE_UP_TO {
             let same = |one: Node, other: Node| {
                 let lengths_differ =
@@ -530,6 +622,39 @@ impl Writer<'_> {
             .find(|pair| tape.str_of(pair[0]) == tape.str_of(pair[1]))
             .map(|pair| tape.str_of(pair[0]))
     }
+}
+
+/// The length of a string's text up to its closing quote, from the byte after
+/// its opening one.
+fn closing_quote(string: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while let Some(byte) = string.get(at) {
+        match byte {
+            b'"' => return Some(at),
+            b'\\' => at += 2,
+            _ => at += 1,
+        }
+    }
+    None
+}
+
+/// The bytes of text a node is first guessed to take, to reserve the nodes
+/// of a text at once: more than most JSON takes, so that a tape grows once
+/// or twice more, by as many nodes as the text read so far says it needs
+/// (`Writer::push`), and no reserve is left unused. Wasm memory never
+/// shrinks, so a reserve left unused is memory a plan holds.
+const FIRST_GUESS_BYTES_A_NODE: usize = 16;
+
+/// How many more nodes a tape of `nodes` nodes is likely to need, with the
+/// text read up to `read` of its `length` bytes: as many again as the nodes
+/// so far for the text so far, and a little more; at most as many again
+/// (a text whose strings do not say how far it is read grows as a `Vec`
+/// does).
+fn more_nodes(nodes: usize, read: usize, length: usize) -> usize {
+    let (nodes, read, length) = (nodes as u64, read.max(1) as u64, length as u64);
+    let likely = nodes * length.saturating_sub(read) / read + nodes / 16;
+    // At most `nodes`, so it fits.
+    likely.min(nodes).max(64) as usize
 }
 
 /// The most fields an object can have for its names to be compared pairwise.
@@ -577,12 +702,7 @@ impl<'de> Visitor<'de> for Writer<'_> {
     }
 
     fn visit_str<E>(mut self, value: &str) -> Result<(), E> {
-        self.unescaped(value.to_string());
-        Ok(())
-    }
-
-    fn visit_string<E>(mut self, value: String) -> Result<(), E> {
-        self.unescaped(value);
+        self.escaped(value);
         Ok(())
     }
 

@@ -100,6 +100,16 @@ impl<'a> ValueRef<'a> {
         }
     }
 
+    /// The string, as `as_str` reads it; a taped one written with escapes is
+    /// read afresh and not kept (`Item::text`): for a string read once.
+    pub fn text(self) -> Option<Cow<'a, str>> {
+        match self {
+            ValueRef::Built(value) => value.as_str().map(Cow::Borrowed),
+            #[cfg(feature = "tapes")]
+            ValueRef::Taped(item) => item.text(),
+        }
+    }
+
     pub fn as_number(self) -> Option<&'a Number> {
         match self {
             ValueRef::Built(Value::Number(number)) => Some(number),
@@ -226,7 +236,7 @@ impl Serialize for ValueRef<'_> {
                 Kind::Null => serializer.serialize_unit(),
                 Kind::Bool => serializer.serialize_bool(self.as_bool() == Some(true)),
                 Kind::Number => self.as_number().serialize(serializer),
-                Kind::String => serializer.serialize_str(self.as_str().unwrap_or_default()),
+                Kind::String => serializer.serialize_str(&self.text().unwrap_or_default()),
                 Kind::Array => serializer.collect_seq(self.items()),
                 Kind::Object => serializer.collect_map(self.fields()),
             },
@@ -342,7 +352,7 @@ impl PartialEq for ValueRef<'_> {
                 (Kind::Null, Kind::Null) => true,
                 (Kind::Bool, Kind::Bool) => one.as_bool() == other.as_bool(),
                 (Kind::Number, Kind::Number) => one.as_number() == other.as_number(),
-                (Kind::String, Kind::String) => one.as_str() == other.as_str(),
+                (Kind::String, Kind::String) => one.text() == other.text(),
                 (Kind::Array, Kind::Array) => {
                     one.count() == other.count() && one.items().zip(other.items()).all(|(a, b)| a == b)
                 }

@@ -67,7 +67,7 @@ impl<'de> Visitor<'de> for Expected<'_> {
     }
 
     fn visit_str<E: de::Error>(self, value: &str) -> Result<(), E> {
-        self.same(self.0.as_str() == Some(value))
+        self.same(self.0.text().as_deref() == Some(value))
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {

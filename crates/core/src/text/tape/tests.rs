@@ -47,9 +47,36 @@ fn reads_each_kind_of_value_where_it_lies() {
 #[test]
 fn a_string_without_escapes_is_not_copied() {
     let tape = tape(r#"["plain", "esc\naped", "plain again"]"#);
-    assert_eq!(tape.unescaped, vec!["esc\naped".to_string()]);
     let plain = tape.root().item(2).and_then(Item::as_str).unwrap();
     assert!(tape.text().as_bytes().as_ptr_range().contains(&plain.as_ptr()));
+}
+
+#[test]
+fn a_string_with_escapes_is_kept_as_it_reads_only_once_asked_for() {
+    let tape = tape(r#"{"a\"b": ["esc\naped", "\u00e9\\", "x"], "c": "\"quoted\""}"#);
+    let kept = |tape: &Tape| tape.escaped.iter().filter(|escaped| escaped.read.get().is_some()).count();
+    assert_eq!(tape.escaped.len(), 4);
+    let items = tape.root().get("a\"b").unwrap();
+    assert_eq!(kept(&tape), 1, "the name was read to look for a field written twice");
+    assert_eq!(items.item(0).and_then(Item::text).as_deref(), Some("esc\naped"));
+    assert_eq!(items.item(1).and_then(Item::text).as_deref(), Some("\u{e9}\\"));
+    assert_eq!(tape.root().get("c").and_then(Item::text).as_deref(), Some("\"quoted\""));
+    assert_eq!(kept(&tape), 1);
+    assert_eq!(items.item(1).and_then(Item::as_str), Some("\u{e9}\\"));
+    assert_eq!(kept(&tape), 2);
+    assert_eq!(items.item(2).and_then(Item::as_str), Some("x"));
+}
+
+#[test]
+fn a_tape_grows_by_what_the_text_read_so_far_says_it_needs() {
+    assert_eq!(more_nodes(1_000, 1_000, 4_000), 1_000, "at most as many again");
+    assert_eq!(more_nodes(1_000, 2_000, 3_000), 500 + 62);
+    assert_eq!(more_nodes(1_000, 0, 3_000), 1_000, "no string read yet: as many again");
+    assert_eq!(more_nodes(0, 0, 10), 64);
+    let text = format!("[{}]", vec!["{\"a\": [1, 2, \"x\"]}"; 1_000].join(","));
+    let tape = tape(&text);
+    assert_eq!(tape.root().count(), Some(1_000));
+    assert_eq!(tape.nodes.len(), tape.nodes.capacity());
 }
 
 #[test]
