@@ -138,9 +138,10 @@ impl Tape {
 
     /// The bytes the tape holds besides its text.
     pub fn heap_bytes(&self) -> usize {
+        let kept_reads = self.escaped.iter().filter_map(|escaped| escaped.read.get());
         self.nodes.capacity() * size_of::<Node>()
-            + self.escaped.iter().filter_map(|escaped| escaped.read.get()).map(|read| read.len()).sum::<usize>()
             + self.escaped.capacity() * size_of::<Escaped>()
+            + kept_reads.map(|read| read.len()).sum::<usize>()
             + self.numbers.capacity() * size_of::<Number>()
     }
 
@@ -639,10 +640,10 @@ fn closing_quote(string: &[u8]) -> Option<usize> {
 }
 
 /// The bytes of text a node is first guessed to take, to reserve the nodes
-/// of a text at once: more than most JSON takes, so that a tape grows once
-/// or twice more, by as many nodes as the text read so far says it needs
-/// (`Writer::push`), and no reserve is left unused. Wasm memory never
-/// shrinks, so a reserve left unused is memory a plan holds.
+/// of a text at once: more than most JSON takes, so that the first reserve
+/// is rarely too large, and a tape grows once or twice more, by as many
+/// nodes as the text read so far says it needs (`Writer::push`). Wasm memory
+/// never shrinks, so a reserve left unused is memory a plan holds.
 const FIRST_GUESS_BYTES_A_NODE: usize = 16;
 
 /// How many more nodes a tape of `nodes` nodes is likely to need, with the
