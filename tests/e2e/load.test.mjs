@@ -210,6 +210,7 @@ const pathsAsked = (record) => record.requests.map((url) => new URL(url).pathnam
 const packedWasm = (path) => /\/playground-[0-9a-f]+_bg\.wasm\.xz$/.test(path);
 const plainWasm = (path) => /\/playground-[0-9a-f]+_bg\.wasm$/.test(path);
 const decoder = (path) => /\/xz-decompress-[0-9a-f]{16}\.js$/.test(path);
+const decoderWasm = (path) => /\/xz-decompress-[0-9a-f]{16}\.wasm$/.test(path);
 
 test('the page fetches its wasm packed with xz, smaller than gzip makes it, and unpacks it to the wasm itself', async () => {
   const { page, record, close } = await openPage(browser, server.url, { serviceWorkers: 'block' });
@@ -220,6 +221,7 @@ test('the page fetches its wasm packed with xz, smaller than gzip makes it, and 
   const [packedPath] = asked.filter(packedWasm);
   const [decoderPath] = asked.filter(decoder);
   assert.ok(decoderPath, `the decoder is fetched: ${asked.join(' ')}`);
+  assert.equal(asked.filter(decoderWasm).length, 1, `the decoder's wasm, once (preloaded, then asked by the decoder): ${asked.join(' ')}`);
 
   const plainFile = join(dist, packedPath.split('/').pop().replace(/\.xz$/, ''));
   const packedBytes = statSync(`${plainFile}.xz`).size;
@@ -246,6 +248,7 @@ for (const [what, files, answer] of [
   ['packed wasm is missing on the host', /_bg\.wasm\.xz$/, missing],
   ['packed wasm is not xz (a host that mangled it)', /_bg\.wasm\.xz$/, (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('\0asm not xz at all') })],
   ['decoder is missing on the host', /\/xz-decompress-[0-9a-f]{16}\.js$/, missing],
+  ["decoder's wasm is missing on the host", /\/xz-decompress-[0-9a-f]{16}\.wasm$/, missing],
 ]) {
   test(`a page whose ${what} loads the wasm itself and works`, async () => {
     const context = await browser.newContext({ serviceWorkers: 'block' });
@@ -280,7 +283,7 @@ test('a second visit loads the wasm the first one unpacked, which the service wo
   await until(() => cards(page), ['DELETE debug', 'UPDATE web'], 30_000);
   const asked = record.requests.slice(before).map((url) => new URL(url).pathname);
   assert.ok(asked.some(plainWasm), `the wasm itself: ${asked.join(' ')}`);
-  assert.deepEqual(asked.filter((path) => packedWasm(path) || decoder(path)), [], 'nothing packed, no decoder');
+  assert.deepEqual(asked.filter((path) => packedWasm(path) || decoder(path) || decoderWasm(path)), [], 'nothing packed, no decoder');
   assert.ok(!warnings.some((text) => /packed wasm|preload/i.test(text)), warnings.join('\n'));
   assert.deepEqual(record.consoleErrors, []);
   assert.deepEqual(record.cspViolations, []);
