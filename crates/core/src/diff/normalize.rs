@@ -66,12 +66,19 @@ pub fn last_applied<'a>(live: impl Into<ValueRef<'a>>) -> Option<Value> {
 /// The object Git last applied, as `last_applied` reads it; `declared`
 /// itself, not a copy, when the record reads as that object (an apply
 /// records the desired object as stored, and Git most often declares what
-/// it applied last).
+/// it applied last). A record in a tape is first compared as it is written
+/// with `declared` serialized as an apply writes it (`written_as`), which
+/// reads nothing twice.
 pub fn last_applied_beside<'l, 'v>(
     live: impl Into<ValueRef<'l>>,
     declared: ValueRef<'v>,
 ) -> Option<ValueCow<'v>> {
-    let record = record_of(live.into())?;
+    let live = live.into();
+    #[cfg(feature = "tapes")]
+    if record_written(live).is_some_and(|written| crate::value::written_as::written_as(written, declared)) {
+        return Some(ValueCow::Same(declared));
+    }
+    let record = record_of(live)?;
     if reads_as(&record, declared) {
         return Some(ValueCow::Same(declared));
     }
@@ -83,6 +90,12 @@ pub fn last_applied_beside<'l, 'v>(
 /// bytes of Git's objects again.
 fn record_of(live: ValueRef<'_>) -> Option<Cow<'_, str>> {
     live.at(&["metadata", "annotations", LAST_APPLIED])?.text()
+}
+
+/// The record as its text writes it, escapes and all, when it is in a tape.
+#[cfg(feature = "tapes")]
+fn record_written(live: ValueRef<'_>) -> Option<&str> {
+    live.at(&["metadata", "annotations", LAST_APPLIED])?.as_written()
 }
 
 fn read_record(record: &str) -> Option<Value> {

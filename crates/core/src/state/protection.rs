@@ -24,18 +24,29 @@ pub(crate) fn has_sync_option<'a>(object: impl Into<ValueRef<'a>>, option: &str)
     sync_options(object.into()).any(|item| item == option)
 }
 
-/// Whether a label or an annotation `name` says `value`, whatever its case
-/// (fluxcd/pkg ssa/utils/meta.go, `AnyInMetadata`).
-fn flux_says(object: ValueRef, name: &str, value: &str) -> bool {
-    ["annotations", "labels"].iter().any(|field| {
-        metadata_map(object, field)
-            .and_then(|map| map.get(name)?.as_str())
-            .is_some_and(|written| written.eq_ignore_ascii_case(value))
-    })
+/// An object's annotations and labels, found once for all that Flux asks
+/// of them.
+#[derive(Clone, Copy)]
+struct FluxMarks<'a>([Option<ValueRef<'a>>; 2]);
+
+impl<'a> FluxMarks<'a> {
+    fn of(object: ValueRef<'a>) -> Self {
+        FluxMarks(["annotations", "labels"].map(|field| metadata_map(object, field)))
+    }
+
+    /// Whether a label or an annotation `name` says `value`, whatever its case
+    /// (fluxcd/pkg ssa/utils/meta.go, `AnyInMetadata`).
+    fn say(self, name: &str, value: &str) -> bool {
+        self.0.iter().flatten().any(|map| {
+            map.get(name)
+                .and_then(ValueRef::as_str)
+                .is_some_and(|written| written.eq_ignore_ascii_case(value))
+        })
+    }
 }
 
 fn flux_prune_disabled(object: ValueRef) -> bool {
-    flux_says(object, FLUX_PRUNE, "disabled")
+    FluxMarks::of(object).say(FLUX_PRUNE, "disabled")
 }
 
 /// Why Flux leaves a live object that Git no longer declares in the cluster
@@ -44,12 +55,12 @@ fn flux_prune_disabled(object: ValueRef) -> bool {
 /// (kustomize-controller `deleteObjects`). The object is then no longer
 /// the Kustomization's: settled, not waiting to be pruned.
 pub fn flux_releases<'a>(object: impl Into<ValueRef<'a>>) -> Option<String> {
-    let object = object.into();
-    if flux_prune_disabled(object) {
+    let marks = FluxMarks::of(object.into());
+    if marks.say(FLUX_PRUNE, "disabled") {
         Some(format!("{FLUX_PRUNE}: disabled"))
-    } else if flux_says(object, FLUX_RECONCILE, "disabled") {
+    } else if marks.say(FLUX_RECONCILE, "disabled") {
         Some(format!("{FLUX_RECONCILE}: disabled"))
-    } else if flux_says(object, FLUX_SSA, "Ignore") {
+    } else if marks.say(FLUX_SSA, "Ignore") {
         Some(format!("{FLUX_SSA}: Ignore"))
     } else {
         None
@@ -64,15 +75,16 @@ pub fn flux_skips_apply<'a>(
     desired: impl Into<ValueRef<'a>>,
     live: Option<ValueRef<'a>>,
 ) -> Option<String> {
-    let desired = desired.into();
+    let desired = FluxMarks::of(desired.into());
+    let live = live.map(FluxMarks::of);
     let either = |name: &str, value: &str| {
-        flux_says(desired, name, value) || live.is_some_and(|live| flux_says(live, name, value))
+        desired.say(name, value) || live.is_some_and(|live| live.say(name, value))
     };
     if either(FLUX_RECONCILE, "disabled") {
         Some(format!("not applied: {FLUX_RECONCILE}: disabled"))
     } else if either(FLUX_SSA, "Ignore") {
         Some(format!("not applied: {FLUX_SSA}: Ignore"))
-    } else if live.is_some() && flux_says(desired, FLUX_SSA, "IfNotPresent") {
+    } else if live.is_some() && desired.say(FLUX_SSA, "IfNotPresent") {
         Some(format!(
             "applied only while it is absent: {FLUX_SSA}: IfNotPresent"
         ))

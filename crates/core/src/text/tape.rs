@@ -277,6 +277,19 @@ impl<'t> Item<'t> {
         matches!(node.kind(), STRING | ESCAPED).then(|| self.tape.text_of(node))
     }
 
+    /// The string between its quotes as the text writes it, escapes and all.
+    pub fn as_written(self) -> Option<&'t str> {
+        let node = self.node();
+        match node.kind() {
+            STRING => Some(self.tape.str_of(node)),
+            ESCAPED => {
+                let escaped = &self.tape.escaped[node.at as usize];
+                self.tape.text.get(escaped.at as usize..(escaped.at + escaped.len) as usize)
+            }
+            _ => None,
+        }
+    }
+
     /// How many items an array holds or fields an object holds; none for
     /// any other value.
     pub fn count(self) -> Option<usize> {

@@ -7,6 +7,8 @@
 //! tapes; the page's wasm holds no code that reads one until its panes do too.
 
 pub(crate) mod reads_as;
+#[cfg(feature = "tapes")]
+pub(crate) mod written_as;
 
 #[cfg(feature = "tapes")]
 use crate::text::tape::{self, Item};
@@ -107,6 +109,16 @@ impl<'a> ValueRef<'a> {
             ValueRef::Built(value) => value.as_str().map(Cow::Borrowed),
             #[cfg(feature = "tapes")]
             ValueRef::Taped(item) => item.text(),
+        }
+    }
+
+    /// A taped string between its quotes as its text writes it, escapes and
+    /// all; none for a built value, which keeps no text.
+    #[cfg(feature = "tapes")]
+    pub fn as_written(self) -> Option<&'a str> {
+        match self {
+            ValueRef::Built(_) => None,
+            ValueRef::Taped(item) => item.as_written(),
         }
     }
 
