@@ -356,12 +356,14 @@ fn required_string<'a>(
     parent: &'static str,
     field: &str,
 ) -> Result<&'a str, KeyProblem> {
+    if let Some(text) = value.and_then(ValueRef::as_str).filter(|text| !text.is_empty()) {
+        return Ok(text);
+    }
     let (pointer, dotted) = match parent {
         "" => ("", field.to_string()),
         _ => (parent, format!("metadata.{field}")),
     };
     match value.map(|value| (value, value.as_str())) {
-        Some((_, Some(text))) if !text.is_empty() => Ok(text),
         Some((_, Some(_))) => Err(KeyProblem {
             pointer,
             message: format!("`{dotted}` is empty"),
