@@ -9,7 +9,6 @@ use crate::value::reads_as::reads_as;
 use crate::value::{Kind, ValueCow, ValueRef};
 use base64::Engine;
 use serde_json::{Map, Value};
-use std::borrow::Cow;
 
 /// How objects of a state are compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,42 +59,36 @@ pub fn is_server_written(path: &[Step]) -> bool {
 
 /// The object Git last applied, from the live object's annotation.
 pub fn last_applied<'a>(live: impl Into<ValueRef<'a>>) -> Option<Value> {
-    read_record(&record_of(live.into())?)
+    read_record(&record_of(live.into())?.text()?)
 }
 
 /// The object Git last applied, as `last_applied` reads it; `declared`
 /// itself, not a copy, when the record reads as that object (an apply
 /// records the desired object as stored, and Git most often declares what
 /// it applied last). A record in a tape is first compared as it is written
-/// with `declared` serialized as an apply writes it (`written_as`), which
-/// reads nothing twice.
+/// with `declared` as an apply writes it (`written_as`), which reads nothing
+/// twice.
 pub fn last_applied_beside<'l, 'v>(
     live: impl Into<ValueRef<'l>>,
     declared: ValueRef<'v>,
 ) -> Option<ValueCow<'v>> {
-    let live = live.into();
+    let record = record_of(live.into())?;
     #[cfg(feature = "tapes")]
-    if record_written(live).is_some_and(|written| crate::value::written_as::written_as(written, declared)) {
+    if record.as_written().is_some_and(|written| crate::value::written_as::written_as(written, declared)) {
         return Some(ValueCow::Same(declared));
     }
-    let record = record_of(live)?;
+    let record = record.text()?;
     if reads_as(&record, declared) {
         return Some(ValueCow::Same(declared));
     }
     read_record(&record).map(ValueCow::Changed)
 }
 
-/// The record as text, read afresh from a tape each time (`ValueRef::text`):
-/// records are read once a comparison, and kept they would take about the
-/// bytes of Git's objects again.
-fn record_of(live: ValueRef<'_>) -> Option<Cow<'_, str>> {
-    live.at(&["metadata", "annotations", LAST_APPLIED])?.text()
-}
-
-/// The record as its text writes it, escapes and all, when it is in a tape.
-#[cfg(feature = "tapes")]
-fn record_written(live: ValueRef<'_>) -> Option<&str> {
-    live.at(&["metadata", "annotations", LAST_APPLIED])?.as_written()
+/// The record's annotation. Its text is read afresh from a tape each time
+/// (`ValueRef::text`): records are read once a comparison, and kept they
+/// would take about the bytes of Git's objects again.
+fn record_of(live: ValueRef<'_>) -> Option<ValueRef<'_>> {
+    live.at(&["metadata", "annotations", LAST_APPLIED])
 }
 
 fn read_record(record: &str) -> Option<Value> {

@@ -20,6 +20,7 @@ use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 /// A JSON text and its nodes.
@@ -42,6 +43,13 @@ struct Escaped {
     at: u32,
     len: u32,
     read: OnceLock<Box<str>>,
+}
+
+impl Escaped {
+    /// Where the string lies in the text, between its quotes.
+    fn between_quotes(&self) -> Range<usize> {
+        self.at as usize..(self.at + self.len) as usize
+    }
 }
 
 /// One value, or one field's name: a kind (`Node::kind`) and two numbers
@@ -204,7 +212,7 @@ impl Tape {
     /// What an escaped string reads as, read again by `serde_json` from its
     /// place in the text, quotes and all.
     fn unescape(&self, escaped: &Escaped) -> String {
-        let (start, end) = (escaped.at as usize, (escaped.at + escaped.len) as usize);
+        let Range { start, end } = escaped.between_quotes();
         // `serde_json` read these bytes as this string when the tape was written.
         self.text
             .get(start.saturating_sub(1)..end + 1)
@@ -282,10 +290,7 @@ impl<'t> Item<'t> {
         let node = self.node();
         match node.kind() {
             STRING => Some(self.tape.str_of(node)),
-            ESCAPED => {
-                let escaped = &self.tape.escaped[node.at as usize];
-                self.tape.text.get(escaped.at as usize..(escaped.at + escaped.len) as usize)
-            }
+            ESCAPED => self.tape.text.get(self.tape.escaped[node.at as usize].between_quotes()),
             _ => None,
         }
     }

@@ -1,9 +1,10 @@
 //! Whether a JSON string, as it is written in its text, holds a value
 //! serialized as an apply records it: a live object's last-applied record
 //! most often is Git's object, serialized compactly by the last apply,
-//! then escaped into the live object's annotation. Serializing Git's object
-//! again and comparing the bytes, escapes and all, as they come, needs no
-//! second reading of the record, nor any field looked up by name.
+//! then escaped into the live object's annotation. Walking Git's object and
+//! comparing each token it is written with against the record's bytes,
+//! escapes and all, needs no second reading of the record, nor any field
+//! looked up by name.
 //!
 //! Two orders of fields are tried: the value's own, as the playground's
 //! world writes a record (`normalize::with_last_applied`), and sorted by
@@ -16,6 +17,7 @@
 use crate::collect::sort_by_key;
 use crate::value::{Kind, ValueRef};
 use serde_json::Number;
+use std::io::Write;
 
 /// Whether `written`, a JSON string between its quotes as written (escapes
 /// and all), is `value` serialized compactly (in its own order of fields or
@@ -46,17 +48,6 @@ impl Rest<'_> {
         }
     }
 
-    /// `take` of one byte, without the call to compare slices.
-    fn take_byte(&mut self, byte: u8) -> bool {
-        match self.0.split_first() {
-            Some((first, rest)) if *first == byte => {
-                self.0 = rest;
-                true
-            }
-            _ => false,
-        }
-    }
-
     fn value(&mut self, value: ValueRef<'_>, sorted: bool) -> bool {
         match value.kind() {
             Kind::Null => self.take(b"null"),
@@ -64,9 +55,9 @@ impl Rest<'_> {
             Kind::Number => value.as_number().is_some_and(|number| self.number(number)),
             Kind::String => value.text().is_some_and(|text| self.string(&text)),
             Kind::Array => {
-                self.take_byte(b'[')
-                    && value.items().enumerate().all(|(index, item)| (index == 0 || self.take_byte(b',')) && self.value(item, sorted))
-                    && self.take_byte(b']')
+                self.take(b"[")
+                    && value.items().enumerate().all(|(index, item)| (index == 0 || self.take(b",")) && self.value(item, sorted))
+                    && self.take(b"]")
             }
             Kind::Object if sorted => {
                 let mut fields: Vec<_> = value.fields().collect();
@@ -78,47 +69,35 @@ impl Rest<'_> {
     }
 
     fn fields<'v>(&mut self, fields: impl Iterator<Item = (&'v str, ValueRef<'v>)>, sorted: bool) -> bool {
-        self.take_byte(b'{')
+        self.take(b"{")
             && fields.enumerate().all(|(index, (name, value))| {
-                (index == 0 || self.take_byte(b',')) && self.string(name) && self.take_byte(b':') && self.value(value, sorted)
+                (index == 0 || self.take(b",")) && self.string(name) && self.take(b":") && self.value(value, sorted)
             })
-            && self.take_byte(b'}')
+            && self.take(b"}")
     }
 
     /// A string that JSON writes as it is, between quotes, which the
     /// record's own string escapes.
     fn string(&mut self, text: &str) -> bool {
-        let text = text.as_bytes();
-        let plain = !text.iter().any(|byte| matches!(byte, b'"' | b'\\' | ..=0x1f));
-        let quoted = |at: usize| self.0.get(at..at + 2) == Some(b"\\\"");
-        if !(plain && quoted(0) && self.0.get(2..2 + text.len()) == Some(text) && quoted(2 + text.len())) {
-            return false;
-        }
-        self.0 = &self.0[text.len() + 4..];
-        true
+        let plain = !text.bytes().any(|byte| matches!(byte, b'"' | b'\\' | ..=0x1f));
+        plain && self.take(b"\\\"") && self.take(text.as_bytes()) && self.take(b"\\\"")
     }
 
-    /// A whole number, in the digits every JSON writer writes it with, which
-    /// `serde_json` reads back as that number. A fraction is left to
-    /// `reads_as`: writers differ in how they write one, and `serde_json`
-    /// does not read every one back to the last bit.
+    /// A whole number, in the digits every JSON writer writes it with (its
+    /// `Display`), which `serde_json` reads back as that number. A fraction
+    /// is left to `reads_as`: writers differ in how they write one, and
+    /// `serde_json` does not read every one back to the last bit.
     fn number(&mut self, number: &Number) -> bool {
-        let (negative, mut left) = match (number.as_u64(), number.as_i64()) {
-            (Some(whole), _) => (false, whole),
-            (None, Some(whole)) => (true, whole.unsigned_abs()),
-            _ => return false,
-        };
+        // "-9223372036854775808", the longest, is 20 bytes.
         let mut digits = [0; 20];
-        let mut first = digits.len();
-        loop {
-            first -= 1;
-            digits[first] = b'0' + (left % 10) as u8;
-            left /= 10;
-            if left == 0 {
-                break;
+        let length = {
+            let mut unwritten = &mut digits[..];
+            if number.is_f64() || write!(unwritten, "{number}").is_err() {
+                return false;
             }
-        }
-        (!negative || self.take_byte(b'-')) && self.take(&digits[first..])
+            20 - unwritten.len()
+        };
+        self.take(&digits[..length])
     }
 }
 
