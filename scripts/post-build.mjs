@@ -94,7 +94,8 @@ const FIRST_PRESET = 'worked-example.json';
 const PAGE_WASM = /^playground-[0-9a-f]+_bg\.wasm$/;
 /**
  * The package keeps its wasm in its script as a `data:` URL of base64, which gzip leaves
- * at 7.6 KB where the wasm itself gzips to 5.5 KB: the build ships the wasm as a file.
+ * at 7.6 KB where the wasm itself gzips to 5.5 KB (5.2 once binaryen optimizes it): the
+ * build ships the wasm as a file.
  */
 const DECODER_WASM_IN_SCRIPT = /"data:application\/wasm;base64,([A-Za-z0-9+/]+={0,2})"/;
 /** How the package's script turns that URL into bytes before instantiating them. */
@@ -141,7 +142,7 @@ if (underTrunkServe) {
   if (!wasm) fail("the build has no page's wasm (playground-<hash>_bg.wasm)");
   // Its version and file list stay as written, one line each, for whoever reads them.
   const preamble = `const VERSION = '${version}';\nconst FILES = ${JSON.stringify(precached.map((file) => file.url))};\n`;
-  write('sw.js', await shipped(serviceWorker(version, wasm), { preamble }));
+  write('sw.js', await shipped(serviceWorker(wasm), { preamble }));
   note(`CSP added to index.html; sw.js precaches ${precached.length} of ${files.length} files as version ${version} (public URL ${publicUrl})`);
 }
 
@@ -244,10 +245,11 @@ async function withPackedWasm(page) {
   const wasmPath = buildFile(new URL(wasmUrl, root));
   writeFileSync(`${wasmPath}.xz`, xzPacked(wasmPath));
 
-  const decoderWasm = decoderWasmOfPackage();
+  const decoderScript = decoderScriptOfPackage();
+  const decoderWasm = decoderWasmOf(decoderScript);
   const decoderWasmName = `xz-decompress-${hashOf(decoderWasm)}.wasm`;
-  writeFileSync(join(staging, decoderWasmName), decoderWasm);
-  const decoder = decoderModule(decoderWasmName);
+  write(decoderWasmName, decoderWasm);
+  const decoder = decoderModule(decoderScript, decoderWasmName);
   const decoderName = `xz-decompress-${hashOf(decoder)}.js`;
   write(decoderName, decoder);
   const besideWasm = (name) => `${wasmUrl.slice(0, wasmUrl.lastIndexOf('/') + 1)}${name}`;
@@ -301,7 +303,7 @@ function xzPacked(path) {
 }
 
 /** xz-decompress's minified script (a UMD bundle: CommonJS, AMD or a global), as the package ships it. */
-function decoderScript() {
+function decoderScriptOfPackage() {
   const require = createRequire(import.meta.url);
   return readFileSync(require.resolve('xz-decompress/dist/package/xz-decompress.min.js'), 'utf8').trim();
 }
@@ -310,8 +312,8 @@ function decoderScript() {
  * The decoder's wasm, taken out of the package's script and optimized by binaryen for
  * speed (-O3), which also leaves it 1 KB smaller, and no slower to unpack the page's wasm.
  */
-function decoderWasmOfPackage() {
-  const found = decoderScript().match(DECODER_WASM_IN_SCRIPT);
+function decoderWasmOf(script) {
+  const found = script.match(DECODER_WASM_IN_SCRIPT);
   if (!found) fail("xz-decompress's script no longer holds its wasm as a data: URL: scripts/post-build.mjs takes it out");
   const module = binaryen.readBinary(Buffer.from(found[1], 'base64'));
   try {
@@ -328,12 +330,11 @@ function decoderWasmOfPackage() {
 }
 
 /**
- * xz-decompress's script as an ES module exporting `XzReadableStream`: it is handed a
+ * xz-decompress's `script` as an ES module exporting `XzReadableStream`: it is handed a
  * CommonJS `module` to fill, and a `require` that Node's web streams are never asked of
  * (browsers have ReadableStream). Its wasm is fetched from `wasmName` beside the module.
  */
-function decoderModule(wasmName) {
-  const script = decoderScript();
+function decoderModule(script, wasmName) {
   if (!script.includes(DECODER_WASM_FROM_BASE64)) fail("xz-decompress's script no longer instantiates its wasm as scripts/post-build.mjs expects");
   const fetched = `const g=await fetch(A).then((A=>{if(!A.ok)throw new Error(\`\${A.url} answered \${A.status}\`);return A.arrayBuffer()})),C=await WebAssembly.instantiate(g,{});`;
   const fetching = script
@@ -738,9 +739,9 @@ function versionOf(files) {
 }
 
 /** sw.js but for its preamble (`VERSION` and `FILES`, which `shipped` adds). */
-function serviceWorker(version, wasm) {
+function serviceWorker(wasm) {
   return `// sw.js, written by scripts/post-build.mjs at build time: the playground's service
-// worker. It precaches the files of this build (version ${version}) but the API
+// worker. It precaches the files of this build (\`FILES\`, of \`VERSION\`) but the API
 // module's, then answers same-origin GET requests for files under its scope from that
 // cache first and the network second (caching what the network gives, so the API
 // module once a page loaded it), so the playground works offline after one visit. A new build is a new sw.js: the browser installs it, it precaches
