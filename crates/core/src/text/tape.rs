@@ -295,6 +295,22 @@ impl<'t> Item<'t> {
         }
     }
 
+    /// An object's text from its first field on, the opening quote of that
+    /// field's name first, to the end of the text; none for an empty object
+    /// or any other value.
+    pub fn text_from_first_field(self) -> Option<&'t str> {
+        let (first, count) = self.held(OBJECT);
+        if count == 0 {
+            return None;
+        }
+        let name = self.tape.nodes[first];
+        let after_quote = match name.kind() {
+            STRING => name.at,
+            _ => self.tape.escaped[name.at as usize].at,
+        };
+        self.tape.text.get((after_quote as usize).checked_sub(1)?..)
+    }
+
     /// How many items an array holds or fields an object holds; none for
     /// any other value.
     pub fn count(self) -> Option<usize> {

@@ -112,6 +112,16 @@ impl<'a> ValueRef<'a> {
         }
     }
 
+    /// A taped object's text from its first field on (`Item::text_from_first_field`);
+    /// none for a built value, which keeps no text.
+    #[cfg(feature = "tapes")]
+    pub fn text_from_first_field(self) -> Option<&'a str> {
+        match self {
+            ValueRef::Built(_) => None,
+            ValueRef::Taped(item) => item.text_from_first_field(),
+        }
+    }
+
     /// A taped string between its quotes as its text writes it, escapes and
     /// all; none for a built value, which keeps no text.
     #[cfg(feature = "tapes")]

@@ -1,14 +1,17 @@
 //! Whether a JSON string, as it is written in its text, holds a value
 //! serialized as an apply records it: a live object's last-applied record
 //! most often is Git's object, serialized compactly by the last apply,
-//! then escaped into the live object's annotation. Walking Git's object and
-//! comparing each token it is written with against the record's bytes,
-//! escapes and all, needs no second reading of the record, nor any field
-//! looked up by name.
+//! then escaped into the live object's annotation. Comparing the record's
+//! bytes, escapes and all, with Git's object as it is written needs no
+//! second reading of the record, nor any field looked up by name.
 //!
-//! Two orders of fields are tried: the value's own, as the playground's
-//! world writes a record (`normalize::with_last_applied`), and sorted by
-//! name, as `kubectl apply` does (`GetModifiedConfiguration`,
+//! Git's object read into a tape is first compared with its own text
+//! (`copies_text`), spaces between tokens left out: the record is that text
+//! when the apply wrote the object in the order Git's text has it, as the
+//! playground's world writes a record (`normalize::with_last_applied`).
+//! Otherwise Git's object is walked, and each token it is written with is
+//! compared in two orders of fields: the value's own, and sorted by name,
+//! as `kubectl apply` writes it (`GetModifiedConfiguration`,
 //! k8s.io/kubectl/pkg/util/apply.go, encodes an unstructured object, whose
 //! maps Go's `encoding/json` writes with their keys sorted). A record
 //! written in any other way (other spaces, Go's `\u003c` for `<`) is not
@@ -23,15 +26,85 @@ use std::io::Write;
 /// and all), is `value` serialized compactly (in its own order of fields or
 /// sorted by name), then written as a JSON string, with or without the
 /// newline that `kubectl` ends a record with. When it is, the string reads
-/// as JSON that reads as `value` (`reads_as`). A value with a string that
-/// JSON escapes (a quote, a backslash, a control character) or with a
-/// fraction is left to `reads_as`: both are rare in Kubernetes objects
-/// (quantities are strings), and not worth the code here.
+/// as JSON that reads as `value` (`reads_as`). Unless the record copies
+/// a taped object's text, a value with a string that JSON escapes (a quote,
+/// a backslash, a control character) or with a fraction is left to
+/// `reads_as`: both are rare in Kubernetes objects (quantities are
+/// strings), and not worth the code here.
 pub fn written_as(written: &str, value: ValueRef<'_>) -> bool {
-    [false, true].into_iter().any(|sorted| {
-        let mut rest = Rest(written.as_bytes());
-        rest.value(value, sorted) && matches!(rest.0, b"" | b"\\n")
-    })
+    let copied = value.text_from_first_field().is_some_and(|text| copies_text(written.as_bytes(), text.as_bytes()));
+    copied
+        || [false, true].into_iter().any(|sorted| {
+            let mut rest = Rest(written.as_bytes());
+            rest.value(value, sorted) && ends_a_record(rest.0)
+        })
+}
+
+/// What may follow a record's value: nothing, or the newline `kubectl` ends it with.
+fn ends_a_record(rest: &[u8]) -> bool {
+    matches!(rest, b"" | b"\\n")
+}
+
+/// Whether `written`, a JSON string between its quotes as written, holds
+/// the text of the object whose fields `object` writes from its start (the
+/// text after its `{`), with no space between tokens. Byte for byte once the
+/// string's own escapes of a quote, a backslash and a slash are read; any
+/// other escape in the string (a newline between tokens, Go's `\u003c`)
+/// makes it no copy. The same text, spaces aside, reads as the same value.
+fn copies_text(written: &[u8], object: &[u8]) -> bool {
+    let Some(mut record) = written.strip_prefix(b"{") else {
+        return false;
+    };
+    let mut git = object;
+    let (mut depth, mut in_string, mut after_backslash) = (1_usize, false, false);
+    loop {
+        // The record's bytes up to its next escape read as they are written, and
+        // none of them is a quote: a string's text is compared at once.
+        let (run, escape) = record.split_at(record.iter().position(|byte| *byte == b'\\').unwrap_or(record.len()));
+        if in_string {
+            match git.strip_prefix(run) {
+                Some(rest) => git = rest,
+                None => return false,
+            }
+            after_backslash &= run.is_empty();
+        } else {
+            for (at, byte) in run.iter().enumerate() {
+                match skip_spaces(git).split_first() {
+                    Some((next, rest)) if next == byte => git = rest,
+                    _ => return false,
+                }
+                match byte {
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    return ends_a_record(&record[at + 1..]);
+                }
+            }
+        }
+        let (byte, rest) = match escape {
+            [b'\\', byte @ (b'"' | b'\\' | b'/'), rest @ ..] => (*byte, rest),
+            _ => return false,
+        };
+        record = rest;
+        let next_in_git = if in_string { git.split_first() } else { skip_spaces(git).split_first() };
+        match next_in_git {
+            Some((next, rest)) if *next == byte => git = rest,
+            _ => return false,
+        }
+        let escapes_the_next = in_string && byte == b'\\' && !after_backslash;
+        if byte == b'"' && !after_backslash {
+            in_string = !in_string;
+        }
+        after_backslash = escapes_the_next;
+    }
+}
+
+/// The text from its first byte that is not a space between tokens.
+fn skip_spaces(text: &[u8]) -> &[u8] {
+    let start = text.iter().position(|byte| !matches!(byte, b' ' | b'\n' | b'\r' | b'\t'));
+    &text[start.unwrap_or(text.len())..]
 }
 
 /// What is yet to be compared of the written string.
@@ -198,6 +271,29 @@ mod tests {
         assert!(written_as(&as_written(&record), ValueRef::from(tape.root())));
     }
 
+    #[test]
+    fn a_record_that_copies_a_taped_objects_text_is_recognized_with_any_string() {
+        let value = json!({"kind": "ConfigMap", "data": {"quote": "a \"b\" \\ c/d", "lines": "1\n2\t", "ratio": 0.25, "é": "\u{1}"}});
+        let tape = Tape::parse("desired", serde_json::to_string_pretty(&value).unwrap().into()).unwrap();
+        let record = format!("{}\n", serde_json::to_string(&value).unwrap());
+        assert!(written_as(&as_written(&record), ValueRef::from(tape.root())));
+        assert!(!written_as(&as_written(&record), ValueRef::from(&value)), "a built value keeps no text to copy");
+        let others = [
+            record.replace("0.25", "0.250"),
+            record.replace(r#"\"b\""#, r#"\"c\""#),
+            record.replace(r#":"#, r#": "#),
+            record.replace(r#"{"kind""#, r#"{ "kind""#),
+            record.replace("}}", "}},"),
+            record.replace("}}", "}"),
+            record.replace(r#","ratio":0.25"#, ""),
+            record.replace('/', "\\u002f"),
+        ];
+        for other in others {
+            assert_ne!(other, record, "each is another text");
+            assert!(!written_as(&as_written(&other), ValueRef::from(tape.root())), "{other}");
+        }
+    }
+
     /// JSON values; with `plain`, only strings that JSON writes as they are,
     /// and only whole numbers.
     fn any_json(plain: bool) -> impl Strategy<Value = Value> {
@@ -235,6 +331,31 @@ mod tests {
             for record in [own, serde_json::to_string(&sorted(&value)).unwrap(), serde_json::to_string(&other).unwrap(), cut_short] {
                 if written_as(&as_written(&record), ValueRef::from(&value)) {
                     prop_assert!(reads_as(&record, ValueRef::from(&value)), "{}", record);
+                }
+            }
+        }
+
+        /// A taped object's own record is recognized whatever its strings and
+        /// numbers, and what is recognized beside it reads as it: its own
+        /// record, sorted, another value's, one cut short, or one with a byte
+        /// replaced.
+        #[test]
+        fn records_beside_a_taped_object_are_recognized_only_when_they_read_as_it(
+            value in any_json(false), other in any_json(false), pretty in any::<bool>(),
+            cut in any::<prop::sample::Index>(), replaced in any::<prop::sample::Index>(), by in "[ a-c0-9\"\\,:{}\\[\\]]",
+        ) {
+            let value = json!({"v": value});
+            let text = if pretty { serde_json::to_string_pretty(&value) } else { serde_json::to_string(&value) };
+            let tape = Tape::parse("desired", text.unwrap().into()).unwrap();
+            let taped = ValueRef::from(tape.root());
+            let own = serde_json::to_string(&value).unwrap();
+            prop_assert!(written_as(&as_written(&own), taped), "{}", own);
+            let cut_short = own[..own.floor_char_boundary(cut.index(own.len() + 1))].to_string();
+            let at = own.floor_char_boundary(replaced.index(own.len()));
+            let with_a_byte_replaced = format!("{}{by}{}", &own[..at], &own[at..].chars().skip(1).collect::<String>());
+            for record in [serde_json::to_string(&sorted(&value)).unwrap(), serde_json::to_string(&json!({"v": other})).unwrap(), cut_short, with_a_byte_replaced] {
+                if written_as(&as_written(&record), taped) {
+                    prop_assert!(reads_as(&record, taped), "{}", record);
                 }
             }
         }
