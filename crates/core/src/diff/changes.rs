@@ -200,14 +200,21 @@ impl<'v> Walker<'v, '_> {
         let last_is_git = last.is_some_and(|last| last.is_at(want));
         let last = last.filter(|_| !last_is_git).map(ValueRef::indexed);
         let (wanted, had) = (want.indexed(), have.indexed());
-        let mut wanted_names = Names::default();
+        let (mut wanted_names, mut found_live) = (Names::default(), 0);
         for (name, value) in want.fields() {
             wanted_names.add(name);
             let before = match last_is_git {
                 true => Some(value),
                 false => last.as_ref().and_then(|last| last.get(name)),
             };
-            self.at(Step::Field(name), |walker| walker.walk(value, had.get(name), before));
+            let live = had.get(name);
+            found_live += usize::from(live.is_some());
+            self.at(Step::Field(name), |walker| walker.walk(value, live, before));
+        }
+        // Names are unique in an object: when Git's fields found every live one, the
+        // live object has no field Git does not declare.
+        if Some(found_live) == have.count() {
+            return;
         }
         let not_wanted = |name: &str| !wanted_names.may_hold(name) || wanted.get(name).is_none();
         for (name, value) in have.fields().filter(|(name, _)| not_wanted(name)) {

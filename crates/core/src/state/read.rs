@@ -14,7 +14,7 @@ use crate::text::document;
 use crate::text::edit::SharedText;
 use crate::value::{Kind, ValueRef};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::btree_map::{BTreeMap, Entry};
 use std::sync::Arc;
 #[cfg(feature = "tapes")]
 use crate::text::{tape::Tape, yaml};
@@ -163,17 +163,21 @@ impl State {
                 kubernetes_key(item.view())
                     .map_err(|problem| within.shape_error(source, index, problem))?,
             );
-            if objects.contains_key(&key) {
-                let first = keys.iter().position(|earlier| *earlier == key).unwrap_or_default();
-                let (first, second) = within.numbers(first, index);
-                return Err(InputError::duplicate_key(
-                    source,
-                    &key,
-                    format!("two objects have the key {key} ({first} and {second})"),
-                ));
-            }
-            keys.push(Key::clone(&key));
-            objects.insert(key, Arc::new(item));
+            let place = match objects.entry(key) {
+                Entry::Vacant(place) => place,
+                Entry::Occupied(taken) => {
+                    let key = taken.key();
+                    let first = keys.iter().position(|earlier| earlier == key).unwrap_or_default();
+                    let (first, second) = within.numbers(first, index);
+                    return Err(InputError::duplicate_key(
+                        source,
+                        key,
+                        format!("two objects have the key {key} ({first} and {second})"),
+                    ));
+                }
+            };
+            keys.push(Key::clone(place.key()));
+            place.insert(Arc::new(item));
         }
         Ok(State::of(form, objects))
     }
