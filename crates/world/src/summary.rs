@@ -9,7 +9,6 @@ use crate::repository::{
     branch_view, desired_state, diff_files, diff_trees, Commit, FileDiff, ObjectDiff, Paths,
     PullRequest,
 };
-use crate::scenario::Files;
 use crate::World;
 use gitops_core::collect::{map_of, sort_by_key};
 use gitops_core::health::Health;
@@ -17,6 +16,7 @@ use gitops_core::report::{report, SyncStatus};
 use gitops_core::Warning;
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -118,13 +118,13 @@ impl World {
             .parent
             .as_deref()
             .and_then(|id| self.repository.find(id));
-        let view = |files: &Files| match &commit.branch {
-            Some(branch) => branch_view(branch, files),
-            None => files.clone(),
+        let view = |files| match &commit.branch {
+            Some(branch) => Cow::Owned(branch_view(branch, files)),
+            None => Cow::Borrowed(files),
         };
         let paths = match &commit.branch {
-            Some(_) => Paths::default(),
-            None => self.repository.paths().clone(),
+            Some(_) => Cow::Owned(Paths::default()),
+            None => Cow::Borrowed(self.repository.paths()),
         };
         let changes = parent
             .map(|parent| diff_trees(&view(&parent.files), &view(&commit.files), &paths))
