@@ -69,7 +69,7 @@ fn copies_text(written: &[u8], object: &[u8]) -> bool {
             after_backslash &= run.is_empty();
         } else {
             for (at, byte) in run.iter().enumerate() {
-                match skip_spaces(git).split_first() {
+                match git.trim_ascii_start().split_first() {
                     Some((next, rest)) if next == byte => git = rest,
                     _ => return false,
                 }
@@ -88,7 +88,7 @@ fn copies_text(written: &[u8], object: &[u8]) -> bool {
             _ => return false,
         };
         record = rest;
-        let next_in_git = if in_string { git.split_first() } else { skip_spaces(git).split_first() };
+        let next_in_git = if in_string { git.split_first() } else { git.trim_ascii_start().split_first() };
         match next_in_git {
             Some((next, rest)) if *next == byte => git = rest,
             _ => return false,
@@ -99,12 +99,6 @@ fn copies_text(written: &[u8], object: &[u8]) -> bool {
         }
         after_backslash = escapes_the_next;
     }
-}
-
-/// The text from its first byte that is not a space between tokens.
-fn skip_spaces(text: &[u8]) -> &[u8] {
-    let start = text.iter().position(|byte| !matches!(byte, b' ' | b'\n' | b'\r' | b'\t'));
-    &text[start.unwrap_or(text.len())..]
 }
 
 /// What is yet to be compared of the written string.
