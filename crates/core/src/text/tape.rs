@@ -7,14 +7,16 @@
 //! both). `Item` reads a value where it lies; `Item::to_value` builds the
 //! owned value where one is needed.
 //!
-//! What it reads, and the errors it gives, are `json::parse`'s: the text is
-//! read by `serde_json`, a field written twice is an error, and so are
-//! documents too large or nested too deeply.
+//! What it reads, and the errors it gives, are `json::parse`'s: a field
+//! written twice is an error, and so are documents too large or nested too
+//! deeply. One pass over the bytes (`scan`) writes the nodes of a text it is
+//! sure of; any other text is read by `serde_json`, which finds its errors.
 
 use crate::error::InputError;
 use crate::text::edit::SharedText;
 use crate::text::json::{check_size, refused, twice_error, Kind};
 use crate::text::names::Names;
+use scan::scan;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -112,13 +114,15 @@ impl Tape {
             numbers: Vec::new(),
         };
         let read = {
-            let mut deserializer = serde_json::Deserializer::from_str(&text);
-            Writer {
+            let mut reading = Reading::default();
+            let mut writer = Writer {
                 tape: &mut tape,
-                reading: &mut Reading::default(),
+                reading: &mut reading,
+            };
+            match scan(&mut writer) {
+                Some(()) => Ok(()),
+                None => writer.again_by_serde_json(),
             }
-            .deserialize(&mut deserializer)
-            .and_then(|()| deserializer.end())
         };
         match read {
             Ok(()) => {
@@ -553,6 +557,19 @@ struct Reading {
 }
 
 impl Writer<'_> {
+    /// The text read by `serde_json`, from the start, where `scan` gave up.
+    fn again_by_serde_json(&mut self) -> Result<(), serde_json::Error> {
+        self.tape.nodes.clear();
+        self.tape.escaped.clear();
+        self.tape.numbers.clear();
+        *self.reading = Reading::default();
+        let text = self.tape.text.clone();
+        let mut deserializer = serde_json::Deserializer::from_str(&text);
+        self.inner()
+            .deserialize(&mut deserializer)
+            .and_then(|()| deserializer.end())
+    }
+
     fn inner(&mut self) -> Writer<'_> {
         Writer {
             tape: self.tape,
@@ -775,6 +792,8 @@ impl<'de> Visitor<'de> for Writer<'_> {
         }
     }
 }
+
+mod scan;
 
 #[cfg(test)]
 mod tests;

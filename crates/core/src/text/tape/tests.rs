@@ -198,3 +198,109 @@ proptest! {
         prop_assert_eq!(as_tape_reads(&broken), as_json_reads(&broken));
     }
 }
+
+/// The tape `scan` writes (none where it gives up), and the one `serde_json`'s reading writes.
+fn both_readings(text: &str) -> (Option<Tape>, Result<Tape, String>) {
+    let read = |first: bool| {
+        let mut tape = Tape { text: text.into(), nodes: Vec::new(), escaped: Vec::new(), numbers: Vec::new() };
+        let mut reading = Reading::default();
+        let mut writer = Writer { tape: &mut tape, reading: &mut reading };
+        let read = if first {
+            scan(&mut writer).ok_or_else(String::new)
+        } else {
+            writer.again_by_serde_json().map_err(|error| error.to_string())
+        };
+        read.map(|()| tape)
+    };
+    (read(true).ok(), read(false))
+}
+
+/// Whether two tapes hold the same nodes, strings and numbers.
+fn same_tapes(one: &Tape, other: &Tape) -> bool {
+    let places = |tape: &Tape| tape.escaped.iter().map(Escaped::between_quotes).collect::<Vec<_>>();
+    one.nodes == other.nodes && places(one) == places(other) && one.numbers == other.numbers
+}
+
+/// `scan` writes the tape `serde_json`'s reading writes, or gives up where that
+/// reading fails or the text is one it leaves to `serde_json`.
+fn scans_as_serde_json_reads(text: &str, scanned: bool) {
+    match both_readings(text) {
+        (Some(scanned), Ok(read)) => assert!(same_tapes(&scanned, &read), "{text:?}"),
+        (Some(_), Err(error)) => panic!("{text:?} scanned, where serde_json refuses it: {error}"),
+        (None, _) => assert!(!scanned, "{text:?} was not scanned"),
+    }
+}
+
+#[test]
+fn scans_strings_as_serde_json_reads_them() {
+    for text in [r#""plain""#, r#""a\"b\\c\/d\b\f\n\r\t""#, r#""\u00e9 \u0000""#, r#""\ud83d\ude00""#, "\"é ü\"", r#""""#] {
+        scans_as_serde_json_reads(text, true);
+    }
+    for text in [r#""\ud83d""#, r#""\ud83dx""#, r#""\ud83d\u0041""#, r#""\udc00""#, r#""\x""#, r#""\u00g0""#, "\"a\u{1}b\"", "\"a\tb\"", r#""open"#, r#""a\"#] {
+        scans_as_serde_json_reads(text, false);
+    }
+}
+
+#[test]
+fn scans_numbers_as_serde_json_reads_them() {
+    for text in ["0", "-0", "-1", "7", "1.5", "-2.5e3", "1E2", "123456789012345678", "-123456789012345678",
+        "1234567890123456789", "18446744073709551615", "18446744073709551616", "-9223372036854775808", "-9223372036854775809", "1e308"] {
+        scans_as_serde_json_reads(text, true);
+    }
+    for text in ["007", "-", "1.", ".5", "1e", "+1", "1e400", "--1", "1.2.3", "0x10", "1-2"] {
+        scans_as_serde_json_reads(text, false);
+    }
+}
+
+#[test]
+fn scans_arrays_objects_and_literals_as_serde_json_reads_them() {
+    let eighteen_fields = (0..18).map(|field| format!("\"f{field}\": {field}")).collect::<Vec<_>>().join(", ");
+    for text in ["[true, false, null]", " {\"a\": [1, {\"b\": {}}, []], \"c\": \"d\"}\n\t\r ", "{}", "[]", "[[],[[]]]",
+        r#"{"a": 1, "b": {"a": 2}}"#, &format!("{{{eighteen_fields}}}"), &format!("{}{}", "[".repeat(100), "]".repeat(100))] {
+        scans_as_serde_json_reads(text, true);
+    }
+    let twice = format!("{{{eighteen_fields}, \"f3\": 3}}");
+    for text in ["tru", "nulls", "[1,]", "{\"a\": 1,}", "{\"a\" 1}", "{,}", "[1 2]", "{\"a\": 1}x", "{1: 2}", "[", "{\"a\":",
+        "{\"a\": 1, \"a\": 2}", r#"{"a\u0062": 1, "ab": 2}"#, &twice, &format!("{}{}", "[".repeat(101), "]".repeat(101)), ""] {
+        scans_as_serde_json_reads(text, false);
+    }
+}
+
+#[test]
+fn scans_a_kubernetes_object_with_its_last_applied_record() {
+    let object = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "annotations": {}}});
+    let record = serde_json::to_string(&object).unwrap();
+    let live = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "generation": 3,
+        "annotations": {"kubectl.kubernetes.io/last-applied-configuration": record}}, "spec": {"replicas": 2}});
+    scans_as_serde_json_reads(&serde_json::to_string_pretty(&live).unwrap(), true);
+}
+
+proptest! {
+    #![proptest_config(gitops_testing::config())]
+
+    #[test]
+    fn scans_any_json_as_serde_json_reads_it(value in any_json(), pretty in any::<bool>()) {
+        let text = if pretty { serde_json::to_string_pretty(&value) } else { serde_json::to_string(&value) }.unwrap();
+        scans_as_serde_json_reads(&text, true);
+    }
+
+    #[test]
+    fn scans_a_broken_text_only_as_serde_json_reads_it(
+        value in any_json(),
+        at in any::<prop::sample::Index>(),
+        cut in 0..4usize,
+        inserted in "[\\[\\]{}\",:a0-eE.\\\\u ]{0,3}",
+    ) {
+        let text = serde_json::to_string(&value).unwrap();
+        let boundaries: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).collect();
+        let start = boundaries[at.index(boundaries.len())];
+        let end = boundaries.iter().copied().filter(|end| *end >= start).nth(cut).unwrap_or(text.len());
+        let broken = format!("{}{inserted}{}", &text[..start], &text[end..]);
+        let (scanned, read) = both_readings(&broken);
+        match (scanned, read) {
+            (Some(scanned), Ok(read)) => prop_assert!(same_tapes(&scanned, &read), "{:?}", broken),
+            (Some(_), Err(error)) => prop_assert!(false, "{:?} scanned, where serde_json refuses it: {}", broken, error),
+            (None, read) => prop_assert!(read.is_err(), "{:?} read by serde_json, not scanned", broken),
+        }
+    }
+}
