@@ -8,7 +8,7 @@
 //! (`reread`).
 
 use crate::error::InputError;
-use crate::state::reread::{keeps_outer_brackets, reread, Spans};
+use crate::state::reread::{reread, Spans};
 use crate::state::State;
 use crate::text::bytes::{common_ends, common_prefix, same_text};
 use crate::text::edit::{Edit, SharedText, Typed};
@@ -243,10 +243,7 @@ fn reread_of(
             recent
                 .iter()
                 .enumerate()
-                .filter(|&(at, kept)| {
-                    edited_from.is_none_or(|edited_from| edited_from.at != at)
-                        && keeps_outer_brackets(&kept.text, text)
-                })
+                .filter(|&(at, _)| edited_from.is_none_or(|edited_from| edited_from.at != at))
                 .find_map(|(_, kept)| from(kept, common_ends(kept.text.as_bytes(), text.as_bytes())))
         })
 }

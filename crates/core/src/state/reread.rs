@@ -90,7 +90,8 @@ pub fn reread(
     let edited = before.len() - same_end;
     // An edit that touches the text's first or last bracket, or the space around it,
     // is not inside an object: no need to find where the objects are.
-    let (opening, closing) = outer_brackets(before)?;
+    let opening = before.len() - before.trim_start().len();
+    let closing = before.trim_end().len().checked_sub(1)?;
     if same_start <= opening || edited > closing || edited - same_start > before.len() / 2 {
         return None;
     }
@@ -138,70 +139,11 @@ pub fn reread(
     Some((next, next_spans))
 }
 
-/// Where the first and the last bracket of `text` lie.
-fn outer_brackets(text: &str) -> Option<(usize, usize)> {
-    Some((text.len() - text.trim_start().len(), text.trim_end().len().checked_sub(1)?))
-}
-
-/// Whether `after` keeps the first and the last bracket of `before` and the space
-/// around them, as `reread` needs: a check of a few bytes, where finding how far two
-/// texts are the same compares them whole.
-pub fn keeps_outer_brackets(before: &str, after: &str) -> bool {
-    outer_brackets(before).is_some_and(|(opening, closing)| {
-        after.as_bytes().starts_with(&before.as_bytes()[..=opening])
-            && after.as_bytes().ends_with(&before.as_bytes()[closing..])
-    })
-}
-
 /// How deeply a value nests: 0 for a scalar, 1 for `{}` or `[]`.
 fn nesting(value: &Value) -> usize {
     match value {
         Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
         Value::Object(fields) => 1 + fields.values().map(nesting).max().unwrap_or(0),
         _ => 0,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::text::bytes::common_ends;
-    use proptest::prelude::*;
-
-    fn named_text(count: usize, padding: &str) -> String {
-        let objects: Vec<String> = (0..count).map(|index| format!("\"o{index}\": {{\"v\": {index}}}")).collect();
-        format!("{padding}{{\n  {}\n}}{padding}", objects.join(",\n  "))
-    }
-
-    #[test]
-    fn the_outer_brackets_are_kept_by_an_edit_inside_an_object_only() {
-        let before = named_text(3, " ");
-        assert!(keeps_outer_brackets(&before, &before.replace("\"v\": 1", "\"v\": 12")));
-        assert!(!keeps_outer_brackets(&before, &format!("{before} ")));
-        assert!(!keeps_outer_brackets(&before, &before[1..]));
-        assert!(!keeps_outer_brackets(&before, &before.replacen('{', "[", 1)));
-        assert!(!keeps_outer_brackets("  ", "  "));
-    }
-
-    proptest! {
-        #![proptest_config(gitops_testing::config())]
-
-        #[test]
-        fn an_edit_that_moves_an_outer_bracket_is_never_read_again(
-            count in 1..4usize,
-            padded in any::<bool>(),
-            at in any::<prop::sample::Index>(),
-            removed in 0..3usize,
-            inserted in "[ \n{}a\",:0]{0,2}",
-        ) {
-            let before = named_text(count, if padded { " \n" } else { "" });
-            let state = State::read_afresh("desired", &before).unwrap();
-            let start = at.index(before.len() + 1);
-            let end = (start + removed).min(before.len());
-            let after = format!("{}{inserted}{}", &before[..start], &before[end..]);
-            let ends = common_ends(before.as_bytes(), after.as_bytes());
-            let read = reread("desired", &before, &state, &OnceCell::new(), &after, ends);
-            prop_assert!(keeps_outer_brackets(&before, &after) || read.is_none(), "{:?} → {:?}", before, after);
-        }
     }
 }
