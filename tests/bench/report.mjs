@@ -43,7 +43,10 @@ function planSection({ contenders, results }) {
   );
   const peers = others.filter(({ id }) => id !== 'parse');
   const slowerThan = (result) => peers.filter(({ id }) => result.median.ours >= result.median[id]).map(({ id }) => id);
-  const parseRatios = results.map((result) => result.median.ours / result.median.parse);
+  const parseRatio = (result) => result.median.ours / result.median.parse;
+  // The speed targets are set at 1,000 and 10,000 objects; 100 is printed beside them.
+  const targeted = results.filter((result) => result.size >= 1_000);
+  const sizesNamed = (results) => results.map((result) => count(result.size)).join(' and ');
   const oursGrowth = at(1_000) && at(10_000) ? at(10_000).median.ours / at(1_000).median.ours : undefined;
   const runs = results.map((result) => `${result.runs.ours.length} at ${count(result.size)}`).join(', ');
   const largest = results[results.length - 1];
@@ -54,14 +57,14 @@ function planSection({ contenders, results }) {
     tables: [timesTable, ratioTable, foundTable],
     targets: [
       target(
-        'faster than every peer',
-        results.every((result) => slowerThan(result).length === 0),
+        `faster than every peer at ${sizesNamed(targeted)} objects`,
+        targeted.length > 0 && targeted.every((result) => slowerThan(result).length === 0),
         results.map((result) => `${count(result.size)}: ${slowerThan(result).length ? `slower than ${slowerThan(result).join(', ')}` : 'fastest'}`).join('; '),
       ),
       target(
-        'at most twice the parse time',
-        parseRatios.every((ratio) => ratio <= 2),
-        results.map((result, index) => `${count(result.size)}: ${times(parseRatios[index])}`).join('; '),
+        `at most twice the parse time at ${sizesNamed(targeted)} objects`,
+        targeted.length > 0 && targeted.every((result) => parseRatio(result) <= 2),
+        results.map((result) => `${count(result.size)}: ${times(parseRatio(result))}`).join('; '),
       ),
       target(
         'peak wasm memory of a plan at most twice the input',
