@@ -130,6 +130,15 @@ fn a_kubernetes_object_takes_fewer_bytes_than_its_text() {
     assert!(tape.heap_bytes() < text.len(), "{} bytes of nodes for {} of text", tape.heap_bytes(), text.len());
 }
 
+/// `value` written compactly, with `cut` characters from `at` on replaced by `inserted`.
+fn broken_text(value: &Value, at: prop::sample::Index, cut: usize, inserted: &str) -> String {
+    let text = serde_json::to_string(value).unwrap();
+    let boundaries: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).collect();
+    let start = boundaries[at.index(boundaries.len())];
+    let end = boundaries.iter().copied().filter(|end| *end >= start).nth(cut).unwrap_or(text.len());
+    format!("{}{inserted}{}", &text[..start], &text[end..])
+}
+
 fn any_json() -> impl Strategy<Value = Value> {
     let numbers = prop_oneof![
         any::<i64>().prop_map(Value::from),
@@ -190,11 +199,7 @@ proptest! {
         cut in 0..4usize,
         inserted in "[\\[\\]{}\",:a0 \\\\]{0,2}",
     ) {
-        let text = serde_json::to_string(&value).unwrap();
-        let boundaries: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).collect();
-        let start = boundaries[at.index(boundaries.len())];
-        let end = boundaries.iter().copied().filter(|end| *end >= start).nth(cut).unwrap_or(text.len());
-        let broken = format!("{}{inserted}{}", &text[..start], &text[end..]);
+        let broken = broken_text(&value, at, cut, &inserted);
         prop_assert_eq!(as_tape_reads(&broken), as_json_reads(&broken));
     }
 }
@@ -291,11 +296,7 @@ proptest! {
         cut in 0..4usize,
         inserted in "[\\[\\]{}\",:a0-eE.\\\\u ]{0,3}",
     ) {
-        let text = serde_json::to_string(&value).unwrap();
-        let boundaries: Vec<usize> = (0..=text.len()).filter(|at| text.is_char_boundary(*at)).collect();
-        let start = boundaries[at.index(boundaries.len())];
-        let end = boundaries.iter().copied().filter(|end| *end >= start).nth(cut).unwrap_or(text.len());
-        let broken = format!("{}{inserted}{}", &text[..start], &text[end..]);
+        let broken = broken_text(&value, at, cut, &inserted);
         let (scanned, read) = both_readings(&broken);
         match (scanned, read) {
             (Some(scanned), Ok(read)) => prop_assert!(same_tapes(&scanned, &read), "{:?}", broken),
