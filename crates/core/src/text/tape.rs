@@ -217,7 +217,8 @@ impl Tape {
     /// place in the text, quotes and all.
     fn unescape(&self, escaped: &Escaped) -> String {
         let Range { start, end } = escaped.between_quotes();
-        // `serde_json` read these bytes as this string when the tape was written.
+        // When the tape was written, `serde_json` read these bytes as this string, or the
+        // scan found in them only escapes `serde_json` reads.
         self.text
             .get(start.saturating_sub(1)..end + 1)
             .and_then(|quoted| serde_json::from_str(quoted).ok())
