@@ -626,6 +626,16 @@ impl Writer<'_> {
                 read: OnceLock::from(Box::from(value)),
             },
         };
+        self.push_escaped(escaped);
+    }
+
+    /// The field name just written.
+    fn last_name(&self) -> &str {
+        self.tape.nodes.last().map_or("", |node| self.tape.str_of(*node))
+    }
+
+    /// The node of a string written with escapes, and where it lies.
+    fn push_escaped(&mut self, escaped: Escaped) {
         self.push(ESCAPED, self.tape.escaped.len(), 0);
         self.tape.escaped.push(escaped);
     }
@@ -781,7 +791,7 @@ impl<'de> Visitor<'de> for Writer<'_> {
         // field written twice.
         let (mut names, mut shared) = (Names::default(), false);
         while let Some(()) = map.next_key_seed(self.inner())? {
-            let name = self.tape.nodes.last().map_or("", |node| self.tape.str_of(*node));
+            let name = self.last_name();
             shared |= names.add(name);
             map.next_value_seed(self.inner())?;
             size += 1;

@@ -10,7 +10,7 @@
 //! the text as before, and finds every error and says where. So a text reads as
 //! the same tape either way (`tests.rs` compares the two readings).
 
-use super::{Escaped, Writer, ARRAY, ESCAPED, FALSE, NULL, OBJECT, STRING, TRUE};
+use super::{Escaped, Writer, ARRAY, FALSE, NULL, OBJECT, STRING, TRUE};
 use crate::text::names::Names;
 use serde_json::Number;
 use std::sync::OnceLock;
@@ -109,7 +109,7 @@ fn name(bytes: &mut Bytes, writer: &mut Writer, object: &mut Open) -> Option<()>
         return None;
     }
     string(bytes, writer)?;
-    let name = writer.tape.nodes.last().map_or("", |node| writer.tape.str_of(*node));
+    let name = writer.last_name();
     object.shared |= object.names.add(name);
     bytes.skip_space();
     (bytes.next()? == b':').then_some(())?;
@@ -137,8 +137,7 @@ fn string(bytes: &mut Bytes, writer: &mut Writer) -> Option<()> {
     writer.reading.after = bytes.at;
     let length = at - start;
     if escaped {
-        writer.push(ESCAPED, writer.tape.escaped.len(), 0);
-        writer.tape.escaped.push(Escaped { at: start as u32, len: length as u32, read: OnceLock::new() });
+        writer.push_escaped(Escaped { at: start as u32, len: length as u32, read: OnceLock::new() });
     } else {
         writer.push(STRING, start, length);
     }
