@@ -185,6 +185,28 @@ impl Tape {
         None
     }
 
+    /// Whether the node at `at` is written as the one at `other_at` in
+    /// `other` (`Item::written_alike`): an array or object of the same size
+    /// and as many nodes, or the same scalar as written.
+    fn node_alike(&self, at: usize, other: &Tape, other_at: usize) -> bool {
+        let (one, another) = (self.nodes[at], other.nodes[other_at]);
+        one.kind() == another.kind()
+            && match one.kind() {
+                NUMBER => self.numbers[one.at as usize] == other.numbers[another.at as usize],
+                STRING => self.str_of(one).as_bytes() == other.str_of(another).as_bytes(),
+                ESCAPED => {
+                    let one_written = self.escaped[one.at as usize].between_quotes();
+                    let another_written = other.escaped[another.at as usize].between_quotes();
+                    // A string noted with no place in the text (`Writer::escaped`) is alike none.
+                    !one_written.is_empty() && self.text.get(one_written) == other.text.get(another_written)
+                }
+                ARRAY | OBJECT => {
+                    one.size() == another.size() && one.at as usize - at == another.at as usize - other_at
+                }
+                _ => true,
+            }
+    }
+
     fn str_of(&self, node: Node) -> &str {
         match node.kind() {
             ESCAPED => {
@@ -242,6 +264,22 @@ impl<'t> Item<'t> {
     /// Whether the two are the one value at one place of one tape.
     pub fn is_at(self, other: Item) -> bool {
         std::ptr::eq(self.tape, other.tape) && self.at == other.at
+    }
+
+    /// Whether the two values are written alike, node for node: the same
+    /// fields in the same order, the same items, strings written the same
+    /// way and equal numbers. Values written alike are equal (the converse
+    /// does not hold: `1` and `1.0`, or fields in another order). Two values
+    /// holding a different number of nodes are told apart at once.
+    pub fn written_alike(self, other: Item) -> bool {
+        let (here, there) = (self.at..self.end(), other.at..other.end());
+        here.len() == there.len()
+            && here.zip(there).all(|(one, another)| self.tape.node_alike(one, other.tape, another))
+    }
+
+    /// Whether the value is an array or holds one.
+    pub fn holds_array(self) -> bool {
+        self.tape.nodes[self.at..self.end()].iter().any(|node| node.kind() == ARRAY)
     }
 
     fn node(self) -> Node {
