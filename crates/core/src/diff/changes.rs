@@ -231,8 +231,10 @@ impl<'v> Walker<'v, '_> {
             self.at(Step::Field(name), |walker| walker.walk(value, live, before));
         }
         // Names are unique in an object: when Git's fields found every live one, the
-        // live object has no field Git does not declare.
-        if Some(found_live) == have.count() {
+        // live object has no field Git does not declare. A Kubernetes object's live field
+        // is removed only when Git set it before, which nothing says when there is no
+        // record, or when the record is Git's object itself.
+        if Some(found_live) == have.count() || (self.kubernetes() && last.is_none()) {
             return;
         }
         let not_wanted = |name: &str| !wanted_names.may_hold(name) || wanted.get(name).is_none();
