@@ -1,6 +1,7 @@
 //! Where two texts part: the bytes they share at their start and at their
 //! end, compared many bytes at a time (wasm has no fast `memcmp`, and the
-//! texts compared are megabytes long).
+//! texts compared are megabytes long); and which bytes of an eight-byte word
+//! are a given byte, for the readers of JSON strings.
 
 /// How many bytes the two texts share at their start, and then at their end
 /// (never counting a byte twice).
@@ -54,6 +55,31 @@ pub fn common_suffix(a: &[u8], b: &[u8]) -> usize {
     }
     same
 }
+
+/// Eight bytes read as one word, the first the lowest; none past the end.
+pub fn word_at(bytes: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?))
+}
+
+/// The high bit of each byte of `word` that is `byte`, and perhaps of some bytes
+/// after the first that is: the lowest set bit is right, and none is set when
+/// no byte is `byte`.
+pub fn bytes_equal_to(word: u64, byte: u8) -> u64 {
+    zero_bytes(word ^ (ONES * u64::from(byte)))
+}
+
+/// The high bit of each byte of `word` below 0x20 (a control character), as
+/// `bytes_equal_to` sets them.
+pub fn bytes_below_space(word: u64) -> u64 {
+    word.wrapping_sub(ONES * 0x20) & !word & HIGH_BITS
+}
+
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(ONES) & !word & HIGH_BITS
+}
+
+const ONES: u64 = u64::from_ne_bytes([1; 8]);
+const HIGH_BITS: u64 = ONES << 7;
 
 /// Whether two 32-byte blocks are the same, as four words compared at once.
 #[inline(always)]

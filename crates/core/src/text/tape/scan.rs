@@ -11,6 +11,7 @@
 //! the same tape either way (`tests.rs` compares the two readings).
 
 use super::{Escaped, Writer, ARRAY, FALSE, NULL, OBJECT, STRING, TRUE};
+use crate::text::bytes::{bytes_below_space, bytes_equal_to, word_at};
 use crate::text::names::Names;
 use serde_json::Number;
 use std::sync::OnceLock;
@@ -168,14 +169,8 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u32> {
 /// The first byte from `at` on that is a quote, a backslash or a control
 /// character, eight bytes at a time (as `serde_json` looks for the end of a string).
 fn plain_until(bytes: &[u8], mut at: usize) -> usize {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGH_BITS: u64 = ONES << 7;
-    let zero_bytes = |word: u64| word.wrapping_sub(ONES) & !word;
-    while let Some(eight) = bytes.get(at..at + 8) {
-        let word = u64::from_le_bytes(eight.try_into().unwrap_or_default());
-        let control = word.wrapping_sub(ONES * 0x20) & !word;
-        let found = (control | zero_bytes(word ^ (ONES * u64::from(b'"'))) | zero_bytes(word ^ (ONES * u64::from(b'\\'))))
-            & HIGH_BITS;
+    while let Some(word) = word_at(bytes, at) {
+        let found = bytes_below_space(word) | bytes_equal_to(word, b'"') | bytes_equal_to(word, b'\\');
         if found != 0 {
             // A byte flagged wrongly lies only after one flagged rightly.
             return at + found.trailing_zeros() as usize / 8;
