@@ -18,6 +18,7 @@
 //! recognized here, and the caller reads it (`reads_as`).
 
 use crate::collect::sort_by_key;
+use crate::text::bytes::{bytes_equal_to, word_at};
 use crate::value::{Kind, ValueRef};
 use serde_json::Number;
 use std::io::Write;
@@ -58,6 +59,15 @@ fn copies_text(written: &[u8], object: &[u8]) -> bool {
     let mut git = object;
     let (mut depth, mut in_string, mut after_backslash) = (1_usize, false, false);
     loop {
+        if in_string && !after_backslash {
+            if let Some((taken, escaped)) = string_up_to_escape(record, git) {
+                // What the steps below do for this run and the escape after it.
+                (record, git) = (&record[taken + 2..], &git[taken + 1..]);
+                in_string = escaped != b'"';
+                after_backslash = escaped == b'\\';
+                continue;
+            }
+        }
         // The record's bytes up to its next escape read as they are written, and
         // none of them is a quote: a string's text is compared at once.
         let (run, escape) = record.split_at(record.iter().position(|byte| *byte == b'\\').unwrap_or(record.len()));
@@ -98,6 +108,31 @@ fn copies_text(written: &[u8], object: &[u8]) -> bool {
             in_string = !in_string;
         }
         after_backslash = escapes_the_next;
+    }
+}
+
+/// Inside a string, eight bytes at a time: how many bytes the record and Git's
+/// text share before Git's next quote or backslash, which the record writes
+/// escaped just there, and that byte. None when it is not so simple (a record
+/// that escapes a slash, one that parts from Git's text, the last few bytes):
+/// the steps of `copies_text` then go a byte at a time.
+fn string_up_to_escape(record: &[u8], git: &[u8]) -> Option<(usize, u8)> {
+    let mut at = 0;
+    loop {
+        let (written, in_git) = (word_at(record, at)?, word_at(git, at)?);
+        let escaped = bytes_equal_to(in_git, b'"') | bytes_equal_to(in_git, b'\\');
+        let parted = written ^ in_git;
+        if escaped == 0 && parted == 0 {
+            at += 8;
+            continue;
+        }
+        let (first_escaped, first_parted) = (escaped.trailing_zeros() / 8, parted.trailing_zeros() / 8);
+        if first_parted < first_escaped {
+            return None;
+        }
+        let taken = at + first_escaped as usize;
+        let byte = git[taken];
+        return (record.get(taken..taken + 2) == Some(&[b'\\', byte][..])).then_some((taken, byte));
     }
 }
 
