@@ -141,12 +141,7 @@ impl<'v> Walker<'v, '_> {
     /// lists can differ (`walk_keyed_list`).
     #[cfg(feature = "tapes")]
     fn alike_as_written(&self, desired: ValueRef, live: ValueRef) -> bool {
-        match (desired, live) {
-            (ValueRef::Taped(desired), ValueRef::Taped(live)) => {
-                desired.written_alike(live) && !(self.kubernetes() && desired.holds_array())
-            }
-            _ => false,
-        }
+        desired.written_alike(live) && !(self.kubernetes() && desired.holds_array())
     }
 
     fn same_once_typed(&self, desired: ValueRef, live: ValueRef) -> bool {

@@ -195,6 +195,26 @@ impl<'a> ValueRef<'a> {
         }
     }
 
+    /// Whether both are read from tapes where they are written alike
+    /// (`Item::written_alike`), and so are equal; built values are never
+    /// compared so.
+    #[cfg(feature = "tapes")]
+    pub fn written_alike(self, other: ValueRef) -> bool {
+        match (self, other) {
+            (ValueRef::Taped(one), ValueRef::Taped(other)) => one.written_alike(other),
+            _ => false,
+        }
+    }
+
+    /// Whether the value is an array or holds one.
+    #[cfg(feature = "tapes")]
+    pub fn holds_array(self) -> bool {
+        match self {
+            ValueRef::Taped(item) => item.holds_array(),
+            ValueRef::Built(_) => self.is_array() || self.fields().any(|(_, value)| value.holds_array()),
+        }
+    }
+
     /// An object's fields, ready to be looked up by name many times
     /// (`Indexed::get`).
     pub fn indexed(self) -> Indexed<'a> {
