@@ -8,7 +8,7 @@
 //! (`reread`).
 
 use crate::error::InputError;
-use crate::state::reread::{reread, Spans};
+use crate::state::reread::{ends_alike, reread, Spans};
 use crate::state::State;
 use crate::text::bytes::{common_ends, common_prefix, same_text};
 use crate::text::edit::{Edit, SharedText, Typed};
@@ -243,7 +243,9 @@ fn reread_of(
             recent
                 .iter()
                 .enumerate()
-                .filter(|&(at, _)| edited_from.is_none_or(|edited_from| edited_from.at != at))
+                .filter(|&(at, kept)| {
+                    edited_from.is_none_or(|edited_from| edited_from.at != at) && ends_alike(&kept.text, text)
+                })
                 .find_map(|(_, kept)| from(kept, common_ends(kept.text.as_bytes(), text.as_bytes())))
         })
 }

@@ -10,6 +10,7 @@
 //! finds the error and says where it is.
 
 use crate::state::{key_of, Form, State};
+use crate::text::bytes::common_suffix;
 use crate::text::json;
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -139,11 +140,62 @@ pub fn reread(
     Some((next, next_spans))
 }
 
+/// Whether `after` ends as `before` does from its last byte that is not ASCII
+/// whitespace on (its closing bracket, or after it; all of a text of whitespace alone),
+/// which an edit inside one object leaves alone. When it does not, `reread` finds no object to read again (the texts
+/// part after that bracket), and a caller need not look for where two texts of
+/// megabytes part to learn so: texts that differ only in their trailing whitespace are
+/// the same bytes until then.
+pub fn ends_alike(before: &str, after: &str) -> bool {
+    let tail = &before.as_bytes()[before.trim_ascii_end().len().saturating_sub(1)..];
+    !tail.is_empty() && common_suffix(tail, after.as_bytes()) == tail.len()
+}
+
 /// How deeply a value nests: 0 for a scalar, 1 for `{}` or `[]`.
 fn nesting(value: &Value) -> usize {
     match value {
         Value::Array(items) => 1 + items.iter().map(nesting).max().unwrap_or(0),
         Value::Object(fields) => 1 + fields.values().map(nesting).max().unwrap_or(0),
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::bytes::common_ends;
+    use proptest::prelude::*;
+
+    const LIST: &str = "[\n  {\"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"a\"}, \"data\": {\"x\": \"1\"}},\n  \
+                        {\"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"b\"}}\n]\n";
+    const NAMED: &str = "{\"a\": {\"replicas\": 1}, \"b\": {\"image\": \"web:1\"}}  ";
+
+    proptest! {
+        /// Where `ends_alike` says no, `reread` reads nothing again either, so a caller
+        /// that passes such a kept text by misses no reread.
+        #[test]
+        fn texts_that_part_after_the_closing_bracket_read_nothing_again(
+            near_the_end in any::<bool>(),
+            at in any::<prop::sample::Index>(),
+            removed in 0..4usize,
+            inserted in "[0-9a-z\"{}\\[\\],: \n]{0,3}",
+        ) {
+            for before in [LIST, NAMED] {
+                let start = if near_the_end { before.len() - at.index(6) } else { at.index(before.len() + 1) };
+                let mut after = before.to_string();
+                after.replace_range(start..(start + removed).min(before.len()), &inserted);
+                let state = State::read_afresh("desired", before).unwrap();
+                let ends = common_ends(before.as_bytes(), after.as_bytes());
+                let read_again = reread("desired", before, &state, &OnceCell::new(), &after, ends);
+                prop_assert!(ends_alike(before, &after) || read_again.is_none(), "{after:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_edit_inside_an_object_leaves_the_ends_alike_and_one_after_the_bracket_does_not() {
+        assert!(ends_alike(LIST, &LIST.replace("\"1\"", "\"2\"")));
+        assert!(!ends_alike(LIST, &format!("{LIST} ")));
+        assert!(!ends_alike(NAMED, NAMED.trim_end()));
     }
 }
