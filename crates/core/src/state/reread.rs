@@ -141,11 +141,11 @@ pub fn reread(
 }
 
 /// Whether `after` ends as `before` does from its last byte that is not ASCII
-/// whitespace on (its closing bracket, or after it; all of a text of whitespace alone),
-/// which an edit inside one object leaves alone. When it does not, `reread` finds no object to read again (the texts
-/// part after that bracket), and a caller need not look for where two texts of
-/// megabytes part to learn so: texts that differ only in their trailing whitespace are
-/// the same bytes until then.
+/// whitespace on (its closing bracket, or a byte after it), which an edit inside one
+/// object leaves alone; a `before` of whitespace alone counts whole. When it does not,
+/// `reread` finds no object to read again (the texts part after that bracket), and a
+/// caller need not look for where two texts of megabytes part to learn so: texts that
+/// differ only in their trailing whitespace are the same bytes until then.
 pub fn ends_alike(before: &str, after: &str) -> bool {
     let tail = &before.as_bytes()[before.trim_ascii_end().len().saturating_sub(1)..];
     !tail.is_empty() && common_suffix(tail, after.as_bytes()) == tail.len()
