@@ -125,10 +125,14 @@ fn digest_of(text: &str) -> String {
     format!("sha256:{hex}")
 }
 
-/// A digest as people read it: `sha256:1a2b3c4`.
+/// A digest as people read it: `sha256:1a2b3c4`, its first 7 characters
+/// after the algorithm, whatever they are.
 pub fn short(digest: &str) -> String {
     match digest.split_once(':') {
-        Some((algorithm, hex)) => format!("{algorithm}:{}", &hex[..hex.len().min(7)]),
+        Some((algorithm, encoded)) => {
+            let seventh_character_ends = encoded.char_indices().nth(7).map_or(encoded.len(), |(at, _)| at);
+            format!("{algorithm}:{}", &encoded[..seventh_character_ends])
+        }
         None => digest.to_string(),
     }
 }
@@ -212,6 +216,13 @@ mod tests {
     }
 
     #[test]
+    fn a_digest_of_any_characters_is_shortened_by_characters() {
+        assert_eq!(short("sha256:ab€€4a1c7f0d"), "sha256:ab€€4a1");
+        assert_eq!(short("sha256:ab€"), "sha256:ab€");
+        assert_eq!(short("sha256:🦀🦀🦀🦀🦀🦀🦀🦀"), "sha256:🦀🦀🦀🦀🦀🦀🦀");
+    }
+
+    #[test]
     fn digests_are_deterministic() {
         let digest = |_: ()| {
             Registry::new(Some(&[ImageSpec {
@@ -227,6 +238,7 @@ mod tests {
         };
         assert_eq!(digest(()), digest(()));
         assert_eq!(short("sha256:0123456789abcdef"), "sha256:0123456");
+        assert_eq!(short("sha256:012"), "sha256:012");
         assert_eq!(
             shorten_digests("web@sha256:0123456789abcdef and db@sha256:fedcba98765"),
             "web@sha256:0123456 and db@sha256:fedcba9"

@@ -506,6 +506,43 @@ everywhere! {
         assert_eq!(format!("{:?}", world.summary().status["prod"].health), "Degraded");
     }
 
+    fn a_digest_that_is_not_ascii_is_stored_and_its_pods_wait_in_invalid_image_name() {
+        let scenario = include_str!("fuzz/regressions/scenario-digest-not-ascii.yaml");
+        let world = World::run(&Scenario::parse("digest.yaml", scenario).unwrap_or_else(|error| panic!("{error}")));
+        let all = lines(&world).join("\n");
+        let stored = &world.clusters["prod"].actual().get("Deployment/shop/web").expect("the API server stores it")["spec"]["template"]["spec"]["containers"][0]["image"];
+        assert_eq!(stored, "registry.example/web@sha256:ab€€4a1c7f0d9b3e5d7", "{all}");
+        assert!(
+            has(&world, r#"kubelet: Deployment/shop/web in prod cannot start: InvalidImageName, the image reference does not parse: "registry.example/web@sha256:ab€€4a1c7f0d9b3e5d7" (invalid reference format)"#),
+            "{all}"
+        );
+        assert!(has(&world, "kubelet: Deployment/shop/web in prod waits in InvalidImageName: no pod became available"), "{all}");
+        assert!(!all.contains("ErrImagePull") && !all.contains("crash"), "{all}");
+        assert_eq!(format!("{:?}", world.summary().status["prod"].health), "Degraded", "past its progress deadline");
+    }
+
+    fn a_pod_of_an_image_reference_that_does_not_parse_is_pending_not_degraded() {
+        let pod = json!({
+            "apiVersion": "v1", "kind": "Pod",
+            "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"restartPolicy": "Always", "containers": [{"name": "web", "image": "registry.example/Web:1"}]},
+        });
+        let text = json!({"desired": [pod], "actual": [], "steps": 4});
+        let world = World::run(&Scenario::parse("invalid.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        let waiting = &world.clusters["prod"].actual().get("Pod/shop/web").unwrap()["status"]["containerStatuses"][0]["state"]["waiting"];
+        assert_eq!(waiting["reason"], "InvalidImageName");
+        assert_eq!(
+            waiting["message"],
+            r#"Failed to apply default image tag "registry.example/Web:1": couldn't parse image name "registry.example/Web:1": invalid reference format: repository name must be lowercase"#
+        );
+        assert_eq!(
+            format!("{:?}", world.summary().status["prod"].health),
+            "Progressing",
+            "gitops-engine's getCorev1PodHealth: InvalidImageName neither starts with Err nor ends with Error or BackOff, and the pod is Pending"
+        );
+        assert!(world.clusters["prod"].running()["Pod/shop/web"][0].digest.is_none(), "nothing is pulled");
+    }
+
     fn a_disruption_budget_counts_the_pods_it_selects_and_fails_on_a_count_it_cannot_read() {
         let budget = |name: &str, min_available: Value| json!({
             "apiVersion": "policy/v1", "kind": "PodDisruptionBudget",

@@ -6,7 +6,7 @@
 use super::{is_kubernetes, Cluster};
 use crate::event::Event;
 use crate::registry::{short, shorten_digests, Registry};
-use gitops_core::image::image_fields;
+use gitops_core::image::{image_fields, invalid_reference};
 use gitops_core::state::Key;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -21,9 +21,14 @@ pub const PROGRESS_DEADLINE: u32 = 2;
 pub struct Running {
     /// The reference as the object wrote it.
     pub reference: String,
-    /// What it resolved to; absent when the registry has no such image.
+    /// What it resolved to; absent when the registry has no such image,
+    /// or when the reference does not parse.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
+    /// Why the reference does not parse (`InvalidImageName`): the kubelet
+    /// does not pull it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalid: Option<&'static str>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub crashes: bool,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -32,12 +37,22 @@ pub struct Running {
 
 impl Running {
     fn fails(&self) -> bool {
-        self.is_missing() || self.crashes
+        self.digest.is_none() || self.crashes
     }
 
     /// Not in the registry: its pods never start (`ErrImagePull`).
     fn is_missing(&self) -> bool {
-        self.digest.is_none()
+        self.digest.is_none() && self.invalid.is_none()
+    }
+
+    /// The kubelet's message for a reference that does not parse, as
+    /// `applyDefaultImageTag` and `ParseImageName` write it.
+    fn invalid_name_message(&self) -> Option<String> {
+        let why = self.invalid?;
+        let reference = &self.reference;
+        Some(format!(
+            "Failed to apply default image tag {reference:?}: couldn't parse image name {reference:?}: {why}"
+        ))
     }
 }
 
@@ -115,9 +130,12 @@ impl Cluster {
                 let failing_before = object.pointer("/status/conditions/0/reason")
                     == Some(&json!("ProgressDeadlineExceeded"));
                 if failing_now && !failing_before {
-                    let how = match rollout.images.iter().any(Running::is_missing) {
-                        true => "waits in ImagePullBackOff",
-                        false => "is crash-looping",
+                    let how = if rollout.images.iter().any(|image| image.invalid.is_some()) {
+                        "waits in InvalidImageName"
+                    } else if rollout.images.iter().any(Running::is_missing) {
+                        "waits in ImagePullBackOff"
+                    } else {
+                        "is crash-looping"
                     };
                     events.push(
                         Event::new(
@@ -186,10 +204,14 @@ fn pod_template(object: &Value) -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// The image a reference names, unless it does not parse: the kubelet
+/// asks the registry for nothing then.
 fn resolve(registry: &Registry, reference: &str) -> Running {
-    let image = registry.resolve(reference);
+    let invalid = invalid_reference(reference);
+    let image = invalid.is_none().then(|| registry.resolve(reference)).flatten();
     Running {
         reference: reference.into(),
+        invalid,
         crashes: image.as_ref().is_some_and(|image| image.crashes),
         malicious: image.as_ref().is_some_and(|image| image.malicious),
         digest: image.map(|image| image.digest),
@@ -197,6 +219,18 @@ fn resolve(registry: &Registry, reference: &str) -> Running {
 }
 
 fn rollout_event(environment: &str, key: &str, running: &[Running], step: u32, why: &str) -> Event {
+    let invalid: Vec<String> = running
+        .iter()
+        .filter_map(|image| Some(format!("{:?} ({})", image.reference, image.invalid?)))
+        .collect();
+    if !invalid.is_empty() {
+        let what = format!(
+            "{key} in {environment} cannot start: InvalidImageName, the image reference does not parse: {}",
+            invalid.join(", ")
+        );
+        return Event::new(step, "kubelet", what)
+            .because(format!("{why}; the API server stores any image reference, the kubelet reads it before it pulls"));
+    }
     let missing: Vec<&str> = running
         .iter()
         .filter(|image| image.is_missing())
@@ -233,6 +267,7 @@ fn workload_status(object: &Value, rollout: &Rollout, step: u32) -> Option<Value
         .unwrap_or(1);
     let fails = rollout.images.iter().any(Running::fails) || rollout.waiting_for.is_some();
     let missing = rollout.images.iter().any(Running::is_missing);
+    let invalid_name = rollout.images.iter().find_map(Running::invalid_name_message);
     let elapsed = step.saturating_sub(rollout.started);
     let ready = if fails || elapsed == 0 { 0 } else { replicas };
     match object.get("kind").and_then(Value::as_str)? {
@@ -277,6 +312,9 @@ fn workload_status(object: &Value, rollout: &Rollout, step: u32) -> Option<Value
         }),
         "CronJob" => Some(empty_cron_job_status()),
         "Pod" => Some(match (fails, elapsed) {
+            (true, _) if invalid_name.is_some() => {
+                json!({"phase": "Pending", "containerStatuses": [{"ready": false, "state": {"waiting": {"reason": "InvalidImageName", "message": invalid_name}}}]})
+            }
             (true, _) if missing => {
                 let reason = if elapsed == 0 { "ErrImagePull" } else { "ImagePullBackOff" };
                 json!({"phase": "Pending", "containerStatuses": [{"ready": false, "state": {"waiting": {"reason": reason}}}]})

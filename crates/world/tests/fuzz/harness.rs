@@ -4,7 +4,9 @@
 //! with the input saved in `target/fuzz-failures/`. At the end it prints the
 //! inputs run, how many were accepted and rejected, the slowest (saved in
 //! `target/fuzz-slowest/`), the time and the peak memory, and fails if that
-//! peak passed `MAX_PEAK_RSS_BYTES`.
+//! peak passed `MAX_PEAK_RSS_BYTES`, or if fewer inputs than the target's
+//! least share were accepted: a mutator that only makes inputs the readers
+//! refuse tests their errors alone.
 
 use proptest::strategy::Strategy;
 use proptest::test_runner::{Config, RngSeed, TestCaseError, TestRunner};
@@ -61,9 +63,11 @@ impl Input for String {
     }
 }
 
-/// Feeds `target` the inputs `strategy` draws, `FUZZ_CASES` of them.
+/// Feeds `target` the inputs `strategy` draws, `FUZZ_CASES` of them, of
+/// which at least `least_accepted` (a share, 0 to 1) must be accepted.
 pub fn fuzz<I: Input, S: Strategy<Value = I>>(
     target: &'static str,
+    least_accepted: f64,
     strategy: S,
     run: impl Fn(&I) -> Outcome,
 ) {
@@ -101,6 +105,14 @@ pub fn fuzz<I: Input, S: Strategy<Value = I>>(
             preview(&*input)
         );
     }
+    let accepted = stats.accepted as f64 / stats.inputs.max(1) as f64;
+    assert!(
+        accepted >= least_accepted,
+        "fuzz {target}: {:.1}% of the inputs were accepted, under the least share of {:.1}%: \
+         the mutations reach the readers' errors and little past them",
+        accepted * 100.0,
+        least_accepted * 100.0
+    );
     if let Some(peak) = peak {
         assert!(
             peak <= MAX_PEAK_RSS_BYTES,

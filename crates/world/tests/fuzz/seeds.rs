@@ -12,6 +12,7 @@ use std::fs;
 use std::path::Path;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fuzz/corpus");
+const REGRESSIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fuzz/regressions");
 const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/presets");
 
 /// Seeds as text, seeds as values, and the tokens their mutations insert.
@@ -39,6 +40,23 @@ pub fn files(directory: &Path) -> BTreeMap<String, String> {
 
 pub fn corpus_files(kind: &str) -> BTreeMap<String, String> {
     files(&Path::new(CORPUS).join(kind))
+}
+
+/// The inputs that once failed, by target and name, each a map of its
+/// parts: `<target>-<name>.<part>`.
+pub fn regressions() -> BTreeMap<(String, String), BTreeMap<String, String>> {
+    let mut inputs: BTreeMap<_, BTreeMap<_, _>> = BTreeMap::new();
+    for (file, text) in files(Path::new(REGRESSIONS)) {
+        let (stem, part) = file.rsplit_once('.').unwrap_or((&file, "txt"));
+        let (target, name) = stem
+            .split_once('-')
+            .unwrap_or_else(|| panic!("{file} is named <target>-<name>.<part>"));
+        inputs
+            .entry((target.to_string(), name.to_string()))
+            .or_default()
+            .insert(part.to_string(), text);
+    }
+    inputs
 }
 
 /// The presets a link may name, by file.

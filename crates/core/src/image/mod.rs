@@ -1,6 +1,10 @@
 //! Image references (`[registry[:port]/]path[:tag][@algorithm:digest]`) and
 //! where objects name them.
 
+mod format;
+
+pub use format::invalid_reference;
+
 use crate::pointer::{render, Step};
 use crate::value::{Kind, ValueRef};
 
