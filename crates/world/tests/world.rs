@@ -507,8 +507,13 @@ everywhere! {
     }
 
     fn a_digest_that_is_not_ascii_is_stored_and_its_pods_wait_in_invalid_image_name() {
-        let scenario = include_str!("fuzz/regressions/scenario-digest-not-ascii.yaml");
-        let world = World::run(&Scenario::parse("digest.yaml", scenario).unwrap_or_else(|error| panic!("{error}")));
+        let web = json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop"},
+            "spec": {"replicas": 2, "template": {"spec": {"containers": [{"name": "web", "image": "registry.example/web@sha256:ab€€4a1c7f0d9b3e5d7"}]}}},
+        });
+        let text = json!({"desired": [web], "actual": [], "steps": 4});
+        let world = World::run(&Scenario::parse("digest.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
         let all = lines(&world).join("\n");
         let stored = &world.clusters["prod"].actual().get("Deployment/shop/web").expect("the API server stores it")["spec"]["template"]["spec"]["containers"][0]["image"];
         assert_eq!(stored, "registry.example/web@sha256:ab€€4a1c7f0d9b3e5d7", "{all}");

@@ -1,4 +1,4 @@
-//! The seed corpus in `tests/fuzz/corpus/`: scenarios (presets and an
+//! The seed corpus in `seeds/`: scenarios (presets and an
 //! exercise), states (Argo CD's fixtures and the lesson's forms) and share
 //! links, each as text and, for the value-level mutations, as a value.
 
@@ -11,9 +11,9 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fuzz/corpus");
-const REGRESSIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fuzz/regressions");
-const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/presets");
+const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/seeds");
+const REGRESSIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/regressions");
+const LIBFUZZER_CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus");
 
 /// Seeds as text, seeds as values, and the tokens their mutations insert.
 pub struct Corpus {
@@ -59,9 +59,18 @@ pub fn regressions() -> BTreeMap<(String, String), BTreeMap<String, String>> {
     inputs
 }
 
-/// The presets a link may name, by file.
-pub fn presets() -> BTreeMap<String, String> {
-    files(Path::new(PRESETS))
+/// The inputs libFuzzer kept for `target`, as bytes, by file.
+pub fn libfuzzer_corpus(target: &str) -> BTreeMap<String, Vec<u8>> {
+    let directory = Path::new(LIBFUZZER_CORPUS).join(target);
+    let entries =
+        fs::read_dir(&directory).unwrap_or_else(|error| panic!("{}: {error}", directory.display()));
+    entries
+        .map(|entry| entry.expect("a directory entry").path())
+        .map(|path| {
+            let bytes = fs::read(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+            (path.file_name().unwrap().to_string_lossy().into_owned(), bytes)
+        })
+        .collect()
 }
 
 /// Seeds that are documents (scenarios, states, sessions), read as values

@@ -38,15 +38,7 @@ const MAX_PEAK_RSS_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 /// saved either way.
 const MAX_SHRINK_ITERS: u32 = 256;
 
-pub enum Verdict {
-    /// The input read (and ran).
-    Accepted,
-    /// The input was refused with an error, as bad input should be.
-    Rejected,
-}
-
-/// What a target made of an input; `Err` says which law did not hold.
-pub type Outcome = Result<Verdict, String>;
+use gitops_fuzz::{Outcome, Verdict};
 
 pub trait Input: fmt::Debug + Send + Sync + 'static {
     /// The input's texts, each with the extension of the file it is saved as.

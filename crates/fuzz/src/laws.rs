@@ -1,14 +1,45 @@
-//! The law of `tests/properties.rs` the core target checks on any pair of
-//! states that meets its premises: one pass converges, whatever the ignore
-//! rules.
+//! The laws the core target checks: a state reads alike through each of the
+//! core's readers (`crates/core/tests/reading_tapes.rs`), and, on any pair of
+//! states that meets its premises, one pass converges whatever the ignore
+//! rules (`crates/core/tests/properties.rs`).
 
 use gitops_core::diff::normalize::last_applied;
 use gitops_core::diff::patch::merge_key;
 use gitops_core::sync::apply::{is_in, namespace_at};
 use gitops_core::value::ValueRef;
+use gitops_core::text::document::parse_documents;
 use gitops_core::{apply, has_work, Form, Operation, Options, State};
 use serde_json::Value;
 use std::collections::BTreeSet;
+
+/// A text reads as the same state, or fails with the same error, read
+/// afresh, read by `read_cached` (which remembers reads), and, for a JSON
+/// text of one document, read into `serde_json`'s values and then checked
+/// (`State::from_value`) where the core reads it into a tape.
+pub fn reads_alike_as_values(source: &str, text: &str) -> Result<(), String> {
+    let afresh = State::read_afresh(source, text);
+    if State::read_cached(source, text) != afresh {
+        return Err(format!("the {source} text reads alike remembered and afresh"));
+    }
+    if !matches!(text.trim_start().chars().next(), Some('{' | '[')) {
+        return Ok(());
+    }
+    let as_values = match parse_documents(source, text) {
+        Ok(documents) if documents.len() > 1 => return Ok(()),
+        Ok(mut documents) => documents
+            .pop()
+            .map_or(Ok(State::empty(Form::Named)), |document| State::from_value(source, document)),
+        Err(error) => Err(error),
+    };
+    match afresh == as_values {
+        true => Ok(()),
+        false => Err(format!(
+            "the {source} text reads alike in a tape and as values: {:?} against {:?}",
+            afresh.map(|state| state.to_value()),
+            as_values.map(|state| state.to_value())
+        )),
+    }
+}
 
 /// After the plan is applied, a second pass has nothing to do. Checked for
 /// pairs like the law's own: one form, every key of a list merged by key
