@@ -77,6 +77,11 @@ fn each_layer_depends_only_on_the_layers_under_it() {
         set(&["gitops-core", "gitops-world"])
     );
     assert_eq!(
+        layers_under("gitops-fuzz"),
+        set(&["gitops-core", "gitops-world"]),
+        "fuzzing feeds the core and the world as the page does"
+    );
+    assert_eq!(
         layers_under("gitops-playground"),
         set(&["gitops-core", "gitops-js", "gitops-page", "gitops-world"]),
         "the front end builds on the page's model, and never on the API module"

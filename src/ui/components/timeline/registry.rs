@@ -63,9 +63,12 @@ pub fn running_view(props: &HistoryProps) -> Html {
         .flat_map(|(environment, workloads)| {
             workloads.iter().flat_map(move |(key, images)| {
                 images.iter().map(move |running| {
-                    let digest = match &running.digest {
-                        Some(digest) => html! { <code>{ short(digest) }</code> },
-                        None => {
+                    let digest = match (&running.digest, running.invalid) {
+                        (Some(digest), _) => html! { <code>{ short(digest) }</code> },
+                        (None, Some(why)) => html! {
+                            <span class="timeline-why">{ format!("InvalidImageName: {why}") }</span>
+                        },
+                        (None, None) => {
                             html! { <span class="timeline-why">{ "not in the registry" }</span> }
                         }
                     };
