@@ -895,3 +895,49 @@ async fn an_object_folds_to_its_first_line_stays_folded_when_the_text_changes_an
     let focus = selection.focus_node().unwrap();
     assert!(!focus.parent_element().is_some_and(|block| block.has_attribute("hidden")), "the caret is not left in the folded lines");
 }
+
+// The page may show a text other than the editor's: a change not yet read (see
+// `changes_seen_before_the_input_event_are_read_too`), or carriage returns that writing the
+// text turns into line breaks. An offset read from the page then need not fall between two
+// characters of the editor's text. Here it falls inside its `€` (three bytes).
+
+#[wasm_bindgen_test]
+async fn a_fold_key_at_a_caret_in_a_change_not_yet_read_leaves_the_editor_working() {
+    let (_, area) = mount_keeper("€ ok").await;
+    set_block_text(&area, 0, "€", "a€");
+    // After the `a`: the page's byte 1, inside the editor's `€`.
+    place_caret(&area, 0, 1).await;
+    press_chord(&area, "BracketLeft");
+    rendered().await;
+    dispatch(&area, "input");
+    rendered().await;
+    assert_eq!(last_typed(), "a€ ok", "the change is read");
+}
+
+#[wasm_bindgen_test]
+async fn a_paste_at_a_caret_in_a_change_not_yet_read_goes_before_the_character() {
+    let (_, area) = mount_keeper("€ ok").await;
+    set_block_text(&area, 0, "€", "a€");
+    place_caret(&area, 0, 1).await;
+    paste(&area, "b");
+    rendered().await;
+    assert_eq!(last_typed(), "b€ ok");
+}
+
+#[wasm_bindgen_test]
+async fn a_caret_after_carriage_returns_is_placed_in_the_text_written_again() {
+    let (_, area) = mount_keeper("start").await;
+    // More lines than blocks of the right size hold, so the text is written again, its
+    // line breaks normalized: 500 bytes shorter before the caret, after 300 of the `€`.
+    let text = "\r\n".repeat(500) + &"€".repeat(1_000);
+    set_block_text(&area, 0, "start", &text);
+    place_caret(&area, 0, 1_000 + 300).await;
+    dispatch(&area, "input");
+    rendered().await;
+    assert_same_text(
+        &last_typed(),
+        &("\n".repeat(500) + &"€".repeat(1_000)),
+        "the text is read",
+    );
+    assert_eq!(blocks(&area).len(), 3, "written again in blocks");
+}

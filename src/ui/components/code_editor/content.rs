@@ -264,7 +264,9 @@ impl Content {
         Some((whole, blocks))
     }
 
-    /// Puts the caret at byte `at` of the text, as blocks the editor wrote hold it.
+    /// Puts the caret at byte `at` of the text, as blocks the editor wrote hold it. An
+    /// offset read from what the page showed (line breaks that `write` normalized, a
+    /// change not yet read) may fall inside a character: the caret goes before it.
     fn place_caret(&self, at: usize) {
         let Some(block) = self
             .blocks
@@ -287,7 +289,7 @@ impl Content {
             let _ = selection.collapse_with_offset(Some(&block.element), 1);
             return;
         }
-        let within = &self.text[block.span.start..at];
+        let within = &self.text[block.span.start..self.text.floor_char_boundary(at)];
         let offset = within.encode_utf16().count() as u32;
         let _ = selection.collapse_with_offset(Some(&node), offset);
     }
@@ -296,7 +298,10 @@ impl Content {
     /// browser pastes (which splits lines into blocks its own way), and puts the caret
     /// after it. None if the selection is not in the element.
     pub fn paste(&mut self, pasted: &str) -> Option<Typed> {
-        let span = selected_span(self.root.as_ref())?;
+        let selected = selected_span(self.root.as_ref())?;
+        // Read from the page, which may show a text other than `text` (a change not yet read).
+        let span = self.text.floor_char_boundary(selected.start)
+            ..self.text.floor_char_boundary(selected.end);
         let pasted = normalize_line_breaks(pasted);
         let end = span.start + pasted.len();
         let text = [&self.text[..span.start], &pasted, &self.text[span.end..]].concat();
@@ -375,7 +380,7 @@ impl Content {
 
     /// The caret's line, from 0, if the caret is in the element.
     pub fn caret_line(&self) -> Option<usize> {
-        let at = self.caret_offset()?;
+        let at = self.text.floor_char_boundary(self.caret_offset()?);
         Some(self.text[..at].matches('\n').count())
     }
 
