@@ -9,7 +9,7 @@ use wasm_bindgen_test::*;
 
 mod common;
 
-use common::dom::{all, dispatch, find, paste_event, rendered, texts};
+use common::dom::{after_queued_tasks, after_window_event, all, dispatch, find, paste_event, rendered, texts};
 use std::ops::Deref;
 use web_sys::{
     Element, HtmlDocument, HtmlElement, HtmlInputElement, KeyboardEvent, KeyboardEventInit,
@@ -532,8 +532,7 @@ async fn a_link_pasted_into_the_open_page_opens_and_share_does_not_open_it_again
         .value();
     let fragment = gloo::utils::window().location().hash().unwrap();
     assert!(shared.ends_with(&fragment), "{shared} carries {fragment}");
-    gloo::timers::future::TimeoutFuture::new(100).await;
-    rendered().await;
+    after_queued_tasks().await;
     assert!(dialog(&root, "Share").is_some(), "the panel stays open");
     assert_eq!(cards(&root), ["create api (done)"]);
 }
@@ -567,9 +566,7 @@ async fn a_broken_link_pasted_into_the_open_page_says_so_and_keeps_the_scenario(
     root.append_child(&place).unwrap();
     button(&root, "Dismiss").click();
     rendered().await;
-    follow("further-down");
-    gloo::timers::future::TimeoutFuture::new(50).await;
-    rendered().await;
+    after_window_event("hashchange", || follow("further-down")).await;
     assert_eq!(notices(&root), Vec::<String>::new());
     assert_eq!(cards(&root), ["delete debug (done)", "update web"]);
 }

@@ -23,6 +23,34 @@ pub async fn rendered() {
     yew::scheduler::flush().await;
 }
 
+/// Does `act`, then waits for the next `event` on the window: the page's own
+/// listeners, added before this one, have handled it by then. Then waits
+/// until Yew has rendered.
+pub async fn after_window_event(event: &'static str, act: impl FnOnce()) {
+    let window = gloo::utils::window();
+    let mut listener = None;
+    let heard = js_sys::Promise::new(&mut |heard, _| {
+        listener = Some(gloo::events::EventListener::once(&window, event, move |_| {
+            heard.call0(&wasm_bindgen::JsValue::NULL).expect("a promise resolves");
+        }));
+    });
+    act();
+    wasm_bindgen_futures::JsFuture::from(heard).await.expect("the event comes");
+    drop(listener);
+    rendered().await;
+}
+
+/// Waits until the tasks queued before now have run: a message posted to the
+/// window comes after them. Then waits until Yew has rendered.
+pub async fn after_queued_tasks() {
+    after_window_event("message", || {
+        gloo::utils::window()
+            .post_message(&wasm_bindgen::JsValue::from_str("test: tasks queued before this one ran"), "*")
+            .expect("a message can be posted");
+    })
+    .await;
+}
+
 pub fn all(root: &Element, selector: &str) -> Vec<Element> {
     let nodes = root.query_selector_all(selector).expect("a valid selector");
     (0..nodes.length())

@@ -296,14 +296,27 @@ test("the service worker keeps only the build's own wasm, by its SHA-256", async
   await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
   const plainUrl = new URL(readdirSync(dist).find((name) => plainWasm(`/${name}`)), server.url).href;
   await until(() => page.evaluate(async (url) => Boolean(await caches.match(url)), plainUrl), true, 15_000);
-  const kept = await page.evaluate(async (url) => {
+  // The worker's work on a message is what it hands to waitUntil: noted in the worker,
+  // and awaited there, so the cache is read once the worker is done with the bytes.
+  const [worker] = page.context().serviceWorkers();
+  assert.ok(worker, 'the service worker runs');
+  await worker.evaluate(() => {
+    self.handedOver = [];
+    const waitUntil = ExtendableEvent.prototype.waitUntil;
+    ExtendableEvent.prototype.waitUntil = function (work) {
+      self.handedOver.push(work);
+      return waitUntil.call(this, work);
+    };
+  });
+  await page.evaluate(async (url) => {
     for (const name of await caches.keys()) await (await caches.open(name)).delete(url);
     const { active } = await navigator.serviceWorker.ready;
     const bytes = new TextEncoder().encode('\0asm but not the build’s').buffer;
     active.postMessage({ type: 'gitops:unpacked-wasm', bytes }, [bytes]);
-    await new Promise((settled) => setTimeout(settled, 1000));
-    return Boolean(await caches.match(url));
   }, plainUrl);
+  await until(() => worker.evaluate(() => self.handedOver.length), 1);
+  await worker.evaluate(() => Promise.allSettled(self.handedOver));
+  const kept = await page.evaluate(async (url) => Boolean(await caches.match(url)), plainUrl);
   assert.equal(kept, false, 'bytes that are not the build’s wasm are not kept');
   await close();
 });

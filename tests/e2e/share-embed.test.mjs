@@ -251,11 +251,21 @@ test('an embedded playground on another origin obeys only the origins it names',
     await page.setContent(`<iframe id="playground" title="playground" width="900" height="600" src="${embedOn(allowed)}"></iframe>`);
     const frame = page.frameLocator('#playground');
     await until(() => cards(frame), ['DELETE debug', 'UPDATE web']);
+    // The page's own listener runs before one added now, in the same dispatch; two
+    // frames after it, whatever the page would draw for the message is drawn.
+    const playground = page.frames().find((each) => each.url().includes('embed=1'));
+    await playground.evaluate(() => {
+      window.stepHandled = new Promise((resolve) =>
+        window.addEventListener('message', (event) => {
+          if (event.data?.type === 'gitops:step') requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)));
+        }),
+      );
+    });
     await page.evaluate((target) => document.getElementById('playground').contentWindow.postMessage({ type: 'gitops:step' }, target), server.origin);
+    assert.equal(await playground.evaluate(() => window.stepHandled), true, 'the message reached the playground');
     if (obeys) {
       await until(() => cards(frame), ['DELETE debug (done)', 'UPDATE web']);
     } else {
-      await new Promise((wait) => setTimeout(wait, 500));
       assert.deepEqual(await cards(frame), ['DELETE debug', 'UPDATE web'], 'a message from another origin is ignored');
     }
     await close();
@@ -452,16 +462,21 @@ test('a preset chosen again says its work is back; one where only time ran start
   await close();
 });
 
-test('a host that posts as soon as the iframe loads is obeyed in order once the playground is ready, and sizes the iframe to its height', async () => {
+test('a host that posts before the playground is ready is obeyed in order once it is, and sizes the iframe to its height', async () => {
   const { page, close } = await openPage(browser, `${other.url}examples/lesson.css`);
   const errors = [];
   page.on('console', (message) => {
     if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(`${message.text()} ${message.location().url}`);
   });
   // The page's wasm arrives late, as on a slow network: what the host posts meanwhile waits.
+  // The host posts once the page has asked for its wasm: its script has run, and the
+  // playground cannot be ready before the wasm comes.
   let releaseWasm;
+  let wasmAskedFor;
   const wasmHeld = new Promise((resolve) => (releaseWasm = resolve));
+  const asked = new Promise((resolve) => (wasmAskedFor = resolve));
   await page.route(/\/playground-[^/]*_bg\.wasm(\.xz)?$/, async (route) => {
+    wasmAskedFor();
     await wasmHeld;
     await route.continue();
   });
@@ -473,11 +488,6 @@ test('a host that posts as soon as the iframe loads is obeyed in order once the 
       window.addEventListener('message', (event) => window.received.push(event.data));
       const frame = document.createElement('iframe');
       Object.assign(frame, { id: 'playground', title: 'playground', width: 900, height: 200, src });
-      frame.addEventListener('load', () => {
-        frame.contentWindow.postMessage({ type: 'gitops:load', preset: 'mutable-tag.yaml' }, target);
-        frame.contentWindow.postMessage({ type: 'gitops:step' }, target);
-        window.posted = true;
-      });
       window.addEventListener('message', (event) => {
         if (event.data?.type === 'gitops:height') frame.height = event.data.height;
       });
@@ -485,14 +495,15 @@ test('a host that posts as soon as the iframe loads is obeyed in order once the 
     },
     [address, server.origin],
   );
-  const posted = await page
-    .waitForFunction(() => window.posted === true, null, { timeout: 5_000 })
-    .then(() => true)
-    .catch(() => false);
-  if (posted) {
-    const playground = page.frames().find((frame) => frame.url().includes('embed=1'));
-    assert.equal(await playground.evaluate(() => window.gitopsEarlyMessages?.length), 2, 'both messages wait for the wasm');
-  }
+  await asked;
+  await page.evaluate((target) => {
+    const playground = document.getElementById('playground').contentWindow;
+    playground.postMessage({ type: 'gitops:load', preset: 'mutable-tag.yaml' }, target);
+    playground.postMessage({ type: 'gitops:step' }, target);
+  }, server.origin);
+  const playground = page.frames().find((frame) => frame.url().includes('embed=1'));
+  await until(() => playground.evaluate(() => window.gitopsEarlyMessages?.length), 2);
+  assert.equal(await playground.evaluate(() => window.gitopsEarlyMessages.length), 2, 'both messages wait for the wasm');
   releaseWasm();
   const frame = page.frameLocator('#playground');
   await until(() => frame.getByRole('heading', { level: 1 }).innerText(), 'A mutable tag changes what runs behind Git\'s back', 20_000);
@@ -512,7 +523,6 @@ test('a host that posts as soon as the iframe loads is obeyed in order once the 
       return Number(frame.height) === told && told > 200;
     });
   await until(fits, true);
-  const playground = page.frames().find((frame) => frame.url().includes('embed=1'));
   const scroll = await playground.evaluate(() => [document.documentElement.scrollHeight, window.innerHeight, document.documentElement.dataset.theme]);
   assert.ok(scroll[0] <= scroll[1] + 1, `the iframe shows all its content: ${scroll}`);
   assert.equal(scroll[2], 'dark', 'the lesson chose dark colours');
