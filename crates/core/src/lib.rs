@@ -30,6 +30,7 @@ pub mod value;
 pub mod warnings;
 
 pub use diff::{Change, Drift, IgnoreRule};
+pub use memo::SMALLEST_REMEMBERED;
 pub use error::{ErrorKind, InputError};
 pub use health::{health, overall, Health};
 pub use options::Options;

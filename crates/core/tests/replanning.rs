@@ -4,21 +4,21 @@
 
 mod common;
 
-use gitops_testing::{everywhere, laws};
+use gitops_testing::everywhere;
 
-use gitops_core::{report, IgnoreRule, Options, Report, State};
+use gitops_core::state::SHORTEST_KEPT;
+use gitops_core::{report, IgnoreRule, Options, Report, State, SMALLEST_REMEMBERED};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
 /// Deployments as Git declares them: some run mutable tags, one is scaled
-/// by an autoscaler, one is a database. Fewer in the browser, where a test
-/// runs its cases in one task, which must end within the test runner's 20 s
-/// request timeout in a debug build.
-const DEPLOYMENTS: usize = if cfg!(target_arch = "wasm32") {
-    60
-} else {
-    200
-};
+/// by an autoscaler, one is a database. Enough that the core remembers what
+/// it found (`SMALLEST_REMEMBERED` objects) and keeps the text it read
+/// (`SHORTEST_KEPT` bytes), natively and in the browser, where the cases run
+/// in one task that must end within the test runner's 20 s request timeout
+/// in a debug build: fewer cases there (`CASES_IN_THE_BROWSER`).
+const DEPLOYMENTS: usize = 200;
+const CASES_IN_THE_BROWSER: u32 = 48;
 
 fn desired_text() -> String {
     let mut objects: Vec<Value> = (0..DEPLOYMENTS)
@@ -159,7 +159,11 @@ everywhere! {
     }
 }
 
-laws! {
+proptest! {
+    #![proptest_config(gitops_testing::config_with_cases_in_the_browser(CASES_IN_THE_BROWSER))]
+
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
     fn a_re_plan_after_any_small_edit_is_the_plan_from_scratch(
         at in any::<prop::sample::Index>(),
         removed in 0..6usize,
@@ -169,6 +173,7 @@ laws! {
     ) {
         let text = desired_text();
         let desired = State::read_cached("desired", &text).unwrap();
+        prop_assert!(desired.len() >= SMALLEST_REMEMBERED && text.len() > SHORTEST_KEPT + 6, "{} objects, {} bytes", desired.len(), text.len());
         let actual = actual(&desired);
         report(&desired, &actual, &options(before.0, before.1));
         let mut edited = text.clone();

@@ -36,6 +36,16 @@ macro_rules! laws {
 
 use proptest::prelude::ProptestConfig;
 
+/// `config()`, with `cases` in the browser: for a property whose cases, run in
+/// one task there, would not end within the test runner's 20 s request
+/// timeout in a debug build.
+pub fn config_with_cases_in_the_browser(cases: u32) -> ProptestConfig {
+    match cfg!(target_arch = "wasm32") {
+        true => ProptestConfig { cases, ..config() },
+        false => config(),
+    }
+}
+
 /// The property-test configuration: 256 cases (or `PROPTEST_CASES`, natively, for
 /// a longer campaign); in the browser, no failure files.
 pub fn config() -> ProptestConfig {

@@ -15,7 +15,7 @@ pub mod render;
 mod reread;
 
 pub use read::{describe, key_of};
-pub use recent_reads::{free_retired_reads, retired_reads_waiting};
+pub use recent_reads::{free_retired_reads, retired_reads_waiting, SHORTEST_KEPT};
 
 pub use crate::state::object::Object;
 use serde_json::{Map, Value};

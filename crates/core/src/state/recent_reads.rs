@@ -16,7 +16,7 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::VecDeque;
 
 /// Texts shorter than this read in well under a millisecond: not kept.
-const SHORTEST_KEPT: usize = 32 * 1024;
+pub const SHORTEST_KEPT: usize = 32 * 1024;
 /// The largest document read is kept too.
 const LONGEST_KEPT: usize = crate::text::json::MAX_DOCUMENT_BYTES;
 /// How many reads are kept, the most recently used first, and how many
