@@ -23,10 +23,13 @@ pub fn steps(plan: &[gitops_core::Operation]) -> Vec<String> {
 }
 
 pub mod generate {
-    //! Generated states for the property tests: small name and value
-    //! alphabets, so that desired and actual often share keys and contents;
-    //! some objects carry sync waves, prune protection, a hook's annotations
-    //! or a status.
+    //! Generated states for the property tests: mostly small name and value
+    //! alphabets, so that desired and actual often share keys and contents,
+    //! and now and then what else Kubernetes objects hold (other names,
+    //! images by registry, tag and digest, large replica counts, kinds of
+    //! several API groups, containers with their env and ports, volumes:
+    //! lists merged by key); some objects carry sync waves, prune protection,
+    //! a hook's annotations or a status.
 
     use gitops_core::state::key_of;
     use gitops_core::{IgnoreRule, Options, State};
@@ -35,13 +38,37 @@ pub mod generate {
     use std::collections::BTreeMap;
 
     fn name() -> impl Strategy<Value = String> {
-        "(api|web|db|cache|debug|worker)(-[a-c])?"
+        prop_oneof![
+            6 => "(api|web|db|cache|debug|worker)(-[a-c])?",
+            1 => "[a-z][a-z0-9]{0,8}(-[a-z0-9]{1,5}){0,2}",
+        ]
+    }
+
+    fn image() -> impl Strategy<Value = String> {
+        prop_oneof![
+            6 => prop::sample::select(vec!["web:1.0", "web:1.1", "api@sha256:00ff", "busybox"]).prop_map(String::from),
+            1 => (
+                prop::sample::select(vec!["", "registry.example/", "registry.example:5000/team/", "localhost/"]),
+                "[a-z][a-z0-9-]{0,10}",
+                prop::option::of("[a-z0-9][a-z0-9.-]{0,8}"),
+                prop::option::of("[0-9a-f]{64}"),
+            )
+                .prop_map(|(registry, repository, tag, digest)| {
+                    let tag = tag.map_or(String::new(), |tag| format!(":{tag}"));
+                    let digest = digest.map_or(String::new(), |digest| format!("@sha256:{digest}"));
+                    format!("{registry}{repository}{tag}{digest}")
+                }),
+        ]
+    }
+
+    fn replicas() -> impl Strategy<Value = u32> {
+        prop_oneof![6 => 0u32..4, 1 => 0u32..10_000]
     }
 
     fn fields() -> impl Strategy<Value = Value> {
         (
-            prop::sample::select(vec!["web:1.0", "web:1.1", "api@sha256:00ff", "busybox"]),
-            0u8..4,
+            image(),
+            replicas(),
             prop::option::of(prop::collection::btree_map("[a-c]", "[x-z]{0,2}", 0..3)),
         )
             .prop_map(|(image, replicas, labels)| {
@@ -86,21 +113,74 @@ pub mod generate {
 
     /// States in the lesson's form.
     pub fn named_state() -> impl Strategy<Value = State> {
-        prop::collection::btree_map(name(), lesson_object(), 0..8)
+        prop::collection::btree_map(name(), lesson_object(), 0..12)
             .prop_map(|objects| State::from_value("generated", json!(objects)).expect("valid"))
     }
 
-    /// States as lists of Kubernetes objects, namespaced or not.
+    /// A pod's containers, each with env and ports: lists merged by key
+    /// (`name`, `containerPort`), each key once.
+    fn containers() -> impl Strategy<Value = Value> {
+        let container = (
+            image(),
+            prop::collection::btree_map("[A-C]{1,2}", "[x-z0-9]{0,3}", 0..3),
+            prop::collection::btree_set(prop_oneof![Just(80u16), Just(8080), 1u16..10_000], 0..3),
+        )
+            .prop_map(|(image, env, ports)| {
+                let env: Vec<Value> = env.into_iter().map(|(name, value)| json!({"name": name, "value": value})).collect();
+                let ports: Vec<Value> = ports.into_iter().map(|port| json!({"containerPort": port, "protocol": "TCP"})).collect();
+                json!({"image": image, "env": env, "ports": ports})
+            });
+        prop::collection::btree_map("(main|sidecar|init)", container, 1..3).prop_map(|containers| {
+            Value::Array(
+                containers
+                    .into_iter()
+                    .map(|(name, mut container)| {
+                        container["name"] = json!(name);
+                        container
+                    })
+                    .collect(),
+            )
+        })
+    }
+
+    /// What a workload's `spec` holds: the short fields, and now and then a pod
+    /// template with containers and volumes.
+    fn workload_spec() -> impl Strategy<Value = Value> {
+        (
+            fields(),
+            prop::option::of((containers(), prop::collection::btree_set("(data|cache|config)", 0..3))),
+        )
+            .prop_map(|(mut spec, template)| {
+                if let Some((containers, volumes)) = template {
+                    let volumes: Vec<Value> = volumes.into_iter().map(|name| json!({"name": name, "emptyDir": {}})).collect();
+                    spec["template"] = json!({"spec": {"containers": containers, "volumes": volumes}});
+                }
+                spec
+            })
+    }
+
+    /// States as lists of Kubernetes objects of several API groups, namespaced
+    /// or not.
     pub fn kubernetes_state() -> impl Strategy<Value = State> {
         let item = (
-            prop::sample::select(vec!["Deployment", "Service", "ConfigMap", "Namespace"]),
+            prop::sample::select(vec![
+                ("apps/v1", "Deployment"),
+                ("v1", "Service"),
+                ("v1", "ConfigMap"),
+                ("v1", "Namespace"),
+                ("apps/v1", "StatefulSet"),
+                ("batch/v1", "Job"),
+                ("v1", "Secret"),
+                ("autoscaling/v2", "HorizontalPodAutoscaler"),
+                ("networking.k8s.io/v1", "Ingress"),
+            ]),
             name(),
             prop::option::of(prop::sample::select(vec!["shop", "ops"])),
-            fields(),
+            workload_spec(),
             annotations(),
             status(),
         )
-            .prop_map(|(kind, name, namespace, spec, annotations, status)| {
+            .prop_map(|((api_version, kind), name, namespace, spec, annotations, status)| {
                 let mut metadata = Map::new();
                 metadata.insert("name".into(), json!(name));
                 if let Some(namespace) = namespace {
@@ -110,13 +190,13 @@ pub mod generate {
                     metadata.insert("annotations".into(), annotations);
                 }
                 let mut object =
-                    json!({"apiVersion": "v1", "kind": kind, "metadata": metadata, "spec": spec});
+                    json!({"apiVersion": api_version, "kind": kind, "metadata": metadata, "spec": spec});
                 if let Some(status) = status {
                     object["status"] = status;
                 }
                 object
             });
-        prop::collection::vec(item, 0..8).prop_map(|items| {
+        prop::collection::vec(item, 0..12).prop_map(|items| {
             let unique: BTreeMap<String, Value> = items
                 .into_iter()
                 .map(|item| (key_of(&item).expect("a Kubernetes object"), item))
