@@ -5,16 +5,14 @@ mod common;
 
 use gitops_testing::laws;
 
-use common::generate::{desired_and_actual, options, selecting_state};
+use common::generate::{desired_and_actual, options, selecting_state, written_options, Written, Writer};
 use gitops_core::diff::tracking::{is_tracked_by, with_tracking};
 use gitops_core::pointer::Pattern;
 use gitops_core::state::hooks::is_hook;
-use gitops_core::state::protection::{flux_releases, prune_protection, prunes_last};
+use gitops_core::state::protection::{flux_releases, prune_protection};
 use gitops_core::state::render::{render, Format};
-use gitops_core::sync::hooks::runs_in_sync_phase;
-use gitops_core::sync::order::wave;
 use gitops_core::{
-    apply, drift, has_work, plan, report, sync, Form, IgnoreRule, Operation, Options, State,
+    apply, drift, has_work, plan, report, sync, Form, Operation, Options, State,
 };
 use proptest::prelude::*;
 use serde_json::Value;
@@ -90,12 +88,113 @@ fn declared(desired: &State, key: &str) -> bool {
         .is_some_and(|object| *desired.form() == Form::Named || !is_hook(object))
 }
 
-fn selecting<'r>(rules: &'r [IgnoreRule], key: &str, object: &Value) -> Vec<&'r Pattern> {
-    rules
+fn selecting<'r>(options: &'r Options, written: &[Written], key: &str, object: &Value) -> Vec<&'r Pattern> {
+    options
+        .ignore
         .iter()
-        .filter(|rule| rule.selects(key, object))
-        .flat_map(IgnoreRule::patterns)
+        .zip(written)
+        .filter(|(_, written)| selects(written, key, object))
+        .flat_map(|(rule, _)| rule.patterns())
         .collect()
+}
+
+// The laws' oracles: the rules as Kubernetes, gitops-engine and Flux write them,
+// each written here again, so that a rule the core gets wrong fails a law.
+
+/// The annotations of a Kubernetes object, or of an object in the lesson's form.
+fn annotations(object: &Value) -> Option<&serde_json::Map<String, Value>> {
+    object
+        .pointer("/metadata/annotations")
+        .or_else(|| object.get("annotations"))
+        .and_then(Value::as_object)
+}
+
+/// An annotation's values, comma-separated and trimmed (gitops-engine's
+/// `resource.GetAnnotationCSVs`).
+fn annotation_values<'a>(object: &'a Value, name: &str) -> Vec<&'a str> {
+    annotations(object)
+        .and_then(|annotations| annotations.get(name)?.as_str())
+        .map_or_else(Vec::new, |text| text.split(',').map(str::trim).collect())
+}
+
+/// gitops-engine's `syncwaves.Wave`: the sync-wave annotation as an integer,
+/// else Helm's hook weight, else 0.
+fn annotated_wave(object: &Value) -> i64 {
+    ["argocd.argoproj.io/sync-wave", "helm.sh/hook-weight"]
+        .iter()
+        .find_map(|name| annotations(object)?.get(*name)?.as_str()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// `PruneLast=true` among the sync options (`HasAnnotationOption`).
+fn annotated_prune_last(object: &Value) -> bool {
+    annotation_values(object, "argocd.argoproj.io/sync-options").contains(&"PruneLast=true")
+}
+
+/// gitops-engine's hook types (`hook.Types`): Argo CD's hook annotation, else
+/// Helm's (`pre-install`, `pre-upgrade` are PreSync; `post-install`,
+/// `post-upgrade` PostSync); an object whose only type is Skip is no hook.
+/// It runs in the Sync phase when it is no hook, or one of Sync. The lesson's
+/// form has no hooks.
+fn in_sync_phase(desired: &State, object: &Value) -> bool {
+    if *desired.form() == Form::Named {
+        return true;
+    }
+    const ARGO: [&str; 6] = ["PreSync", "Sync", "PostSync", "SyncFail", "PostDelete", "Skip"];
+    let mut types: Vec<&str> = annotation_values(object, "argocd.argoproj.io/hook")
+        .into_iter()
+        .filter(|kind| ARGO.contains(kind))
+        .collect();
+    if types.is_empty() {
+        types = annotation_values(object, "helm.sh/hook")
+            .into_iter()
+            .filter_map(|kind| match kind {
+                "pre-install" | "pre-upgrade" => Some("PreSync"),
+                "post-install" | "post-upgrade" => Some("PostSync"),
+                _ => None,
+            })
+            .collect();
+    }
+    types.is_empty() || types == ["Skip"] || types.contains(&"Sync")
+}
+
+/// Whether a rule is for this object: a rule for every object, or for its name
+/// (Argo CD's `name`, Flux's `target.name`, which matches the whole name).
+fn selects(written: &Written, key: &str, object: &Value) -> bool {
+    let name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or(key);
+    written.name.as_deref().is_none_or(|wanted| wanted == name)
+}
+
+/// Whether a sync leaves the live value of an ignored field: Argo CD only with
+/// `RespectIgnoreDifferences=true`; the shorthand and Flux always.
+fn keeps_live(written: &Written, respect: bool) -> bool {
+    written.by != Writer::ArgoCd || respect
+}
+
+/// Whether the API server refuses an update, by Kubernetes' validation of a
+/// Deployment (`ValidateDeploymentUpdate`: `spec.selector` may not change),
+/// unless an option deletes and creates the object instead: Argo CD's
+/// `Force=true` (`kubectl apply --force`), Flux's force label or annotation
+/// (`enabled`, whatever its case) or `spec.force`, on the object in Git or
+/// in the cluster. `Replace=true` alone sends the whole object, refused alike.
+fn api_server_refuses(operation: &Operation, desired: &State, actual: &State, options: &Options) -> bool {
+    let Operation::Update { key, .. } = operation else {
+        return false;
+    };
+    let (Some(git), Some(live)) = (desired.get(key), actual.get(key)) else {
+        return false;
+    };
+    let forced = |object: &Value| {
+        annotation_values(object, "argocd.argoproj.io/sync-options").contains(&"Force=true")
+            || ["/metadata/annotations", "/metadata/labels"].iter().any(|place| {
+                object
+                    .pointer(&format!("{place}/kustomize.toolkit.fluxcd.io~1force"))
+                    .and_then(Value::as_str)
+                    .is_some_and(|value| value.eq_ignore_ascii_case("enabled"))
+            })
+    };
+    git.pointer("/spec/selector") != live.pointer("/spec/selector")
+        && !(options.force || forced(git) || forced(live))
 }
 
 /// Every value a pattern names in `value`, by its concrete path.
@@ -181,12 +280,11 @@ laws! {
         actual in selecting_state(),
         force in any::<bool>(),
     ) {
-        use gitops_core::sync::immutable::{outcome, Outcome};
         let options = Options { force, ..Options::default() };
         let first = plan(&desired, &actual, &options);
         let refused: BTreeSet<&str> = first
             .iter()
-            .filter(|operation| matches!(outcome(operation, &desired, &actual, &options), Outcome::Refused(_)))
+            .filter(|operation| api_server_refuses(operation, &desired, &actual, &options))
             .map(Operation::key)
             .collect();
         let run = sync(&desired, &actual, &options);
@@ -210,20 +308,20 @@ laws! {
     /// the shorthand and Flux's rules always do.
     fn ignored_fields_are_never_changes_and_keep_their_live_values(
         (desired, actual) in desired_and_actual(),
-        options in options(),
+        (options, written) in written_options(),
     ) {
         let plan = plan(&desired, &actual, &options);
         let after = apply(&plan, &actual);
         for operation in &plan {
             if let Operation::Update { key, changes, .. } = operation {
                 let desired_object = desired.get(key).unwrap();
-                let patterns = selecting(&options.ignore, key, desired_object);
+                let patterns = selecting(&options, &written, key, desired_object);
                 for change in changes {
                     prop_assert!(!patterns.iter().any(|p| pattern_names(p, &change.path)), "{} is ignored", change.path);
                 }
                 let respect = options.respect_ignore_differences;
-                let kept = options.ignore.iter().filter(|rule| rule.keeps_live(respect) && rule.selects(key, desired_object));
-                for pattern in kept.flat_map(IgnoreRule::patterns) {
+                let kept = options.ignore.iter().zip(&written).filter(|(_, written)| keeps_live(written, respect) && selects(written, key, desired_object));
+                for pattern in kept.flat_map(|(rule, _)| rule.patterns()) {
                     prop_assert_eq!(matches(pattern, after.get(key).unwrap()), matches(pattern, actual.get(key).unwrap()));
                 }
             }
@@ -286,8 +384,8 @@ laws! {
             plan.windows(2).all(|pair| (pair[0].wave(), !is_deletion(&pair[0])) <= (pair[1].wave(), !is_deletion(&pair[1]))),
             "wave by wave, a wave's deletions before its writes"
         );
-        let own = |operation: &Operation| wave(actual.get(operation.key()).unwrap());
-        let last = |operation: &Operation| prunes_last(actual.get(operation.key()).unwrap());
+        let own = |operation: &Operation| annotated_wave(actual.get(operation.key()).unwrap());
+        let last = |operation: &Operation| annotated_prune_last(actual.get(operation.key()).unwrap());
         let deletions: Vec<&Operation> = plan.iter().filter(|operation| is_deletion(operation)).collect();
         let waves: BTreeSet<i64> = deletions.iter().map(|operation| own(operation)).collect();
         let mirrored: Vec<&&Operation> = deletions.iter().filter(|operation| !last(operation)).collect();
@@ -299,8 +397,8 @@ laws! {
                 }
             }
         }
-        let sync_phase = desired.objects().values().filter(|object| runs_in_sync_phase(&desired, object));
-        let highest = sync_phase.map(wave).chain(waves.iter().copied()).fold(0, i64::max);
+        let sync_phase = desired.objects().values().filter(|object| in_sync_phase(&desired, object.value()));
+        let highest = sync_phase.map(|object| annotated_wave(object.value())).chain(waves.iter().copied()).fold(0, i64::max);
         for operation in deletions.iter().filter(|operation| last(operation)) {
             prop_assert_eq!(operation.wave(), highest + 1, "PruneLast: the wave after the last of the sync phase");
             prop_assert!(plan.iter().filter(|other| !is_deletion(other) || !last(other)).all(|other| other.wave() < operation.wave()));

@@ -160,10 +160,10 @@ pub fn delete_policies<'a>(object: impl Into<ValueRef<'a>>) -> Vec<DeletePolicy>
 }
 
 /// A Helm hook's weight (helm/weight.go `Weight`): gitops-engine's wave of
-/// an object without a sync wave that reads; 0 when it does not read.
+/// an object without a sync wave that reads, hook or not, and so in the
+/// lesson's form too, where the sync wave is read; 0 when it does not read.
 pub fn helm_weight<'a>(object: impl Into<ValueRef<'a>>) -> Option<i64> {
-    let object = object.into();
-    annotation(object, HELM_HOOK_WEIGHT)?.parse().ok()
+    crate::state::meta::annotation(object, HELM_HOOK_WEIGHT)?.parse().ok()
 }
 
 /// `metadata.generateName`, when it is a text that is not empty: the start

@@ -51,12 +51,12 @@ const KIND_ORDER: [&str; 35] = [
 
 /// The sync wave of an object (gitops-engine's `syncwaves.Wave`): its
 /// `argocd.argoproj.io/sync-wave`, else its `helm.sh/hook-weight`, hook or
-/// not; a value that is not an integer counts as absent, and 0 is the
-/// default.
+/// not; a value that is not an integer as Go's `strconv.Atoi` reads one
+/// (no space around it) counts as absent, and 0 is the default.
 pub fn wave<'a>(object: impl Into<ValueRef<'a>>) -> i64 {
     let object = object.into();
     annotation(object, SYNC_WAVE)
-        .and_then(|wave| wave.trim().parse().ok())
+        .and_then(|wave| wave.parse().ok())
         .or_else(|| helm_weight(object))
         .unwrap_or(0)
 }
@@ -98,6 +98,18 @@ pub fn sort_key<'a>(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_wave_is_read_as_gitops_engines_wave_reads_it() {
+        let weighted = |annotations| wave(&json!({"annotations": annotations}));
+        assert_eq!(weighted(json!({"helm.sh/hook-weight": "4"})), 4, "a Helm weight in the lesson's form");
+        assert_eq!(
+            weighted(json!({SYNC_WAVE: " 2", "helm.sh/hook-weight": "4"})),
+            4,
+            "strconv.Atoi reads no space: the wave falls back to the weight"
+        );
+        assert_eq!(weighted(json!({SYNC_WAVE: "+2"})), 2);
+    }
 
     #[test]
     fn waves_are_read_from_the_annotation() {

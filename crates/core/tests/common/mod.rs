@@ -248,9 +248,29 @@ pub mod generate {
         ]
     }
 
+    /// Who wrote an ignore rule, and the one name it is for, if any: what the
+    /// laws' own oracles read, instead of asking the rule.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Written {
+        pub by: Writer,
+        pub name: Option<String>,
+    }
+
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub enum Writer {
+        Shorthand,
+        ArgoCd,
+        Flux,
+    }
+
     /// Options with prune on or off and a few ignore rules, some for every
     /// object and some for one name.
     pub fn options() -> impl Strategy<Value = Options> {
+        written_options().prop_map(|(options, _)| options)
+    }
+
+    /// `options()`, with how each of its ignore rules was written.
+    pub fn written_options() -> impl Strategy<Value = (Options, Vec<Written>)> {
         // Each path as the shorthand's pointer and as Argo CD's jq path: a
         // `*` is the shorthand's, and Argo CD's rules write it `[]`.
         let path = prop::sample::select(vec![
@@ -266,21 +286,33 @@ pub mod generate {
         let dialect = prop::sample::select(vec!["argo-cd-name", "argo-cd-kind", "flux"]);
         let rule =
             (path, prop::option::of((name(), dialect))).prop_map(|((pointer, jq), chosen)| {
-                let value = match chosen {
-                    None => return IgnoreRule::everywhere(pointer).expect("a valid pointer"),
+                let written = |by, name: Option<&String>| Written { by, name: name.cloned() };
+                let (value, written) = match &chosen {
+                    None => {
+                        let rule = IgnoreRule::everywhere(pointer).expect("a valid pointer");
+                        return (rule, written(Writer::Shorthand, None));
+                    }
                     Some((_, "flux")) if pointer.contains('*') => {
-                        json!({"paths": ["/metadata/labels"]})
+                        (json!({"paths": ["/metadata/labels"]}), written(Writer::Flux, None))
                     }
-                    Some((name, "flux")) => json!({"paths": [pointer], "target": {"name": name}}),
-                    Some((_, "argo-cd-kind")) => {
-                        json!({"group": "*", "kind": "*", "jqPathExpressions": [jq]})
-                    }
-                    Some((name, _)) if pointer.contains('*') => {
-                        json!({"name": name, "jqPathExpressions": [jq]})
-                    }
-                    Some((name, _)) => json!({"name": name, "jsonPointers": [pointer]}),
+                    Some((name, "flux")) => (
+                        json!({"paths": [pointer], "target": {"name": name}}),
+                        written(Writer::Flux, Some(name)),
+                    ),
+                    Some((_, "argo-cd-kind")) => (
+                        json!({"group": "*", "kind": "*", "jqPathExpressions": [jq]}),
+                        written(Writer::ArgoCd, None),
+                    ),
+                    Some((name, _)) if pointer.contains('*') => (
+                        json!({"name": name, "jqPathExpressions": [jq]}),
+                        written(Writer::ArgoCd, Some(name)),
+                    ),
+                    Some((name, _)) => (
+                        json!({"name": name, "jsonPointers": [pointer]}),
+                        written(Writer::ArgoCd, Some(name)),
+                    ),
                 };
-                serde_json::from_value(value).expect("a valid rule")
+                (serde_json::from_value(value).expect("a valid rule"), written)
             });
         // With an application, only live objects carrying its tracking id are extra.
         let application = prop::option::of(Just("shop".to_string()));
@@ -290,14 +322,16 @@ pub mod generate {
             any::<bool>(),
             application,
         )
-            .prop_map(
-                |(prune, ignore, respect_ignore_differences, application)| Options {
+            .prop_map(|(prune, rules, respect_ignore_differences, application)| {
+                let (ignore, written) = rules.into_iter().unzip();
+                let options = Options {
                     prune,
                     ignore,
                     respect_ignore_differences,
                     application,
                     force: false,
-                },
-            )
+                };
+                (options, written)
+            })
     }
 }
