@@ -607,7 +607,7 @@ function escapeHtml(text) {
  *   posting anywhere, no plugins.
  *
  * frame-ancestors, report-to and sandbox are ignored in a <meta> policy: a host sends
- * them as headers (README, "Offline and static hosting").
+ * them as headers (docs/hosting.md).
  */
 function contentSecurityPolicy(page) {
   const handlers = page.match(/<[a-z][^>]*\son[a-z]+\s*=/gi);

@@ -229,7 +229,7 @@ test('api.js works in a module Worker and in Node, and a function called before 
 
 test('a lesson page outside the playground\'s folder registers its worker with the course\'s scope and works offline', async () => {
   const { page, context, record, close } = await openPage(browser, `${server.origin}/courses/`);
-  // The host lets the playground's worker control the whole course, as its README says.
+  // The host lets the playground's worker control the whole course, as docs/hosting.md says.
   server.headers.set(`${prefix}sw.js`, { 'Service-Worker-Allowed': '/courses/' });
   const lesson = '/courses/week-1/lesson.html';
   server.routes.set(lesson, {
