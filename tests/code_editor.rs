@@ -13,7 +13,7 @@ mod common;
 use common::dom::{all, dispatch, find, paste_event, rendered, texts};
 use gitops_playground::ui::ptr_eq::SameText;
 use gitops_core::text::bytes::common_ends;
-use gitops_core::text::edit::{SharedText, Typed};
+use gitops_core::text::edit::{SharedText, TypedText};
 use std::rc::Rc;
 use web_sys::{Element, HtmlDocument, HtmlElement, KeyboardEvent, KeyboardEventInit, Node};
 use yew::prelude::*;
@@ -256,7 +256,7 @@ fn rewriter() -> Html {
     let text = use_state(|| SharedText::from("first"));
     let on_input = {
         let text = text.clone();
-        Callback::from(move |typed: Typed| {
+        Callback::from(move |typed: TypedText| {
             if typed.text.ends_with("undo") {
                 text.set("first".into());
             } else {
@@ -604,7 +604,7 @@ fn keeper(props: &KeeperProps) -> Html {
     let text = use_state(|| SharedText::from(props.text.as_str()));
     let on_input = {
         let text = text.clone();
-        Callback::from(move |typed: Typed| {
+        Callback::from(move |typed: TypedText| {
             TYPED.with(|log| log.borrow_mut().push(typed.text.to_string()));
             let edit_right = typed.edit.as_ref().map(|edit| {
                 edit.before.same(&text)

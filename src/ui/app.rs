@@ -3,7 +3,7 @@ use crate::ui::components::{
     ResumedNotice, SharePanel, StatePane, StatusView, Tabs, TimeBar, Timeline, WarningsView,
 };
 use crate::ui::embed::{use_embed_messages, EmbedState, Embedding, Panes};
-use crate::ui::hooks::{
+use crate::ui::effects::{
     use_followed_links, use_keyboard_shortcuts, use_make_link, use_play_timer, use_presets_when_wanted,
     use_save_progress, use_save_work, use_settle_after_typing, use_share_link, use_start,
     use_theme,
@@ -32,7 +32,7 @@ pub fn app(props: &AppProps) -> Html {
     let model = use_reducer(|| {
         PageModel(props.start.take().unwrap_or_else(|| {
             Model::new(
-                crate::ui::hooks::saved_theme(),
+                crate::ui::effects::saved_theme(),
                 Default::default(),
                 crate::ui::storage::load_progress(),
             )

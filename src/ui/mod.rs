@@ -6,7 +6,7 @@ pub mod app;
 pub mod components;
 pub mod compression;
 pub mod embed;
-pub mod hooks;
+pub mod effects;
 pub mod ptr_eq;
 pub mod reducer;
 pub mod start;

@@ -4,7 +4,7 @@
 //! model, so the first scenario and texts it shows are the ones that stay; until then
 //! index.html's shell is on screen.
 
-use crate::ui::hooks::{load_menu, load_presets, menu_loaded, saved_theme};
+use crate::ui::effects::{load_menu, load_presets, menu_loaded, saved_theme};
 use crate::ui::compression::decode_link;
 use crate::ui::storage;
 use gitops_page::{Action, Model, Source};

@@ -602,7 +602,7 @@ everywhere! {
     }
 
     fn get_sync_tasks_orders_hooks_by_phase_then_wave_and_names_a_generate_name_at_run_time() {
-        use gitops_core::sync::hooks::{hook_tasks, DeletePolicy, Phase, Run};
+        use gitops_core::sync::hook_tasks::{hook_tasks, DeletePolicy, Phase, Run};
         let job = |metadata: Value| json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata});
         let desired = state(json!([
             job(json!({"generateName": "migrate-", "namespace": "shop", "annotations": {"argocd.argoproj.io/hook": "PreSync"}})),

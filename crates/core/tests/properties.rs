@@ -8,7 +8,7 @@ use gitops_testing::laws;
 use common::generate::{desired_and_actual, options, selecting_state, written_options, Written, Writer};
 use gitops_core::diff::tracking::{is_tracked_by, with_tracking};
 use gitops_core::pointer::Pattern;
-use gitops_core::state::hooks::is_hook;
+use gitops_core::state::hook_annotations::is_hook;
 use gitops_core::state::protection::{flux_releases, prune_protection};
 use gitops_core::state::render::{render, Format};
 use gitops_core::{
@@ -158,11 +158,17 @@ fn in_sync_phase(desired: &State, object: &Value) -> bool {
     types.is_empty() || types == ["Skip"] || types.contains(&"Sync")
 }
 
-/// Whether a rule is for this object: a rule for every object, or for its name
-/// (Argo CD's `name`, Flux's `target.name`, which matches the whole name).
+/// Whether a rule is for this object. The shorthand's is for every object;
+/// Flux's for every object its `target.name` matches whole, or every object;
+/// Argo CD's (its normalizer's `Normalize`) for an object whose group and
+/// kind its globs match, where a glob left empty matches only the empty text
+/// (so a rule without `kind` is for no Kubernetes object, and for every object
+/// of the lesson's form, which has no kind), and whose name is its `name`.
 fn selects(written: &Written, key: &str, object: &Value) -> bool {
     let name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or(key);
-    written.name.as_deref().is_none_or(|wanted| wanted == name)
+    let named = written.name.as_deref().is_none_or(|wanted| wanted == name);
+    let kind_matches = || written.every_kind || object.get("kind").is_none();
+    named && (written.by != Writer::ArgoCd || kind_matches())
 }
 
 /// Whether a sync leaves the live value of an ignored field: Argo CD only with

@@ -14,7 +14,7 @@ use gitops_core::IgnoreRule;
 
 use gitops_core::health::{has_health_check, health};
 use gitops_core::image::image_fields;
-use gitops_core::state::hooks::{delete_policies, generate_name, helm_weight, is_hook, phases};
+use gitops_core::state::hook_annotations::{delete_policies, generate_name, helm_weight, is_hook, phases};
 use gitops_core::state::kinds::{is_typed, scope};
 use gitops_core::state::meta::{annotation, metadata_map};
 use gitops_core::state::namespace::namespace_of;

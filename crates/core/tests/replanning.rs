@@ -94,7 +94,7 @@ fn options(prune: bool, ignore_replicas: bool) -> Options {
 /// remembers, and as found in a copy with objects of its own.
 fn resources_before(desired: &State, wave: i64) -> (Vec<String>, Vec<String>) {
     let keys = |state: &State| -> Vec<String> {
-        gitops_core::sync::hooks::resources_before(state, wave)
+        gitops_core::sync::hook_tasks::resources_before(state, wave)
             .into_iter()
             .map(|(key, _)| key.to_string())
             .collect()

@@ -7,7 +7,7 @@ use crate::view::{Panel, Theme};
 use crate::preset::MenuEntry;
 use crate::preset::Preset;
 use crate::problem::Problem;
-use gitops_core::text::edit::Typed;
+use gitops_core::text::edit::TypedText;
 use gitops_world::scenario::Mode;
 use gitops_world::share::Session;
 
@@ -52,7 +52,7 @@ pub enum Action {
     /// Leaves the saved work that came back for the start it carried on from.
     Restart,
     SelectEnvironment(String),
-    Edit(Pane, Typed),
+    Edit(Pane, TypedText),
     /// Typing paused: the world takes the text typed last.
     Settle,
     SetPrune(bool),

@@ -6,7 +6,7 @@
 use crate::editor::Pane;
 use crate::model::Model;
 use gitops_core::state::render::Format;
-use gitops_core::text::edit::Typed;
+use gitops_core::text::edit::TypedText;
 use gitops_core::State;
 use gitops_world::agent::waves::Hold;
 use gitops_world::person::ignore_rules;
@@ -26,8 +26,8 @@ impl Model {
             return;
         }
         match &interaction {
-            Interaction::Desired(text) => self.take_text(true, &Typed::whole(text.clone())),
-            Interaction::Actual(text) => self.take_text(false, &Typed::whole(text.clone())),
+            Interaction::Desired(text) => self.take_text(true, &TypedText::whole(text.clone())),
+            Interaction::Actual(text) => self.take_text(false, &TypedText::whole(text.clone())),
             Interaction::Ignore(text) => {
                 self.ignore_text = text.clone();
                 self.ignore_error = ignore_rules(text).err();
@@ -103,7 +103,7 @@ impl Model {
     /// at once; the world takes the text when typing pauses or anything
     /// else happens (`settle`), so that a keystroke does not pay for a
     /// commit (which hashes every file).
-    pub fn type_text(&mut self, pane: Pane, typed: Typed) {
+    pub fn type_text(&mut self, pane: Pane, typed: TypedText) {
         self.undone.clear();
         let other_pane = match pane {
             Pane::Desired => matches!(self.pending, Some(Interaction::Actual(_))),
@@ -165,7 +165,7 @@ impl Model {
     }
 
     /// Puts the person's text in its editor as it is, with its error.
-    fn take_text(&mut self, desired: bool, typed: &Typed) {
+    fn take_text(&mut self, desired: bool, typed: &TypedText) {
         let name = if desired { "desired" } else { "actual" };
         let parsed = State::read_typed(name, typed);
         let text = &typed.text;

@@ -145,7 +145,7 @@ fn a_typo_fixed_back_to_what_git_says_leaves_no_commit() {
     model.act(Action::Settle);
     assert_eq!(commits(&model), before, "the text says what Git says");
     assert_eq!(model.world.events.len(), events, "and no event says it committed");
-    // Typed, paused (a commit), then fixed back within the same edit: the commit goes.
+    // TypedText, paused (a commit), then fixed back within the same edit: the commit goes.
     edit(&mut model, Pane::Desired, ONLY_API);
     model.act(Action::Settle);
     assert_eq!(commits(&model), before + 1);

@@ -11,7 +11,7 @@
 mod common;
 
 use common::{clock, median, states};
-use gitops_core::text::edit::{Edit, SharedText, Typed};
+use gitops_core::text::edit::{Edit, SharedText, TypedText};
 use gitops_core::{report, State};
 use gitops_world::agent::waves::step_hold;
 use gitops_world::scenario::Scenario;
@@ -67,7 +67,7 @@ async fn measure(print: impl Fn(String)) {
         let mut text = desired_text.clone();
         text.replace_range(digit_at..digit_at + 1, DIGITS[stroke % DIGITS.len()]);
         let edit = Edit { before: last_typed, replaced: digit_at..digit_at + 1 };
-        let text = Typed { text: text.into(), edit: Some(edit) };
+        let text = TypedText { text: text.into(), edit: Some(edit) };
         last_typed = text.text.clone();
         let start = clock::now_ms();
         let typed = State::read_typed("desired", &text).expect("valid");

@@ -1,6 +1,6 @@
 use super::CodeEditor;
 use crate::ui::ptr_eq::SameText;
-use gitops_core::text::edit::Typed;
+use gitops_core::text::edit::TypedText;
 use gitops_core::InputError;
 use gitops_page::{PaneMarks, Pane};
 use std::ops::Range;
@@ -21,7 +21,7 @@ pub struct StatePaneProps {
     pub marks: Rc<PaneMarks>,
     #[prop_or_default]
     pub on_mark: Callback<String>,
-    pub on_edit: Callback<(Pane, Typed)>,
+    pub on_edit: Callback<(Pane, TypedText)>,
 }
 
 /// A labelled editor for one state, with its error under it.

@@ -15,7 +15,7 @@
 
 use crate::diff::normalize::{is_empty, is_namespace, is_server_written, Mode};
 use crate::diff::patch::Patch;
-use crate::diff::typed::same_once_typed;
+use crate::diff::go_types::same_once_typed;
 use crate::pointer::{render, Pattern, Step};
 use crate::state::kinds::is_typed;
 use crate::text::names::Names;

@@ -6,7 +6,7 @@ use crate::diff::ignore::{patterns_for, IgnoreRule};
 use crate::diff::normalize::{desired_as_stored, last_applied_beside, Mode};
 use crate::diff::tracking::{is_tracked_by, with_tracking};
 use crate::memo::{Memo, Pass};
-use crate::state::hooks::is_hook;
+use crate::state::hook_annotations::is_hook;
 use crate::state::pairs::{aligned, Pair};
 use crate::state::protection::{flux_releases, flux_skips_apply};
 use crate::state::{Form, Object, State};
@@ -52,11 +52,11 @@ pub enum Difference<'a> {
         reason: String,
     },
     /// A hook Git declares, or a hook's object the cluster holds (Kubernetes
-    /// objects only; `state::hooks::is_hook`): no resource of the
+    /// objects only; `state::hook_annotations::is_hook`): no resource of the
     /// application (gitops-engine's `splitHooks`), so neither drift nor
     /// written nor pruned, with no sync status or health of its own (Argo
     /// CD's controller/state.go and health.go pass hooks by). A sync runs
-    /// Git's hooks in their phases (`sync::hooks`); their delete policy,
+    /// Git's hooks in their phases (`sync::hook_tasks`); their delete policy,
     /// never a prune, removes their objects.
     Hook { key: &'a str },
 }

@@ -10,7 +10,7 @@ pub mod normalize;
 pub mod patch;
 pub mod quantity;
 pub mod tracking;
-pub mod typed;
+pub mod go_types;
 
 pub use changes::Change;
 pub use drift::Drift;

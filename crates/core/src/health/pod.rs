@@ -1,7 +1,7 @@
 //! Pods (gitops-engine's health_pod.go).
 
 use super::{condition, list, text, Health};
-use crate::state::hooks::is_hook;
+use crate::state::hook_annotations::is_hook;
 use crate::value::{Items, ValueRef};
 
 /// With "true", Argo CD judges a running pod that is not a hook as one that
@@ -61,7 +61,7 @@ mod tests {
     use super::super::health;
     use super::*;
     use serde_json::Value;
-    use crate::state::hooks::{HELM_HOOK, HOOK};
+    use crate::state::hook_annotations::{HELM_HOOK, HOOK};
     use serde_json::json;
 
     /// A running pod that runs to an end, not ready, its container waiting

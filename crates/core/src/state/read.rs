@@ -9,7 +9,7 @@
 use crate::error::InputError;
 use crate::pointer::escape;
 use crate::state::namespace::namespace_of;
-use crate::state::{hooks, Form, Key, Object, State};
+use crate::state::{hook_annotations, Form, Key, Object, State};
 use crate::text::document;
 use crate::text::edit::SharedText;
 use crate::value::{Kind, ValueRef};
@@ -339,8 +339,8 @@ fn kubernetes_key(object: ValueRef) -> Result<String, KeyProblem> {
 /// so Argo CD's sync, refuses one with only a generateName ("cannot use
 /// generate name with apply").
 fn generated_name<'a>(object: ValueRef<'a>, kind: &str) -> Option<Result<&'a str, KeyProblem>> {
-    let prefix = hooks::generate_name(object)?;
-    if hooks::is_hook(object) {
+    let prefix = hook_annotations::generate_name(object)?;
+    if hook_annotations::is_hook(object) {
         return Some(Ok(prefix));
     }
     Some(Err(KeyProblem {

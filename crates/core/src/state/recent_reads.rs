@@ -11,7 +11,7 @@ use crate::error::InputError;
 use crate::state::reread::{ends_alike, reread, Spans};
 use crate::state::State;
 use crate::text::bytes::{common_ends, common_prefix, same_text};
-use crate::text::edit::{Edit, SharedText, Typed};
+use crate::text::edit::{Edit, SharedText, TypedText};
 use std::cell::{OnceCell, RefCell};
 use std::collections::VecDeque;
 
@@ -66,7 +66,7 @@ impl State {
     /// as the editor shares it, not copied; where the editor says which range
     /// of a kept text the keystroke replaced, the two texts are compared
     /// only near it.
-    pub fn read_typed(source: &str, typed: &Typed) -> Result<State, InputError> {
+    pub fn read_typed(source: &str, typed: &TypedText) -> Result<State, InputError> {
         remembered(source, Text::Shared(&typed.text), typed.edit.as_ref())
     }
 
@@ -266,18 +266,18 @@ mod tests {
     }
 
     /// `before` with the first `old` after `near` replaced by `new`, as an editor hands it on.
-    fn typed(before: &SharedText, near: &str, old: &str, new: &str) -> Typed {
+    fn typed(before: &SharedText, near: &str, old: &str, new: &str) -> TypedText {
         let after_near = before.find(near).unwrap() + near.len();
         let start = after_near + before[after_near..].find(old).unwrap();
         let replaced = start..start + old.len();
         let text = format!("{}{new}{}", &before[..replaced.start], &before[replaced.end..]);
-        Typed { text: text.into(), edit: Some(Edit { before: before.clone(), replaced }) }
+        TypedText { text: text.into(), edit: Some(Edit { before: before.clone(), replaced }) }
     }
 
     #[test]
     fn a_typed_text_reads_as_the_text_does_and_is_kept_as_the_editor_shares_it() {
         let before = SharedText::from(large_text(1));
-        let first = State::read_typed("desired", &Typed::whole(before.clone())).unwrap();
+        let first = State::read_typed("desired", &TypedText::whole(before.clone())).unwrap();
         assert_eq!(first, State::read_afresh("desired", &before).unwrap());
         assert!(RECENT.with_borrow(|recent| recent[0].text.same(&before)), "kept, not copied");
         for (near, old, new, inside_one_object) in [
@@ -301,7 +301,7 @@ mod tests {
                     "only the edited object is read again"
                 );
             }
-            let again = Typed::whole(typed.text.to_string().into());
+            let again = TypedText::whole(typed.text.to_string().into());
             assert_eq!(State::read_typed("desired", &again), State::read_afresh("desired", &typed.text));
         }
     }

@@ -2,10 +2,10 @@
 //! an update writes, what the API server refuses to update, applying a
 //! plan, and the hooks a sync runs in its phases (prune protection and
 //! Flux's exclusions, and which objects are hooks, read off each object,
-//! are in `state::protection` and `state::hooks`).
+//! are in `state::protection` and `state::hook_annotations`).
 
 pub mod apply;
-pub mod hooks;
+pub mod hook_tasks;
 pub mod immutable;
 pub mod merge;
 pub mod order;

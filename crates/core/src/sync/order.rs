@@ -3,7 +3,7 @@
 //! waves of deletions are mirrored, and why they run first in their wave,
 //! is in `plan.rs`.
 
-use crate::state::hooks::helm_weight;
+use crate::state::hook_annotations::helm_weight;
 use crate::state::meta::annotation;
 use crate::value::ValueRef;
 

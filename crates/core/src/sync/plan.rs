@@ -11,7 +11,7 @@ use crate::state::namespace::namespace_of;
 use crate::state::protection::{prune_protection, prunes_last, requires_prune_confirmation};
 use crate::state::{Object, State};
 use crate::value::ValueRef;
-use crate::sync::hooks::runs_in_sync_phase;
+use crate::sync::hook_tasks::runs_in_sync_phase;
 use crate::sync::merge::{created, updated};
 use crate::sync::order::{sort_key, wave};
 use serde::{Deserialize, Serialize};

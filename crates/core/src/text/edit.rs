@@ -80,7 +80,7 @@ impl<'de> Deserialize<'de> for SharedText {
 
 /// A text typed in an editor.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Typed {
+pub struct TypedText {
     pub text: SharedText,
     /// How `text` was made from the editor's text before it, when known.
     pub edit: Option<Edit>,
@@ -94,16 +94,16 @@ pub struct Edit {
     pub replaced: Range<usize>,
 }
 
-impl Typed {
+impl TypedText {
     /// A text with nothing known of how it was made.
-    pub fn whole(text: SharedText) -> Typed {
-        Typed { text, edit: None }
+    pub fn whole(text: SharedText) -> TypedText {
+        TypedText { text, edit: None }
     }
 }
 
-impl<T: Into<SharedText>> From<T> for Typed {
-    fn from(text: T) -> Typed {
-        Typed::whole(text.into())
+impl<T: Into<SharedText>> From<T> for TypedText {
+    fn from(text: T) -> TypedText {
+        TypedText::whole(text.into())
     }
 }
 

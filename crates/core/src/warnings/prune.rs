@@ -8,7 +8,7 @@ use crate::diff::normalize::Mode;
 use crate::diff::tracking::is_tracked_by;
 use crate::memo::Memo;
 use crate::options::Options;
-use crate::state::hooks::is_hook;
+use crate::state::hook_annotations::is_hook;
 use crate::state::meta::metadata_map;
 use crate::state::pairs::Pair;
 use crate::state::protection::{

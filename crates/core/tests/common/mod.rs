@@ -248,12 +248,14 @@ pub mod generate {
         ]
     }
 
-    /// Who wrote an ignore rule, and the one name it is for, if any: what the
-    /// laws' own oracles read, instead of asking the rule.
+    /// Who wrote an ignore rule, the one name it is for, if any, and whether
+    /// it names every group and kind (`*`): what the laws' own oracles read,
+    /// instead of asking the rule.
     #[derive(Debug, Clone, PartialEq)]
     pub struct Written {
         pub by: Writer,
         pub name: Option<String>,
+        pub every_kind: bool,
     }
 
     #[derive(Debug, Clone, Copy, PartialEq)]
@@ -286,7 +288,7 @@ pub mod generate {
         let dialect = prop::sample::select(vec!["argo-cd-name", "argo-cd-kind", "flux"]);
         let rule =
             (path, prop::option::of((name(), dialect))).prop_map(|((pointer, jq), chosen)| {
-                let written = |by, name: Option<&String>| Written { by, name: name.cloned() };
+                let written = |by, name: Option<&String>| Written { by, name: name.cloned(), every_kind: false };
                 let (value, written) = match &chosen {
                     None => {
                         let rule = IgnoreRule::everywhere(pointer).expect("a valid pointer");
@@ -301,7 +303,7 @@ pub mod generate {
                     ),
                     Some((_, "argo-cd-kind")) => (
                         json!({"group": "*", "kind": "*", "jqPathExpressions": [jq]}),
-                        written(Writer::ArgoCd, None),
+                        Written { every_kind: true, ..written(Writer::ArgoCd, None) },
                     ),
                     Some((name, _)) if pointer.contains('*') => (
                         json!({"name": name, "jqPathExpressions": [jq]}),

@@ -60,7 +60,7 @@ pub struct Application {
     by_hand: bool,
     /// The hooks of the sync in progress, when it runs any.
     #[serde(skip)]
-    hooks: Option<hooks::HookRun>,
+    hooks: Option<sync_phases::HookRun>,
 }
 
 impl Application {
@@ -486,14 +486,14 @@ impl Agent {
 }
 
 mod edge;
-mod hooks;
+mod sync_phases;
 pub mod retry;
 pub mod waves;
 
 use retry::{self_heal_delay, steps_for, Retry, RetryStrategy};
 use waves::{Progress, Sync};
 
-/// One pass of a sync, with its hooks when it is a `full` one (`hooks.rs`),
+/// One pass of a sync, with its hooks when it is a `full` one (`sync_phases.rs`),
 /// and what the agent does when it ends (`settle`).
 fn sync_pass(
     application: &mut Application,
@@ -504,7 +504,7 @@ fn sync_pass(
     options: &WorldOptions,
     events: &mut Vec<Event>,
 ) {
-    let progress = hooks::sync_with_hooks(application, step, cluster, sync, full, events);
+    let progress = sync_phases::sync_with_hooks(application, step, cluster, sync, full, events);
     settle(application, step, sync, progress, options, events);
 }
 

@@ -16,7 +16,7 @@ use gitops_core::health::Health;
 use gitops_core::options::Options;
 use gitops_core::report::remembered_health;
 use gitops_core::state::State;
-use gitops_core::sync::hooks::resources_before;
+use gitops_core::sync::hook_tasks::resources_before;
 use gitops_core::sync::immutable::{outcome, Outcome};
 use gitops_core::sync::plan::Operation;
 use std::collections::BTreeSet;

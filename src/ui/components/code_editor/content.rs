@@ -16,7 +16,7 @@
 //! type) is written out in blocks again, with the caret where it was.
 
 use super::lines::line_count;
-use gitops_core::text::edit::{Edit, SharedText, Typed};
+use gitops_core::text::edit::{Edit, SharedText, TypedText};
 use gitops_page::folds::Folds;
 use std::cell::RefCell;
 use std::ops::Range;
@@ -139,7 +139,7 @@ impl Content {
 
     /// Reads the text after the browser changed the element (an input event): with
     /// the range of the last text it replaced, when the browser changed one block.
-    pub fn read(&mut self) -> Typed {
+    pub fn read(&mut self) -> TypedText {
         let changed = self.changed_block();
         if let Some(index) = changed {
             let block = &self.blocks[index];
@@ -147,11 +147,11 @@ impl Content {
             if line_count(&read.text) <= 2 * BLOCK_LINES {
                 let edit = Edit { before: self.text.clone(), replaced: block.span.clone() };
                 self.replace_block(index, &read.text);
-                return Typed { text: self.text.clone(), edit: Some(edit) };
+                return TypedText { text: self.text.clone(), edit: Some(edit) };
             }
         }
         self.read_all();
-        Typed::whole(self.text.clone())
+        TypedText::whole(self.text.clone())
     }
 
     /// The one block the browser changed, if it changed one block and nothing else.
@@ -297,7 +297,7 @@ impl Content {
     /// Pastes `pasted` over the selection, in the text itself rather than as the
     /// browser pastes (which splits lines into blocks its own way), and puts the caret
     /// after it. None if the selection is not in the element.
-    pub fn paste(&mut self, pasted: &str) -> Option<Typed> {
+    pub fn paste(&mut self, pasted: &str) -> Option<TypedText> {
         let selected = selected_span(self.root.as_ref())?;
         // Read from the page, which may show a text other than `text` (a change not yet read).
         let span = self.text.floor_char_boundary(selected.start)
@@ -311,7 +311,7 @@ impl Content {
         self.place_caret(end);
         // Writing it changes its line breaks only if it has carriage returns, which shortens it.
         let edit = (self.text.len() == pasted_as_is).then_some(edit);
-        Some(Typed { text: self.text.clone(), edit })
+        Some(TypedText { text: self.text.clone(), edit })
     }
 
     /// The blocks shown around the `line`th line (from 0): the one above its block, its

@@ -17,7 +17,7 @@ pub use content::{read_node, Read, BLOCK_LINES};
 
 use crate::ui::ptr_eq::SameText;
 use content::Content;
-use gitops_core::text::edit::Typed;
+use gitops_core::text::edit::TypedText;
 use gitops_page::folds::{hidden_by_folding, Folds};
 use gitops_page::{MarkKind, PaneMarks};
 use gutter::Gutter;
@@ -46,7 +46,7 @@ pub struct CodeEditorProps {
     pub labelled_by: AttrValue,
     /// Shared, so that passing it down and comparing it costs nothing.
     pub text: SameText,
-    pub on_input: Callback<Typed>,
+    pub on_input: Callback<TypedText>,
     /// 1-based line (and column) of an error to mark, if any.
     #[prop_or_default]
     pub error_at: Option<(usize, usize)>,
@@ -451,7 +451,7 @@ fn place(node: &NodeRef, style: &str) {
 /// insertion is an edit of its own, whose input event reads the text.
 fn typed(
     content: &Rc<RefCell<Option<Content>>>,
-    on_input: &Callback<Typed>,
+    on_input: &Callback<TypedText>,
     indent: &Rc<RefCell<Option<String>>>,
 ) -> Callback<InputEvent> {
     let content = content.clone();
@@ -479,7 +479,7 @@ fn typed(
 
 /// What pasting does: the pasted text goes into the text at the selection, and the
 /// whole text to the parent.
-fn pasted(content: &Rc<RefCell<Option<Content>>>, on_input: &Callback<Typed>) -> Callback<Event> {
+fn pasted(content: &Rc<RefCell<Option<Content>>>, on_input: &Callback<TypedText>) -> Callback<Event> {
     let content = content.clone();
     let on_input = on_input.clone();
     Callback::from(move |event: Event| {

@@ -14,7 +14,7 @@
 //! OutOfSync); self-heal syncs the objects that drifted alone, and a sync
 //! of some objects runs no hooks (controller/sync.go: `skipHooks` when the
 //! operation names resources). Which objects are hooks, their tasks and
-//! how one is doing are the core's (`gitops_core::sync::hooks`).
+//! how one is doing are the core's (`gitops_core::sync::hook_tasks`).
 
 use super::waves::{self, hold_before, sync_wave, Hold, Sync};
 use super::Application;
@@ -23,7 +23,7 @@ use crate::event::Event;
 use gitops_core::health::has_health_check;
 use gitops_core::options::Options;
 use gitops_core::state::State;
-use gitops_core::sync::hooks::{hook_tasks, outcome, DeletePolicy, HookTask, Outcome, Phase, Run};
+use gitops_core::sync::hook_tasks::{hook_tasks, outcome, DeletePolicy, HookTask, Outcome, Phase, Run};
 use gitops_core::sync::plan::Operation;
 
 /// The hooks of the sync in progress: its tasks as they were when it

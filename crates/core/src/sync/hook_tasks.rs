@@ -6,7 +6,7 @@
 //! (sync_tasks.go) orders the tasks by phase, wave, kind and name; and
 //! `getOperationPhase` says how a hook's object is doing. When a phase
 //! starts and what deletes a hook's object is the sync's, over time (the
-//! world's agent); which objects are hooks is read in `state::hooks`.
+//! world's agent); which objects are hooks is read in `state::hook_annotations`.
 
 use crate::diff::compare::mode_of;
 use crate::diff::normalize::{desired_as_stored, Mode};
@@ -14,7 +14,7 @@ use crate::diff::tracking::with_tracking;
 use crate::health::{health, Health};
 use crate::memo::Memo;
 use crate::options::Options;
-use crate::state::hooks::{delete_policies, is_hook, phases};
+use crate::state::hook_annotations::{delete_policies, is_hook, phases};
 use crate::state::{key_of, Key, Object, State};
 use crate::value::ValueRef;
 use crate::sync::merge::created;
@@ -23,7 +23,7 @@ use serde_json::Value;
 use std::cell::RefCell;
 use std::sync::Arc;
 
-pub use crate::state::hooks::{DeletePolicy, Phase};
+pub use crate::state::hook_annotations::{DeletePolicy, Phase};
 
 /// One hook of a desired state in one of its phases: gitops-engine's hook
 /// task.
@@ -179,7 +179,7 @@ fn has_name(object: &Value) -> bool {
 /// `<generateName><revision's first 7>-<phase>-<start>`, the part after
 /// the generateName lowercased, as `getSyncTasks` names a hook.
 fn generated_name(object: &Value, phase: Phase, run: Run) -> Option<String> {
-    let prefix = crate::state::hooks::generate_name(object)?;
+    let prefix = crate::state::hook_annotations::generate_name(object)?;
     let revision = match run.revision.char_indices().nth(7) {
         Some((end, _)) => &run.revision[..end],
         None => run.revision,
