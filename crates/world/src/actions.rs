@@ -7,7 +7,7 @@ use crate::repository::kustomize::{edit, kustomization_file};
 use crate::repository::paths::is_under;
 use crate::repository::{desired_state, FileChanges};
 use crate::scenario::{Files, Mode};
-use crate::script::{Action, FieldEdit};
+use crate::script::{ScriptedAction, FieldEdit};
 use crate::World;
 use gitops_core::image::image_fields;
 use gitops_core::state::key_of;
@@ -18,10 +18,10 @@ use serde_json::Value;
 impl World {
     /// Does `action` at `step` and records its event; the operation it
     /// applied to a cluster, when it applied one (`ApplyNext`).
-    pub(super) fn act(&mut self, step: u32, action: &Action) -> Option<Operation> {
+    pub(super) fn act(&mut self, step: u32, action: &ScriptedAction) -> Option<Operation> {
         let mut applied = None;
         let event = match action {
-            Action::Commit { author, message, branch, write, remove, set } => match self.file_changes(branch.as_deref(), write, remove, set) {
+            ScriptedAction::Commit { author, message, branch, write, remove, set } => match self.file_changes(branch.as_deref(), write, remove, set) {
                 Ok(changes) => {
                     let id = match branch.as_deref() {
                         None | Some("main") => self.repository.commit(author, message, &changes, step),
@@ -34,14 +34,14 @@ impl World {
                 }
                 Err(error) => Event::new(step, author, format!("could not commit \"{message}\"")).because(error).refused(),
             },
-            Action::Revert { author, commit } => match self.repository.revert(commit, author, step) {
+            ScriptedAction::Revert { author, commit } => match self.repository.revert(commit, author, step) {
                 Ok(reverted) => {
                     self.committed = true;
                     Event::new(step, author, format!("committed {}: {}", reverted.id, reverted.message)).because("a rollback is a revert, reviewed like any change")
                 }
                 Err(error) => Event::new(step, author, format!("could not revert {commit}")).because(error).refused(),
             },
-            Action::OpenPullRequest { author, title, write, remove, set } => match self.file_changes(None, write, remove, set) {
+            ScriptedAction::OpenPullRequest { author, title, write, remove, set } => match self.file_changes(None, write, remove, set) {
                 Ok(changes) => {
                     let why = describe_files(&changes);
                     let number = self.repository.open_pull_request(author, title, changes, step);
@@ -49,8 +49,8 @@ impl World {
                 }
                 Err(error) => Event::new(step, author, format!("could not open the pull request \"{title}\"")).because(error).refused(),
             },
-            Action::Promote { author, key, from, to } => self.promote(step, author, key, from, to),
-            Action::MergeBranch { by, from, to } => match self.repository.merge_branch(from, to, by, step) {
+            ScriptedAction::Promote { author, key, from, to } => self.promote(step, author, key, from, to),
+            ScriptedAction::MergeBranch { by, from, to } => match self.repository.merge_branch(from, to, by, step) {
                 Ok(commit) => {
                     let what = format!("committed {}: {}", commit.id, commit.message);
                     self.committed = true;
@@ -58,12 +58,12 @@ impl World {
                 }
                 Err(error) => Event::new(step, by, format!("could not merge {from} into {to}")).because(error).refused(),
             },
-            Action::Approve { by, pull_request } => match self.repository.approve(*pull_request, by) {
+            ScriptedAction::Approve { by, pull_request } => match self.repository.approve(*pull_request, by) {
                 Ok(()) => Event::new(step, by, format!("approved pull request #{pull_request}"))
                     .because("a reviewer needs read access and the right to approve, not the author's credentials"),
                 Err(error) => Event::new(step, by, format!("could not approve pull request #{pull_request}")).because(error).refused(),
             },
-            Action::Merge { by, pull_request } => match self.repository.merge(*pull_request, by, step) {
+            ScriptedAction::Merge { by, pull_request } => match self.repository.merge(*pull_request, by, step) {
                 Ok(commit) => {
                     let id = commit.id.clone();
                     self.committed = true;
@@ -74,15 +74,15 @@ impl World {
                     .because(format!("the state repository refused: {error}"))
                     .refused(),
             },
-            Action::PushImage { by, tag, crashes, malicious } => {
+            ScriptedAction::PushImage { by, tag, crashes, malicious } => {
                 let moved = self.registry.resolve(tag).is_some();
                 let image = self.registry.push(tag, None, *crashes, *malicious, by, step);
                 let what = format!("pushed {} as {}", crate::registry::short(&image.digest), image.pushed_as);
                 let why = if moved { "the tag already existed: tags are mutable, so it now points to another image" } else { "a new image, pushed with a token for the registry and nothing else" };
                 Event::new(step, by, what).because(why)
             }
-            Action::EditCluster { by, environment, key, path, value } => self.edit_cluster(step, by, environment, key, path, value),
-            Action::CiApply { environment, key, path, value } => match self.options.mode {
+            ScriptedAction::EditCluster { by, environment, key, path, value } => self.edit_cluster(step, by, environment, key, path, value),
+            ScriptedAction::CiApply { environment, key, path, value } => match self.options.mode {
                 Mode::Push => {
                     let event = self.edit_cluster(step, "ci", environment, key, path, value);
                     match event.what.starts_with("changed") {
@@ -94,7 +94,7 @@ impl World {
                     .because("in pull mode CI holds no cluster credentials: it can only push images and open pull requests")
                     .refused(),
             },
-            Action::Restart { environment, key } => {
+            ScriptedAction::Restart { environment, key } => {
                 let known = self.clusters.get_mut(environment).is_some_and(|cluster| cluster.restart(key));
                 if known {
                     Event::new(step, "kubelet", format!("the pods of {key} in {environment} restart")).because("a node was drained")
@@ -103,27 +103,27 @@ impl World {
                         .because(format!("the {environment} cluster has no object {key} at this step; check the key (Kind/namespace/name, or the name in the lesson's form)"))
                 }
             }
-            Action::Sync { by, environment } => match self.agent.as_mut() {
+            ScriptedAction::Sync { by, environment } => match self.agent.as_mut() {
                 Some(agent) => {
                     agent.request_sync(environment);
                     Event::new(step, by, format!("asked the agent to sync {environment}"))
                 }
                 None => Event::new(step, by, format!("cannot sync {environment}")).because("there is no agent in push mode").refused(),
             },
-            Action::StopAgent => self.set_agent(step, |agent| agent.running = false, "the agent stopped", "its pod crashed"),
-            Action::StartAgent => self.set_agent(step, |agent| agent.running = true, "the agent started again", "its pod was rescheduled"),
-            Action::RevokeAccess => self.set_agent(step, |agent| agent.has_access = false, "the agent lost read access to Git", "its deploy key was revoked"),
-            Action::RestoreAccess => self.set_agent(step, |agent| agent.has_access = true, "the agent can read Git again", "its deploy key was restored"),
-            Action::SetCluster { by, environment, state } => self.set_cluster(step, by, environment, state),
-            Action::LoseCluster { environment } => self.lose_cluster(step, environment),
-            Action::UpdateImage { by, tag, environment, key } => self.update_image(step, by, tag, environment, key),
-            Action::ApplyNext { by, environment } => {
+            ScriptedAction::StopAgent => self.set_agent(step, |agent| agent.running = false, "the agent stopped", "its pod crashed"),
+            ScriptedAction::StartAgent => self.set_agent(step, |agent| agent.running = true, "the agent started again", "its pod was rescheduled"),
+            ScriptedAction::RevokeAccess => self.set_agent(step, |agent| agent.has_access = false, "the agent lost read access to Git", "its deploy key was revoked"),
+            ScriptedAction::RestoreAccess => self.set_agent(step, |agent| agent.has_access = true, "the agent can read Git again", "its deploy key was restored"),
+            ScriptedAction::SetCluster { by, environment, state } => self.set_cluster(step, by, environment, state),
+            ScriptedAction::LoseCluster { environment } => self.lose_cluster(step, environment),
+            ScriptedAction::UpdateImage { by, tag, environment, key } => self.update_image(step, by, tag, environment, key),
+            ScriptedAction::ApplyNext { by, environment } => {
                 let (event, operation) = self.apply_next(step, by, environment);
                 applied = operation;
                 event
             }
-            Action::ConfirmPrune { by, environment } => self.confirm_prunes(step, by, environment),
-            Action::SetController { name, value, reason } => {
+            ScriptedAction::ConfirmPrune { by, environment } => self.confirm_prunes(step, by, environment),
+            ScriptedAction::SetController { name, value, reason } => {
                 let mut found = false;
                 for controller in self.controllers.iter_mut().filter(|controller| controller.name == *name) {
                     controller.value = value.clone();

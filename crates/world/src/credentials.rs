@@ -6,7 +6,7 @@
 use crate::event::{Event, Place};
 use crate::person::YOU;
 use crate::scenario::Mode;
-use crate::script::Action;
+use crate::script::ScriptedAction;
 use crate::World;
 
 /// The name CI acts under, in the script and in events.
@@ -39,32 +39,32 @@ pub struct Actor {
     pub holds: Vec<&'static str>,
 }
 
-impl Action {
+impl ScriptedAction {
     /// Who does it, when a named actor does.
     pub fn actor(&self) -> Option<&str> {
         match self {
-            Action::Commit { author, .. }
-            | Action::Revert { author, .. }
-            | Action::OpenPullRequest { author, .. }
-            | Action::Promote { author, .. } => Some(author),
-            Action::MergeBranch { by, .. }
-            | Action::Approve { by, .. }
-            | Action::Merge { by, .. }
-            | Action::PushImage { by, .. }
-            | Action::EditCluster { by, .. }
-            | Action::Sync { by, .. }
-            | Action::SetCluster { by, .. }
-            | Action::ApplyNext { by, .. }
-            | Action::ConfirmPrune { by, .. }
-            | Action::UpdateImage { by, .. } => Some(by),
-            Action::CiApply { .. } => Some(CI),
-            Action::Restart { .. }
-            | Action::StopAgent
-            | Action::StartAgent
-            | Action::RevokeAccess
-            | Action::RestoreAccess
-            | Action::LoseCluster { .. }
-            | Action::SetController { .. } => None,
+            ScriptedAction::Commit { author, .. }
+            | ScriptedAction::Revert { author, .. }
+            | ScriptedAction::OpenPullRequest { author, .. }
+            | ScriptedAction::Promote { author, .. } => Some(author),
+            ScriptedAction::MergeBranch { by, .. }
+            | ScriptedAction::Approve { by, .. }
+            | ScriptedAction::Merge { by, .. }
+            | ScriptedAction::PushImage { by, .. }
+            | ScriptedAction::EditCluster { by, .. }
+            | ScriptedAction::Sync { by, .. }
+            | ScriptedAction::SetCluster { by, .. }
+            | ScriptedAction::ApplyNext { by, .. }
+            | ScriptedAction::ConfirmPrune { by, .. }
+            | ScriptedAction::UpdateImage { by, .. } => Some(by),
+            ScriptedAction::CiApply { .. } => Some(CI),
+            ScriptedAction::Restart { .. }
+            | ScriptedAction::StopAgent
+            | ScriptedAction::StartAgent
+            | ScriptedAction::RevokeAccess
+            | ScriptedAction::RestoreAccess
+            | ScriptedAction::LoseCluster { .. }
+            | ScriptedAction::SetController { .. } => None,
         }
     }
 
@@ -72,27 +72,27 @@ impl Action {
     /// CI's apply in pull mode, where it holds none for the cluster.
     pub fn credential(&self, mode: Mode) -> Option<&'static str> {
         match self {
-            Action::Commit { .. }
-            | Action::Revert { .. }
-            | Action::MergeBranch { .. }
-            | Action::Merge { .. } => Some(GIT_WRITE),
-            Action::OpenPullRequest { .. }
-            | Action::Promote { .. }
-            | Action::UpdateImage { .. } => Some(GIT_PULL_REQUESTS),
-            Action::Approve { .. } => Some(GIT_REVIEW),
-            Action::PushImage { .. } => Some(REGISTRY_PUSH),
-            Action::EditCluster { .. } | Action::SetCluster { .. } => Some(CLUSTER_WRITE),
-            Action::CiApply { .. } => (mode == Mode::Push).then_some(CLUSTER_WRITE),
-            Action::ApplyNext { .. } | Action::ConfirmPrune { .. } | Action::Sync { .. } => {
+            ScriptedAction::Commit { .. }
+            | ScriptedAction::Revert { .. }
+            | ScriptedAction::MergeBranch { .. }
+            | ScriptedAction::Merge { .. } => Some(GIT_WRITE),
+            ScriptedAction::OpenPullRequest { .. }
+            | ScriptedAction::Promote { .. }
+            | ScriptedAction::UpdateImage { .. } => Some(GIT_PULL_REQUESTS),
+            ScriptedAction::Approve { .. } => Some(GIT_REVIEW),
+            ScriptedAction::PushImage { .. } => Some(REGISTRY_PUSH),
+            ScriptedAction::EditCluster { .. } | ScriptedAction::SetCluster { .. } => Some(CLUSTER_WRITE),
+            ScriptedAction::CiApply { .. } => (mode == Mode::Push).then_some(CLUSTER_WRITE),
+            ScriptedAction::ApplyNext { .. } | ScriptedAction::ConfirmPrune { .. } | ScriptedAction::Sync { .. } => {
                 Some(SYNC)
             }
-            Action::Restart { .. }
-            | Action::StopAgent
-            | Action::StartAgent
-            | Action::RevokeAccess
-            | Action::RestoreAccess
-            | Action::LoseCluster { .. }
-            | Action::SetController { .. } => None,
+            ScriptedAction::Restart { .. }
+            | ScriptedAction::StopAgent
+            | ScriptedAction::StartAgent
+            | ScriptedAction::RevokeAccess
+            | ScriptedAction::RestoreAccess
+            | ScriptedAction::LoseCluster { .. }
+            | ScriptedAction::SetController { .. } => None,
         }
     }
 }
@@ -108,7 +108,7 @@ pub(crate) fn used_by(actor: &str, place: &Place) -> Option<&'static str> {
 
 /// Names the credential an event that acted on a place used: the one its
 /// action uses, else the actor's own (`used_by`); none when it was refused.
-pub(crate) fn name_credential(event: &mut Event, action: Option<&Action>, mode: Mode) {
+pub(crate) fn name_credential(event: &mut Event, action: Option<&ScriptedAction>, mode: Mode) {
     if event.credential.is_some() || event.refused {
         return;
     }
@@ -139,7 +139,7 @@ impl World {
             let Some(name) = action.actor() else { continue };
             let actor = match (name, action) {
                 (CI, _) => ci.get_or_insert_with(|| ci_actor(mode)),
-                (_, Action::UpdateImage { .. }) => named(&mut bots, name, Role::Bot),
+                (_, ScriptedAction::UpdateImage { .. }) => named(&mut bots, name, Role::Bot),
                 _ => named(&mut people, name, Role::Person),
             };
             if let Some(credential) = action

@@ -6,7 +6,7 @@ use crate::event::Event;
 use crate::repository::paths::is_under;
 use crate::repository::{on_branch, FileChanges, Files};
 use crate::scenario::Layout;
-use crate::script::Action;
+use crate::script::ScriptedAction;
 use crate::World;
 use gitops_core::state::State;
 use serde_json::Value;
@@ -86,7 +86,7 @@ impl World {
             }
         }
         let message = edit_message(&directory);
-        self.perform(&Action::Commit {
+        self.perform(&ScriptedAction::Commit {
             author: by.into(),
             message,
             branch,
@@ -120,7 +120,7 @@ impl World {
             &Kind::Actual(State::empty(state.form().clone())),
             environment,
         );
-        self.perform(&Action::SetCluster {
+        self.perform(&ScriptedAction::SetCluster {
             by: by.into(),
             environment: environment.into(),
             state: state.to_value(),

@@ -150,7 +150,7 @@ impl World {
     /// Does `action` now, at the current step, as a scripted actor would
     /// (in push mode, CI deploys what it commits).
     /// The operation it applied to a cluster, if it applied one.
-    pub fn perform(&mut self, action: &script::Action) -> Option<gitops_core::Operation> {
+    pub fn perform(&mut self, action: &script::ScriptedAction) -> Option<gitops_core::Operation> {
         self.editing = None;
         let committed_before = std::mem::take(&mut self.committed);
         let applied = self.act(self.step, action);

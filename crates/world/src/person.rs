@@ -8,7 +8,7 @@ use crate::cluster::comparable;
 use crate::edits::{edit_message, environment_changes};
 use crate::repository::{Files, PullRequest};
 use crate::scenario::{Layout, Mode};
-use crate::script::Action;
+use crate::script::ScriptedAction;
 use crate::World;
 use gitops_core::text::edit::SharedText;
 use gitops_core::{IgnoreRule, Operation, State};
@@ -95,7 +95,7 @@ impl World {
                 true
             }),
             Interaction::Revert(commit) => {
-                self.perform(&Action::Revert {
+                self.perform(&ScriptedAction::Revert {
                     author: YOU.into(),
                     commit: commit.clone(),
                 });
@@ -117,14 +117,14 @@ impl World {
             },
             Interaction::Environment(name) => self.clusters.contains_key(name).then_some(true),
             Interaction::Approve(number) => {
-                self.perform(&Action::Approve {
+                self.perform(&ScriptedAction::Approve {
                     by: REVIEWER.into(),
                     pull_request: *number,
                 });
                 Some(true)
             }
             Interaction::Merge(number) => {
-                self.perform(&Action::Merge {
+                self.perform(&ScriptedAction::Merge {
                     by: YOU.into(),
                     pull_request: *number,
                 });
@@ -132,7 +132,7 @@ impl World {
             }
             Interaction::ConfirmPrune => {
                 matches!(self.step_hold(environment), Some(Hold::Confirm { .. })).then(|| {
-                    self.perform(&Action::ConfirmPrune {
+                    self.perform(&ScriptedAction::ConfirmPrune {
                         by: YOU.into(),
                         environment: environment.into(),
                     });
@@ -150,7 +150,7 @@ impl World {
         if !self.has_work(environment) || self.step_hold(environment).is_some() {
             return None;
         }
-        self.perform(&Action::ApplyNext {
+        self.perform(&ScriptedAction::ApplyNext {
             by: YOU.into(),
             environment: environment.into(),
         })

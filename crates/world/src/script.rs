@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScriptStep {
     pub at: u32,
-    pub action: Action,
+    pub action: ScriptedAction,
 }
 
 /// What someone does.
@@ -22,7 +22,7 @@ pub struct ScriptStep {
     rename_all_fields = "camelCase",
     deny_unknown_fields
 )]
-pub enum Action {
+pub enum ScriptedAction {
     /// A commit to the state repository: to `main`, or, with `layout:
     /// branches`, to an environment's branch (whose paths start `app/`).
     Commit {
@@ -163,32 +163,32 @@ pub enum Action {
     },
 }
 
-impl Action {
+impl ScriptedAction {
     /// The part of the world the action works on.
     pub fn place(&self) -> Option<Place> {
         match self {
-            Action::Commit { .. }
-            | Action::Revert { .. }
-            | Action::OpenPullRequest { .. }
-            | Action::Promote { .. }
-            | Action::MergeBranch { .. }
-            | Action::Approve { .. }
-            | Action::Merge { .. }
-            | Action::UpdateImage { .. } => Some(Place::Git),
-            Action::PushImage { .. } => Some(Place::Registry),
-            Action::EditCluster { environment, .. }
-            | Action::CiApply { environment, .. }
-            | Action::Restart { environment, .. }
-            | Action::SetCluster { environment, .. }
-            | Action::ApplyNext { environment, .. }
-            | Action::ConfirmPrune { environment, .. }
-            | Action::LoseCluster { environment } => Some(Place::Cluster(environment.clone())),
-            Action::Sync { .. }
-            | Action::StopAgent
-            | Action::StartAgent
-            | Action::RevokeAccess
-            | Action::RestoreAccess
-            | Action::SetController { .. } => None,
+            ScriptedAction::Commit { .. }
+            | ScriptedAction::Revert { .. }
+            | ScriptedAction::OpenPullRequest { .. }
+            | ScriptedAction::Promote { .. }
+            | ScriptedAction::MergeBranch { .. }
+            | ScriptedAction::Approve { .. }
+            | ScriptedAction::Merge { .. }
+            | ScriptedAction::UpdateImage { .. } => Some(Place::Git),
+            ScriptedAction::PushImage { .. } => Some(Place::Registry),
+            ScriptedAction::EditCluster { environment, .. }
+            | ScriptedAction::CiApply { environment, .. }
+            | ScriptedAction::Restart { environment, .. }
+            | ScriptedAction::SetCluster { environment, .. }
+            | ScriptedAction::ApplyNext { environment, .. }
+            | ScriptedAction::ConfirmPrune { environment, .. }
+            | ScriptedAction::LoseCluster { environment } => Some(Place::Cluster(environment.clone())),
+            ScriptedAction::Sync { .. }
+            | ScriptedAction::StopAgent
+            | ScriptedAction::StartAgent
+            | ScriptedAction::RevokeAccess
+            | ScriptedAction::RestoreAccess
+            | ScriptedAction::SetController { .. } => None,
         }
     }
 }
@@ -238,13 +238,13 @@ impl<'de> Deserialize<'de> for ScriptStep {
         };
         let unit = fields
             .is_empty()
-            .then(|| read::<Action>(Value::String(name.clone())).ok())
+            .then(|| read::<ScriptedAction>(Value::String(name.clone())).ok())
             .flatten();
         let action = match unit {
             Some(action) => action,
             None => {
                 let tagged = Value::Object(Map::from_iter([(name, Value::Object(fields))]));
-                read::<Action>(tagged).map_err(|mismatch| de::Error::custom(mismatch.message()))?
+                read::<ScriptedAction>(tagged).map_err(|mismatch| de::Error::custom(mismatch.message()))?
             }
         };
         Ok(ScriptStep { at, action })

@@ -124,7 +124,7 @@ everywhere! {
             Some(Hold::Refused { key: "Deployment/shop/web".into(), message: REFUSED.into() })
         );
         assert_eq!(world.interact("prod", &Interaction::Step), None, "nothing to apply");
-        world.perform(&gitops_world::script::Action::ApplyNext { by: "you".into(), environment: "prod".into() });
+        world.perform(&gitops_world::script::ScriptedAction::ApplyNext { by: "you".into(), environment: "prod".into() });
         assert!(has(&world, &format!("you: could not apply update Deployment/shop/web to prod; the API server refused: {REFUSED}")), "{:#?}", lines(&world));
         assert_eq!(live(&world, "Deployment/shop/web")["spec"]["selector"], json!({"matchLabels": {"app": "web"}}));
 

@@ -10,7 +10,7 @@ use gitops_testing::everywhere;
 use gitops_core::error::ErrorKind;
 use gitops_world::agent::AgentHealth;
 use gitops_world::scenario::Scenario;
-use gitops_world::script::Action;
+use gitops_world::script::ScriptedAction;
 use gitops_world::World;
 use serde_json::{json, Value};
 
@@ -697,7 +697,7 @@ everywhere! {
     fn a_person_can_step_a_sync_one_operation_at_a_time() {
         let scenario = Scenario::parse("lesson.json", include_str!("../../../static/presets/worked-example.json")).unwrap();
         let mut world = World::new(&scenario);
-        let apply = Action::ApplyNext { by: "you".into(), environment: "prod".into() };
+        let apply = ScriptedAction::ApplyNext { by: "you".into(), environment: "prod".into() };
         world.perform(&apply);
         world.perform(&apply);
         world.perform(&apply);
@@ -717,7 +717,7 @@ everywhere! {
         let scenario = Scenario::parse("lesson.json", include_str!("../../../static/presets/worked-example.json")).unwrap();
         let mut world = World::new(&scenario);
         world.next_step();
-        let edit = Action::SetCluster { by: "you".into(), environment: "prod".into(), state: json!({"web": {"image": "evil"}}) };
+        let edit = ScriptedAction::SetCluster { by: "you".into(), environment: "prod".into(), state: json!({"web": {"image": "evil"}}) };
         world.perform(&edit);
         assert!(world.events.last().unwrap().to_string().starts_with("you: changed the prod cluster by hand: removed api, changed web"));
         world.next_step();
@@ -739,7 +739,7 @@ everywhere! {
         assert_eq!(typed, "changed the prod cluster by hand: removed api, added service-0000, added service-0001, added service-0002, \
                            added service-0003, added service-0004, added service-0005, added service-0006, added service-0007, \
                            added service-0008, and 1992 more");
-        set.perform(&Action::SetCluster { by: "you".into(), environment: "prod".into(), state: serde_json::Value::Object(objects) });
+        set.perform(&ScriptedAction::SetCluster { by: "you".into(), environment: "prod".into(), state: serde_json::Value::Object(objects) });
         assert_eq!(&set.events.last().unwrap().what, typed, "a script's hand edit reads the same");
     }
 

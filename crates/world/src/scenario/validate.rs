@@ -429,7 +429,7 @@ fn check_file_edits(
     script: &[ScriptStep],
     repository: &InitialRepository,
 ) -> Result<(), InputError> {
-    use crate::script::Action;
+    use crate::script::ScriptedAction;
     let first_commit = || {
         repository
             .files
@@ -441,7 +441,7 @@ fn check_file_edits(
             .iter()
             .filter(move |scripted| scripted.at <= step)
             .flat_map(|scripted| match &scripted.action {
-                Action::Commit { write, .. } | Action::OpenPullRequest { write, .. } => {
+                ScriptedAction::Commit { write, .. } | ScriptedAction::OpenPullRequest { write, .. } => {
                     Some(write.keys())
                 }
                 _ => None,
@@ -449,7 +449,7 @@ fn check_file_edits(
             .flatten()
     };
     for (index, scripted) in script.iter().enumerate() {
-        let (Action::Commit { set, .. } | Action::OpenPullRequest { set, .. }) = &scripted.action
+        let (ScriptedAction::Commit { set, .. } | ScriptedAction::OpenPullRequest { set, .. }) = &scripted.action
         else {
             continue;
         };
@@ -496,16 +496,16 @@ fn check_script(
     controllers: &[ControllerSpec],
     paths: &Paths,
 ) -> Result<(), InputError> {
-    use crate::script::Action;
+    use crate::script::ScriptedAction;
     // Environments in Git may also come from the script's own commits.
     let mut in_git = environments.clone();
     for scripted in script {
         match &scripted.action {
-            Action::Commit { branch, write, .. } => {
+            ScriptedAction::Commit { branch, write, .. } => {
                 in_git.extend(branch.iter().cloned());
                 in_git.extend(write.keys().filter_map(|path| paths.environment_of(path)));
             }
-            Action::OpenPullRequest { write, .. } => {
+            ScriptedAction::OpenPullRequest { write, .. } => {
                 in_git.extend(write.keys().filter_map(|path| paths.environment_of(path)))
             }
             _ => {}
@@ -537,16 +537,16 @@ fn check_script(
         }
         // The fields that name a cluster, and those that name a directory or branch in Git.
         let (clusters, gits): (Fields, Fields) = match &scripted.action {
-            Action::EditCluster { environment, .. }
-            | Action::CiApply { environment, .. }
-            | Action::Restart { environment, .. }
-            | Action::Sync { environment, .. }
-            | Action::SetCluster { environment, .. }
-            | Action::ApplyNext { environment, .. }
-            | Action::ConfirmPrune { environment, .. }
-            | Action::LoseCluster { environment } => (vec![("environment", environment)], vec![]),
-            Action::UpdateImage { environment, .. } => (vec![], vec![("environment", environment)]),
-            Action::Promote { from, to, .. } | Action::MergeBranch { from, to, .. } => {
+            ScriptedAction::EditCluster { environment, .. }
+            | ScriptedAction::CiApply { environment, .. }
+            | ScriptedAction::Restart { environment, .. }
+            | ScriptedAction::Sync { environment, .. }
+            | ScriptedAction::SetCluster { environment, .. }
+            | ScriptedAction::ApplyNext { environment, .. }
+            | ScriptedAction::ConfirmPrune { environment, .. }
+            | ScriptedAction::LoseCluster { environment } => (vec![("environment", environment)], vec![]),
+            ScriptedAction::UpdateImage { environment, .. } => (vec![], vec![("environment", environment)]),
+            ScriptedAction::Promote { from, to, .. } | ScriptedAction::MergeBranch { from, to, .. } => {
                 (vec![], vec![("from", from), ("to", to)])
             }
             _ => (vec![], vec![]),
@@ -562,7 +562,7 @@ fn check_script(
             }
         }
         match &scripted.action {
-            Action::SetController { name, .. }
+            ScriptedAction::SetController { name, .. }
                 if !controllers
                     .iter()
                     .any(|controller| controller.name == *name) =>
@@ -577,14 +577,14 @@ fn check_script(
                 };
                 return refuse("name", format!("there is no controller `{name}`; {known}"));
             }
-            Action::Commit { set, .. } | Action::OpenPullRequest { set, .. } => {
+            ScriptedAction::Commit { set, .. } | ScriptedAction::OpenPullRequest { set, .. } => {
                 for (number, edit) in set.iter().enumerate() {
                     if let Some(problem) = pointer_problem(&edit.path) {
                         return refuse(&format!("set/{number}/path"), problem);
                     }
                 }
             }
-            Action::EditCluster { path, .. } | Action::CiApply { path, .. } => {
+            ScriptedAction::EditCluster { path, .. } | ScriptedAction::CiApply { path, .. } => {
                 if let Some(problem) = pointer_problem(path) {
                     return refuse("path", problem);
                 }
