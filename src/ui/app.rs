@@ -1,5 +1,5 @@
 use crate::ui::components::{
-    Controls, ExercisePanel, Header, Help, OptionsPanel, PictureView, PlanView, PresetMenu,
+    Controls, ExercisePanel, FullControls, Header, Help, OptionsPanel, PictureView, PlanView, PresetMenu,
     ResumedNotice, SharePanel, StatePane, StatusView, Tabs, TimeBar, Timeline, WarningsView,
 };
 use crate::ui::embed::{use_embed_messages, EmbedState, Embedding, Panes};
@@ -208,18 +208,20 @@ fn full_page(props: &PageProps) -> Html {
                     can_confirm_prune={model.can_confirm_prune()}
                     on_confirm_prune={send(|()| Action::ConfirmPrune)}
                     playing={model.playing}
-                    speed={model.speed}
                     can_advance={model.can_advance()}
-                    can_run_to_end={model.can_run_to_end()}
-                    world_position={position.clone()}
                     on_step={send(|()| Action::Step)}
                     on_play={let d = send_with(&dispatch); Callback::from(move |play| d.dispatch(if play { Action::Play } else { Action::Pause }))}
-                    on_speed={let d = send_with(&dispatch); Callback::from(move |speed| d.dispatch(Action::SetSpeed(speed)))}
                     on_reset={send(|()| Action::Reset)}
                     on_advance={send(|()| Action::Advance)}
-                    on_run_to_end={send(|()| Action::RunToEnd)}
-                    on_share={send(|()| Action::Share)}
-                    on_reset_all={send(|()| Action::ResetAll)}
+                    full={FullControls {
+                        speed: model.speed,
+                        on_speed: { let d = send_with(&dispatch); Callback::from(move |speed| d.dispatch(Action::SetSpeed(speed))) },
+                        can_run_to_end: model.can_run_to_end(),
+                        on_run_to_end: send(|()| Action::RunToEnd),
+                        world_position: position.clone(),
+                        on_share: send(|()| Action::Share),
+                        on_reset_all: send(|()| Action::ResetAll),
+                    }}
                 />
                 if let Some(shared) = &model.shared {
                     <SharePanel fragment={shared.fragment.clone()} title={shared.title.clone()} on_close={send(|()| Action::CloseShare)} />
@@ -439,7 +441,6 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
             });
         })
     };
-    let playing = model.playing;
     let panes = props.panes;
     let picture = use_picture(model);
     let on_travel = {
@@ -479,17 +480,19 @@ fn embedded_page(props: &EmbeddedProps) -> Html {
                     on_keep={tell(|| Action::KeepWork)}
                 />
             }
-            <div class="controls">
-                <div class="group" role="group" aria-label="Sync">
-                    <button class="primary" onclick={send(|| Action::Step)} disabled={!model.can_step_now()}>{ "Step" }</button>
-                    <button onclick={send(if playing { || Action::Pause } else { || Action::Play })} disabled={!model.can_step() && !playing} aria-pressed={playing.to_string()}>
-                        { if playing { "Pause" } else { "Play" } }
-                    </button>
-                    <button onclick={send(|| Action::Reset)}>{ "Reset" }</button>
-                    <button onclick={send(|| Action::Advance)} disabled={!model.can_advance()}>{ "Next minute" }</button>
-                    <span class="hold" aria-live="polite">{ model.step_hold_text().unwrap_or_default() }</span>
-                </div>
-            </div>
+            <Controls
+                can_step={model.can_step()}
+                can_step_now={model.can_step_now()}
+                hold={model.step_hold_text().map(AttrValue::from)}
+                can_confirm_prune={model.can_confirm_prune()}
+                on_confirm_prune={tell(|| Action::ConfirmPrune)}
+                playing={model.playing}
+                can_advance={model.can_advance()}
+                on_step={tell(|| Action::Step)}
+                on_play={let d = dispatch.clone(); Callback::from(move |play| d.dispatch(if play { Action::Play } else { Action::Pause }))}
+                on_reset={tell(|| Action::Reset)}
+                on_advance={tell(|| Action::Advance)}
+            />
             if props.picture_only {
                 <div class="world">
                     <div class="world-picture">

@@ -53,7 +53,13 @@ export async function serveDist({ prefix = '/', dir = dist } = {}) {
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('not found');
   };
+  // While the host is down, a request gets no answer: its connection is dropped.
+  let down = false;
   const server = createServer((req, res) => {
+    if (down) {
+      req.socket.destroy();
+      return;
+    }
     const { pathname } = new URL(req.url, 'http://loopback');
     for (const [name, value] of Object.entries(headers.get(pathname) ?? {})) res.setHeader(name, value);
     const route = routes.get(pathname);
@@ -75,6 +81,11 @@ export async function serveDist({ prefix = '/', dir = dist } = {}) {
     url: `${origin}${prefix}`,
     routes,
     headers,
+    /** Takes the host down (`true`: nothing it serves is reachable) or back up. */
+    setDown: (value) => {
+      down = value;
+      if (value) server.closeAllConnections();
+    },
     close: () => {
       server.closeAllConnections();
       return new Promise((done) => server.close(done));

@@ -275,6 +275,25 @@ test('an embedded playground on another origin obeys only the origins it names',
 /** A link's fragment for a session (`p`: a preset's file, `i`: what was done), as the page writes it. */
 const linkTo = (session) => `#v1.${deflateRawSync(JSON.stringify(session)).toString('base64url')}`;
 
+test('an embedded playground has the full page\'s controls for the plan and time, Confirm the deletion among them', async () => {
+  const confirm = linkTo({ p: 'prune-database-confirm.yaml' });
+  const { page, record, close } = await openPage(browser, `${server.url}?embed=1&view=picture${confirm}`);
+  for (const name of ['Step', 'Play', 'Reset', 'Next minute']) {
+    await page.getByRole('button', { name, exact: true }).waitFor();
+  }
+  assert.equal(await page.getByRole('button', { name: 'Share' }).count(), 0, 'the work is the full page\'s');
+  for (let minute = 0; minute < 4; minute += 1) await page.getByRole('button', { name: 'Next minute' }).click();
+  const controls = () => page.locator('.controls').innerText();
+  await until(async () => /waits for a person to confirm the deletion of StatefulSet\/shop\/db/.test(await controls()), true);
+  await page.getByRole('button', { name: 'Confirm the deletion' }).click();
+  await until(async () => page.getByRole('button', { name: 'Confirm the deletion' }).count(), 0);
+  assert.doesNotMatch(await controls(), /waits for a person/);
+  await page.getByRole('button', { name: 'Next minute' }).click();
+  await until(async () => /deleted StatefulSet\/shop\/db from prod/.test(await page.locator('main').innerText()), true);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
 test('a link pasted into an open tab opens there as in a new tab; Share does not open its own link again', async () => {
   const mutable = linkTo({ p: 'mutable-tag.yaml', i: ['n'] });
   const fresh = await openPage(browser, `${server.url}${mutable}`);

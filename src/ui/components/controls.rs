@@ -13,17 +13,26 @@ pub struct ControlsProps {
     pub can_confirm_prune: bool,
     pub on_confirm_prune: Callback<()>,
     pub playing: bool,
-    pub speed: u32,
     pub can_advance: bool,
-    pub can_run_to_end: bool,
-    /// `Minute 3 of 8`, or that the world has not started.
-    pub world_position: AttrValue,
     pub on_step: Callback<()>,
     pub on_play: Callback<bool>,
-    pub on_speed: Callback<u32>,
     pub on_reset: Callback<()>,
     pub on_advance: Callback<()>,
+    /// The full page's controls besides those: the speed, running the script
+    /// out with the minute it is at, and the person's work. An embedded page
+    /// leaves them out.
+    #[prop_or_default]
+    pub full: Option<FullControls>,
+}
+
+#[derive(PartialEq, Clone)]
+pub struct FullControls {
+    pub speed: u32,
+    pub on_speed: Callback<u32>,
+    pub can_run_to_end: bool,
     pub on_run_to_end: Callback<()>,
+    /// `Minute 3 of 8`, or that the world has not started.
+    pub world_position: AttrValue,
     pub on_share: Callback<()>,
     pub on_reset_all: Callback<()>,
 }
@@ -34,12 +43,56 @@ const FORGET_EVERYTHING_QUESTION: &str =
 
 const SPEEDS: [(u32, &str); 3] = [(1200, "Slow"), (700, "Normal"), (250, "Fast")];
 
-/// Step through the plan, play it, reset; and move the world's time.
+/// Step through the plan, play it, reset; and move the world's time. The
+/// full page and the embedded page show the same controls, the full page
+/// with more of them (`FullControls`).
 #[function_component(Controls)]
 pub fn controls(props: &ControlsProps) -> Html {
     let on_step = props.on_step.reform(|_: MouseEvent| ());
     let playing = props.playing;
     let on_play = props.on_play.reform(move |_: MouseEvent| !playing);
+    let on_reset = props.on_reset.reform(|_: MouseEvent| ());
+    let on_confirm = props.on_confirm_prune.reform(|_: MouseEvent| ());
+    let on_advance = props.on_advance.reform(|_: MouseEvent| ());
+    let full = props.full.as_ref();
+    html! {
+        <div class="controls">
+            <div class="group" role="group" aria-label="Sync">
+                <button class="primary" onclick={on_step} disabled={!props.can_step_now} title="Ctrl+Enter">{ "Step" }</button>
+                <button onclick={on_play} disabled={!props.can_step && !playing} aria-pressed={playing.to_string()}>
+                    { if playing { "Pause" } else { "Play" } }
+                </button>
+                if let Some(full) = full {
+                    <Speed speed={full.speed} on_speed={full.on_speed.clone()} />
+                }
+                <button onclick={on_reset}>{ "Reset" }</button>
+                <span class="hold" aria-live="polite">{ props.hold.clone().unwrap_or_default() }</span>
+                if props.can_confirm_prune {
+                    <button onclick={on_confirm}>{ "Confirm the deletion" }</button>
+                }
+            </div>
+            <div class="group" role="group" aria-label="Time">
+                <button onclick={on_advance} disabled={!props.can_advance}>{ "Next minute" }</button>
+                if let Some(full) = full {
+                    <button onclick={full.on_run_to_end.reform(|_: MouseEvent| ())} disabled={!full.can_run_to_end}>{ "Run the script out" }</button>
+                    <span class="position" aria-live="polite">{ &full.world_position }</span>
+                }
+            </div>
+            if let Some(full) = full {
+                <YourWork on_share={full.on_share.clone()} on_reset_all={full.on_reset_all.clone()} />
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SpeedProps {
+    speed: u32,
+    on_speed: Callback<u32>,
+}
+
+#[function_component(Speed)]
+fn speed(props: &SpeedProps) -> Html {
     let on_speed = props.on_speed.reform(|event: Event| {
         event
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
@@ -47,10 +100,27 @@ pub fn controls(props: &ControlsProps) -> Html {
             .parse()
             .unwrap_or(700)
     });
-    let on_reset = props.on_reset.reform(|_: MouseEvent| ());
-    let on_confirm = props.on_confirm_prune.reform(|_: MouseEvent| ());
-    let on_advance = props.on_advance.reform(|_: MouseEvent| ());
-    let on_run = props.on_run_to_end.reform(|_: MouseEvent| ());
+    html! {
+        <label class="speed">
+            { "Speed " }
+            <select onchange={on_speed}>
+                { for SPEEDS.iter().map(|(ms, name)| html! {
+                    <option value={ms.to_string()} selected={*ms == props.speed}>{ *name }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct YourWorkProps {
+    on_share: Callback<()>,
+    on_reset_all: Callback<()>,
+}
+
+/// Sharing the work, and forgetting all of it.
+#[function_component(YourWork)]
+fn your_work(props: &YourWorkProps) -> Html {
     let on_share = props.on_share.reform(|_: MouseEvent| ());
     let on_reset_all = {
         let on_reset_all = props.on_reset_all.clone();
@@ -61,35 +131,9 @@ pub fn controls(props: &ControlsProps) -> Html {
         })
     };
     html! {
-        <div class="controls">
-            <div class="group" role="group" aria-label="Sync">
-                <button class="primary" onclick={on_step} disabled={!props.can_step_now} title="Ctrl+Enter">{ "Step" }</button>
-                <button onclick={on_play} disabled={!props.can_step && !playing} aria-pressed={playing.to_string()}>
-                    { if playing { "Pause" } else { "Play" } }
-                </button>
-                <label class="speed">
-                    { "Speed " }
-                    <select onchange={on_speed}>
-                        { for SPEEDS.iter().map(|(ms, name)| html! {
-                            <option value={ms.to_string()} selected={*ms == props.speed}>{ *name }</option>
-                        }) }
-                    </select>
-                </label>
-                <button onclick={on_reset}>{ "Reset" }</button>
-                <span class="hold" aria-live="polite">{ props.hold.clone().unwrap_or_default() }</span>
-                if props.can_confirm_prune {
-                    <button onclick={on_confirm}>{ "Confirm the deletion" }</button>
-                }
-            </div>
-            <div class="group" role="group" aria-label="Time">
-                <button onclick={on_advance} disabled={!props.can_advance}>{ "Next minute" }</button>
-                <button onclick={on_run} disabled={!props.can_run_to_end}>{ "Run the script out" }</button>
-                <span class="position" aria-live="polite">{ &props.world_position }</span>
-            </div>
-            <div class="group" role="group" aria-label="Your work">
-                <button onclick={on_share}>{ "Share" }</button>
-                <button onclick={on_reset_all} title={FORGET_EVERYTHING}>{ "Reset everything" }</button>
-            </div>
+        <div class="group" role="group" aria-label="Your work">
+            <button onclick={on_share}>{ "Share" }</button>
+            <button onclick={on_reset_all} title={FORGET_EVERYTHING}>{ "Reset everything" }</button>
         </div>
     }
 }

@@ -19,7 +19,7 @@ pub mod timeline;
 pub mod warnings_view;
 
 pub use code_editor::CodeEditor;
-pub use controls::Controls;
+pub use controls::{Controls, FullControls};
 pub use exercise_panel::ExercisePanel;
 pub use header::Header;
 pub use help::Help;
