@@ -54,7 +54,22 @@ pub fn controls(props: &ControlsProps) -> Html {
     let on_reset = props.on_reset.reform(|_: MouseEvent| ());
     let on_confirm = props.on_confirm_prune.reform(|_: MouseEvent| ());
     let on_advance = props.on_advance.reform(|_: MouseEvent| ());
-    let full = props.full.as_ref();
+    let full = props.full.as_ref().map(|full| {
+        let on_speed = full.on_speed.reform(|event: Event| {
+            event
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value()
+                .parse()
+                .unwrap_or(700)
+        });
+        let on_reset_all = full.on_reset_all.clone();
+        let on_reset_all = Callback::from(move |_: MouseEvent| {
+            if gloo::dialogs::confirm(FORGET_EVERYTHING_QUESTION) {
+                on_reset_all.emit(());
+            }
+        });
+        (full, on_speed, on_reset_all)
+    });
     html! {
         <div class="controls">
             <div class="group" role="group" aria-label="Sync">
@@ -62,8 +77,15 @@ pub fn controls(props: &ControlsProps) -> Html {
                 <button onclick={on_play} disabled={!props.can_step && !playing} aria-pressed={playing.to_string()}>
                     { if playing { "Pause" } else { "Play" } }
                 </button>
-                if let Some(full) = full {
-                    <Speed speed={full.speed} on_speed={full.on_speed.clone()} />
+                if let Some((full, on_speed, _)) = &full {
+                    <label class="speed">
+                        { "Speed " }
+                        <select onchange={on_speed}>
+                            { for SPEEDS.iter().map(|(ms, name)| html! {
+                                <option value={ms.to_string()} selected={*ms == full.speed}>{ *name }</option>
+                            }) }
+                        </select>
+                    </label>
                 }
                 <button onclick={on_reset}>{ "Reset" }</button>
                 <span class="hold" aria-live="polite">{ props.hold.clone().unwrap_or_default() }</span>
@@ -73,67 +95,17 @@ pub fn controls(props: &ControlsProps) -> Html {
             </div>
             <div class="group" role="group" aria-label="Time">
                 <button onclick={on_advance} disabled={!props.can_advance}>{ "Next minute" }</button>
-                if let Some(full) = full {
+                if let Some((full, _, _)) = &full {
                     <button onclick={full.on_run_to_end.reform(|_: MouseEvent| ())} disabled={!full.can_run_to_end}>{ "Run the script out" }</button>
                     <span class="position" aria-live="polite">{ &full.world_position }</span>
                 }
             </div>
-            if let Some(full) = full {
-                <YourWork on_share={full.on_share.clone()} on_reset_all={full.on_reset_all.clone()} />
+            if let Some((full, _, on_reset_all)) = full {
+                <div class="group" role="group" aria-label="Your work">
+                    <button onclick={full.on_share.reform(|_: MouseEvent| ())}>{ "Share" }</button>
+                    <button onclick={on_reset_all} title={FORGET_EVERYTHING}>{ "Reset everything" }</button>
+                </div>
             }
-        </div>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct SpeedProps {
-    speed: u32,
-    on_speed: Callback<u32>,
-}
-
-#[function_component(Speed)]
-fn speed(props: &SpeedProps) -> Html {
-    let on_speed = props.on_speed.reform(|event: Event| {
-        event
-            .target_unchecked_into::<web_sys::HtmlSelectElement>()
-            .value()
-            .parse()
-            .unwrap_or(700)
-    });
-    html! {
-        <label class="speed">
-            { "Speed " }
-            <select onchange={on_speed}>
-                { for SPEEDS.iter().map(|(ms, name)| html! {
-                    <option value={ms.to_string()} selected={*ms == props.speed}>{ *name }</option>
-                }) }
-            </select>
-        </label>
-    }
-}
-
-#[derive(Properties, PartialEq)]
-struct YourWorkProps {
-    on_share: Callback<()>,
-    on_reset_all: Callback<()>,
-}
-
-/// Sharing the work, and forgetting all of it.
-#[function_component(YourWork)]
-fn your_work(props: &YourWorkProps) -> Html {
-    let on_share = props.on_share.reform(|_: MouseEvent| ());
-    let on_reset_all = {
-        let on_reset_all = props.on_reset_all.clone();
-        Callback::from(move |_: MouseEvent| {
-            if gloo::dialogs::confirm(FORGET_EVERYTHING_QUESTION) {
-                on_reset_all.emit(());
-            }
-        })
-    };
-    html! {
-        <div class="group" role="group" aria-label="Your work">
-            <button onclick={on_share}>{ "Share" }</button>
-            <button onclick={on_reset_all} title={FORGET_EVERYTHING}>{ "Reset everything" }</button>
         </div>
     }
 }

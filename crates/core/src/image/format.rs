@@ -109,32 +109,33 @@ fn is_domain(domain: &str) -> bool {
 /// Path components of `[a-z0-9]` runs joined by `.`, `_`, `__` or any
 /// number of `-`, separated by `/`.
 fn is_path(path: &str) -> bool {
-    path.split('/').all(|component| {
-        let runs_joined = component.split(['.', '_', '-']).collect::<Vec<_>>();
-        let separators = component
-            .bytes()
-            .filter(|byte| matches!(byte, b'.' | b'_' | b'-'));
-        !component.is_empty()
-            && component
-                .bytes()
-                .all(|byte| matches!(byte, b'a'..=b'z' | b'0'..=b'9' | b'.' | b'_' | b'-'))
-            && runs_joined.first().is_some_and(|run| !run.is_empty())
-            && runs_joined.last().is_some_and(|run| !run.is_empty())
-            && separators_are_valid(component, separators.count())
-    })
+    path.split('/')
+        .all(|component| is_path_component(component.as_bytes()))
 }
 
-/// Between two runs of `[a-z0-9]`: one `.`, one `_`, `__`, or dashes alone.
-fn separators_are_valid(component: &str, separator_count: usize) -> bool {
-    if separator_count == 0 {
-        return true;
+fn is_path_component(component: &[u8]) -> bool {
+    let run_of = |bytes: &[u8], wanted: fn(&u8) -> bool| {
+        bytes.iter().take_while(|byte| wanted(byte)).count()
+    };
+    let mut rest = component;
+    loop {
+        let run = run_of(rest, |byte| {
+            byte.is_ascii_lowercase() || byte.is_ascii_digit()
+        });
+        if run == 0 {
+            return false;
+        }
+        rest = &rest[run..];
+        if rest.is_empty() {
+            return true;
+        }
+        let separator = &rest[..run_of(rest, |byte| matches!(byte, b'.' | b'_' | b'-'))];
+        let dashes = separator.iter().all(|byte| *byte == b'-');
+        if !(dashes || matches!(separator, b"." | b"_" | b"__")) {
+            return false;
+        }
+        rest = &rest[separator.len()..];
     }
-    component
-        .split(|character: char| character.is_ascii_lowercase() || character.is_ascii_digit())
-        .filter(|separator| !separator.is_empty())
-        .all(|separator| {
-            matches!(separator, "." | "_" | "__") || separator.bytes().all(|byte| byte == b'-')
-        })
 }
 
 /// `[\w][\w.-]{0,127}`.
@@ -202,6 +203,7 @@ mod tests {
             "[::1]:5000/web",
             "Registry.Example/web",
             "a/b__c/d-e--f/g.h",
+            "team/a-b.c_d/e---f",
             &format!("registry.example/web@{DIGEST}"),
             &format!("web:1.4@{DIGEST}"),
             &format!("web@sha512:{}", "0a".repeat(64)),
@@ -247,6 +249,10 @@ mod tests {
             ("a/b.", "invalid reference format"),
             ("a._b", "invalid reference format"),
             ("a___b", "invalid reference format"),
+            ("a_-b", "invalid reference format"),
+            ("a-.b", "invalid reference format"),
+            ("a..b", "invalid reference format"),
+            ("-a", "invalid reference format"),
             ("-registry.example/web", "invalid reference format"),
             ("registry.example:port/web", "invalid reference format"),
             ("wéb", "invalid reference format"),
