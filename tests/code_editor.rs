@@ -901,12 +901,18 @@ async fn an_object_folds_to_its_first_line_stays_folded_when_the_text_changes_an
 // text turns into line breaks. An offset read from the page then need not fall between two
 // characters of the editor's text. Here it falls inside its `€` (three bytes).
 
-#[wasm_bindgen_test]
-async fn a_fold_key_at_a_caret_in_a_change_not_yet_read_leaves_the_editor_working() {
+/// An editor of `€ ok` whose page shows `a€ ok`, not yet read, with the caret
+/// after the `a`: the page's byte 1, inside the editor's `€`.
+async fn caret_in_a_change_not_yet_read() -> HtmlElement {
     let (_, area) = mount_keeper("€ ok").await;
     set_block_text(&area, 0, "€", "a€");
-    // After the `a`: the page's byte 1, inside the editor's `€`.
     place_caret(&area, 0, 1).await;
+    area
+}
+
+#[wasm_bindgen_test]
+async fn a_fold_key_at_a_caret_in_a_change_not_yet_read_leaves_the_editor_working() {
+    let area = caret_in_a_change_not_yet_read().await;
     press_chord(&area, "BracketLeft");
     rendered().await;
     dispatch(&area, "input");
@@ -916,9 +922,7 @@ async fn a_fold_key_at_a_caret_in_a_change_not_yet_read_leaves_the_editor_workin
 
 #[wasm_bindgen_test]
 async fn a_paste_at_a_caret_in_a_change_not_yet_read_goes_before_the_character() {
-    let (_, area) = mount_keeper("€ ok").await;
-    set_block_text(&area, 0, "€", "a€");
-    place_caret(&area, 0, 1).await;
+    let area = caret_in_a_change_not_yet_read().await;
     paste(&area, "b");
     rendered().await;
     assert_eq!(last_typed(), "b€ ok");

@@ -7,7 +7,7 @@ use gitops_core::diff::normalize::last_applied;
 use gitops_core::diff::patch::merge_key;
 use gitops_core::sync::apply::{is_in, namespace_at};
 use gitops_core::value::ValueRef;
-use gitops_core::text::document::parse_documents;
+use gitops_core::text::document::{looks_like_json, parse_documents};
 use gitops_core::{apply, has_work, Form, Operation, Options, State};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -21,7 +21,7 @@ pub fn reads_alike_as_values(source: &str, text: &str) -> Result<(), String> {
     if State::read_cached(source, text) != afresh {
         return Err(format!("the {source} text reads alike remembered and afresh"));
     }
-    if !matches!(text.trim_start().chars().next(), Some('{' | '[')) {
+    if !looks_like_json(text) {
         return Ok(());
     }
     let as_values = match parse_documents(source, text) {

@@ -32,7 +32,7 @@ pub type Outcome = Result<Verdict, String>;
 
 /// The libFuzzer targets, by name, each fed bytes: a scenario file (run
 /// twice), a share link or a session's JSON (`open_session_json`), or a
-/// pair of states (`Pair::to_bytes`). Bytes that
+/// pair of states (`states_of_bytes`). Bytes that
 /// are not UTF-8 are refused, as the page's text is always UTF-8.
 pub const LIBFUZZER_TARGETS: [&str; 3] = ["scenario", "link", "states"];
 
@@ -98,21 +98,6 @@ pub struct Pair {
 }
 
 impl Pair {
-    /// The pair written as `<prune><respect><tracked>` (three bytes, `1` for
-    /// on), then the desired text, a form feed, the actual text, a form feed
-    /// and the ignore rules: what the libFuzzer target and its corpus read.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let flag = |on: bool| if on { b'1' } else { b'0' };
-        let mut bytes = vec![flag(self.prune), flag(self.respect), flag(self.tracked)];
-        for (at, text) in [&self.desired, &self.actual, &self.ignore].into_iter().enumerate() {
-            if at > 0 {
-                bytes.push(FORM_FEED);
-            }
-            bytes.extend_from_slice(text.as_bytes());
-        }
-        bytes
-    }
-
     /// The named parts of a saved pair (`desired`, `actual`, `ignore`,
     /// `prune`, `respect-ignore-differences`, `tracked`).
     pub fn from_parts(parts: &BTreeMap<String, String>) -> Pair {
@@ -128,14 +113,17 @@ impl Pair {
     }
 }
 
-const FORM_FEED: u8 = 0x0c;
+const FORM_FEED: char = '\u{c}';
 
-/// The pair `Pair::to_bytes` wrote; none when the bytes are not UTF-8.
+/// A pair written as `<prune><respect><tracked>` (three bytes, `1` for on),
+/// the desired text, a form feed, the actual text, a form feed and the
+/// ignore rules: what the libFuzzer target and its corpus read. None when
+/// the bytes are not UTF-8.
 pub fn states_of_bytes(bytes: &[u8]) -> Option<Pair> {
     let text = std::str::from_utf8(bytes).ok()?;
     let flags = text.as_bytes().get(..3).unwrap_or_default();
     let on = |at: usize| flags.get(at) == Some(&b'1');
-    let mut texts = text.get(flags.len()..).unwrap_or_default().split(FORM_FEED as char);
+    let mut texts = text.get(flags.len()..).unwrap_or_default().split(FORM_FEED);
     let mut next = || texts.next().unwrap_or_default().to_string();
     Some(Pair {
         prune: on(0),

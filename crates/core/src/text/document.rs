@@ -39,7 +39,9 @@ pub fn parse_one(source: &str, text: &str) -> Result<Value, InputError> {
     }
 }
 
-pub(crate) fn looks_like_json(text: &str) -> bool {
+/// Whether a text is JSON's to read first (the rest is YAML's): it starts,
+/// after any space, with `{` or `[`.
+pub fn looks_like_json(text: &str) -> bool {
     matches!(text.trim_start().chars().next(), Some('{' | '['))
 }
 
