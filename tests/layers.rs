@@ -1,6 +1,8 @@
 //! The layers, as the compiler keeps them: each crate depends only on the
 //! layers under it, and the core, the world and the page's model on no web
-//! crate at all (`cargo tree`, every target, normal dependencies).
+//! crate at all (`cargo tree`, every target, normal dependencies); and the
+//! core keeps no state of its own: what it remembers is a `Workspace` its
+//! caller holds.
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -86,4 +88,38 @@ fn each_layer_depends_only_on_the_layers_under_it() {
         set(&["gitops-core", "gitops-js", "gitops-page", "gitops-world"]),
         "the front end builds on the page's model, and never on the API module"
     );
+}
+
+/// Every Rust file under `directory`, with its text.
+fn rust_files(directory: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(directory).expect("the directory reads").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|extension| extension == "rs") {
+            let text = std::fs::read_to_string(&path).expect("the file reads");
+            files.push((path, text));
+        }
+    }
+    files
+}
+
+#[test]
+fn the_core_keeps_no_thread_local_or_global_state() {
+    let core = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/src");
+    let files = rust_files(&core);
+    assert!(files.len() > 50, "the core's files are found: {}", files.len());
+    let kept: Vec<String> = files
+        .iter()
+        .flat_map(|(path, text)| {
+            text.lines().enumerate().filter_map(move |(number, line)| {
+                let code = line.trim_start();
+                let global = code.contains("thread_local!")
+                    || ["static ", "pub static ", "pub(crate) static "].iter().any(|item| code.starts_with(item));
+                global.then(|| format!("{}:{}: {code}", path.display(), number + 1))
+            })
+        })
+        .collect();
+    assert!(kept.is_empty(), "state kept outside a Workspace:\n{}", kept.join("\n"));
 }

@@ -70,7 +70,6 @@ pub fn app(props: &AppProps) -> Html {
     use_play_timer(model.playing, model.speed, dispatch.clone());
     use_settle_after_typing(model.typing(), dispatch.clone());
     use_keyboard_shortcuts(dispatch.clone());
-    use_effect(gitops_js::free_retired_reads_when_idle);
     // Only an embedded page tells its host its state (with a link, which costs an encoding),
     // from the end of the start on: a host that answers the first state with a
     // `gitops:load` finds the presets loaded, and the iframe's own link does not replace it.

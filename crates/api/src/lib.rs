@@ -14,7 +14,7 @@ use gitops_core::error::InputError;
 use gitops_core::options::Options;
 use gitops_core::state::{describe, forms_agree, State};
 use gitops_core::Operation;
-use gitops_js::{free_retired_reads_when_idle, json_of};
+use gitops_js::json_of;
 use gitops_world::event::Event;
 use gitops_world::scenario::Scenario;
 use gitops_world::summary::Summary;
@@ -133,7 +133,6 @@ pub fn run(
     };
     let scenario = Scenario::parse("scenario", &text).map_err(|error| thrown(&error))?;
     let world = World::run(&scenario);
-    free_retired_reads_when_idle();
     output(&RunOutput {
         events: &world.events,
         end: world.summary(),
@@ -180,7 +179,6 @@ fn read_state(source: &str, value: JsValue) -> Result<State, js_sys::Error> {
             None => json_of(source, value).and_then(|value| State::from_value(source, value)),
         },
     };
-    free_retired_reads_when_idle();
     state.map_err(|error| thrown(&error))
 }
 

@@ -4,7 +4,6 @@
 #![cfg(target_arch = "wasm32")]
 
 use gitops_api as api;
-use gitops_core as core;
 use serde_json::{json, Value};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -599,28 +598,4 @@ fn the_error_is_thrown_as_an_error_object() {
         String::from(error.to_string()),
         format!("GitopsInputError: {}", message(&error))
     );
-}
-
-#[wasm_bindgen_test]
-async fn the_states_the_core_no_longer_keeps_are_freed_after_the_call() {
-    let large = |index: usize| {
-        let objects: Vec<String> = (0..2_000)
-            .map(|object| format!(r#""o{object}": {{"v": {index}}}"#))
-            .collect();
-        format!("{{{}}}", objects.join(", "))
-    };
-    for index in 0..10 {
-        api::diff(
-            JsValue::from_str(&large(index)),
-            JsValue::from_str("{}"),
-            None,
-        )
-        .unwrap();
-    }
-    assert!(
-        core::retired_reads_waiting(),
-        "the last call pushed a read out"
-    );
-    gloo_timers::future::TimeoutFuture::new(0).await;
-    assert!(!core::retired_reads_waiting());
 }

@@ -9,7 +9,8 @@
 //! - [`sync`]: the plan, its order, what it writes, apply;
 //! - [`health`]: Argo CD's health rules, by kind;
 //! - [`warnings`]: the lesson's checklist;
-//! - [`report`]: all of them from one comparison.
+//! - [`report`]: all of them from one comparison;
+//! - [`Workspace`]: what an owner keeps between calls to work on what changed alone.
 
 // An `InputError` is large, but errors are rare and never on a hot path.
 #![allow(clippy::result_large_err)]
@@ -28,6 +29,7 @@ pub mod sync;
 pub mod text;
 pub mod value;
 pub mod warnings;
+mod workspace;
 
 pub use diff::{Change, Drift, IgnoreRule};
 pub use memo::SMALLEST_REMEMBERED;
@@ -35,6 +37,7 @@ pub use error::{ErrorKind, InputError};
 pub use health::{health, overall, Health};
 pub use options::Options;
 pub use report::{drift, report, sync, Report, SyncRun, SyncStatus};
-pub use state::{free_retired_reads, retired_reads_waiting, Form, State};
+pub use state::{Form, State};
 pub use sync::{apply, has_work, plan, Operation, Plan};
 pub use warnings::Warning;
+pub use workspace::Workspace;

@@ -26,6 +26,8 @@ pub type Objects<'a> = [Option<&'a Arc<Object>>; 2];
 type Addresses = [usize; 2];
 
 pub struct Memo<C, T> {
+    /// Whether passes remember at all: a pure function's passes look afresh.
+    remembering: bool,
     /// What the findings depend on besides the objects (options, a mode).
     condition: Option<C>,
     /// The findings, each in a slot it keeps while it is kept.
@@ -63,8 +65,20 @@ struct Finding<T> {
 }
 
 impl<C: PartialEq, T: Clone> Memo<C, T> {
+    /// A memo that remembers what its passes find.
     pub const fn new() -> Self {
+        Memo::remembering(true)
+    }
+
+    /// A memo whose passes look at every object afresh and keep nothing: a
+    /// pure function's.
+    pub const fn off() -> Self {
+        Memo::remembering(false)
+    }
+
+    const fn remembering(remembering: bool) -> Self {
         Memo {
+            remembering,
             condition: None,
             slots: Vec::new(),
             slot_of: None,
@@ -84,7 +98,7 @@ impl<C: PartialEq, T: Clone> Memo<C, T> {
         objects: usize,
         look: impl FnOnce(&mut Pass<C, T>) -> R,
     ) -> R {
-        if objects < SMALLEST_REMEMBERED {
+        if !self.remembering || objects < SMALLEST_REMEMBERED {
             return look(&mut Pass(None));
         }
         if self.condition.as_ref() != Some(&condition) {
@@ -116,6 +130,12 @@ impl<C: PartialEq, T: Clone> Memo<C, T> {
                 self.free.push(slot);
             }
         }
+    }
+}
+
+impl<C: PartialEq, T: Clone> Default for Memo<C, T> {
+    fn default() -> Self {
+        Memo::new()
     }
 }
 

@@ -6,15 +6,16 @@ use crate::diff::drift::{drift_for, Drift};
 use crate::health::{has_health_check, health, overall, Health};
 use crate::memo::Memo;
 use crate::options::Options;
-use crate::state::pairs::{aligned, Pair};
-use crate::state::{Key, Object, State};
+use crate::state::pairs::{aligned_in, Pair};
+use crate::state::{Key, State};
 use crate::sync::apply::carry_out;
 use crate::sync::immutable::{Recreated, Refusal};
 use crate::sync::plan::{has_work, plan, plan_for, Plan};
 use crate::warnings::{warnings_of_pairs, Warning};
 use serde::Serialize;
-use std::cell::RefCell;
-use std::sync::Arc;
+use crate::diff::compare::Comparisons;
+use crate::state::pairs::Walks;
+use crate::warnings::Findings;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum SyncStatus {
@@ -77,9 +78,32 @@ pub fn drift(desired: &State, actual: &State, options: &Options) -> Drift {
 /// The plan, drift, status and per-object status of `actual` against
 /// `desired`, all from one comparison.
 pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
+    report_in(&mut Found::off(), desired, actual, options)
+}
+
+/// What a report's looks found for each object of the last few large states, by
+/// look (`memo.rs`); a workspace's (`Workspace::report`).
+#[derive(Default)]
+pub(crate) struct Found {
+    walks: Walks,
+    comparisons: Comparisons,
+    pub(crate) healths: Healths,
+    findings: Findings,
+}
+
+impl Found {
+    /// Memos that keep nothing: the pure `report`'s.
+    const fn off() -> Self {
+        Found { walks: Walks::off(), comparisons: Memo::off(), healths: Memo::off(), findings: Findings::off() }
+    }
+}
+
+/// `report`, remembering in `memos` what it found for each object.
+pub(crate) fn report_in(memos: &mut Found, desired: &State, actual: &State, options: &Options) -> Report {
     // The compare, the objects' statuses and the checklist all look at the same pairs.
-    let pairs = aligned(desired, actual);
+    let pairs = aligned_in(&mut memos.walks, desired, actual);
     let differences = compare_pairs(
+        &mut memos.comparisons,
         desired,
         actual,
         &pairs,
@@ -87,7 +111,7 @@ pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
         options.application.as_deref(),
     );
     let drift = drift_for(&differences);
-    let objects = object_statuses(actual, &pairs, &differences);
+    let objects = object_statuses(&mut memos.healths, actual, &pairs, &differences);
     let sync = if drift.is_empty() {
         SyncStatus::Synced
     } else {
@@ -103,11 +127,12 @@ pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
         drift,
         status: Status { sync, health },
         objects,
-        warnings: warnings_of_pairs(desired, actual, &pairs, options),
+        warnings: warnings_of_pairs(&mut memos.findings, desired, actual, &pairs, options),
     }
 }
 
 fn object_statuses(
+    healths: &mut Healths,
     actual: &State,
     pairs: &[Pair],
     differences: &[Difference],
@@ -116,66 +141,54 @@ fn object_statuses(
     // An object the application does not manage, or a hook, is none of its
     // objects.
     let mut out_of_sync = differences.iter().peekable();
-    HEALTH.with_borrow_mut(|memo| {
-        memo.pass((), actual.len(), |healths| {
-            pairs
-                .iter()
-                .filter_map(|pair| {
-                    let key = pair.key();
-                    // Each difference is about one of these pairs and borrows its key:
-                    // the next one is this pair's when it is that very key, found by
-                    // its address without reading two keys for every pair.
-                    let difference = out_of_sync.next_if(|difference| {
-                        let same = std::ptr::eq(difference.key(), &**key);
-                        debug_assert!(same || difference.key() != &**key, "a difference of another key's: {key}");
-                        same
-                    });
-                    if matches!(
-                        difference,
-                        Some(Difference::Unmanaged { .. } | Difference::Hook { .. })
-                    ) {
-                        return None;
-                    }
-                    let differs = matches!(
-                        difference,
-                        Some(
-                            Difference::Missing { .. }
-                                | Difference::Changed { .. }
-                                | Difference::Extra { .. }
-                        )
-                    );
-                    Some(ObjectStatus {
-                        key: key.clone(),
-                        sync: if differs {
-                            SyncStatus::OutOfSync
-                        } else {
-                            SyncStatus::Synced
-                        },
-                        health: match pair.actual_entry() {
-                            Some((live_key, live)) => {
-                                healths.get_or(live_key, [None, Some(live)], || health(live))
-                            }
-                            None => Some(Health::Missing),
-                        },
-                    })
+    healths.pass((), actual.len(), |healths| {
+        pairs
+            .iter()
+            .filter_map(|pair| {
+                let key = pair.key();
+                // Each difference is about one of these pairs and borrows its key:
+                // the next one is this pair's when it is that very key, found by
+                // its address without reading two keys for every pair.
+                let difference = out_of_sync.next_if(|difference| {
+                    let same = std::ptr::eq(difference.key(), &**key);
+                    debug_assert!(same || difference.key() != &**key, "a difference of another key's: {key}");
+                    same
+                });
+                if matches!(
+                    difference,
+                    Some(Difference::Unmanaged { .. } | Difference::Hook { .. })
+                ) {
+                    return None;
+                }
+                let differs = matches!(
+                    difference,
+                    Some(
+                        Difference::Missing { .. }
+                            | Difference::Changed { .. }
+                            | Difference::Extra { .. }
+                    )
+                );
+                Some(ObjectStatus {
+                    key: key.clone(),
+                    sync: if differs {
+                        SyncStatus::OutOfSync
+                    } else {
+                        SyncStatus::Synced
+                    },
+                    health: match pair.actual_entry() {
+                        Some((live_key, live)) => {
+                            healths.get_or(live_key, [None, Some(live)], || health(live))
+                        }
+                        None => Some(Health::Missing),
+                    },
                 })
-                .collect()
-        })
+            })
+            .collect()
     })
 }
 
-/// The health of the live object at `key`, as the last reports found it when one
-/// looked at this very object, else worked out now.
-pub fn remembered_health(key: &str, live: &Arc<Object>) -> Option<Health> {
-    HEALTH
-        .with_borrow(|memo| memo.recall(key, [None, Some(live)]))
-        .unwrap_or_else(|| health(live))
-}
-
-thread_local! {
-    /// The health of each live object, by key.
-    static HEALTH: RefCell<Memo<(), Option<Health>>> = const { RefCell::new(Memo::new()) };
-}
+/// The health of each live object, by key.
+pub(crate) type Healths = Memo<(), Option<Health>>;
 
 /// A sync stops after this many passes even if plans still have work.
 pub const MAX_PASSES: usize = 10;

@@ -6,7 +6,7 @@ mod common;
 use gitops_testing::everywhere;
 
 use gitops_core::state::SHORTEST_KEPT;
-use gitops_core::{InputError, State};
+use gitops_core::{InputError, State, Workspace};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -27,46 +27,50 @@ fn broken(text: &str) -> String {
     format!("{}, ", text.trim_end().trim_end_matches('}'))
 }
 
-fn error_of(source: &str, text: &str) -> InputError {
-    State::read_cached(source, text).expect_err("the text is broken")
+fn error_of(workspace: &mut Workspace, source: &str, text: &str) -> InputError {
+    workspace.read(source, text).expect_err("the text is broken")
 }
 
 everywhere! {
     fn a_large_text_read_again_reads_the_same() {
+        let mut workspace = Workspace::new();
         let text = large_text(2_000);
-        let first = State::read_cached("desired", &text).unwrap();
-        let again = State::read_cached("desired", &text).unwrap();
-        let elsewhere = State::read_cached("envs/prod/manifests.json", &text).unwrap();
+        let first = workspace.read("desired", &text).unwrap();
+        let again = workspace.read("desired", &text).unwrap();
+        let elsewhere = workspace.read("envs/prod/manifests.json", &text).unwrap();
         assert_eq!(first, again);
         assert_eq!(first, elsewhere);
         assert_eq!(first.len(), 2_000);
         let edited = text.replacen("\"replicas\": 1", "\"replicas\": 4", 1);
-        let changed = State::read_cached("desired", &edited).unwrap();
+        let changed = workspace.read("desired", &edited).unwrap();
         assert_ne!(changed, first, "an edited text is read, not remembered");
         assert_eq!(changed.get("service-0001").unwrap()["replicas"], 4);
     }
 
     fn a_broken_large_text_names_the_source_it_was_read_from_each_time() {
+        let mut workspace = Workspace::new();
         let text = broken(&large_text(2_000));
-        let desired = error_of("desired", &text);
-        let file = error_of("envs/prod/manifests.json", &text);
+        let desired = error_of(&mut workspace, "desired", &text);
+        let file = error_of(&mut workspace, "envs/prod/manifests.json", &text);
         assert_eq!(desired.source, "desired");
         assert_eq!(file.source, "envs/prod/manifests.json");
         assert_eq!((desired.line, desired.column), (file.line, file.column));
-        assert_eq!(error_of("desired", &text), desired);
+        assert_eq!(error_of(&mut workspace, "desired", &text), desired);
     }
 
     fn more_large_texts_than_are_kept_all_read_right() {
+        let mut workspace = Workspace::new();
         let texts: Vec<String> = (0..7).map(|extra| large_text(1_000 + extra)).collect();
         for _ in 0..2 {
             for (extra, text) in texts.iter().enumerate() {
-                assert_eq!(State::read_cached("desired", text).unwrap().len(), 1_000 + extra);
+                assert_eq!(workspace.read("desired", text).unwrap().len(), 1_000 + extra);
             }
         }
     }
 
     fn a_copy_of_a_state_changes_on_its_own() {
-        let original = State::read_cached("desired", &large_text(2_000)).unwrap();
+        let mut workspace = Workspace::new();
+        let original = workspace.read("desired", &large_text(2_000)).unwrap();
         let mut copy = original.clone();
         assert!(copy.same_objects(&original));
         copy.insert("added", json!({"image": "added:1"}));
@@ -75,7 +79,7 @@ everywhere! {
         assert!(original.get("added").is_none());
         assert!(original.get("service-0000").is_some());
         assert!(!copy.same_objects(&original));
-        let reread = State::read_cached("desired", &large_text(2_000)).unwrap();
+        let reread = workspace.read("desired", &large_text(2_000)).unwrap();
         assert_eq!(reread, original, "what the core kept did not change with the copy");
         assert_eq!(copy.remove("absent"), None);
     }
@@ -132,12 +136,12 @@ fn edited(text: &str, at: usize, removed: usize, inserted: &str) -> String {
 /// What the text reads as, read right after `before`: it must be what the
 /// text alone reads as.
 #[allow(clippy::result_large_err)] // as the core's own reads
-fn read_after(before: &str, text: &str) -> Result<State, InputError> {
-    State::read_cached("desired", before).expect("the text before reads");
-    let read = State::read_cached("desired", text);
+fn read_after(workspace: &mut Workspace, before: &str, text: &str) -> Result<State, InputError> {
+    workspace.read("desired", before).expect("the text before reads");
+    let read = workspace.read("desired", text);
     assert_eq!(
         read,
-        State::read_afresh("desired", text),
+        State::read("desired", text),
         "read after an edit"
     );
     read
@@ -156,16 +160,17 @@ fn replicas_at(text: &str, name: &str) -> usize {
 
 everywhere! {
     fn typing_in_one_object_reads_that_object_again_and_shares_every_other() {
+        let mut workspace = Workspace::new();
         for text in in_every_form(500) {
-            let before = State::read_cached("desired", &text).unwrap();
+            let before = workspace.read("desired", &text).unwrap();
             let digit = replicas_at(&text, "service-0300");
             let mut typed = text.clone();
             for key in ["7", "1", "9"] {
                 let next = edited(&typed, digit, 1, key);
-                read_after(&typed, &next).expect("the edit reads");
+                read_after(&mut workspace, &typed, &next).expect("the edit reads");
                 typed = next;
             }
-            let after = State::read_cached("desired", &typed).unwrap();
+            let after = workspace.read("desired", &typed).unwrap();
             let edited_key = after
                 .objects()
                 .keys()
@@ -184,10 +189,11 @@ everywhere! {
     }
 
     fn a_rename_is_read_and_a_rename_onto_another_object_is_the_duplicate_it_is() {
+        let mut workspace = Workspace::new();
         for text in in_every_form(500) {
             let name = text.find("\"name\": \"service-0001\"").unwrap() + 17;
-            let renamed = read_after(&text, &edited(&text, name, 4, "0777"));
-            let onto_another = read_after(&text, &edited(&text, name, 4, "0002"));
+            let renamed = read_after(&mut workspace, &text, &edited(&text, name, 4, "0777"));
+            let onto_another = read_after(&mut workspace, &text, &edited(&text, name, 4, "0002"));
             if text.contains("\"service-0001\": {") {
                 // In the lesson's form the name in metadata is a field like any other.
                 assert!(renamed.is_ok() && onto_another.is_ok());
@@ -199,21 +205,22 @@ everywhere! {
     }
 
     fn an_edit_that_breaks_the_text_or_crosses_objects_reads_as_the_whole_text_does() {
+        let mut workspace = Workspace::new();
         for text in in_every_form(500) {
             let inside = replicas_at(&text, "service-0200");
             let next_object = replicas_at(&text, "service-0201");
-            let error = read_after(&text, &edited(&text, inside, 1, "}")).unwrap_err();
+            let error = read_after(&mut workspace, &text, &edited(&text, inside, 1, "}")).unwrap_err();
             assert!(error.line.is_some_and(|line| line > 1), "located: {error}");
             // A quote opens a string that YAML reads on: whatever the whole text reads as.
-            read_after(&text, &edited(&text, inside, 1, "\"")).ok();
+            read_after(&mut workspace, &text, &edited(&text, inside, 1, "\"")).ok();
             // From one object's replica count to the next one's: one object made of two.
-            let joined = read_after(&text, &edited(&text, inside, next_object - inside, ""));
+            let joined = read_after(&mut workspace, &text, &edited(&text, inside, next_object - inside, ""));
             assert_eq!(joined.map(|state| state.len()), Ok(499));
             let broken = edited(&text, inside, next_object - inside + 1, "]");
-            assert!(read_after(&text, &broken).is_err(), "a replica count with no value");
+            assert!(read_after(&mut workspace, &text, &broken).is_err(), "a replica count with no value");
             let trailing_comma = edited(&text, text.len() - 1, 0, ",");
-            assert_eq!(read_after(&text, &trailing_comma).map(|state| state.len()), Ok(500), "forgiven as YAML forgives it");
-            assert!(read_after(&text, &edited(&text, 0, 0, " ")).is_ok());
+            assert_eq!(read_after(&mut workspace, &text, &trailing_comma).map(|state| state.len()), Ok(500), "forgiven as YAML forgives it");
+            assert!(read_after(&mut workspace, &text, &edited(&text, 0, 0, " ")).is_ok());
         }
     }
 }
@@ -234,6 +241,6 @@ proptest! {
     ) {
         let text = &in_every_form(80)[form];
         prop_assert!(text.len() > SHORTEST_KEPT + 6, "{} bytes, kept from {SHORTEST_KEPT}", text.len());
-        read_after(text, &edited(text, at.index(text.len()), removed, &inserted)).ok();
+        read_after(&mut Workspace::new(), text, &edited(text, at.index(text.len()), removed, &inserted)).ok();
     }
 }

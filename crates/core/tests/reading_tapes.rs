@@ -89,7 +89,7 @@ fn recorded(actual: Value, desired: &Value, records: &[u8]) -> Value {
 
 /// The state of `text` read into a tape, every object of it kept there.
 fn taped(text: &str) -> Result<State, TestCaseError> {
-    let state = State::read_afresh("taped", text).map_err(|error| TestCaseError::fail(error.message))?;
+    let state = State::read("taped", text).map_err(|error| TestCaseError::fail(error.message))?;
     prop_assert!(state.objects().values().all(|object| !object.is_built()), "every object in the tape");
     Ok(state)
 }
@@ -174,7 +174,7 @@ gitops_testing::laws! {
     /// or the same error, where the value's reader reads one document.
     fn a_document_reads_as_its_value_does(document in near_states(), pretty in any::<bool>()) {
         let text = written(&document, pretty);
-        prop_assert_eq!(State::read_afresh("near", &text), read_as_values("near", &text));
+        prop_assert_eq!(State::read("near", &text), read_as_values("near", &text));
     }
 
     /// A state's text cut short or spliced fails as it fails through values.
@@ -185,6 +185,6 @@ gitops_testing::laws! {
         let broken = format!("{}{splice}{}", &text[..at], text.get(at + 3..).unwrap_or(""));
         prop_assume!(!broken.trim().is_empty());
         prop_assume!(parse_documents("broken", &broken).map_or(true, |documents| documents.len() == 1));
-        prop_assert_eq!(State::read_afresh("broken", &broken), read_as_values("broken", &broken));
+        prop_assert_eq!(State::read("broken", &broken), read_as_values("broken", &broken));
     }
 }

@@ -7,7 +7,7 @@ mod common;
 use gitops_testing::everywhere;
 
 use gitops_core::state::SHORTEST_KEPT;
-use gitops_core::{report, IgnoreRule, Options, Report, State, SMALLEST_REMEMBERED};
+use gitops_core::{report, IgnoreRule, Options, Report, State, Workspace, SMALLEST_REMEMBERED};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -90,69 +90,73 @@ fn options(prune: bool, ignore_replicas: bool) -> Options {
     }
 }
 
-/// The keys of the resources in waves before `wave`, as found with what the core
-/// remembers, and as found in a copy with objects of its own.
-fn resources_before(desired: &State, wave: i64) -> (Vec<String>, Vec<String>) {
-    let keys = |state: &State| -> Vec<String> {
-        gitops_core::sync::hook_tasks::resources_before(state, wave)
-            .into_iter()
-            .map(|(key, _)| key.to_string())
-            .collect()
+/// The keys of the resources in waves before `wave`, as found with what `workspace`
+/// remembers, and as the pure function finds them in a copy with objects of its own.
+fn resources_before(workspace: &mut Workspace, desired: &State, wave: i64) -> (Vec<String>, Vec<String>) {
+    let keys = |found: Vec<(&gitops_core::state::Key, _)>| -> Vec<String> {
+        found.into_iter().map(|(key, _)| key.to_string()).collect()
     };
-    (keys(desired), keys(&afresh(desired)))
+    let copy = afresh(desired);
+    (
+        keys(workspace.resources_before(desired, wave)),
+        keys(gitops_core::sync::hook_tasks::resources_before(&copy, wave)),
+    )
 }
 
 everywhere! {
     fn a_wave_or_hook_typed_into_an_object_is_what_the_next_look_finds() {
+        let mut workspace = Workspace::new();
         let text = desired_text();
-        let desired = State::read_cached("desired", &text).unwrap();
-        let (found, afresh) = resources_before(&desired, 1);
+        let desired = workspace.read("desired", &text).unwrap();
+        let (found, afresh) = resources_before(&mut workspace, &desired, 1);
         assert_eq!(found, afresh);
         assert_eq!(found.len(), DEPLOYMENTS + 1, "every object is in wave 0");
-        assert!(resources_before(&desired, 0).0.is_empty());
+        assert!(resources_before(&mut workspace, &desired, 0).0.is_empty());
         let annotated = |annotations: &str| {
             let at = text.find("\"name\": \"service-004\"").unwrap();
             format!("{}\"annotations\": {annotations}, {}", &text[..at], &text[at..])
         };
-        let later = State::read_cached("desired", &annotated(r#"{"argocd.argoproj.io/sync-wave": "2"}"#)).unwrap();
-        let (found, afresh) = resources_before(&later, 1);
+        let later = workspace.read("desired", &annotated(r#"{"argocd.argoproj.io/sync-wave": "2"}"#)).unwrap();
+        let (found, afresh) = resources_before(&mut workspace, &later, 1);
         assert_eq!(found, afresh);
         assert!(!found.contains(&"Deployment/shop/service-004".to_string()));
-        assert_eq!(resources_before(&later, 3).0.len(), DEPLOYMENTS + 1);
-        let hook = State::read_cached("desired", &annotated(r#"{"argocd.argoproj.io/hook": "PreSync"}"#)).unwrap();
-        let (found, afresh) = resources_before(&hook, 1);
+        assert_eq!(resources_before(&mut workspace, &later, 3).0.len(), DEPLOYMENTS + 1);
+        let hook = workspace.read("desired", &annotated(r#"{"argocd.argoproj.io/hook": "PreSync"}"#)).unwrap();
+        let (found, afresh) = resources_before(&mut workspace, &hook, 1);
         assert_eq!(found, afresh);
         assert_eq!(found.len(), DEPLOYMENTS, "a hook is no resource");
-        assert_eq!(resources_before(&desired, 1).0.len(), DEPLOYMENTS + 1, "and the text before it has none");
+        assert_eq!(resources_before(&mut workspace, &desired, 1).0.len(), DEPLOYMENTS + 1, "and the text before it has none");
     }
 
     fn typing_a_mutable_tag_warns_and_typing_it_back_does_not() {
+        let mut workspace = Workspace::new();
         let text = desired_text();
-        let desired = State::read_cached("desired", &text).unwrap();
+        let desired = workspace.read("desired", &text).unwrap();
         let actual = actual(&desired);
         let options = options(true, false);
-        let first = report(&desired, &actual, &options);
+        let first = workspace.report(&desired, &actual, &options);
         let pinned = "registry.example/service-002@sha256:";
         let latest = text.replacen(pinned, "registry.example/service-002:latest#", 1);
-        let edited = State::read_cached("desired", &latest).unwrap();
-        let warned = report(&edited, &actual, &options);
+        let edited = workspace.read("desired", &latest).unwrap();
+        let warned = workspace.report(&edited, &actual, &options);
         assert_eq!(warned, from_scratch(&edited, &actual, &options));
         assert_eq!(warned.warnings.len(), first.warnings.len() + 1);
-        let back = State::read_cached("desired", &text).unwrap();
-        assert_eq!(report(&back, &actual, &options), first);
+        let back = workspace.read("desired", &text).unwrap();
+        assert_eq!(workspace.report(&back, &actual, &options), first);
     }
 
     fn a_changed_live_object_has_its_own_health_and_sync_again() {
-        let desired = State::read_cached("desired", &desired_text()).unwrap();
+        let mut workspace = Workspace::new();
+        let desired = workspace.read("desired", &desired_text()).unwrap();
         let mut actual = actual(&desired);
         let options = options(false, false);
-        let before = report(&desired, &actual, &options);
+        let before = workspace.report(&desired, &actual, &options);
         let key = "Deployment/shop/service-003";
         let mut broken = actual.get(key).unwrap().clone();
         broken["status"]["readyReplicas"] = json!(0);
         broken["spec"]["replicas"] = json!(4);
         actual.insert(key.to_string(), broken);
-        let after = report(&desired, &actual, &options);
+        let after = workspace.report(&desired, &actual, &options);
         assert_eq!(after, from_scratch(&desired, &actual, &options));
         assert_ne!(after.objects, before.objects);
         assert!(after.plan.len() > before.plan.len());
@@ -171,17 +175,18 @@ proptest! {
         before in (any::<bool>(), any::<bool>()),
         after in (any::<bool>(), any::<bool>()),
     ) {
+        let mut workspace = Workspace::new();
         let text = desired_text();
-        let desired = State::read_cached("desired", &text).unwrap();
+        let desired = workspace.read("desired", &text).unwrap();
         prop_assert!(desired.len() >= SMALLEST_REMEMBERED && text.len() > SHORTEST_KEPT + 6, "{} objects, {} bytes", desired.len(), text.len());
         let actual = actual(&desired);
-        report(&desired, &actual, &options(before.0, before.1));
+        workspace.report(&desired, &actual, &options(before.0, before.1));
         let mut edited = text.clone();
         let at = at.index(text.len());
         edited.replace_range(at..(at + removed).min(text.len()), &inserted);
-        if let Ok(edited) = State::read_cached("desired", &edited) {
+        if let Ok(edited) = workspace.read("desired", &edited) {
             let options = options(after.0, after.1);
-            prop_assert_eq!(report(&edited, &actual, &options), from_scratch(&edited, &actual, &options));
+            prop_assert_eq!(workspace.report(&edited, &actual, &options), from_scratch(&edited, &actual, &options));
         }
     }
 }

@@ -8,17 +8,19 @@ use gitops_core::diff::patch::merge_key;
 use gitops_core::sync::apply::{is_in, namespace_at};
 use gitops_core::value::ValueRef;
 use gitops_core::text::document::{looks_like_json, parse_documents};
-use gitops_core::{apply, has_work, Form, Operation, Options, State};
+use gitops_core::{apply, has_work, report, Form, Operation, Options, State, Workspace};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// A text reads as the same state, or fails with the same error, read
-/// afresh, read by `read_cached` (which remembers reads), and, for a JSON
+/// afresh, read twice by a workspace (which remembers reads), and, for a JSON
 /// text of one document, read into `serde_json`'s values and then checked
 /// (`State::from_value`) where the core reads it into a tape.
 pub fn reads_alike_as_values(source: &str, text: &str) -> Result<(), String> {
-    let afresh = State::read_afresh(source, text);
-    if State::read_cached(source, text) != afresh {
+    let afresh = State::read(source, text);
+    let mut workspace = Workspace::new();
+    let remembered = [workspace.read(source, text), workspace.read(source, text)];
+    if remembered.iter().any(|read| *read != afresh) {
         return Err(format!("the {source} text reads alike remembered and afresh"));
     }
     if !looks_like_json(text) {
@@ -124,4 +126,17 @@ fn unique_in_list(field: &str, items: &[Value]) -> bool {
     items
         .iter()
         .all(|item| seen.insert(item.get(key).map(Value::to_string)))
+}
+
+/// A workspace's report is the pure `report`, the first time and again when it
+/// remembers what it found for every object.
+pub fn a_workspace_reports_as_the_pure_report(desired: &State, actual: &State, options: &Options) -> Result<(), String> {
+    let pure = report(desired, actual, options);
+    let mut workspace = Workspace::new();
+    for time in ["first", "second"] {
+        if workspace.report(desired, actual, options) != pure {
+            return Err(format!("a workspace's {time} report differs from the pure report"));
+        }
+    }
+    Ok(())
 }

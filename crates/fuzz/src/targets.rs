@@ -1,7 +1,7 @@
 //! What each target does with an input, and the laws it checks.
 
 use crate::laws;
-use gitops_core::{plan, report, Options, State};
+use gitops_core::{plan, Options, State};
 use gitops_world::attempt::replay;
 use gitops_world::person::ignore_rules;
 use gitops_world::scenario::Scenario;
@@ -143,8 +143,8 @@ pub fn plan_and_report(pair: &Pair) -> Outcome {
         laws::reads_alike_as_values(source, text)?;
     }
     let (Ok(desired), Ok(actual)) = (
-        State::read_cached("desired", &pair.desired),
-        State::read_cached("actual", &pair.actual),
+        State::read("desired", &pair.desired),
+        State::read("actual", &pair.actual),
     ) else {
         return Ok(Verdict::Rejected);
     };
@@ -156,7 +156,7 @@ pub fn plan_and_report(pair: &Pair) -> Outcome {
         force: false,
     };
     let plan = plan(&desired, &actual, &options);
-    report(&desired, &actual, &options);
+    laws::a_workspace_reports_as_the_pure_report(&desired, &actual, &options)?;
     laws::one_pass_converges(&desired, &actual, &plan, &options)?;
     Ok(Verdict::Accepted)
 }

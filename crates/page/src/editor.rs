@@ -47,7 +47,7 @@ impl Editor {
         }
         let shown = match self.reads_as.take() {
             Some(shown) => Some(shown),
-            None => State::read_cached("shown", &self.text).ok().map(Rc::new),
+            None => State::read_shared("shown", &self.text).ok().map(Rc::new),
         };
         match shown {
             // The text says the same: it stays, and reads as this copy of

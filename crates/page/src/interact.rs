@@ -7,7 +7,6 @@ use crate::editor::Pane;
 use crate::model::Model;
 use gitops_core::state::render::Format;
 use gitops_core::text::edit::TypedText;
-use gitops_core::State;
 use gitops_world::agent::waves::Hold;
 use gitops_world::person::ignore_rules;
 use gitops_world::share::Interaction;
@@ -167,7 +166,7 @@ impl Model {
     /// Puts the person's text in its editor as it is, with its error.
     fn take_text(&mut self, desired: bool, typed: &TypedText) {
         let name = if desired { "desired" } else { "actual" };
-        let parsed = State::read_typed(name, typed);
+        let parsed = self.world.workspace.with(|workspace| workspace.read_typed(name, typed));
         let text = &typed.text;
         let editor = if desired {
             &mut self.desired

@@ -11,7 +11,7 @@ use crate::reported::Reported;
 use gitops_core::state::render::{render_value, Format};
 use gitops_core::sync::plan::{has_work, Operation};
 use gitops_core::text::edit::SharedText;
-use gitops_core::{report, IgnoreRule, Report, State};
+use gitops_core::{IgnoreRule, Report, State};
 use gitops_world::agent::waves::{step_hold, Hold};
 use gitops_world::attempt::Checked;
 use gitops_world::cluster::comparable;
@@ -432,10 +432,10 @@ impl Model {
             Ok(()) => {
                 self.forms_error = None;
                 let options = self.world.options.reconcile();
-                let report = self
-                    .reported
-                    .on(desired, actual, &options)
-                    .unwrap_or_else(|| Rc::new(report(desired, actual, &options)));
+                let workspace = &self.world.workspace;
+                let report = self.reported.on(desired, actual, &options).unwrap_or_else(|| {
+                    Rc::new(workspace.with(|workspace| workspace.report(desired, actual, &options)))
+                });
                 self.reported = Reported::keep(desired, actual, &options, &report);
                 let confirmed = self
                     .world
@@ -443,7 +443,9 @@ impl Model {
                     .get(&self.environment)
                     .map(|cluster| cluster.confirmed_prunes.clone())
                     .unwrap_or_default();
-                self.hold = step_hold(desired, actual, &report.plan, &options, &confirmed);
+                self.hold = workspace.with(|workspace| {
+                    step_hold(workspace, desired, actual, &report.plan, &options, &confirmed)
+                });
                 self.report = Some(report);
             }
             Err(why) => {

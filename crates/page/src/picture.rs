@@ -9,7 +9,7 @@ use gitops_core::collect::{set_of, sort_by};
 use gitops_core::diff::changes::Change;
 use gitops_core::health::Health;
 use gitops_core::pointer::unescape;
-use gitops_core::report::{report, Report, SyncStatus};
+use gitops_core::report::{Report, SyncStatus};
 use gitops_core::state::protection::prune_protection;
 use gitops_core::sync::order::{kind_rank_of, wave};
 use gitops_core::sync::plan::Operation;
@@ -253,7 +253,8 @@ impl Model {
                     _ => {
                         let desired = world.desired_state(environment).ok();
                         let compared = desired.as_ref().map(|desired| {
-                            (desired, report(desired, actual, &world.options.reconcile()))
+                            let options = world.options.reconcile();
+                            (desired, world.workspace.with(|workspace| workspace.report(desired, actual, &options)))
                         });
                         let compared = compared
                             .as_ref()

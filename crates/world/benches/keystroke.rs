@@ -12,7 +12,6 @@ mod common;
 
 use common::{clock, median, states};
 use gitops_core::text::edit::{Edit, SharedText, TypedText};
-use gitops_core::{report, State};
 use gitops_world::agent::waves::step_hold;
 use gitops_world::scenario::Scenario;
 use gitops_world::share::Interaction;
@@ -70,24 +69,28 @@ async fn measure(print: impl Fn(String)) {
         let text = TypedText { text: text.into(), edit: Some(edit) };
         last_typed = text.text.clone();
         let start = clock::now_ms();
-        let typed = State::read_typed("desired", &text).expect("valid");
+        let workspace = world.workspace.clone();
+        let typed = workspace.with(|workspace| workspace.read_typed("desired", &text)).expect("valid");
         let read = clock::now_ms();
         let cluster = &world.clusters[&environment];
         let actual = cluster.actual().clone();
-        let typed_report = report(&typed, &actual, &options);
-        step_hold(
-            &typed,
-            &actual,
-            &typed_report.plan,
-            &options,
-            &cluster.confirmed_prunes,
-        );
+        workspace.with(|workspace| {
+            let typed_report = workspace.report(&typed, &actual, &options);
+            step_hold(
+                workspace,
+                &typed,
+                &actual,
+                &typed_report.plan,
+                &options,
+                &cluster.confirmed_prunes,
+            )
+        });
         let previewed = clock::now_ms();
         world.interact(&environment, &Interaction::Desired(text.text));
         let committed = clock::now_ms();
         let desired = world.desired_state(&environment).expect("valid");
         let actual = world.clusters[&environment].actual().clone();
-        report(&desired, &actual, &options);
+        workspace.with(|workspace| workspace.report(&desired, &actual, &options));
         let refreshed = clock::now_ms();
         for (stage, time) in stages.iter_mut().zip([
             read - start,

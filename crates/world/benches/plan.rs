@@ -60,8 +60,8 @@ async fn measure(print: impl Fn(String)) {
             copy = (copy + 1) % copies.len();
             let (desired, actual) = &copies[copy];
             (
-                State::read_cached("desired", desired).expect("valid"),
-                State::read_cached("actual", actual).expect("valid"),
+                State::read("desired", desired).expect("valid"),
+                State::read("actual", actual).expect("valid"),
             )
         };
         let (desired, actual) = parse();
@@ -123,8 +123,8 @@ async fn reading_floor(objects: usize, work: &Workload, print: &impl Fn(String))
         copy = (copy + 1) % copies.len();
         let (desired, actual) = &copies[copy];
         drop((
-            State::read_cached("desired", desired).expect("valid"),
-            State::read_cached("actual", actual).expect("valid"),
+            State::read("desired", desired).expect("valid"),
+            State::read("actual", actual).expect("valid"),
         ));
     })
     .await;

@@ -12,7 +12,7 @@ use crate::World;
 use gitops_core::image::image_fields;
 use gitops_core::state::key_of;
 use gitops_core::sync::immutable::Outcome;
-use gitops_core::Operation;
+use gitops_core::{Operation, Workspace};
 use serde_json::Value;
 
 impl World {
@@ -232,7 +232,7 @@ impl World {
             .flatten()
             .is_some()
         {
-            let current = match desired_state(&files, &directory) {
+            let current = match self.workspace.with(|workspace| desired_state(workspace, &files, &directory)) {
                 Ok(state) => state,
                 Err(error) => return refuse(error.to_string()),
             };
@@ -364,7 +364,9 @@ impl World {
             )
         };
         if let Some(hold) =
-            crate::agent::waves::hold(&desired, cluster.actual(), &plan, &cluster.confirmed_prunes)
+            self.workspace.with(|workspace| {
+                crate::agent::waves::hold(workspace, &desired, cluster.actual(), &plan, &cluster.confirmed_prunes)
+            })
         {
             let event = Event::new(step, by, what("could not apply")).because(hold.to_string());
             return (event, None);
@@ -500,7 +502,7 @@ impl World {
             self.repository.paths().of(from),
             self.repository.paths().of(to),
         );
-        let source = match desired_state(&files, &from_directory) {
+        let source = match self.workspace.with(|workspace| desired_state(workspace, &files, &from_directory)) {
             Ok(state) => state,
             Err(error) => return refuse(error.to_string()),
         };
@@ -580,7 +582,7 @@ fn file_declaring(files: &Files, directory: &str, key: &str) -> Option<(String, 
         .filter(|(path, _)| is_under(path, directory))
         .find(|(path, content)| {
             let single = Files::from([((*path).clone(), (*content).clone())]);
-            desired_state(&single, directory).is_ok_and(|state| state.get(key).is_some())
+            desired_state(&mut Workspace::new(), &single, directory).is_ok_and(|state| state.get(key).is_some())
         })
         .map(|(path, content)| (path.clone(), content.clone()))
 }
@@ -608,7 +610,7 @@ fn overlay_with_images(
     })?;
     let mut edited = files.clone();
     edited.insert(path.clone(), content.clone());
-    let rendered = desired_state(&edited, directory).map_err(|error| error.to_string())?;
+    let rendered = desired_state(&mut Workspace::new(), &edited, directory).map_err(|error| error.to_string())?;
     let object = rendered
         .get(key)
         .ok_or_else(|| format!("{key} is not in {directory}"))?;

@@ -20,7 +20,7 @@ impl World {
             let Some(cluster) = self.clusters.get_mut(&environment) else {
                 continue;
             };
-            let event = match repository::desired_state(&files, &directory) {
+            let event = match self.workspace.with(|workspace| repository::desired_state(workspace, &files, &directory)) {
                 Ok(desired) if cluster::comparable(&desired, cluster.actual()).is_err() => {
                     Event::new(step, "ci", format!("did not deploy {} to {environment}", head.id))
                         .because("Git and the cluster hold objects of different forms (named objects and Kubernetes objects), and the objects of one form cannot be written into a state of the other")

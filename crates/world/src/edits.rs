@@ -46,7 +46,7 @@ impl World {
                 on_branch(environment, &changes),
             ),
         };
-        let typed = State::read_cached("desired", text).ok();
+        let typed = self.workspace.with(|workspace| workspace.read("desired", text)).ok();
         let says = |state: Option<&State>| typed.as_ref().zip(state).is_some_and(|(typed, state)| typed.same_objects(state));
         let burst = self.burst_event(&Kind::Desired(None), environment);
         let now = self.desired_state(environment).ok();

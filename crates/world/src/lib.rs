@@ -23,6 +23,7 @@ pub mod script;
 mod secrets;
 pub mod share;
 pub mod summary;
+pub mod workspace;
 
 use agent::Agent;
 use cluster::Cluster;
@@ -35,6 +36,7 @@ use scenario::{ControllerSpec, Files, Mode, Scenario, WorldOptions};
 use script::ScriptStep;
 use std::collections::BTreeMap;
 use std::rc::Rc;
+use workspace::SharedWorkspace;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct World {
@@ -59,6 +61,8 @@ pub struct World {
     /// Git moved during the last step (for push-mode CI, and for a webhook
     /// the agent hears at the next step).
     committed: bool,
+    /// What the world remembers of its reads and reports (`workspace.rs`).
+    pub workspace: SharedWorkspace,
 }
 
 impl World {
@@ -97,6 +101,7 @@ impl World {
             script: scenario.script.clone(),
             editing: None,
             committed: false,
+            workspace: SharedWorkspace::default(),
         }
     }
 
@@ -124,10 +129,10 @@ impl World {
 
     /// The desired state of `environment` at the commit it follows.
     pub fn desired_state(&self, environment: &str) -> Result<State, InputError> {
-        repository::desired_state(
-            &self.desired_files(environment).1,
-            &self.desired_path(environment),
-        )
+        let files = self.desired_files(environment).1;
+        let directory = self.desired_path(environment);
+        self.workspace
+            .with(|workspace| repository::desired_state(workspace, &files, &directory))
     }
 
     /// Runs every step of a scenario: step 0 and `scenario.steps` more.
@@ -174,13 +179,16 @@ impl World {
         let from = self.events.len();
         if let Some(agent) = self.agent.as_mut() {
             let webhook = self.options.webhook && self.committed;
-            let events = agent.reconcile(
-                step,
-                &self.repository,
-                &mut self.clusters,
-                &self.options,
-                webhook,
-            );
+            let events = self.workspace.with(|workspace| {
+                agent.reconcile(
+                    workspace,
+                    step,
+                    &self.repository,
+                    &mut self.clusters,
+                    &self.options,
+                    webhook,
+                )
+            });
             self.events.extend(events);
         }
         self.committed = step == 0;

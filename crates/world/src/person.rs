@@ -77,13 +77,13 @@ impl World {
         let known = self.clusters.contains_key(environment);
         match interaction {
             Interaction::Desired(text) => Some(
-                known && State::read_shared("desired", text).is_ok() && {
+                known && self.workspace.with(|workspace| workspace.read_shared("desired", text)).is_ok() && {
                     self.propose_desired(environment, text);
                     true
                 },
             ),
             Interaction::Actual(text) => {
-                let state = State::read_shared("actual", text).ok().filter(|_| known);
+                let state = self.workspace.with(|workspace| workspace.read_shared("actual", text)).ok().filter(|_| known);
                 if let Some(state) = &state {
                     self.edit_actual(YOU, environment, state);
                 }
@@ -165,7 +165,8 @@ impl World {
             files.remove(path);
         }
         files.extend(pull.changes.write.clone());
-        crate::repository::desired_state(&files, &self.repository.paths().of(environment)).ok()
+        let directory = self.repository.paths().of(environment);
+        self.workspace.with(|workspace| crate::repository::desired_state(workspace, &files, &directory)).ok()
     }
 
     /// The person's open pull request of edits to `environment`, if any.
@@ -214,7 +215,7 @@ impl World {
         comparable(&desired, actual).ok()?;
         let options = self.options.reconcile();
         let plan = gitops_core::plan(&desired, actual, &options);
-        step_hold(&desired, actual, &plan, &options, &cluster.confirmed_prunes)
+        self.workspace.with(|workspace| step_hold(workspace, &desired, actual, &plan, &options, &cluster.confirmed_prunes))
     }
 
     /// Whether the plan of `environment` has an operation to apply.

@@ -12,7 +12,7 @@ use crate::repository::{
 use crate::World;
 use gitops_core::collect::{map_of, sort_by_key};
 use gitops_core::health::Health;
-use gitops_core::report::{report, SyncStatus};
+use gitops_core::report::SyncStatus;
 use gitops_core::Warning;
 use serde::Serialize;
 use serde_json::Value;
@@ -127,7 +127,7 @@ impl World {
             None => Cow::Borrowed(self.repository.paths()),
         };
         let changes = parent
-            .map(|parent| diff_trees(&view(&parent.files), &view(&commit.files), &paths))
+            .map(|parent| self.workspace.with(|workspace| diff_trees(workspace, &view(&parent.files), &view(&commit.files), &paths)))
             .unwrap_or_default();
         let files = parent
             .map(|parent| diff_files(&parent.files, &commit.files))
@@ -192,7 +192,8 @@ impl World {
         let mut status = BTreeMap::new();
         for (environment, cluster) in &self.clusters {
             let files = self.desired_files(environment).1;
-            let wanted = desired_state(&files, &self.desired_path(environment));
+            let directory = self.desired_path(environment);
+            let wanted = self.workspace.with(|workspace| desired_state(workspace, &files, &directory));
             actual.insert(environment.clone(), cluster.actual().to_value());
             let head = heads[environment].clone();
             let synced_revision = self
@@ -202,7 +203,7 @@ impl World {
                 .and_then(|application| application.synced_revision.clone());
             let environment_status = match &wanted {
                 Ok(state) => {
-                    let found = report(state, cluster.actual(), &options);
+                    let found = self.workspace.with(|workspace| workspace.report(state, cluster.actual(), &options));
                     EnvironmentStatus {
                         sync: found.status.sync,
                         health: found.status.health,

@@ -12,7 +12,7 @@ use gitops_world::World;
 use serde_json::json;
 
 fn state_error(text: &str) -> InputError {
-    State::read_cached("desired", text).expect_err("the text is not a valid state")
+    State::read("desired", text).expect_err("the text is not a valid state")
 }
 
 fn scenario_error(text: &str) -> InputError {
@@ -118,7 +118,7 @@ everywhere! {
     }
 
     fn a_yaml_stream_is_a_list_of_kubernetes_objects() {
-        let state = State::read_cached("desired", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: shop\n").unwrap();
+        let state = State::read("desired", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: shop\n").unwrap();
         let keys: Vec<&str> = state.objects().keys().map(|key| &**key).collect();
         assert_eq!(keys, ["Namespace/shop", "Service/shop/web"]);
     }

@@ -14,7 +14,7 @@ use gitops_world::scenario::Scenario;
 use gitops_world::share::{decode, encode, LinkError, Session, MAX_EXPANDED_BYTES, MAX_LINK_CHARS};
 
 fn state_error(text: &str) -> InputError {
-    State::read_cached("desired", text).expect_err("the text is not a valid state")
+    State::read("desired", text).expect_err("the text is not a valid state")
 }
 
 fn scenario_error(text: &str) -> String {
@@ -66,7 +66,7 @@ everywhere! {
         let error = state_error("web:\n  replicas: 1e999\n");
         assert_eq!(error.line, Some(2), "{error}");
         assert!(error.message.contains("1e999 is out of range"), "{error}");
-        let quoted = State::read_cached("desired", "web:\n  replicas: \"1e999\"\n").unwrap();
+        let quoted = State::read("desired", "web:\n  replicas: \"1e999\"\n").unwrap();
         assert_eq!(quoted.get("web").unwrap()["replicas"], "1e999", "quoted, it is text");
     }
 
@@ -89,7 +89,7 @@ everywhere! {
 
     fn markup_and_control_characters_in_names_stay_text() {
         let text = r#"{"<img src=x onerror=alert(1)>": {"a\u0000b": 1}, "\u0007bell": {"x": "</textarea><script>"}}"#;
-        let desired = State::read_cached("desired", text).unwrap();
+        let desired = State::read("desired", text).unwrap();
         let plan = plan(&desired, &State::empty(desired.form().clone()), &Options::default());
         let keys: Vec<&str> = plan.iter().map(|operation| operation.key()).collect();
         assert_eq!(keys, ["\u{7}bell", "<img src=x onerror=alert(1)>"], "names are kept exactly, as text");

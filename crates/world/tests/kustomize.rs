@@ -52,7 +52,7 @@ fn tree(overlay: Value, more: Value) -> Files {
 }
 
 fn render(tree: &Files) -> Value {
-    desired_state(tree, "envs/prod")
+    desired_state(&mut gitops_core::Workspace::new(), tree, "envs/prod")
         .unwrap_or_else(|error| panic!("{error}"))
         .to_value()
 }
@@ -69,7 +69,7 @@ fn object<'v>(rendered: &'v Value, kind: &str, name: &str) -> &'v Value {
 }
 
 fn error(tree: &Files) -> String {
-    desired_state(tree, "envs/prod")
+    desired_state(&mut gitops_core::Workspace::new(), tree, "envs/prod")
         .expect_err("the build fails")
         .to_string()
 }

@@ -755,8 +755,8 @@ everywhere! {
         let commits: Vec<String> = world.events.iter().filter(|e| e.actor == "you").map(|e| e.what.clone()).collect();
         assert_eq!(commits, [format!("committed {}: Edit envs/prod in the playground", world.repository.head().id)]);
 
-        let first = gitops_core::State::read_cached("a", "{\"web\": {\"replicas\": 4}, \"x\": {}}").unwrap();
-        let second = gitops_core::State::read_cached("a", "{\"web\": {\"replicas\": 4}, \"y\": {}}").unwrap();
+        let first = gitops_core::State::read("a", "{\"web\": {\"replicas\": 4}, \"x\": {}}").unwrap();
+        let second = gitops_core::State::read("a", "{\"web\": {\"replicas\": 4}, \"y\": {}}").unwrap();
         world.edit_actual("you", "prod", &first);
         world.edit_actual("you", "prod", &second);
         let hand: Vec<String> = world.events.iter().filter(|e| e.what.contains("by hand")).map(|e| e.what.clone()).collect();

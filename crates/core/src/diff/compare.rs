@@ -12,7 +12,7 @@ use crate::state::protection::{flux_releases, flux_skips_apply};
 use crate::state::{Form, Object, State};
 use crate::value::{ValueCow, ValueRef};
 use serde_json::Value;
-use std::cell::{OnceCell, RefCell};
+use std::cell::OnceCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -111,10 +111,7 @@ pub fn mode_of(desired: &State) -> Mode {
 }
 
 /// Every difference between `desired` and `actual`, in key order. One merge
-/// over the two sorted states: linear in their sizes. A pair of objects
-/// compared in the last large comparison is not compared again: what was
-/// found (in sync, or the changes) is remembered, and so is the object the
-/// plan's update of it writes.
+/// over the two sorted states: linear in their sizes.
 ///
 /// With an `application`, Kubernetes objects are compared as Argo CD
 /// compares them, Git's carrying their tracking id, and a live object Git
@@ -126,11 +123,16 @@ pub fn compare<'a>(
     ignore: &[IgnoreRule],
     application: Option<&str>,
 ) -> Vec<Difference<'a>> {
-    compare_pairs(desired, actual, &aligned(desired, actual), ignore, application)
+    let pairs = aligned(desired, actual);
+    compare_pairs(&mut Comparisons::off(), desired, actual, &pairs, ignore, application)
 }
 
-/// `compare`, over the `pairs` of the two states (`aligned`), walked already.
+/// `compare`, over the `pairs` of the two states (`aligned`), walked already. A
+/// pair of objects `found` holds from a recent large comparison is not compared
+/// again: what was found (in sync, or the changes) is remembered, and so is the
+/// object the plan's update of it writes.
 pub(crate) fn compare_pairs<'a>(
+    found: &mut Comparisons,
     desired: &'a State,
     actual: &'a State,
     pairs: &[Pair<'a>],
@@ -146,11 +148,7 @@ pub(crate) fn compare_pairs<'a>(
         mode,
         application,
     };
-    FOUND.with_borrow_mut(|memo| {
-        memo.pass(condition, objects, |found| {
-            merge(pairs, how, found)
-        })
-    })
+    found.pass(condition, objects, |found| merge(pairs, how, found))
 }
 
 /// What a comparison depends on besides the objects, for the functions below.
@@ -161,14 +159,12 @@ struct How<'r> {
     application: Option<&'r str>,
 }
 
-thread_local! {
-    /// How each pair of objects compares, by key.
-    static FOUND: RefCell<Memo<Condition, Verdict>> = const { RefCell::new(Memo::new()) };
-}
+/// How each pair of objects compared, by key.
+pub(crate) type Comparisons = Memo<Condition, Verdict>;
 
 /// How a pair of objects compares, as the memo keeps it.
 #[derive(Clone)]
-enum Verdict {
+pub(crate) enum Verdict {
     InSync,
     /// Git declares a hook (`is_hook_here`), which is no resource.
     HookDeclared,
@@ -178,11 +174,11 @@ enum Verdict {
 }
 
 /// What a comparison depends on besides the objects, as the memo keeps it.
-type Condition = (Mode, Vec<IgnoreRule>, Option<String>);
+pub(crate) type Condition = (Mode, Vec<IgnoreRule>, Option<String>);
 
 /// How a desired and a live object differ.
 #[derive(Clone)]
-struct Found {
+pub(crate) struct Found {
     /// Git's object as stored, when that is a copy.
     stored: Option<Arc<Value>>,
     changes: Vec<Change>,

@@ -10,12 +10,12 @@ pub mod pairs;
 pub mod places;
 pub mod protection;
 mod read;
-mod recent_reads;
+pub(crate) mod recent_reads;
 pub mod render;
 mod reread;
 
 pub use read::{describe, key_of};
-pub use recent_reads::{free_retired_reads, retired_reads_waiting, SHORTEST_KEPT};
+pub use recent_reads::SHORTEST_KEPT;
 
 pub use crate::state::object::Object;
 use serde_json::{Map, Value};

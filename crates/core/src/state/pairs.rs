@@ -2,7 +2,6 @@
 //! objects sorted by key, so one walk over both pairs them, in key order.
 
 use crate::state::{Key, Object, State};
-use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::{btree_map, BTreeMap};
 use std::iter::Peekable;
@@ -47,42 +46,65 @@ pub fn pairs<'a>(desired: &'a State, actual: &'a State) -> Pairs<'a> {
 /// Every pair of `pairs`, walked once for the several looks a report takes at the
 /// same two states: the walk reads two keys at each step (a cache miss each, in a
 /// large state), the list none.
-///
-/// A large walk is remembered: which two keys it compared at each step, by address,
-/// and how they compared. The next walk, over a reread of the same text (which shares
-/// the keys it did not change) against the same cluster, meets the same two keys at
-/// each step and takes how they compared from there, reading neither. Only while both
-/// states walked are still held somewhere: then their keys, and so those addresses,
-/// are still theirs.
 pub fn aligned<'a>(desired: &'a State, actual: &'a State) -> Vec<Pair<'a>> {
-    if desired.len() + actual.len() < SMALLEST_WALK_REMEMBERED {
-        return pairs(desired, actual).collect();
+    pairs(desired, actual).collect()
+}
+
+/// `aligned`, remembering a large walk in `walks`: which two keys it compared at
+/// each step, by address, and how they compared. The next walk, over a reread of the
+/// same text (which shares the keys it did not change) against the same cluster,
+/// meets the same two keys at each step and takes how they compared from there,
+/// reading neither. Only while both states walked are still held somewhere: then
+/// their keys, and so those addresses, are still theirs.
+pub(crate) fn aligned_in<'a>(walks: &mut Walks, desired: &'a State, actual: &'a State) -> Vec<Pair<'a>> {
+    if !walks.remembering || desired.len() + actual.len() < SMALLEST_WALK_REMEMBERED {
+        return aligned(desired, actual);
     }
-    LAST_WALK.with_borrow_mut(|last| {
-        let remembered = match last.as_ref() {
-            Some(walk) if walk.states.iter().all(|state| state.strong_count() > 0) => &walk.steps[..],
-            _ => &[][..],
+    let remembered = match walks.last.as_ref() {
+        Some(walk) if walk.states.iter().all(|state| state.strong_count() > 0) => &walk.steps[..],
+        _ => &[][..],
+    };
+    let mut steps = Vec::with_capacity(remembered.len());
+    let mut walk = pairs(desired, actual);
+    let mut aligned = Vec::with_capacity(desired.len().max(actual.len()));
+    while let Some(pair) = walk.next_by(|want, have| {
+        let met = [address(want), address(have)];
+        let order = match remembered.get(steps.len()) {
+            Some(&(then, order)) if then == met => order,
+            _ => want.cmp(have),
         };
-        let mut steps = Vec::with_capacity(remembered.len());
-        let mut walk = pairs(desired, actual);
-        let mut aligned = Vec::with_capacity(desired.len().max(actual.len()));
-        while let Some(pair) = walk.next_by(|want, have| {
-            let met = [address(want), address(have)];
-            let order = match remembered.get(steps.len()) {
-                Some(&(then, order)) if then == met => order,
-                _ => want.cmp(have),
-            };
-            steps.push((met, order));
-            order
-        }) {
-            aligned.push(pair);
-        }
-        *last = Some(Walk {
-            states: [Arc::downgrade(&desired.objects), Arc::downgrade(&actual.objects)],
-            steps,
-        });
-        aligned
-    })
+        steps.push((met, order));
+        order
+    }) {
+        aligned.push(pair);
+    }
+    walks.last = Some(Walk {
+        states: [Arc::downgrade(&desired.objects), Arc::downgrade(&actual.objects)],
+        steps,
+    });
+    aligned
+}
+
+/// The last large walk of `aligned_in`, when it remembers.
+pub(crate) struct Walks {
+    remembering: bool,
+    last: Option<Walk>,
+}
+
+impl Walks {
+    pub(crate) const fn new() -> Self {
+        Walks { remembering: true, last: None }
+    }
+
+    pub(crate) const fn off() -> Self {
+        Walks { remembering: false, last: None }
+    }
+}
+
+impl Default for Walks {
+    fn default() -> Self {
+        Walks::new()
+    }
 }
 
 /// Walks over fewer objects than this are not remembered: remembering would cost more
@@ -96,10 +118,6 @@ struct Walk {
     /// are theirs.
     states: [Weak<BTreeMap<Key, Arc<Object>>>; 2],
     steps: Vec<([usize; 2], Ordering)>,
-}
-
-thread_local! {
-    static LAST_WALK: RefCell<Option<Walk>> = const { RefCell::new(None) };
 }
 
 fn address(key: &Key) -> usize {
@@ -154,8 +172,8 @@ mod tests {
     #[test]
     fn every_key_once_in_order() {
         let desired =
-            State::read_cached("d", r#"{"a": {"x": 1}, "c": {"x": 3}, "d": {"x": 4}}"#).unwrap();
-        let actual = State::read_cached("a", r#"{"b": {"x": 2}, "c": {"x": 30}}"#).unwrap();
+            State::read("d", r#"{"a": {"x": 1}, "c": {"x": 3}, "d": {"x": 4}}"#).unwrap();
+        let actual = State::read("a", r#"{"b": {"x": 2}, "c": {"x": 30}}"#).unwrap();
         let walked: Vec<(&str, bool, bool)> = pairs(&desired, &actual)
             .map(|pair| {
                 let desired = !matches!(pair, Pair::Actual(..));
@@ -194,25 +212,30 @@ mod tests {
 
     #[test]
     fn a_remembered_walk_pairs_as_a_fresh_one() {
-        let desired = State::read_cached("d", &text(0..300, 1)).unwrap();
-        let actual = State::read_cached("a", &text((100..400).step_by(2), 2)).unwrap();
+        let mut workspace = crate::Workspace::new();
+        let mut walks = Walks::new();
+        let mut read = |source, text: &str| workspace.read(source, text).unwrap();
+        let desired = read("d", &text(0..300, 1));
+        let actual = read("a", &text((100..400).step_by(2), 2));
         let fresh = sides(pairs(&desired, &actual));
-        assert_eq!(sides(aligned(&desired, &actual)), fresh);
-        assert_eq!(sides(aligned(&desired, &actual)), fresh, "walked again");
+        assert_eq!(sides(aligned_in(&mut walks, &desired, &actual)), fresh);
+        assert_eq!(sides(aligned_in(&mut walks, &desired, &actual)), fresh, "walked again");
         // A reread of an edit shares the keys it did not change: the walk meets the
         // same keys, but for the ones edited, inserted or removed.
-        let edited = State::read_cached("d", &text((0..300).filter(|key| key % 7 != 3), 1).replace("k0150", "k0150x")).unwrap();
-        assert_eq!(sides(aligned(&edited, &actual)), sides(pairs(&edited, &actual)));
+        let edited = read("d", &text((0..300).filter(|key| key % 7 != 3), 1).replace("k0150", "k0150x"));
+        assert_eq!(sides(aligned_in(&mut walks, &edited, &actual)), sides(pairs(&edited, &actual)));
         // The states the other way round, and other states entirely.
-        assert_eq!(sides(aligned(&actual, &desired)), sides(pairs(&actual, &desired)));
-        let other = State::read_cached("o", &text(250..600, 3)).unwrap();
-        assert_eq!(sides(aligned(&other, &desired)), sides(pairs(&other, &desired)));
-        assert_eq!(sides(aligned(&desired, &actual)), fresh);
+        assert_eq!(sides(aligned_in(&mut walks, &actual, &desired)), sides(pairs(&actual, &desired)));
+        let other = read("o", &text(250..600, 3));
+        assert_eq!(sides(aligned_in(&mut walks, &other, &desired)), sides(pairs(&other, &desired)));
+        assert_eq!(sides(aligned_in(&mut walks, &desired, &actual)), fresh);
         // States dropped after their walk free their keys, whose addresses other keys
         // may then take: the walk remembered is no longer used.
         drop((desired, actual, edited, other));
-        let later = State::read_cached("l", &text((0..300).rev().step_by(3), 4)).unwrap();
-        let live = State::read_cached("m", &text(0..150, 5)).unwrap();
-        assert_eq!(sides(aligned(&later, &live)), sides(pairs(&later, &live)));
+        drop(workspace);
+        let mut workspace = crate::Workspace::new();
+        let later = workspace.read("l", &text((0..300).rev().step_by(3), 4)).unwrap();
+        let live = workspace.read("m", &text(0..150, 5)).unwrap();
+        assert_eq!(sides(aligned_in(&mut walks, &later, &live)), sides(pairs(&later, &live)));
     }
 }

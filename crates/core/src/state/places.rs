@@ -1,6 +1,6 @@
 //! Where each object of a state sits in the text it was read from: the document
 //! (numbered as `text::document::parse_documents` numbers them) and the JSON pointer
-//! of its value there, in the order `State::read_afresh` reads them.
+//! of its value there, in the order `State::read` reads them.
 
 use super::read::{shape_of, Shape};
 use super::{key_of, Key};

@@ -23,8 +23,8 @@ impl State {
     /// Reads a state from JSON or YAML text; `source` names it in errors.
     /// Several YAML documents (`---`) are a list of Kubernetes objects. Text
     /// with no document at all is an empty state in the lesson's form.
-    /// Nothing read before is looked at; `read_cached` remembers reads.
-    pub fn read_afresh(source: &str, text: &str) -> Result<Self, InputError> {
+    /// Nothing read before is looked at; `Workspace::read` remembers reads.
+    pub fn read(source: &str, text: &str) -> Result<Self, InputError> {
         #[cfg(feature = "tapes")]
         if document::looks_like_json(text) {
             return State::read_json(source, SharedText::from(text));
@@ -32,9 +32,9 @@ impl State {
         State::read_documents(source, text)
     }
 
-    /// What `read_afresh` gives, for a text kept shared: a tape of it holds it
+    /// What `read` gives, for a text kept shared: a tape of it holds it
     /// without copying it.
-    pub(crate) fn read_shared_afresh(source: &str, text: &SharedText) -> Result<Self, InputError> {
+    pub fn read_shared(source: &str, text: &SharedText) -> Result<Self, InputError> {
         #[cfg(feature = "tapes")]
         if document::looks_like_json(text) {
             return State::read_json(source, text.clone());

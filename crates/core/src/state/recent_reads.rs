@@ -1,18 +1,18 @@
-//! The last few large texts read as states, with what they read as. The
-//! page reads one text several times over (a pane as it is typed, the same
-//! text committed to Git, that commit as the parent of the next one);
-//! reading is a pure function of the text (and of the source's name, which
-//! only errors mention), so what was read a moment ago is the answer, and a
-//! copy of a state costs nothing. A text that is a kept one with a small
-//! edit inside one object reads that object again and nothing else
-//! (`reread`).
+//! The last few large texts read as states, with what they read as: a
+//! workspace's memory of its reads (`Workspace::read`). The page reads one
+//! text several times over (a pane as it is typed, the same text committed
+//! to Git, that commit as the parent of the next one); reading is a pure
+//! function of the text (and of the source's name, which only errors
+//! mention), so what was read a moment ago is the answer, and a copy of a
+//! state costs nothing. A text that is a kept one with a small edit inside
+//! one object reads that object again and nothing else (`reread`).
 
 use crate::error::InputError;
 use crate::state::reread::{ends_alike, reread, Spans};
 use crate::state::State;
 use crate::text::bytes::{common_ends, common_prefix, same_text};
-use crate::text::edit::{Edit, SharedText, TypedText};
-use std::cell::{OnceCell, RefCell};
+use crate::text::edit::{Edit, SharedText};
+use std::cell::OnceCell;
 use std::collections::VecDeque;
 
 /// Texts shorter than this read in well under a millisecond: not kept.
@@ -36,49 +36,56 @@ struct Read {
     spans: OnceCell<Option<Spans>>,
 }
 
-thread_local! {
-    static RECENT: RefCell<VecDeque<Read>> = const { RefCell::new(VecDeque::new()) };
-    /// Reads pushed out of `RECENT`, freed by `free_retired_reads` when the
-    /// caller is idle (a large state takes milliseconds to free, which an
-    /// answer need not wait for), else once `KEPT` more wait.
-    static RETIRED: RefCell<Vec<Read>> = const { RefCell::new(Vec::new()) };
+/// The reads a workspace keeps, the most recently used first.
+#[derive(Default)]
+pub(crate) struct RecentReads {
+    recent: VecDeque<Read>,
 }
 
-/// Whether reads the core no longer keeps wait to be freed.
-pub fn retired_reads_waiting() -> bool {
-    RETIRED.with_borrow(|retired| !retired.is_empty())
-}
-
-/// Frees the reads the core no longer keeps.
-pub fn free_retired_reads() {
-    drop(RETIRED.take());
-}
-
-impl State {
-    /// What `read_afresh` gives, from the cache of this thread's last few
-    /// large reads: a text read a moment ago is not read again, and one
-    /// with a small edit inside one object reads only that object again.
-    pub fn read_cached(source: &str, text: &str) -> Result<State, InputError> {
-        remembered(source, Text::Borrowed(text), None)
+impl RecentReads {
+    /// What `text` read as when it was last read from `source`, else what it
+    /// reads as now (and it is kept). Where `edit` says which range of a kept
+    /// text the keystroke replaced, the two texts are compared only near it.
+    pub(crate) fn read(&mut self, source: &str, text: Text, edit: Option<&Edit>) -> Result<State, InputError> {
+        if !(SHORTEST_KEPT..=LONGEST_KEPT).contains(&text.as_str().len()) {
+            return match text {
+                Text::Borrowed(text) => State::read(source, text),
+                Text::Shared(text) => State::read_shared(source, text),
+            };
+        }
+        let recent = &mut self.recent;
+        let edited_from = edit.and_then(|edit| edited_from(recent, edit, text.as_str()));
+        if let Some(kept) = kept_at(recent, source, text, edited_from).and_then(|at| recent.remove(at)) {
+            let result = kept.result.clone();
+            recent.push_front(kept);
+            return result;
+        }
+        let kept = text.kept();
+        let (result, spans) = match reread_of(recent, source, text.as_str(), edited_from) {
+            Some((state, spans)) => (Ok(state), OnceCell::from(Some(spans))),
+            None => (State::read_shared(source, &kept), OnceCell::new()),
+        };
+        recent.push_front(Read {
+            source: source.to_string(),
+            text: kept,
+            result: result.clone(),
+            spans,
+        });
+        while recent.len() > KEPT || recent.iter().map(|kept| kept.text.len()).sum::<usize>() > KEPT_BYTES {
+            recent.pop_back();
+        }
+        result
     }
 
-    /// What `read_cached` gives for a text typed in an editor, which is kept
-    /// as the editor shares it, not copied; where the editor says which range
-    /// of a kept text the keystroke replaced, the two texts are compared
-    /// only near it.
-    pub fn read_typed(source: &str, typed: &TypedText) -> Result<State, InputError> {
-        remembered(source, Text::Shared(&typed.text), typed.edit.as_ref())
-    }
-
-    /// What `read_cached` gives, keeping the text as the caller shares it.
-    pub fn read_shared(source: &str, text: &SharedText) -> Result<State, InputError> {
-        remembered(source, Text::Shared(text), None)
+    #[cfg(test)]
+    fn newest(&self) -> Option<&SharedText> {
+        self.recent.front().map(|read| &read.text)
     }
 }
 
 /// A text to read, and whether the caller shares it.
 #[derive(Clone, Copy)]
-enum Text<'a> {
+pub(crate) enum Text<'a> {
     Borrowed(&'a str),
     Shared(&'a SharedText),
 }
@@ -105,65 +112,6 @@ impl Text<'_> {
 struct EditedFrom {
     at: usize,
     ends: (usize, usize),
-}
-
-/// What `text` read as when it was last read from `source`, else what it
-/// reads as now (and it is kept).
-fn remembered(source: &str, text: Text, edit: Option<&Edit>) -> Result<State, InputError> {
-    if !(SHORTEST_KEPT..=LONGEST_KEPT).contains(&text.as_str().len()) {
-        return match text {
-            Text::Borrowed(text) => State::read_afresh(source, text),
-            Text::Shared(text) => State::read_shared_afresh(source, text),
-        };
-    }
-    let found = RECENT.with_borrow_mut(|recent| {
-        let edited_from = edit.and_then(|edit| edited_from(recent, edit, text.as_str()));
-        match kept_at(recent, source, text, edited_from).and_then(|at| recent.remove(at)) {
-            Some(kept) => {
-                let result = kept.result.clone();
-                recent.push_front(kept);
-                Ok(result)
-            }
-            None => Err(edited_from),
-        }
-    });
-    let edited_from = match found {
-        Ok(result) => return result,
-        Err(edited_from) => edited_from,
-    };
-    let reread = RECENT.with_borrow(|recent| reread_of(recent, source, text.as_str(), edited_from));
-    let kept = text.kept();
-    let (result, spans) = match reread {
-        Some((state, spans)) => (Ok(state), OnceCell::from(Some(spans))),
-        None => (State::read_shared_afresh(source, &kept), OnceCell::new()),
-    };
-    let pushed_out = RECENT.with_borrow_mut(|recent| {
-        recent.push_front(Read {
-            source: source.to_string(),
-            text: kept,
-            result: result.clone(),
-            spans,
-        });
-        let mut pushed_out = Vec::new();
-        while recent.len() > KEPT
-            || recent.iter().map(|kept| kept.text.len()).sum::<usize>() > KEPT_BYTES
-        {
-            pushed_out.extend(recent.pop_back());
-        }
-        pushed_out
-    });
-    retire(pushed_out);
-    result
-}
-
-/// Keeps `reads` to be freed when the caller is idle; past `KEPT` waiting, the
-/// oldest are freed now.
-fn retire(reads: Vec<Read>) {
-    RETIRED.with_borrow_mut(|retired| {
-        retired.extend(reads);
-        let over = retired.len().saturating_sub(KEPT);
-        retired.drain(..over);
-    });
 }
 
 /// The kept text that `edit` was made from, if it is kept, with where it and
@@ -253,16 +201,14 @@ fn reread_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::text::edit::TypedText;
+    use crate::Workspace;
 
     fn large_text(index: usize) -> String {
         let objects: Vec<String> = (0..2_000)
             .map(|object| format!("\"o{object}\": {{\"v\": {index}}}"))
             .collect();
         format!("{{{}}}", objects.join(", "))
-    }
-
-    fn read(text: &str) -> State {
-        State::read_cached("desired", text).unwrap()
     }
 
     /// `before` with the first `old` after `near` replaced by `new`, as an editor hands it on.
@@ -276,10 +222,11 @@ mod tests {
 
     #[test]
     fn a_typed_text_reads_as_the_text_does_and_is_kept_as_the_editor_shares_it() {
+        let mut workspace = Workspace::new();
         let before = SharedText::from(large_text(1));
-        let first = State::read_typed("desired", &TypedText::whole(before.clone())).unwrap();
-        assert_eq!(first, State::read_afresh("desired", &before).unwrap());
-        assert!(RECENT.with_borrow(|recent| recent[0].text.same(&before)), "kept, not copied");
+        let first = workspace.read_typed("desired", &TypedText::whole(before.clone())).unwrap();
+        assert_eq!(first, State::read("desired", &before).unwrap());
+        assert!(workspace.reads.newest().is_some_and(|kept| kept.same(&before)), "kept, not copied");
         for (near, old, new, inside_one_object) in [
             ("\"o1000\": {\"v\": ", "1", "25", true),
             ("\"o1999\": {", "\"v\"", "\"w\"", true),
@@ -289,12 +236,12 @@ mod tests {
         ] {
             let typed = typed(&before, near, old, new);
             assert_eq!(
-                State::read_typed("desired", &typed),
-                State::read_afresh("desired", &typed.text),
+                workspace.read_typed("desired", &typed),
+                State::read("desired", &typed.text),
                 "{near} {old} → {new}"
             );
             if inside_one_object {
-                let read = State::read_typed("desired", &typed).unwrap();
+                let read = workspace.read_typed("desired", &typed).unwrap();
                 let untouched = |state: &State| state.objects().get("o3").cloned();
                 assert!(
                     std::sync::Arc::ptr_eq(&untouched(&read).unwrap(), &untouched(&first).unwrap()),
@@ -302,39 +249,26 @@ mod tests {
                 );
             }
             let again = TypedText::whole(typed.text.to_string().into());
-            assert_eq!(State::read_typed("desired", &again), State::read_afresh("desired", &typed.text));
+            assert_eq!(workspace.read_typed("desired", &again), State::read("desired", &typed.text));
         }
     }
 
     #[test]
-    fn reads_pushed_out_wait_to_be_freed_until_freed_or_too_many_wait() {
-        let texts: Vec<String> = (0..2 * KEPT + 1).map(large_text).collect();
+    fn a_read_pushed_out_is_freed_and_a_dropped_workspace_frees_every_read() {
+        let texts: Vec<String> = (0..KEPT + 1).map(large_text).collect();
         assert!(texts[0].len() >= SHORTEST_KEPT);
-        free_retired_reads();
-        let first = read(&texts[0]);
-        let objects = first.objects().values().next().unwrap().clone();
-        drop(first);
-        for text in &texts[1..KEPT] {
-            read(text);
+        let mut workspace = Workspace::new();
+        let objects_of = |state: State| state.objects().values().next().unwrap().clone();
+        let first = objects_of(workspace.read("desired", &texts[0]).unwrap());
+        let second = objects_of(workspace.read("desired", &texts[1]).unwrap());
+        for text in &texts[2..KEPT] {
+            workspace.read("desired", text).unwrap();
         }
-        assert!(!retired_reads_waiting(), "{KEPT} reads are kept");
-        read(&texts[KEPT]);
-        assert!(retired_reads_waiting());
-        for text in &texts[KEPT + 1..2 * KEPT] {
-            read(text);
-        }
-        assert_eq!(
-            std::sync::Arc::strong_count(&objects),
-            2,
-            "the first read waits, unfreed"
-        );
-        read(&texts[2 * KEPT]);
-        assert_eq!(
-            std::sync::Arc::strong_count(&objects),
-            1,
-            "{KEPT} more wait: it is freed"
-        );
-        free_retired_reads();
-        assert!(!retired_reads_waiting());
+        assert_eq!(std::sync::Arc::strong_count(&first), 2, "{KEPT} reads are kept");
+        workspace.read("desired", &texts[KEPT]).unwrap();
+        assert_eq!(std::sync::Arc::strong_count(&first), 1, "the oldest is pushed out and freed");
+        assert_eq!(std::sync::Arc::strong_count(&second), 2);
+        drop(workspace);
+        assert_eq!(std::sync::Arc::strong_count(&second), 1, "freed with its workspace");
     }
 }

@@ -217,7 +217,7 @@ mod tests {
         let original = state(value);
         let rendered = render(&original, format);
         assert_eq!(
-            State::read_cached("rendered", &rendered.text)
+            State::read("rendered", &rendered.text)
                 .unwrap()
                 .objects(),
             original.objects(),

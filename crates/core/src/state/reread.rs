@@ -184,7 +184,7 @@ mod tests {
                 let start = if near_the_end { before.len() - at.index(6) } else { at.index(before.len() + 1) };
                 let mut after = before.to_string();
                 after.replace_range(start..(start + removed).min(before.len()), &inserted);
-                let state = State::read_afresh("desired", before).unwrap();
+                let state = State::read("desired", before).unwrap();
                 let ends = common_ends(before.as_bytes(), after.as_bytes());
                 let read_again = reread("desired", before, &state, &OnceCell::new(), &after, ends);
                 prop_assert!(ends_alike(before, &after) || read_again.is_none(), "{after:?}");

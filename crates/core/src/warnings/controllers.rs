@@ -9,16 +9,16 @@ use crate::options::Options;
 use crate::state::namespace::namespace_of;
 use crate::state::State;
 use serde_json::Value;
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub(super) fn fields_owned_by_controllers(
+    autoscalers: &mut Autoscalers,
     desired: &State,
     actual: &State,
     options: &Options,
     found: &mut Vec<Warning>,
 ) {
-    let targets = autoscaler_targets(desired, actual);
+    let targets = autoscaler_targets(autoscalers, desired, actual);
     if targets.is_empty() {
         return;
     }
@@ -76,12 +76,10 @@ pub(super) fn fields_owned_by_controllers(
     }
 }
 
-thread_local! {
-    /// Whether each object is a HorizontalPodAutoscaler, by key: remembered, since
-    /// a keystroke's report asks it of every object, desired and live, and the memo
-    /// answers without reading the object.
-    static AUTOSCALER: RefCell<Memo<(), bool>> = const { RefCell::new(Memo::new()) };
-}
+/// Whether each object is a HorizontalPodAutoscaler, by key: remembered, since
+/// a keystroke's report asks it of every object, desired and live, and the memo
+/// answers without reading the object.
+pub(super) type Autoscalers = Memo<(), bool>;
 
 /// What a scale target is: kind, name and namespace.
 type Target<'a> = (&'a str, &'a str, Option<&'a str>);
@@ -89,23 +87,22 @@ type Target<'a> = (&'a str, &'a str, Option<&'a str>);
 /// The keys of the HorizontalPodAutoscalers, desired or actual, by the
 /// object each scales (same kind and name, in the autoscaler's namespace).
 fn autoscaler_targets<'a>(
+    autoscalers: &mut Autoscalers,
     desired: &'a State,
     actual: &'a State,
 ) -> BTreeMap<Target<'a>, BTreeSet<&'a str>> {
     let mut targets: BTreeMap<Target, BTreeSet<&str>> = BTreeMap::new();
-    let autoscalers: Vec<_> = AUTOSCALER.with_borrow_mut(|memo| {
-        memo.pass((), desired.len() + actual.len(), |remembered| {
-            desired
-                .objects()
-                .iter()
-                .chain(actual.objects())
-                .filter(|(key, object)| {
-                    remembered.get_or(key, [Some(object), None], || {
-                        kind(object) == Some("HorizontalPodAutoscaler")
-                    })
+    let autoscalers: Vec<_> = autoscalers.pass((), desired.len() + actual.len(), |remembered| {
+        desired
+            .objects()
+            .iter()
+            .chain(actual.objects())
+            .filter(|(key, object)| {
+                remembered.get_or(key, [Some(object), None], || {
+                    kind(object) == Some("HorizontalPodAutoscaler")
                 })
-                .collect()
-        })
+            })
+            .collect()
     });
     for (hpa_key, hpa) in autoscalers {
         let target = |field: &str| {

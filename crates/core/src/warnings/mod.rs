@@ -24,7 +24,6 @@ use images::image_warnings;
 use prune::{pruned_namespaces, unprotected_prunes};
 use secrets::plaintext_secret;
 use serde::Serialize;
-use std::cell::RefCell;
 
 /// A finding of the lesson's checklist.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -55,21 +54,47 @@ const REPLICAS: [Step<'static>; 2] = [Step::Field("spec"), Step::Field("replicas
 
 /// Every finding about `desired` (and about `actual` objects a prune would delete), ordered by key, then rule.
 pub fn warnings(desired: &State, actual: &State, options: &Options) -> Vec<Warning> {
-    warnings_of_pairs(desired, actual, &aligned(desired, actual), options)
+    warnings_of_pairs(&mut Findings::off(), desired, actual, &aligned(desired, actual), options)
+}
+
+/// What the rules found for each object of the last few large states they
+/// looked at, rule by rule (`memo.rs`): a keystroke's report looks again at
+/// the object it changed alone.
+pub(crate) struct Findings {
+    of_objects: Memo<bool, Vec<Warning>>,
+    stateful: prune::Stateful,
+    autoscalers: controllers::Autoscalers,
+}
+
+impl Findings {
+    pub(crate) const fn new() -> Self {
+        Findings { of_objects: Memo::new(), stateful: Memo::new(), autoscalers: Memo::new() }
+    }
+
+    pub(crate) const fn off() -> Self {
+        Findings { of_objects: Memo::off(), stateful: Memo::off(), autoscalers: Memo::off() }
+    }
+}
+
+impl Default for Findings {
+    fn default() -> Self {
+        Findings::new()
+    }
 }
 
 /// `warnings`, with the `pairs` of the two states (`aligned`) walked already.
 pub(crate) fn warnings_of_pairs(
+    findings: &mut Findings,
     desired: &State,
     actual: &State,
     pairs: &[Pair],
     options: &Options,
 ) -> Vec<Warning> {
     let mut found = Vec::new();
-    object_findings(desired, &mut found);
-    unprotected_prunes(desired, pairs, options, &mut found);
+    object_findings(&mut findings.of_objects, desired, &mut found);
+    unprotected_prunes(&mut findings.stateful, desired, pairs, options, &mut found);
     pruned_namespaces(desired, actual, pairs, options, &mut found);
-    fields_owned_by_controllers(desired, actual, options, &mut found);
+    fields_owned_by_controllers(&mut findings.autoscalers, desired, actual, options, &mut found);
     ignore_rules_that_select_nothing(desired, actual, options, &mut found);
     // A stable sort: several findings of one rule about one object keep the
     // order in which they were found (the object's field order).
@@ -82,16 +107,14 @@ pub(crate) fn warnings_of_pairs(
 /// What the rules about one desired object alone find (`mutable-image-tag`,
 /// `plaintext-secret`), remembered by object: a keystroke looks again at the
 /// object it changed.
-fn object_findings(desired: &State, found: &mut Vec<Warning>) {
+fn object_findings(memo: &mut Memo<bool, Vec<Warning>>, desired: &State, found: &mut Vec<Warning>) {
     let skip_status = desired.form() != &Form::Named;
-    OBJECT_FINDINGS.with_borrow_mut(|memo| {
-        memo.pass(skip_status, desired.len(), |remembered| {
-            for (key, object) in desired.objects() {
-                found.extend(remembered.get_or(key, [Some(object), None], || {
-                    object_warnings(key, object, skip_status)
-                }));
-            }
-        })
+    memo.pass(skip_status, desired.len(), |remembered| {
+        for (key, object) in desired.objects() {
+            found.extend(remembered.get_or(key, [Some(object), None], || {
+                object_warnings(key, object, skip_status)
+            }));
+        }
     });
 }
 
@@ -103,11 +126,6 @@ pub fn object_warnings<'a>(key: &str, object: impl Into<ValueRef<'a>>, skip_stat
     let mut findings = image_warnings(key, object, skip_status);
     findings.extend(plaintext_secret(key, object));
     findings
-}
-
-thread_local! {
-    /// What `object_findings` found for each object, by key.
-    static OBJECT_FINDINGS: RefCell<Memo<bool, Vec<Warning>>> = const { RefCell::new(Memo::new()) };
 }
 
 pub(super) fn warning(key: &str, rule: &'static str, message: String) -> Warning {

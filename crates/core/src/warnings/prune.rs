@@ -17,13 +17,13 @@ use crate::state::protection::{
 use crate::state::{Key, Object, State};
 use crate::sync::apply::{is_in, namespace_at};
 use crate::value::ValueRef;
-use std::cell::RefCell;
 use std::sync::Arc;
 
 const PROTECT: &str = "`argocd.argoproj.io/sync-options: Prune=false` (Argo CD) or \
                        `kustomize.toolkit.fluxcd.io/prune: disabled` (Flux)";
 
 pub(super) fn unprotected_prunes(
+    stateful: &mut Stateful,
     desired: &State,
     pairs: &[Pair],
     options: &Options,
@@ -32,21 +32,19 @@ pub(super) fn unprotected_prunes(
     if !options.prune {
         return;
     }
-    let unprotected_desired = UNPROTECTED.with_borrow_mut(|memo| {
-        memo.pass((), desired.len(), |remembered| {
-            let objects = desired.objects().iter();
-            let exact = mode_of(desired) == Mode::Exact;
-            objects
-                .filter_map(|(key, object)| {
-                    let what = remembered.get_or(key, [Some(object), None], || {
-                        (exact || !is_hook(object))
-                            .then(|| unprotected(object.into()))
-                            .flatten()
-                    });
-                    Some((key, what?))
-                })
-                .collect::<Vec<_>>()
-        })
+    let unprotected_desired = stateful.pass((), desired.len(), |remembered| {
+        let objects = desired.objects().iter();
+        let exact = mode_of(desired) == Mode::Exact;
+        objects
+            .filter_map(|(key, object)| {
+                let what = remembered.get_or(key, [Some(object), None], || {
+                    (exact || !is_hook(object))
+                        .then(|| unprotected(object.into()))
+                        .flatten()
+                });
+                Some((key, what?))
+            })
+            .collect::<Vec<_>>()
     });
     for (key, what) in unprotected_desired {
         let loss = what_a_prune_loses(desired.object(key).map(ValueRef::from));
@@ -137,10 +135,8 @@ fn not_in_git<'p, 'a>(pairs: &'p [Pair<'a>]) -> impl Iterator<Item = (&'a Key, &
     })
 }
 
-thread_local! {
-    /// What `unprotected` found for each desired object, by key.
-    static UNPROTECTED: RefCell<Memo<(), Option<String>>> = const { RefCell::new(Memo::new()) };
-}
+/// What `unprotected` found for each desired object, by key.
+pub(super) type Stateful = Memo<(), Option<String>>;
 
 /// Whether a prune may delete the live `object` Git does not declare: not
 /// a hook's object (its delete policy removes it), not what Flux releases,

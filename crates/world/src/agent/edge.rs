@@ -9,7 +9,7 @@ use crate::cluster::Cluster;
 use crate::event::Event;
 use crate::repository::{diff_states, Repository};
 use crate::scenario::WorldOptions;
-use gitops_core::report::report;
+use gitops_core::Workspace;
 use gitops_core::sync::immutable::Outcome;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,6 +17,7 @@ impl Agent {
     pub(super) fn reconcile_edge(
         &mut self,
         step: u32,
+        workspace: &mut Workspace,
         repository: &Repository,
         clusters: &mut BTreeMap<String, Cluster>,
         options: &WorldOptions,
@@ -42,7 +43,7 @@ impl Agent {
                     .applications
                     .get(&environment)
                     .and_then(|application| application.target.clone());
-                self.fetch(step, &environment, repository, options.layout, true, events);
+                self.fetch(workspace, step, &environment, repository, options.layout, true, events);
                 let after = self
                     .applications
                     .get(&environment)
@@ -64,7 +65,7 @@ impl Agent {
             if keys.is_empty() {
                 continue;
             }
-            let plan: Vec<_> = report(&target, cluster.actual(), &options.reconcile())
+            let plan: Vec<_> = workspace.report(&target, cluster.actual(), &options.reconcile())
                 .plan
                 .into_iter()
                 .filter(|operation| keys.contains(operation.key()))

@@ -8,7 +8,7 @@ use crate::event::{Event, Place};
 use crate::repository::{desired_state, Repository};
 use crate::scenario::{Layout, Trigger, WorldOptions};
 use gitops_core::diff::changes::Change;
-use gitops_core::report::report;
+use gitops_core::Workspace;
 use gitops_core::state::State;
 use gitops_core::sync::apply::deleted_with;
 use gitops_core::sync::plan::{has_work, Operation};
@@ -142,6 +142,7 @@ impl Agent {
     /// One pass of the control loop: observe, compare, act.
     pub fn reconcile(
         &mut self,
+        workspace: &mut Workspace,
         step: u32,
         repository: &Repository,
         clusters: &mut BTreeMap<String, Cluster>,
@@ -153,7 +154,7 @@ impl Agent {
             return events;
         }
         if options.trigger == Trigger::Edge && self.fetched_once {
-            self.reconcile_edge(step, repository, clusters, options, &mut events);
+            self.reconcile_edge(step, workspace, repository, clusters, options, &mut events);
             self.update_health(step, &mut events);
             return events;
         }
@@ -167,6 +168,7 @@ impl Agent {
             let manual = self.sync_requests.remove(&environment);
             if poll || manual {
                 self.fetch(
+                    workspace,
                     step,
                     &environment,
                     repository,
@@ -175,7 +177,7 @@ impl Agent {
                     &mut events,
                 );
             }
-            self.act(step, &environment, cluster, options, manual, &mut events);
+            self.act(workspace, step, &environment, cluster, options, manual, &mut events);
         }
         self.fetched_once = true;
         self.update_health(step, &mut events);
@@ -185,6 +187,7 @@ impl Agent {
     /// Reads Git: the environment's desired state at the head, if it reads.
     fn fetch(
         &mut self,
+        workspace: &mut Workspace,
         step: u32,
         environment: &str,
         repository: &Repository,
@@ -217,7 +220,7 @@ impl Agent {
         {
             return;
         }
-        match desired_state(&files, &directory) {
+        match desired_state(workspace, &files, &directory) {
             Ok(state) => {
                 let changed = application.target.as_ref() != Some(&state);
                 if application.last_error.take().is_some() {
@@ -268,6 +271,7 @@ impl Agent {
 
     fn act(
         &mut self,
+        workspace: &mut Workspace,
         step: u32,
         environment: &str,
         cluster: &mut Cluster,
@@ -317,7 +321,7 @@ impl Agent {
             return report_once(application, refusal, events);
         }
         let reconcile = options.reconcile();
-        let found = report(&target, cluster.actual(), &reconcile);
+        let found = workspace.report(&target, cluster.actual(), &reconcile);
         let sync_of = |why, following_git| Sync {
             environment,
             revision: &revision,

@@ -17,6 +17,7 @@
 //! how one is doing are the core's (`gitops_core::sync::hook_tasks`).
 
 use super::waves::{self, hold_before, sync_wave, Hold, Sync};
+use gitops_core::Workspace;
 use super::Application;
 use crate::cluster::Cluster;
 use crate::event::Event;
@@ -261,7 +262,7 @@ impl HookRun {
                 _ => Next::Wait,
             };
         };
-        match hold_before(now.target, cluster.actual(), wave) {
+        match hold_before(&mut Workspace::new(), now.target, cluster.actual(), wave) {
             Some(Hold::Degraded { key, .. }) => {
                 return Next::Fail(format!("{key} is Degraded, so wave {wave} never starts"))
             }
@@ -303,7 +304,7 @@ impl HookRun {
             task.phase == Phase::PostSync && *progress != Progress::Pending
         });
         if !started && !self.pending(Phase::PostSync).is_empty() {
-            match hold_before(now.target, cluster.actual(), i64::MAX) {
+            match hold_before(&mut Workspace::new(), now.target, cluster.actual(), i64::MAX) {
                 Some(Hold::Degraded { key, .. }) => {
                     return Next::Fail(format!(
                         "{key} is Degraded, so the PostSync hooks never start"

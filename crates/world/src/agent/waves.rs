@@ -14,9 +14,8 @@ use crate::cluster::Cluster;
 use crate::event::Event;
 use gitops_core::health::Health;
 use gitops_core::options::Options;
-use gitops_core::report::remembered_health;
 use gitops_core::state::State;
-use gitops_core::sync::hook_tasks::resources_before;
+use gitops_core::Workspace;
 use gitops_core::sync::immutable::{outcome, Outcome};
 use gitops_core::sync::plan::Operation;
 use std::collections::BTreeSet;
@@ -62,7 +61,7 @@ pub(super) fn sync_wave(
     // What changes the cluster, in sync order; a skip waits for nothing and
     // is told when the sync finishes.
     let work: Vec<&Operation> = plan.iter().filter(|op| op.changes_cluster()).collect();
-    match hold(target, cluster.actual(), plan, &cluster.confirmed_prunes) {
+    match hold(&mut Workspace::new(), target, cluster.actual(), plan, &cluster.confirmed_prunes) {
         Some(Hold::Degraded { wave, key }) => {
             application.waiting = None;
             return Progress::Failed(format!("{key} is Degraded, so wave {wave} never starts"));
@@ -236,13 +235,14 @@ impl std::fmt::Display for Hold {
 /// running now, if anything does: an earlier wave, or a deletion of this
 /// one that no one has confirmed (`confirmed` holds those confirmed).
 pub fn hold(
+    workspace: &mut Workspace,
     target: &State,
     actual: &State,
     plan: &[Operation],
     confirmed: &BTreeSet<String>,
 ) -> Option<Hold> {
     let wave_now = plan.iter().find(|op| op.changes_cluster())?.wave();
-    if let Some(earlier) = hold_before(target, actual, wave_now) {
+    if let Some(earlier) = hold_before(workspace, target, actual, wave_now) {
         return Some(earlier);
     }
     let unconfirmed: Vec<String> = plan
@@ -259,13 +259,14 @@ pub fn hold(
 
 /// What keeps wave `wave_now` from starting, if anything does: the
 /// resources of the earlier waves (a hook is none: its phase waits for it).
-pub fn hold_before(target: &State, actual: &State, wave_now: i64) -> Option<Hold> {
+pub fn hold_before(workspace: &mut Workspace, target: &State, actual: &State, wave_now: i64) -> Option<Hold> {
     let mut waiting = None;
-    for (key, _) in resources_before(target, wave_now) {
+    let earlier = workspace.resources_before(target, wave_now);
+    for (key, _) in earlier {
         let state = match actual
             .objects()
             .get(key)
-            .map(|live| remembered_health(key, live))
+            .map(|live| workspace.health(key, live))
         {
             None => "missing".to_string(),
             Some(None | Some(Health::Healthy)) => continue,
@@ -290,13 +291,14 @@ pub fn hold_before(target: &State, actual: &State, wave_now: i64) -> Option<Hold
 /// what keeps its wave from starting, else an update the API server
 /// refuses (and no option recreates), where a sync would fail.
 pub fn step_hold(
+    workspace: &mut Workspace,
     target: &State,
     actual: &State,
     plan: &[Operation],
     options: &Options,
     confirmed: &BTreeSet<String>,
 ) -> Option<Hold> {
-    hold(target, actual, plan, confirmed).or_else(|| {
+    hold(workspace, target, actual, plan, confirmed).or_else(|| {
         let next = plan.iter().find(|op| op.changes_cluster())?;
         match outcome(next, target, actual, options) {
             Outcome::Refused(refusal) => Some(Hold::Refused {

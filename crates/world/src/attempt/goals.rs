@@ -339,7 +339,7 @@ fn pull_request(world: &World, wanted: &PullRequestGoal) -> Result<String, Strin
             after.remove(path);
         }
         after.extend(pull.changes.write.clone());
-        let changes: Vec<_> = diff_trees(&before, &after, world.repository.paths())
+        let changes: Vec<_> = world.workspace.with(|workspace| diff_trees(workspace, &before, &after, world.repository.paths()))
             .into_values()
             .flatten()
             .collect();

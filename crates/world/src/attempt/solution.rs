@@ -274,7 +274,7 @@ impl Attempt {
                         Interaction::Desired(_) => ("desired", "Desired"),
                         _ => ("actual", "Actual"),
                     };
-                    if let Err(error) = State::read_cached(field, text) {
+                    if let Err(error) = State::read_shared(field, text) {
                         return refuse(
                             at(field),
                             format!(

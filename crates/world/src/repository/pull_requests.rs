@@ -75,7 +75,7 @@ impl Repository {
     fn protected_environments_of(&self, changes: &FileChanges) -> BTreeSet<String> {
         let before = &self.head().files;
         let after = changes.applied_to(before);
-        let mut environments = touched_environments(before, &after, changes.paths(), &self.paths);
+        let mut environments = touched_environments(&mut gitops_core::Workspace::new(), before, &after, changes.paths(), &self.paths);
         environments.retain(|environment| {
             self.protected
                 .iter()

@@ -210,7 +210,7 @@ fn an_environment_is_its_directory() {
         ),
         ("README.md", json!("# state")),
     ]);
-    let keys: Vec<String> = desired_state(&tree, "envs/prod")
+    let keys: Vec<String> = desired_state(&mut gitops_core::Workspace::new(), &tree, "envs/prod")
         .unwrap()
         .objects()
         .keys()
@@ -228,13 +228,13 @@ fn an_environment_is_its_directory() {
         ("envs/prod/a.json", json!({"web": {}})),
         ("envs/prod/b.json", json!({"web": {}})),
     ]);
-    assert!(desired_state(&twice, "envs/prod")
+    assert!(desired_state(&mut gitops_core::Workspace::new(), &twice, "envs/prod")
         .unwrap_err()
         .to_string()
         .contains("declared in envs/prod/a.json and again in envs/prod/b.json"));
     let broken = files(&[("envs/prod/a.yaml", json!("web: [1,"))]);
     assert_eq!(
-        desired_state(&broken, "envs/prod").unwrap_err().source,
+        desired_state(&mut gitops_core::Workspace::new(), &broken, "envs/prod").unwrap_err().source,
         "envs/prod/a.yaml"
     );
 }
@@ -269,8 +269,8 @@ fn diffs_between_commits_and_environments() {
 #[test]
 fn diffs_show_each_object_field_by_field() {
     let repo = repository();
-    let prod = desired_state(&repo.head().files, "envs/prod").unwrap();
-    let staging = desired_state(&repo.head().files, "envs/staging").unwrap();
+    let prod = desired_state(&mut gitops_core::Workspace::new(), &repo.head().files, "envs/prod").unwrap();
+    let staging = desired_state(&mut gitops_core::Workspace::new(), &repo.head().files, "envs/staging").unwrap();
     let diff = diff_states(&prod, &staging);
     assert_eq!(diff.len(), 1);
     assert_eq!(diff[0].changes[0].path, "/image");

@@ -12,6 +12,7 @@ use gitops_core::diff::normalize::Mode;
 use gitops_core::error::InputError;
 use gitops_core::state::pairs::{pairs, Pair};
 use gitops_core::state::State;
+use gitops_core::Workspace;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -31,7 +32,7 @@ impl Repository {
         let after = self
             .find(to)
             .ok_or_else(|| format!("there is no commit {to}"))?;
-        Ok(diff_trees(&before.files, &after.files, &self.paths))
+        Ok(diff_trees(&mut Workspace::new(), &before.files, &after.files, &self.paths))
     }
 
     /// What differs between two environments at a commit (`git diff` of two
@@ -46,9 +47,9 @@ impl Repository {
             .find(commit)
             .ok_or_else(|| format!("there is no commit {commit}"))?
             .files;
-        let source =
-            desired_state(files, &self.paths.of(from)).map_err(|error| error.to_string())?;
-        let target = desired_state(files, &self.paths.of(to)).map_err(|error| error.to_string())?;
+        let workspace = &mut Workspace::new();
+        let source = desired_state(workspace, files, &self.paths.of(from)).map_err(|error| error.to_string())?;
+        let target = desired_state(workspace, files, &self.paths.of(to)).map_err(|error| error.to_string())?;
         Ok(diff_states(&target, &source))
     }
 }
@@ -58,18 +59,19 @@ impl Repository {
 /// every file under it read and put together. A file that does not read,
 /// files in different forms, one key in two files, or a directory with no
 /// file at all (a path that does not exist) are errors, named by file.
-pub fn desired_state(files: &Files, directory: &str) -> Result<State, InputError> {
-    render(files, directory, &mut BTreeSet::new())
+pub fn desired_state(workspace: &mut Workspace, files: &Files, directory: &str) -> Result<State, InputError> {
+    render(workspace, files, directory, &mut BTreeSet::new())
 }
 
 /// The desired state of `directory`, noting in `read` every file it reads.
 pub fn render(
+    workspace: &mut Workspace,
     files: &Files,
     directory: &str,
     read: &mut BTreeSet<String>,
 ) -> Result<State, InputError> {
     if kustomize::kustomization_file(files, directory)?.is_some() {
-        return kustomize::build(files, directory, read);
+        return kustomize::build(workspace, files, directory, read);
     }
     if !exists(files, directory) {
         return Err(missing_path(directory));
@@ -81,7 +83,7 @@ pub fn render(
     for (path, content) in files.iter().filter(|(path, _)| is_under(path, directory)) {
         read.insert(path.clone());
         let state = match content {
-            Value::String(text) => State::read_cached(path, text)?,
+            Value::String(text) => workspace.read(path, text)?,
             other => State::from_value(path, other.clone())?,
         };
         let Some((combined, first_path, origins)) = merged.as_mut() else {
@@ -131,6 +133,7 @@ pub fn missing_path(directory: &str) -> InputError {
 /// changed file in their directory, or whose render reads one before or
 /// after (a shared base a kustomization includes).
 pub fn touched_environments<'p>(
+    workspace: &mut Workspace,
     before: &Files,
     after: &Files,
     changed: impl Iterator<Item = &'p String> + Clone,
@@ -141,8 +144,8 @@ pub fn touched_environments<'p>(
     environments.retain(|environment| {
         let directory = paths.of(environment);
         let mut read = BTreeSet::new();
-        let _ = render(before, &directory, &mut read);
-        let _ = render(after, &directory, &mut read);
+        let _ = render(workspace, before, &directory, &mut read);
+        let _ = render(workspace, after, &directory, &mut read);
         changed
             .clone()
             .any(|path| is_under(path, &directory) || read.contains(path))
@@ -153,6 +156,7 @@ pub fn touched_environments<'p>(
 /// The object differences of every environment between two trees; an
 /// environment whose files do not read is compared as empty.
 pub fn diff_trees(
+    workspace: &mut Workspace,
     before: &Files,
     after: &Files,
     paths: &Paths,
@@ -162,8 +166,8 @@ pub fn diff_trees(
     let diffs = environments.into_iter().map(|environment| {
         let directory = paths.of(&environment);
         let diff = match (
-            desired_state(before, &directory),
-            desired_state(after, &directory),
+            desired_state(workspace, before, &directory),
+            desired_state(workspace, after, &directory),
         ) {
             (Ok(before), Ok(after)) => diff_states(&before, &after),
             (_, Err(error)) => vec![ObjectDiff {

@@ -382,7 +382,7 @@ impl Scenario {
             .find(|(name, _)| name == environment)
             .map(|(_, files)| files)
             .unwrap_or_default();
-        let desired = crate::repository::desired_state(&files, &self.path_of(environment))
+        let desired = crate::repository::desired_state(&mut gitops_core::Workspace::new(), &files, &self.path_of(environment))
             .unwrap_or_else(|_| State::empty(gitops_core::state::Form::Named));
         let actual = self
             .clusters

@@ -126,7 +126,7 @@ impl Scenario {
                     format!("no file of the first commit is under {place}, so {environment}'s path does not exist (Git keeps no empty directories)"),
                 ));
             }
-            let desired = crate::repository::desired_state(files, &path)
+            let desired = crate::repository::desired_state(&mut gitops_core::Workspace::new(), files, &path)
                 .map_err(|error| locate_file_error(source, error))?;
             let Some(actual) = clusters.remove(environment) else {
                 clusters.insert(environment.clone(), State::empty(desired.form().clone()));
@@ -221,7 +221,7 @@ fn state_of(source: &str, pointer: &str, value: &Value) -> Result<State, InputEr
     let Value::String(text) = value else {
         return State::from_value(source, value.clone()).map_err(|e| e.nested_in(source, pointer));
     };
-    State::read_cached(source, text).map_err(|error| match (error.line, error.column) {
+    State::read(source, text).map_err(|error| match (error.line, error.column) {
         (Some(line), Some(column)) => InputError {
             line: None,
             column: None,

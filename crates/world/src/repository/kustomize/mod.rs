@@ -25,6 +25,7 @@ use super::paths::exists;
 use super::Files;
 use gitops_core::error::InputError;
 use gitops_core::state::{key_of, Form, State};
+use gitops_core::Workspace;
 use kustomization::{entries, text, text_map};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -151,11 +152,13 @@ pub fn kustomization_file(files: &Files, directory: &str) -> Result<Option<Strin
 /// What `kustomize build directory` renders, as a list of Kubernetes
 /// objects; every file read is noted in `read`.
 pub fn build(
+    workspace: &mut Workspace,
     files: &Files,
     directory: &str,
     read: &mut BTreeSet<String>,
 ) -> Result<State, InputError> {
     let mut build = Build {
+        workspace,
         files,
         read,
         stack: Vec::new(),
@@ -188,6 +191,7 @@ pub fn build(
 }
 
 struct Build<'f> {
+    workspace: &'f mut Workspace,
     files: &'f Files,
     read: &'f mut BTreeSet<String>,
     /// The directories of the kustomizations being built, outermost first.
@@ -250,7 +254,7 @@ impl Build<'_> {
             let path = resolve(directory, entry).map_err(refuse)?;
             let found = if let Some(content) = self.files.get(&path) {
                 self.read.insert(path.clone());
-                read_resources(&path, content)?
+                read_resources(self.workspace, &path, content)?
             } else if exists(self.files, &path) {
                 if let Some(start) = self.stack.iter().position(|seen| *seen == path) {
                     let cycle: Vec<&str> = self.stack[start..]
@@ -387,9 +391,9 @@ pub fn resolve(directory: &str, entry: &str) -> Result<String, String> {
 }
 
 /// The objects of a resource file: Kubernetes objects only.
-fn read_resources(path: &str, content: &Value) -> Result<Vec<Resource>, InputError> {
+fn read_resources(workspace: &mut Workspace, path: &str, content: &Value) -> Result<Vec<Resource>, InputError> {
     let state = match content {
-        Value::String(text) => State::read_cached(path, text)?,
+        Value::String(text) => workspace.read(path, text)?,
         other => State::from_value(path, other.clone())?,
     };
     if matches!(state.form(), Form::Named) && !state.is_empty() {

@@ -1,0 +1,81 @@
+//! A workspace: what the core remembers from one call to the next, held by its
+//! owner and freed when its owner drops it (the page's world, the CLI's; the
+//! API's functions are pure and keep nothing). Every function of the core is
+//! pure; a workspace's methods give what those functions give, working on
+//! what changed since the last call alone:
+//! - its reads (`state/recent_reads.rs`): the last few large texts with what
+//!   they read as, so that a text read a moment ago is not read again and an
+//!   edit inside one object reads that object again alone;
+//! - its memos (`memo.rs`): what the last large reports found for each object,
+//!   by the object's address, which a reread shares with the state it was made
+//!   from for every object the edit did not touch.
+
+use crate::error::InputError;
+use crate::health::{health, Health};
+use crate::options::Options;
+use crate::report::{report_in, Found, Report};
+use crate::state::recent_reads::{RecentReads, Text};
+use crate::state::{Key, Object, State};
+use crate::sync::hook_tasks::{resources_before_in, Places};
+use crate::text::edit::{SharedText, TypedText};
+use std::sync::Arc;
+
+/// What the core remembers between calls; see the module's documentation.
+#[derive(Default)]
+pub struct Workspace {
+    pub(crate) reads: RecentReads,
+    found: Found,
+    places: Places,
+}
+
+impl Workspace {
+    pub fn new() -> Self {
+        Workspace::default()
+    }
+
+    /// What `State::read` gives: a text read a moment ago is not read
+    /// again, and one with a small edit inside one object reads only that
+    /// object again.
+    pub fn read(&mut self, source: &str, text: &str) -> Result<State, InputError> {
+        self.reads.read(source, Text::Borrowed(text), None)
+    }
+
+    /// `read`, keeping the text as the caller shares it rather than a copy.
+    pub fn read_shared(&mut self, source: &str, text: &SharedText) -> Result<State, InputError> {
+        self.reads.read(source, Text::Shared(text), None)
+    }
+
+    /// `read_shared` of a text typed in an editor: where the editor says which
+    /// range of a kept text the keystroke replaced, the two texts are compared
+    /// only near it.
+    pub fn read_typed(&mut self, source: &str, typed: &TypedText) -> Result<State, InputError> {
+        self.reads.read(source, Text::Shared(&typed.text), typed.edit.as_ref())
+    }
+
+    /// What `report` gives, looking again only at the objects no recent
+    /// report looked at.
+    pub fn report(&mut self, desired: &State, actual: &State, options: &Options) -> Report {
+        report_in(&mut self.found, desired, actual, options)
+    }
+
+    /// What `sync::hook_tasks::resources_before` gives, reading again only the
+    /// annotations of objects no recent look read.
+    pub fn resources_before<'s>(&mut self, desired: &'s State, before: i64) -> Vec<(&'s Key, &'s Arc<Object>)> {
+        resources_before_in(&mut self.places, desired, before)
+    }
+
+    /// The health of the live object at `key`: as the last reports found it when
+    /// one looked at this very object, else worked out now.
+    pub fn health(&self, key: &str, live: &Arc<Object>) -> Option<Health> {
+        self.found
+            .healths
+            .recall(key, [None, Some(live)])
+            .unwrap_or_else(|| health(live))
+    }
+}
+
+impl std::fmt::Debug for Workspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Workspace")
+    }
+}
