@@ -130,8 +130,8 @@ function timeCoreAlone(page, desired, actual) {
     const { diff } = api;
     const times = [];
     for (let run = 0; run < 6; run += 1) {
-      // Fresh copies (a trailing space more each run): the page keeps its last few
-      // large reads, and the core alone is timed reading them for the first time.
+      // Fresh copies (a trailing space more each run): the API keeps nothing between
+      // calls, and the copies make sure the core alone is timed on a string it never met.
       const [desiredCopy, actualCopy] = [desired, actual].map((text) => text + ' '.repeat(run + 1));
       desiredCopy.indexOf('\u0000');
       actualCopy.indexOf('\u0000');

@@ -11,8 +11,8 @@ const pause = () => new Promise((resume) => setTimeout(resume, 0));
 
 /**
  * The same texts with 1 to `count` trailing spaces: the same states, but texts the
- * playground has not read a moment ago (it keeps its last few large reads), so that
- * every round measures a first read. Each is `{text, bytes, otherText}`: the body as a
+ * playground has not met before (its API keeps nothing between calls; the copies make
+ * sure of it), so that every round measures a first read. Each is `{text, bytes, otherText}`: the body as a
  * string (`indexOf` makes it a flat string beforehand) and as UTF-8 bytes, and the
  * same with more spaces, for the playground's read of strings, which would otherwise
  * find the text its read of the bytes left.
