@@ -6,9 +6,13 @@ pub mod app;
 pub mod components;
 pub mod compression;
 pub mod embed;
+pub mod embedded_page;
 pub mod effects;
+pub mod full_page;
+pub mod page_parts;
 pub mod ptr_eq;
 pub mod reducer;
+pub mod sender;
 pub mod start;
 pub mod storage;
 

@@ -1,0 +1,135 @@
+//! In a lesson's iframe (`?embed=1`): the scenario, its panes and plan, and the
+//! controls; or (`view=picture`) the picture of the world with its controls.
+
+use crate::ui::components::{Controls, PictureView, PlanView, ResumedNotice, StatePane, StatusView, TimeBar};
+use crate::ui::embed::Panes;
+use crate::ui::page_parts::{use_picture, StepEvents};
+use crate::ui::ptr_eq::{PtrEq, SameText};
+use crate::ui::reducer::ModelHandle;
+use crate::ui::sender::Sender;
+use gitops_page::{Action, Pane};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EmbeddedProps {
+    pub model: ModelHandle,
+    pub picture_only: bool,
+    pub panes: Panes,
+}
+
+/// In a lesson's iframe: the scenario, its panes and plan, and the step
+/// control; or (`view=picture`) the picture of the world with its controls.
+#[function_component(EmbeddedPage)]
+pub fn embedded_page(props: &EmbeddedProps) -> Html {
+    let model = &props.model;
+    let send = Sender::new(model.dispatcher());
+    let on_edit = send.with(|(pane, text)| Action::Edit(pane, text));
+    // The link carries the session, made when it is about to be followed (pointed at,
+    // focused or clicked) rather than on every render: making it for a large session
+    // takes as long as a keystroke may. A click opens the playground once it is made.
+    let open_full = {
+        let session = model.session.clone();
+        Callback::from(move |event: Event| {
+            let Some(link) = event.target_dyn_into::<web_sys::Element>() else {
+                return;
+            };
+            let clicked = event.dyn_ref::<MouseEvent>().filter(|click| {
+                !(click.ctrl_key() || click.meta_key() || click.shift_key() || click.alt_key())
+            });
+            if clicked.is_some() {
+                event.prevent_default();
+            }
+            let (session, opens) = (session.clone(), clicked.is_some());
+            yew::platform::spawn_local(async move {
+                // A session too large for a link opens the playground without it, and says why.
+                let (href, why) = match crate::ui::compression::encode_link(&session).await {
+                    Ok(fragment) => (format!("./#{fragment}"), String::new()),
+                    Err(why) => ("./".to_string(), why),
+                };
+                let _ = link.set_attribute("href", &href);
+                let _ = link.set_attribute("title", &why);
+                if opens {
+                    let _ = gloo::utils::window().open_with_url_and_target_and_features(&href, "_blank", "noopener");
+                }
+            });
+        })
+    };
+    let panes = props.panes;
+    let picture = use_picture(model);
+    let on_travel = send.with(Action::TravelTo);
+    let on_inspect = send.with(Action::Inspect);
+    html! {
+        <main class="embedded">
+            <div class="embed-head">
+                <h1>{ &model.preset.title }</h1>
+                <a
+                    href="./"
+                    target="_blank"
+                    rel="noopener"
+                    onpointerenter={open_full.reform(|event: PointerEvent| event.into())}
+                    onfocus={open_full.reform(|event: FocusEvent| event.into())}
+                    onclick={open_full.reform(|event: MouseEvent| event.into())}
+                >
+                    { "Open in the playground" }
+                </a>
+            </div>
+            if let Some(notice) = &model.notice {
+                <div class="notice" role="alert">
+                    <p>{ notice }</p>
+                    <button onclick={send.with(|_| Action::DismissNotice)}>{ "Dismiss" }</button>
+                </div>
+            }
+            if let Some(resumed) = &model.resumed {
+                <ResumedNotice
+                    title={model.preset.title.clone()}
+                    from_link={resumed.starts_from_a_link()}
+                    on_restart={send.with(|()| Action::Restart)}
+                    on_keep={send.with(|()| Action::KeepWork)}
+                />
+            }
+            <Controls
+                can_step={model.can_step()}
+                can_step_now={model.can_step_now()}
+                hold={model.step_hold_text().map(AttrValue::from)}
+                can_confirm_prune={model.can_confirm_prune()}
+                on_confirm_prune={send.with(|()| Action::ConfirmPrune)}
+                playing={model.playing}
+                can_advance={model.can_advance()}
+                on_step={send.with(|()| Action::Step)}
+                on_play={send.with(|play| if play { Action::Play } else { Action::Pause })}
+                on_reset={send.with(|()| Action::Reset)}
+                on_advance={send.with(|()| Action::Advance)}
+            />
+            if props.picture_only {
+                <div class="world">
+                    <div class="world-picture">
+                        <TimeBar moves={model.moves()} position={model.world_position()} {on_travel} />
+                        <PictureView picture={PtrEq(picture)} {on_inspect} />
+                    </div>
+                    <StepEvents world={PtrEq(model.world.clone())} />
+                </div>
+            } else {
+            if panes.desired || panes.actual {
+            <div class={classes!("panes", (!(panes.desired && panes.actual)).then_some("one"))}>
+                if panes.desired {
+                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={SameText::from(model.desired.text.clone())} error={model.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} />
+                }
+                if panes.actual {
+                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={SameText::from(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />
+                }
+            </div>
+            }
+            }
+            if let (Some(report), false, true) = (model.report.clone(), props.picture_only, panes.plan) {
+                <div class={classes!("results", model.is_stale().then_some("stale"))}>
+                    if model.is_stale() {
+                        <p class="stale-note">{ "Showing the last plan that could be computed: fix the error above to update it." }</p>
+                    }
+                    <PlanView done={model.done.clone()} report={PtrEq(report.clone())} />
+                    <StatusView report={PtrEq(report)} />
+                </div>
+            }
+        </main>
+    }
+}

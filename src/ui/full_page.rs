@@ -1,0 +1,225 @@
+//! The playground's own page: presets, the two states, the plan and status, the
+//! options, the controls and the world's timeline.
+
+use crate::ui::components::plan_view::card_id;
+use crate::ui::components::{
+    Controls, ExercisePanel, FullControls, Header, Help, OptionsPanel, PictureView, PlanView, PresetMenu,
+    ResumedNotice, SharePanel, StatePane, StatusView, Tabs, TimeBar, Timeline, WarningsView,
+};
+use crate::ui::page_parts::{use_pane_marks, use_picture, StepEvents};
+use crate::ui::ptr_eq::{PtrEq, SameText};
+use crate::ui::reducer::ModelHandle;
+use crate::ui::sender::{use_send, Sender};
+use gitops_page::{Action, Pane, Panel};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct PageProps {
+    pub model: ModelHandle,
+}
+
+/// Presets, the two states, the plan and status, the options, the
+/// controls and the world's timeline.
+#[function_component(FullPage)]
+pub fn full_page(props: &PageProps) -> Html {
+    let model = &props.model;
+    let send = Sender::new(model.dispatcher());
+    let on_edit = use_send(&send, |(pane, text)| Action::Edit(pane, text));
+    let on_revert = use_send(&send, Action::Revert);
+    let on_approve = use_send(&send, Action::Approve);
+    let on_merge = use_send(&send, Action::Merge);
+    let world = &model.world;
+    let position = AttrValue::from(model.world_position());
+    let history = use_memo(PtrEq(model.world.clone()), |world| world.history());
+    // One list of events for each world, compared by allocation down the timeline.
+    let events = use_memo(PtrEq(model.world.clone()), |world| world.events.clone());
+    let panel_class = |panel: Panel| classes!("panel", (model.panel == panel).then_some("active"));
+    let report = model.report.clone();
+    let environments = model.environments();
+    let (desired_title, desired_hint) = model.desired_heading();
+    let picture = use_picture(model);
+    let on_inspect = use_send(&send, Action::Inspect);
+    let desired_marks = use_pane_marks(model, Pane::Desired);
+    let actual_marks = use_pane_marks(model, Pane::Actual);
+    let show_card = {
+        let show_plan = send.with(|()| Action::ShowPanel(Panel::Plan));
+        Callback::from(move |key: String| {
+            show_plan.emit(());
+            // Once the plan's panel shows (on a narrow screen it was hidden).
+            gloo::timers::callback::Timeout::new(0, move || {
+                let card = gloo::utils::document().get_element_by_id(&card_id(&key));
+                if let Some(card) = card.and_then(|card| card.dyn_into::<web_sys::HtmlElement>().ok()) {
+                    card.scroll_into_view();
+                    let _ = card.focus();
+                }
+            })
+            .forget();
+        })
+    };
+    html! {
+        <>
+            <Header
+                theme={model.theme}
+                help_open={model.help_open}
+                on_theme={send.with(Action::SetTheme)}
+                on_help={send.with(|()| Action::ToggleHelp)}
+            />
+            <main>
+                if model.help_open {
+                    <Help on_close={send.with(|()| Action::ToggleHelp)} />
+                }
+                if let Some(notice) = &model.notice {
+                    <div class="notice" role="alert">
+                        <p>{ notice }</p>
+                        <button onclick={send.with(|_| Action::DismissNotice)}>{ "Dismiss" }</button>
+                    </div>
+                }
+                if let Some(error) = &model.head_error {
+                    <div class="notice" role="alert"><p>{ error }</p></div>
+                }
+                if let Some(error) = &model.forms_error {
+                    <div class="notice" role="alert"><p>{ error }</p></div>
+                }
+                if let Some(resumed) = &model.resumed {
+                    <ResumedNotice
+                        title={model.preset.title.clone()}
+                        from_link={resumed.starts_from_a_link()}
+                        on_restart={send.with(|()| Action::Restart)}
+                        on_keep={send.with(|()| Action::KeepWork)}
+                    />
+                }
+                if let Some(preset) = model.own_work_kept().cloned() {
+                    <div class="notice" role="status">
+                        <p>{ format!("This is a shared link. Your own work on “{}” is kept in this browser.", preset.title) }</p>
+                        <button onclick={send.with(move |_| Action::Load(preset.clone()))}>{ "Back to my work" }</button>
+                    </div>
+                }
+                <PresetMenu
+                    menu={PtrEq(model.menu.clone())}
+                    current={model.preset.clone()}
+                    on_choose={send.with(Action::Choose)}
+                />
+                if model.exercise().is_some() {
+                    <ExercisePanel
+                        scenario={PtrEq(model.scenario.clone())}
+                        progress={model.exercise_progress()}
+                        answers={model.answers.clone()}
+                        checked={model.checked.clone()}
+                        ignore_notes={model.ignore_notes()}
+                        on_hint={send.with(|()| Action::ShowHint)}
+                        on_answer={send.with(|(question, choice)| Action::Answer(question, choice))}
+                        on_check={send.with(|()| Action::Check)}
+                    />
+                }
+                <Controls
+                    can_step={model.can_step()}
+                    can_step_now={model.can_step_now()}
+                    hold={model.step_hold_text().map(AttrValue::from)}
+                    can_confirm_prune={model.can_confirm_prune()}
+                    on_confirm_prune={send.with(|()| Action::ConfirmPrune)}
+                    playing={model.playing}
+                    can_advance={model.can_advance()}
+                    on_step={send.with(|()| Action::Step)}
+                    on_play={send.with(|play| if play { Action::Play } else { Action::Pause })}
+                    on_reset={send.with(|()| Action::Reset)}
+                    on_advance={send.with(|()| Action::Advance)}
+                    full={FullControls {
+                        speed: model.speed,
+                        on_speed: send.with(Action::SetSpeed),
+                        can_run_to_end: model.can_run_to_end(),
+                        on_run_to_end: send.with(|()| Action::RunToEnd),
+                        world_position: position.clone(),
+                        on_share: send.with(|()| Action::Share),
+                        on_reset_all: send.with(|()| Action::ResetAll),
+                    }}
+                />
+                if let Some(shared) = &model.shared {
+                    <SharePanel fragment={shared.fragment.clone()} title={shared.title.clone()} on_close={send.with(|()| Action::CloseShare)} />
+                }
+                if environments.len() > 1 {
+                    <div class="environments" role="group" aria-label="Environment">
+                        { for environments.into_iter().map(|environment| {
+                            let current = environment == model.environment;
+                            let chosen = environment.clone();
+                            html! {
+                                <button aria-pressed={current.to_string()} onclick={send.with(move |_| Action::SelectEnvironment(chosen.clone()))}>
+                                    { environment }
+                                </button>
+                            }
+                        }) }
+                    </div>
+                }
+                <Tabs current={model.panel} on_select={send.with(Action::ShowPanel)} />
+                <div id="panel-picture" class={classes!(panel_class(Panel::Picture), "world")}>
+                    <div class="world-picture">
+                        <TimeBar moves={model.moves()} {position} on_travel={send.with(Action::TravelTo)} />
+                        <PictureView picture={PtrEq(picture)} {on_inspect} />
+                    </div>
+                    <StepEvents world={PtrEq(model.world.clone())} />
+                </div>
+                <div class="panes">
+                    <div class={panel_class(Panel::Desired)}>
+                        <StatePane
+                            pane={Pane::Desired}
+                            title={desired_title}
+                            hint={desired_hint}
+                            text={SameText::from(model.desired.text.clone())}
+                            error={model.desired.error.clone()}
+                            highlight={model.highlighted_lines(Pane::Desired)}
+                            marks={desired_marks.clone()}
+                            on_mark={show_card.clone()}
+                            on_edit={on_edit.clone()}
+                        />
+                    </div>
+                    <div class={panel_class(Panel::Actual)}>
+                        <StatePane
+                            pane={Pane::Actual}
+                            title={format!("Actual (cluster: {})", model.environment)}
+                            hint="Editing changes the cluster by hand"
+                            text={SameText::from(model.actual.text.clone())}
+                            error={model.actual.error.clone()}
+                            highlight={model.highlighted_lines(Pane::Actual)}
+                            marks={actual_marks.clone()}
+                            on_mark={show_card}
+                            {on_edit}
+                        />
+                    </div>
+                </div>
+                <div id="panel-plan" class={classes!(panel_class(Panel::Plan), "results", model.is_stale().then_some("stale"))}>
+                    if model.is_stale() {
+                        <p class="stale-note">{ "Showing the last plan that could be computed: fix the error above to update it." }</p>
+                    }
+                    if let Some(report) = report {
+                        <PlanView done={model.done.clone()} report={PtrEq(report.clone())} />
+                        <StatusView report={PtrEq(report.clone())} />
+                        <WarningsView report={PtrEq(report.clone())} />
+                    }
+                    <OptionsPanel
+                        world={PtrEq(model.world.clone())}
+                        ignore_text={model.ignore_text.clone()}
+                        ignore_error={model.ignore_error.clone().map(AttrValue::from)}
+                        ignore_notes={model.ignore_notes()}
+                        on_prune={send.with(Action::SetPrune)}
+                        on_self_heal={send.with(Action::SetSelfHeal)}
+                        on_auto_sync={send.with(Action::SetAutoSync)}
+                        on_respect_ignore={send.with(Action::SetRespectIgnoreDifferences)}
+                        on_mode={send.with(Action::SetMode)}
+                        on_ignore={send.with(Action::EditIgnore)}
+                    />
+                </div>
+                <div id="panel-timeline" class={panel_class(Panel::Timeline)}>
+                    <Timeline
+                        {events}
+                        {history}
+                        started={world.started}
+                        {on_revert}
+                        {on_approve}
+                        {on_merge}
+                    />
+                </div>
+            </main>
+        </>
+    }
+}
+

@@ -1,0 +1,81 @@
+//! What the full page and the embedded page both draw from the model: a pane's
+//! marks, the picture of the world, and the events of the step on screen.
+
+use crate::ui::ptr_eq::{PtrEq, SameText};
+use gitops_page::{Model, Pane, PaneMarks};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// What a pane marks (drift, greyed lines, objects to fold) for the report on screen.
+/// While a large text is being typed they wait for the pause, which finds them in the
+/// texts as they then are: a pane whose text did not change keeps its marks meanwhile,
+/// and the pane being typed in shows none.
+#[hook]
+pub fn use_pane_marks(model: &Model, pane: Pane) -> Rc<PaneMarks> {
+    type Marked = (SameText, Option<PtrEq<gitops_core::Report>>);
+    let last = use_mut_ref(|| None::<(Marked, Rc<PaneMarks>)>);
+    let editor = model.editor(pane);
+    let key = (SameText::from(editor.text.clone()), model.report.clone().map(PtrEq));
+    let large = model.typing().is_some()
+        && model.desired.text.len() + model.actual.text.len() > LARGEST_MARKED_WHILE_TYPING;
+    let mut last = last.borrow_mut();
+    match &*last {
+        Some((seen, marks)) if *seen == key => return marks.clone(),
+        Some((seen, marks)) if large && seen.0 == key.0 => return marks.clone(),
+        _ => {}
+    }
+    if large {
+        return Rc::default();
+    }
+    let marks = Rc::new(model.pane_marks(pane));
+    *last = Some((key, marks.clone()));
+    marks
+}
+
+/// Texts up to this size are marked at each keystroke.
+const LARGEST_MARKED_WHILE_TYPING: usize = 16 * 1024;
+
+/// The picture of the model's world, drawn again only when the world, the
+/// report or what Step applied changed, and not while typing: what is typed
+/// joins the world when typing pauses, and the picture with it, so that a
+/// keystroke pays for the plan alone.
+#[hook]
+pub fn use_picture(model: &Model) -> Rc<gitops_page::Picture> {
+    type Key = (
+        PtrEq<gitops_world::World>,
+        Option<PtrEq<gitops_core::Report>>,
+        usize,
+        String,
+    );
+    let drawn = use_mut_ref(|| None::<(Key, Rc<gitops_page::Picture>)>);
+    let key = (
+        PtrEq(model.world.clone()),
+        model.report.clone().map(PtrEq),
+        model.done.len(),
+        model.environment.clone(),
+    );
+    let mut drawn = drawn.borrow_mut();
+    match &*drawn {
+        Some((seen, picture)) if *seen == key || model.typing().is_some() => picture.clone(),
+        _ => {
+            let picture = Rc::new(model.picture());
+            *drawn = Some((key, picture.clone()));
+            picture
+        }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct StepEventsProps {
+    pub world: PtrEq<gitops_world::World>,
+}
+
+/// What happened at the step on screen, beside the picture (its text alternative).
+#[function_component(StepEvents)]
+pub fn step_events(props: &StepEventsProps) -> Html {
+    let markup = use_memo(props.world.clone(), |world| {
+        AttrValue::from(crate::ui::components::picture::step_events(world))
+    });
+    Html::from_html_unchecked((*markup).clone())
+}
+
