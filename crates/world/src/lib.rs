@@ -13,6 +13,7 @@ mod ci;
 pub mod cluster;
 pub mod credentials;
 mod edits;
+mod image_changes;
 pub mod event;
 pub mod exercise;
 pub mod person;
