@@ -92,7 +92,7 @@ pub fn full_page(props: &PageProps) -> Html {
                 if let Some(preset) = model.own_work_kept().cloned() {
                     <div class="notice" role="status">
                         <p>{ format!("This is a shared link. Your own work on “{}” is kept in this browser.", preset.title) }</p>
-                        <button onclick={send.with(move |_| Action::Load(preset.clone()))}>{ "Back to my work" }</button>
+                        <button onclick={send.with_value(preset, Action::Load)}>{ "Back to my work" }</button>
                     </div>
                 }
                 <PresetMenu
@@ -143,7 +143,7 @@ pub fn full_page(props: &PageProps) -> Html {
                             let current = environment == model.environment;
                             let chosen = environment.clone();
                             html! {
-                                <button aria-pressed={current.to_string()} onclick={send.with(move |_| Action::SelectEnvironment(chosen.clone()))}>
+                                <button aria-pressed={current.to_string()} onclick={send.with_value(chosen, Action::SelectEnvironment)}>
                                     { environment }
                                 </button>
                             }

@@ -15,9 +15,17 @@ impl Sender {
     }
 
     /// A callback that sends `make(input)`: `|()| Action::Step`, `Action::Revert`.
-    pub fn with<IN: 'static>(&self, make: impl Fn(IN) -> Action + 'static) -> Callback<IN> {
+    /// A function, not a closure: one callback's code serves every action.
+    pub fn with<IN: 'static>(&self, make: fn(IN) -> Action) -> Callback<IN> {
         let dispatch = self.0.clone();
         Callback::from(move |input| dispatch.dispatch(make(input)))
+    }
+
+    /// A callback that sends `make(value)` whatever it is given: an action that
+    /// carries what the page drew the control for (a preset, an environment).
+    pub fn with_value<IN: 'static, T: Clone + 'static>(&self, value: T, make: fn(T) -> Action) -> Callback<IN> {
+        let dispatch = self.0.clone();
+        Callback::from(move |_| dispatch.dispatch(make(value.clone())))
     }
 }
 
