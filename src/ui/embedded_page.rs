@@ -1,9 +1,9 @@
 //! In a lesson's iframe (`?embed=1`): the scenario, its panes and plan, and the
 //! controls; or (`view=picture`) the picture of the world with its controls.
 
-use crate::ui::components::{Controls, PictureView, PlanView, ResumedNotice, StatePane, StatusView, TimeBar};
+use crate::ui::components::{PictureView, PlanView, StatePane, StatusView, TimeBar};
 use crate::ui::embed::Panes;
-use crate::ui::page_parts::{use_picture, StepEvents};
+use crate::ui::page_parts::{controls, notice, resumed_notice, use_picture, StepEvents};
 use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::reducer::ModelHandle;
 use crate::ui::sender::Sender;
@@ -74,33 +74,9 @@ pub fn embedded_page(props: &EmbeddedProps) -> Html {
                     { "Open in the playground" }
                 </a>
             </div>
-            if let Some(notice) = &model.notice {
-                <div class="notice" role="alert">
-                    <p>{ notice }</p>
-                    <button onclick={send.with(|_| Action::DismissNotice)}>{ "Dismiss" }</button>
-                </div>
-            }
-            if let Some(resumed) = &model.resumed {
-                <ResumedNotice
-                    title={model.preset.title.clone()}
-                    from_link={resumed.starts_from_a_link()}
-                    on_restart={send.with(|()| Action::Restart)}
-                    on_keep={send.with(|()| Action::KeepWork)}
-                />
-            }
-            <Controls
-                can_step={model.can_step()}
-                can_step_now={model.can_step_now()}
-                hold={model.step_hold_text().map(AttrValue::from)}
-                can_confirm_prune={model.can_confirm_prune()}
-                on_confirm_prune={send.with(|()| Action::ConfirmPrune)}
-                playing={model.playing}
-                can_advance={model.can_advance()}
-                on_step={send.with(|()| Action::Step)}
-                on_play={send.with(|play| if play { Action::Play } else { Action::Pause })}
-                on_reset={send.with(|()| Action::Reset)}
-                on_advance={send.with(|()| Action::Advance)}
-            />
+            { notice(model, &send) }
+            { resumed_notice(model, &send) }
+            { controls(model, &send, None) }
             if props.picture_only {
                 <div class="world">
                     <div class="world-picture">

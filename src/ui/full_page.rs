@@ -3,10 +3,9 @@
 
 use crate::ui::components::plan_view::card_id;
 use crate::ui::components::{
-    Controls, ExercisePanel, FullControls, Header, Help, OptionsPanel, PictureView, PlanView, PresetMenu,
-    ResumedNotice, SharePanel, StatePane, StatusView, Tabs, TimeBar, Timeline, WarningsView,
+    ExercisePanel, FullControls, Header, Help, OptionsPanel, PictureView, PlanView, PresetMenu, SharePanel, StatePane, StatusView, Tabs, TimeBar, Timeline, WarningsView,
 };
-use crate::ui::page_parts::{use_pane_marks, use_picture, StepEvents};
+use crate::ui::page_parts::{controls, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
 use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::reducer::ModelHandle;
 use crate::ui::sender::{use_send, Sender};
@@ -69,26 +68,14 @@ pub fn full_page(props: &PageProps) -> Html {
                 if model.help_open {
                     <Help on_close={send.with(|()| Action::ToggleHelp)} />
                 }
-                if let Some(notice) = &model.notice {
-                    <div class="notice" role="alert">
-                        <p>{ notice }</p>
-                        <button onclick={send.with(|_| Action::DismissNotice)}>{ "Dismiss" }</button>
-                    </div>
-                }
+                { notice(model, &send) }
                 if let Some(error) = &model.head_error {
                     <div class="notice" role="alert"><p>{ error }</p></div>
                 }
                 if let Some(error) = &model.forms_error {
                     <div class="notice" role="alert"><p>{ error }</p></div>
                 }
-                if let Some(resumed) = &model.resumed {
-                    <ResumedNotice
-                        title={model.preset.title.clone()}
-                        from_link={resumed.starts_from_a_link()}
-                        on_restart={send.with(|()| Action::Restart)}
-                        on_keep={send.with(|()| Action::KeepWork)}
-                    />
-                }
+                { resumed_notice(model, &send) }
                 if let Some(preset) = model.own_work_kept().cloned() {
                     <div class="notice" role="status">
                         <p>{ format!("This is a shared link. Your own work on “{}” is kept in this browser.", preset.title) }</p>
@@ -112,28 +99,15 @@ pub fn full_page(props: &PageProps) -> Html {
                         on_check={send.with(|()| Action::Check)}
                     />
                 }
-                <Controls
-                    can_step={model.can_step()}
-                    can_step_now={model.can_step_now()}
-                    hold={model.step_hold_text().map(AttrValue::from)}
-                    can_confirm_prune={model.can_confirm_prune()}
-                    on_confirm_prune={send.with(|()| Action::ConfirmPrune)}
-                    playing={model.playing}
-                    can_advance={model.can_advance()}
-                    on_step={send.with(|()| Action::Step)}
-                    on_play={send.with(|play| if play { Action::Play } else { Action::Pause })}
-                    on_reset={send.with(|()| Action::Reset)}
-                    on_advance={send.with(|()| Action::Advance)}
-                    full={FullControls {
-                        speed: model.speed,
-                        on_speed: send.with(Action::SetSpeed),
-                        can_run_to_end: model.can_run_to_end(),
-                        on_run_to_end: send.with(|()| Action::RunToEnd),
-                        world_position: position.clone(),
-                        on_share: send.with(|()| Action::Share),
-                        on_reset_all: send.with(|()| Action::ResetAll),
-                    }}
-                />
+                { controls(model, &send, Some(FullControls {
+                    speed: model.speed,
+                    on_speed: send.with(Action::SetSpeed),
+                    can_run_to_end: model.can_run_to_end(),
+                    on_run_to_end: send.with(|()| Action::RunToEnd),
+                    world_position: position.clone(),
+                    on_share: send.with(|()| Action::Share),
+                    on_reset_all: send.with(|()| Action::ResetAll),
+                })) }
                 if let Some(shared) = &model.shared {
                     <SharePanel fragment={shared.fragment.clone()} title={shared.title.clone()} on_close={send.with(|()| Action::CloseShare)} />
                 }

@@ -1,10 +1,61 @@
-//! What the full page and the embedded page both draw from the model: a pane's
-//! marks, the picture of the world, and the events of the step on screen.
+//! What the full page and the embedded page both draw from the model: the notice,
+//! the resumed work, the controls, a pane's marks, the picture of the world, and the
+//! events of the step on screen.
 
+use crate::ui::components::{Controls, FullControls, ResumedNotice};
 use crate::ui::ptr_eq::{PtrEq, SameText};
-use gitops_page::{Model, Pane, PaneMarks};
+use crate::ui::sender::Sender;
+use gitops_page::{Action, Model, Pane, PaneMarks};
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// The page's notice, with its Dismiss button, if there is one.
+pub fn notice(model: &Model, send: &Sender) -> Html {
+    let Some(notice) = &model.notice else {
+        return Html::default();
+    };
+    html! {
+        <div class="notice" role="alert">
+            <p>{ notice }</p>
+            <button onclick={send.with(|_| Action::DismissNotice)}>{ "Dismiss" }</button>
+        </div>
+    }
+}
+
+/// The notice that saved work came back, if it did.
+pub fn resumed_notice(model: &Model, send: &Sender) -> Html {
+    let Some(resumed) = &model.resumed else {
+        return Html::default();
+    };
+    html! {
+        <ResumedNotice
+            title={model.preset.title.clone()}
+            from_link={resumed.starts_from_a_link()}
+            on_restart={send.with(|()| Action::Restart)}
+            on_keep={send.with(|()| Action::KeepWork)}
+        />
+    }
+}
+
+/// The controls, as the model allows them; the full page adds its own (`full`).
+pub fn controls(model: &Model, send: &Sender, full: Option<FullControls>) -> Html {
+    html! {
+        <Controls
+            can_step={model.can_step()}
+            can_step_now={model.can_step_now()}
+            hold={model.step_hold_text().map(AttrValue::from)}
+            can_confirm_prune={model.can_confirm_prune()}
+            on_confirm_prune={send.with(|()| Action::ConfirmPrune)}
+            playing={model.playing}
+            can_advance={model.can_advance()}
+            on_step={send.with(|()| Action::Step)}
+            on_play={send.with(|play| if play { Action::Play } else { Action::Pause })}
+            on_reset={send.with(|()| Action::Reset)}
+            on_advance={send.with(|()| Action::Advance)}
+            {full}
+        />
+    }
+}
 
 /// What a pane marks (drift, greyed lines, objects to fold) for the report on screen.
 /// While a large text is being typed they wait for the pause, which finds them in the
