@@ -1,59 +1,38 @@
 //! One object of a state: a `serde_json` value (an object the core or the
-//! world wrote, or read from YAML), or where it lies in the tape of the JSON
-//! text it was read from (`text/tape.rs`), which the core reads without
-//! building it. A taped object is built once, the first time something asks
+//! world wrote, or read from YAML), or where it lies in the JSON text it was
+//! read from (`value/in_text.rs`), which the core reads without building it.
+//! An object kept in its text is built once, the first time something asks
 //! for it as a `Value` (`Object::value`): what a plan writes, what the world
 //! keeps of it.
 
+use crate::value::in_text::InText;
 use crate::value::ValueRef;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::fmt;
 use std::sync::Arc;
-#[cfg(feature = "tapes")]
-use {crate::text::tape::Tape, std::sync::OnceLock};
 
+#[derive(Clone)]
 pub enum Object {
     Built(Value),
-    #[cfg(feature = "tapes")]
-    Taped(Taped),
-}
-
-/// An object in a tape, shared with the other objects read from the same text.
-#[cfg(feature = "tapes")]
-pub struct Taped {
-    tape: Arc<Tape>,
-    index: usize,
-    built: OnceLock<Value>,
+    InText(InText),
 }
 
 impl Object {
-    /// The object at `index` of `tape` (`Item::index`).
-    #[cfg(feature = "tapes")]
-    pub(crate) fn taped(tape: Arc<Tape>, index: usize) -> Object {
-        Object::Taped(Taped {
-            tape,
-            index,
-            built: OnceLock::new(),
-        })
-    }
-
     /// The object read where it lies.
     pub fn view(&self) -> ValueRef<'_> {
         match self {
             Object::Built(value) => ValueRef::Built(value),
-            #[cfg(feature = "tapes")]
-            Object::Taped(taped) => ValueRef::Taped(taped.item()),
+            Object::InText(object) => object.view(),
         }
     }
 
-    /// The object as a `serde_json` value: a taped one is built the first
-    /// time, and kept.
+    /// The object as a `serde_json` value: one kept in its text is built the
+    /// first time, and kept.
     pub fn value(&self) -> &Value {
         match self {
             Object::Built(value) => value,
-            #[cfg(feature = "tapes")]
-            Object::Taped(taped) => taped.built.get_or_init(|| taped.item().to_value()),
+            Object::InText(object) => object.value(),
         }
     }
 
@@ -61,54 +40,26 @@ impl Object {
     pub fn to_value(&self) -> Value {
         match self {
             Object::Built(value) => value.clone(),
-            #[cfg(feature = "tapes")]
-            Object::Taped(taped) => match taped.built.get() {
-                Some(value) => value.clone(),
-                None => taped.item().to_value(),
-            },
+            Object::InText(object) => object.to_value(),
         }
     }
 
     pub fn into_value(self) -> Value {
         match self {
             Object::Built(value) => value,
-            #[cfg(feature = "tapes")]
-            Object::Taped(mut taped) => match taped.built.take() {
-                Some(value) => value,
-                None => taped.item().to_value(),
-            },
+            Object::InText(object) => object.into_value(),
         }
     }
 
-    /// Whether it is kept as built, not in a tape.
+    /// Whether it is kept as built, not in its text.
     pub fn is_built(&self) -> bool {
         matches!(self, Object::Built(_))
-    }
-}
-
-#[cfg(feature = "tapes")]
-impl Taped {
-    fn item(&self) -> crate::text::tape::Item<'_> {
-        self.tape
-            .item_at(self.index)
-            .expect("a taped object's index is a node of its tape")
     }
 }
 
 impl From<Value> for Object {
     fn from(value: Value) -> Object {
         Object::Built(value)
-    }
-}
-
-impl Clone for Object {
-    /// A copy of a taped object shares the tape.
-    fn clone(&self) -> Object {
-        match self {
-            Object::Built(value) => Object::Built(value.clone()),
-            #[cfg(feature = "tapes")]
-            Object::Taped(taped) => Object::taped(Arc::clone(&taped.tape), taped.index),
-        }
     }
 }
 

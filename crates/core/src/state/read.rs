@@ -1,23 +1,21 @@
 //! Reading a state: from JSON or YAML text, or from a JSON value, in one of
-//! its three forms (`Form`), every object keyed and checked. With the `tapes`
-//! feature a JSON text is read into a tape (`text/tape.rs`) and each object
-//! stays where it lies in it (`Object::taped`), built only where something
-//! asks for it as a value; YAML, and JSON without the feature, is read into
-//! values. Both give the same state and the same errors
-//! (`tests/reading_tapes.rs`).
+//! its three forms (`Form`), every object keyed and checked. A JSON text may
+//! be read where it lies (`InTextDocument`, with the `tapes` feature), each
+//! object kept there and built only where something asks for it as a value;
+//! YAML, and JSON in a build without that feature, is read into values. Both
+//! give the same state and the same errors (`tests/reading_tapes.rs`).
 
 use crate::error::InputError;
 use crate::pointer::escape;
 use crate::state::namespace::namespace_of;
 use crate::state::{hook_annotations, Form, Key, Object, State};
-use crate::text::document;
 use crate::text::edit::SharedText;
+use crate::text::{document, yaml};
+use crate::value::in_text::InTextDocument;
 use crate::value::{Kind, ValueRef};
 use serde_json::Value;
 use std::collections::btree_map::{BTreeMap, Entry};
 use std::sync::Arc;
-#[cfg(feature = "tapes")]
-use crate::text::{tape::Tape, yaml};
 
 impl State {
     /// Reads a state from JSON or YAML text; `source` names it in errors.
@@ -25,21 +23,20 @@ impl State {
     /// with no document at all is an empty state in the lesson's form.
     /// Nothing read before is looked at; `Workspace::read` remembers reads.
     pub fn read(source: &str, text: &str) -> Result<Self, InputError> {
-        #[cfg(feature = "tapes")]
-        if document::looks_like_json(text) {
-            return State::read_json(source, SharedText::from(text));
+        if InTextDocument::reads(text) {
+            return State::read_shared(source, &SharedText::from(text));
         }
         State::read_documents(source, text)
     }
 
-    /// What `read` gives, for a text kept shared: a tape of it holds it
-    /// without copying it.
+    /// What `read` gives, for a text kept shared: a document read where it
+    /// lies holds it without copying it.
     pub fn read_shared(source: &str, text: &SharedText) -> Result<Self, InputError> {
-        #[cfg(feature = "tapes")]
-        if document::looks_like_json(text) {
-            return State::read_json(source, text.clone());
+        match InTextDocument::read(source, text) {
+            Some(Ok(document)) => State::from_in_text(source, &document),
+            Some(Err(json_error)) => State::read_as_yaml_after_json(source, text, json_error),
+            None => State::read_documents(source, text),
         }
-        State::read_documents(source, text)
     }
 
     fn read_documents(source: &str, text: &str) -> Result<Self, InputError> {
@@ -57,17 +54,13 @@ impl State {
         }
     }
 
-    /// A JSON text read into a tape, as `document::parse_documents` reads it:
-    /// JSON that does not read is read as YAML, with JSON's error if that
+    /// A text that looks like JSON but does not read as JSON, read as YAML
+    /// as `document::parse_documents` reads it, with JSON's error if that
     /// fails too.
-    #[cfg(feature = "tapes")]
-    fn read_json(source: &str, text: SharedText) -> Result<Self, InputError> {
-        match Tape::parse(source, text.clone()) {
-            Ok(tape) => State::from_tape(source, Arc::new(tape)),
-            Err(json_error) => match yaml::parse_documents(source, &text) {
-                Ok(documents) => State::from_documents(source, documents),
-                Err(_) => Err(json_error),
-            },
+    fn read_as_yaml_after_json(source: &str, text: &str, json_error: InputError) -> Result<Self, InputError> {
+        match yaml::parse_documents(source, text) {
+            Ok(documents) => State::from_documents(source, documents),
+            Err(_) => Err(json_error),
         }
     }
 
@@ -101,12 +94,11 @@ impl State {
         }
     }
 
-    /// The state of a JSON document read into `tape`, its objects kept in it.
-    #[cfg(feature = "tapes")]
-    fn from_tape(source: &str, tape: Arc<Tape>) -> Result<Self, InputError> {
-        let root = tape.root();
-        let taped = |item: crate::text::tape::Item| Object::taped(Arc::clone(&tape), item.index());
-        match shape_of(source, ValueRef::Taped(root))? {
+    /// The state of a JSON document read where it lies, its objects kept there.
+    fn from_in_text(source: &str, document: &InTextDocument) -> Result<Self, InputError> {
+        let root = document.root();
+        let taped = |value: ValueRef| document.hold(value).map_or_else(|| Object::Built(value.to_value()), Object::InText);
+        match shape_of(source, root)? {
             Shape::List => State::from_items(
                 source,
                 Within::List(""),

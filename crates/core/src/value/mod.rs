@@ -6,6 +6,7 @@
 //! Tapes are the `tapes` feature: the API reads the states it is given into
 //! tapes; the page's wasm holds no code that reads one until its panes do too.
 
+pub mod in_text;
 pub(crate) mod reads_as;
 #[cfg(feature = "tapes")]
 pub(crate) mod written_as;
@@ -195,21 +196,35 @@ impl<'a> ValueRef<'a> {
         }
     }
 
-    /// Whether both are read from tapes where they are written alike
-    /// (`Item::written_alike`), and so are equal; built values are never
-    /// compared so.
-    #[cfg(feature = "tapes")]
-    pub fn written_alike(self, other: ValueRef) -> bool {
+    /// Whether the two are known equal without walking them: both read
+    /// from texts where they are written alike (`Item::written_alike`).
+    /// False where that cannot be told at once, as of built values, which
+    /// are compared by walking them.
+    pub fn known_equal(self, other: ValueRef) -> bool {
         match (self, other) {
+            #[cfg(feature = "tapes")]
             (ValueRef::Taped(one), ValueRef::Taped(other)) => one.written_alike(other),
             _ => false,
         }
     }
 
+    /// Whether this string is known to hold JSON that reads as `declared`
+    /// without reading it: a string of a text, compared as it is written
+    /// with `declared` as an apply writes it (`written_as`). False where
+    /// that cannot be told so; `reads_as` then reads the string.
+    pub fn known_to_read_as(self, declared: ValueRef) -> bool {
+        #[cfg(feature = "tapes")]
+        if let Some(written) = self.as_written() {
+            return written_as::written_as(written, declared);
+        }
+        let _ = declared;
+        false
+    }
+
     /// Whether the value is an array or holds one.
-    #[cfg(feature = "tapes")]
     pub fn holds_array(self) -> bool {
         match self {
+            #[cfg(feature = "tapes")]
             ValueRef::Taped(item) => item.holds_array(),
             ValueRef::Built(_) => self.is_array() || self.fields().any(|(_, value)| value.holds_array()),
         }
