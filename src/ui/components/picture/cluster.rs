@@ -1,0 +1,75 @@
+//! A cluster in the picture's right column: its name, its agent and its
+//! cards in rows.
+
+use super::card::{card_view, CARD_H, CARD_W};
+use super::markup::{escape, text};
+use super::{Layout, GAP, LINE};
+use gitops_page::ClusterBox;
+use std::fmt::Write;
+
+/// One cluster with its agent and cards; the height it takes.
+pub(super) fn cluster_view(
+    out: &mut String,
+    cluster: &ClusterBox,
+    top: i32,
+    agent: bool,
+    layout: &Layout,
+) -> i32 {
+    let (cluster_x, cluster_w) = layout.cluster;
+    let per_row = layout.cards_per_row;
+    let rows = (cluster.cards.len() as i32 + per_row - 1) / per_row;
+    let rows = rows.max(1);
+    // On a phone the agent sits under the cluster's name, not beside it.
+    let cards_top = top + if agent && layout.stacked { 56 } else { 32 };
+    let height =
+        cards_top - top + 2 + rows * (CARD_H + GAP) + if cluster.more > 0 { LINE } else { 0 };
+    let title = format!(
+        "Cluster: {}{}",
+        cluster.environment,
+        if cluster.current {
+            " (in the panes)"
+        } else {
+            ""
+        }
+    );
+    let current = if cluster.current { " current" } else { "" };
+    let _ = write!(
+        out,
+        r#"<g class="cluster{current}" role="group" aria-label="{title}"><rect x="{cluster_x}" y="{top}" width="{cluster_w}" height="{height}" rx="8"/>"#,
+        title = escape(&title)
+    );
+    text(out, cluster_x + 10, top + 19, "name", &title);
+    if agent {
+        let (x, y) = match layout.stacked {
+            true => (cluster_x + 10, top + 28),
+            false => (cluster_x + cluster_w - 150, top + 6),
+        };
+        let _ = write!(
+            out,
+            r#"<g class="agent" role="img" aria-label="the agent in {}, holding Git: read and cluster: write"><rect x="{x}" y="{y}" width="140" height="20" rx="10"/>"#,
+            escape(&cluster.environment),
+        );
+        text(out, x + 10, y + 14, "held", "⟳ agent · Git: read");
+        out.push_str("</g>");
+    }
+    for (index, card) in cluster.cards.iter().enumerate() {
+        let (column, row) = (index as i32 % per_row, index as i32 / per_row);
+        card_view(
+            out,
+            card,
+            cluster_x + 10 + column * (CARD_W + GAP),
+            cards_top + row * (CARD_H + GAP),
+        );
+    }
+    if cluster.more > 0 {
+        text(
+            out,
+            cluster_x + 10,
+            top + height - 6,
+            "held",
+            &format!("and {} more", cluster.more),
+        );
+    }
+    out.push_str("</g>");
+    height
+}
