@@ -15,9 +15,18 @@
 //! left in blocks of the wrong size (a paste of thousands of lines, a select-all and
 //! type) is written out in blocks again, with the caret where it was.
 
+mod blocks;
+mod caret;
+mod reader;
+
+pub use reader::{read_node, utf8_offset, Read};
+
 use super::lines::line_count;
+use blocks::{block_spans, normalize_line_breaks, shift, written_form};
+use caret::{caret, selected_span};
 use gitops_core::text::edit::{Edit, SharedText, TypedText};
 use gitops_page::folds::Folds;
+use reader::is_block;
 use std::cell::RefCell;
 use std::ops::Range;
 use std::rc::Rc;
@@ -126,7 +135,12 @@ impl Content {
             }
             block.set_text_content(Some(&written_form(&normalized[span.clone()])));
             js_blocks.push(&block);
-            self.blocks.push(Block { element: block, span, lines, folded });
+            self.blocks.push(Block {
+                element: block,
+                span,
+                lines,
+                folded,
+            });
         }
         self.root.replace_children_with_node(&js_blocks);
         self.observer.take_records();
@@ -145,9 +159,15 @@ impl Content {
             let block = &self.blocks[index];
             let read = read_node(&block.element, None);
             if line_count(&read.text) <= 2 * BLOCK_LINES {
-                let edit = Edit { before: self.text.clone(), replaced: block.span.clone() };
+                let edit = Edit {
+                    before: self.text.clone(),
+                    replaced: block.span.clone(),
+                };
                 self.replace_block(index, &read.text);
-                return TypedText { text: self.text.clone(), edit: Some(edit) };
+                return TypedText {
+                    text: self.text.clone(),
+                    edit: Some(edit),
+                };
             }
         }
         self.read_all();
@@ -214,7 +234,10 @@ impl Content {
         let lines = line_count(&read.text);
         let text = SharedText::from(read.text);
         let sizes_right = !blocks.is_empty()
-            && blocks.len() <= 2 * (lines / BLOCK_LINES) + 2 + 2 * blocks.iter().filter(|block| block.folded).count()
+            && blocks.len()
+                <= 2 * (lines / BLOCK_LINES)
+                    + 2
+                    + 2 * blocks.iter().filter(|block| block.folded).count()
             && blocks
                 .iter()
                 .all(|block| line_count(&text[block.span.clone()]) <= 2 * BLOCK_LINES);
@@ -259,39 +282,14 @@ impl Content {
             }
             whole.text.push_str(&read.text);
             let folded = child.unchecked_ref::<Element>().has_attribute("hidden");
-            blocks.push(Block { element: child, span: start..whole.text.len(), lines: line_count(&read.text), folded });
+            blocks.push(Block {
+                element: child,
+                span: start..whole.text.len(),
+                lines: line_count(&read.text),
+                folded,
+            });
         }
         Some((whole, blocks))
-    }
-
-    /// Puts the caret at byte `at` of the text, as blocks the editor wrote hold it. An
-    /// offset read from what the page showed (line breaks that `write` normalized, a
-    /// change not yet read) may fall inside a character: the caret goes before it.
-    fn place_caret(&self, at: usize) {
-        let Some(block) = self
-            .blocks
-            .iter()
-            .find(|block| block.span.start <= at && at <= block.span.end)
-        else {
-            return;
-        };
-        let Some(node) = block.element.first_child() else {
-            return;
-        };
-        let Ok(Some(selection)) = gloo::utils::window().get_selection() else {
-            return;
-        };
-        let shown = &self.text[block.span.clone()];
-        if at == block.span.end && !needs_closing_break(shown) {
-            // After the block's text node rather than at its last offset: the same
-            // place, which Chromium finds at once, where an offset into a text of
-            // millions of characters takes it seconds (the caret after a huge paste).
-            let _ = selection.collapse_with_offset(Some(&block.element), 1);
-            return;
-        }
-        let within = &self.text[block.span.start..self.text.floor_char_boundary(at)];
-        let offset = within.encode_utf16().count() as u32;
-        let _ = selection.collapse_with_offset(Some(&node), offset);
     }
 
     /// Pastes `pasted` over the selection, in the text itself rather than as the
@@ -305,13 +303,19 @@ impl Content {
         let pasted = normalize_line_breaks(pasted);
         let end = span.start + pasted.len();
         let text = [&self.text[..span.start], &pasted, &self.text[span.end..]].concat();
-        let edit = Edit { before: self.text.clone(), replaced: span };
+        let edit = Edit {
+            before: self.text.clone(),
+            replaced: span,
+        };
         let pasted_as_is = text.len();
         self.write(text.into(), &Folds::default());
         self.place_caret(end);
         // Writing it changes its line breaks only if it has carriage returns, which shortens it.
         let edit = (self.text.len() == pasted_as_is).then_some(edit);
-        Some(TypedText { text: self.text.clone(), edit })
+        Some(TypedText {
+            text: self.text.clone(),
+            edit,
+        })
     }
 
     /// The blocks shown around the `line`th line (from 0): the one above its block, its
@@ -323,7 +327,11 @@ impl Content {
         for (index, block) in self.blocks.iter().enumerate() {
             let next = first_line + block.lines;
             if !block.folded && next + BLOCK_LINES > line {
-                shown.push(ShownBlock { index: index as u32, element: block.element.clone(), first_line });
+                shown.push(ShownBlock {
+                    index: index as u32,
+                    element: block.element.clone(),
+                    first_line,
+                });
                 if shown.len() == 4 {
                     break;
                 }
@@ -331,21 +339,6 @@ impl Content {
             first_line = next;
         }
         shown
-    }
-
-    /// The indentation a line broken at the caret starts with: the caret's line's own,
-    /// and one step more after `{`, `[` or a key that opens a value (`spec:`).
-    pub fn indent_at_caret(&self) -> Option<String> {
-        let (node, offset) = caret()?;
-        if node.node_type() != Node::TEXT_NODE || !self.root.contains(Some(&node)) {
-            return None;
-        }
-        let data = node.node_value()?;
-        let before = &data[..utf8_offset(&data, offset)];
-        let line = &before[before.rfind('\n').map_or(0, |at| at + 1)..];
-        let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
-        let opens = line.trim_end().ends_with(['{', '[', ':']);
-        Some(format!("{indent}{}", if opens { "  " } else { "" }))
     }
 
     /// The lines folded away.
@@ -369,28 +362,22 @@ impl Content {
         let Some(mut at) = caret else {
             return;
         };
-        if let Some(block) = self.blocks.iter().find(|block| block.folded && block.span.start <= at && at <= block.span.end) {
+        if let Some(block) = self
+            .blocks
+            .iter()
+            .find(|block| block.folded && block.span.start <= at && at <= block.span.end)
+        {
             at = block.span.start.saturating_sub(1);
-            if let Some(above) = self.blocks.iter().rev().find(|above| !above.folded && above.span.end <= at) {
+            if let Some(above) = self
+                .blocks
+                .iter()
+                .rev()
+                .find(|above| !above.folded && above.span.end <= at)
+            {
                 at = above.span.end;
             }
         }
         self.place_caret(at);
-    }
-
-    /// The caret's line, from 0, if the caret is in the element.
-    pub fn caret_line(&self) -> Option<usize> {
-        let at = self.text.floor_char_boundary(self.caret_offset()?);
-        Some(self.text[..at].matches('\n').count())
-    }
-
-    /// Where the caret is in the text, as a byte offset, read from its block alone;
-    /// none while the element holds anything but blocks.
-    fn caret_offset(&self) -> Option<usize> {
-        let caret = caret()?;
-        let child = self.child_of_root(&caret.0)?;
-        let block = self.blocks.iter().find(|block| block.element == child)?;
-        Some(block.span.start + read_node(&block.element, Some(&caret)).caret?)
     }
 
     /// Stops watching the element.
@@ -399,200 +386,10 @@ impl Content {
     }
 }
 
-fn shift(span: &Range<usize>, by: isize) -> Range<usize> {
-    let moved = |at: usize| (at as isize + by) as usize;
-    moved(span.start)..moved(span.end)
-}
-
-/// Where the caret is (the selection's focus), if anywhere.
-fn caret() -> Option<(Node, u32)> {
-    let selection = gloo::utils::window().get_selection().ok()??;
-    Some((selection.focus_node()?, selection.focus_offset()))
-}
-
-fn is_block(node: &Node) -> bool {
-    node.node_type() == Node::ELEMENT_NODE && matches!(node.node_name().as_str(), "DIV" | "P")
-}
-
-/// A text read from the page, where the caret was in it (a byte offset), and whether
-/// the node shows any line at all (an empty block shows none).
-#[derive(Debug, Default, PartialEq)]
-pub struct Read {
-    pub text: String,
-    pub caret: Option<usize>,
-    pub shows_lines: bool,
-}
-
 /// The nodes that mutation records say changed.
 fn changed_nodes(records: &js_sys::Array) -> impl Iterator<Item = Node> + '_ {
     records.iter().filter_map(|record| {
         let record: web_sys::MutationRecord = record.unchecked_into();
         record.target()
     })
-}
-
-/// Reads the text `node` shows as the editor's root or one of its blocks; `caret`
-/// is a DOM position to find in it.
-pub fn read_node(node: &Node, caret: Option<&(Node, u32)>) -> Read {
-    let mut reader = Reader {
-        caret,
-        ..Reader::default()
-    };
-    reader.block(node);
-    reader.end_run();
-    Read {
-        caret: reader.caret_at.map(|at| at.min(reader.out.len())),
-        shows_lines: reader.separate,
-        text: reader.out,
-    }
-}
-
-/// The selection in the text under `node`, as byte offsets from its start to its end
-/// (either way round), if the selection is in it.
-fn selected_span(node: &Node) -> Option<Range<usize>> {
-    let selection = gloo::utils::window().get_selection().ok()??;
-    let anchor = (selection.anchor_node()?, selection.anchor_offset());
-    let focus = (selection.focus_node()?, selection.focus_offset());
-    let anchor = read_node(node, Some(&anchor)).caret?;
-    let focus = if selection.is_collapsed() {
-        anchor
-    } else {
-        read_node(node, Some(&focus)).caret?
-    };
-    Some(anchor.min(focus)..anchor.max(focus))
-}
-
-/// Reads blocks and the runs of text between them (see the module's documentation).
-#[derive(Default)]
-struct Reader<'a> {
-    out: String,
-    /// Where the run of inline text being read starts in `out`, if one is open.
-    run: Option<usize>,
-    /// Whether something was read, so that the next line starts with a line break.
-    separate: bool,
-    caret: Option<&'a (Node, u32)>,
-    caret_at: Option<usize>,
-}
-
-impl Reader<'_> {
-    fn block(&mut self, node: &Node) {
-        let children = node.child_nodes();
-        for index in 0..children.length() {
-            self.mark_caret(node, index);
-            let Some(child) = children.item(index) else {
-                continue;
-            };
-            match child.node_type() {
-                Node::TEXT_NODE => {
-                    let data = child.node_value().unwrap_or_default();
-                    self.inline(&data);
-                    if let Some((_, offset)) = self.caret.filter(|(caret, _)| caret == &child) {
-                        let start = self.out.len() - data.len();
-                        self.caret_at = Some(start + utf8_offset(&data, *offset));
-                    }
-                }
-                Node::ELEMENT_NODE if child.node_name() == "BR" => self.inline("\n"),
-                Node::ELEMENT_NODE if is_block(&child) => {
-                    self.end_run();
-                    self.block(&child);
-                    self.end_run();
-                }
-                Node::ELEMENT_NODE => self.inline(&child.text_content().unwrap_or_default()),
-                _ => {}
-            }
-        }
-        self.mark_caret(node, children.length());
-    }
-
-    fn mark_caret(&mut self, node: &Node, index: u32) {
-        if self
-            .caret
-            .is_some_and(|(caret, offset)| caret == node && *offset == index)
-        {
-            self.caret_at = Some(self.out.len() + usize::from(self.separate && self.run.is_none()));
-        }
-    }
-
-    fn inline(&mut self, text: &str) {
-        if self.run.is_none() {
-            if text.is_empty() {
-                return;
-            }
-            if self.separate {
-                self.out.push('\n');
-            }
-            self.run = Some(self.out.len());
-        }
-        self.out.push_str(text);
-    }
-
-    /// A run ends at a block's edge; its final line break shows no line.
-    fn end_run(&mut self) {
-        if let Some(start) = self.run.take() {
-            if self.out.len() > start && self.out.ends_with('\n') {
-                self.out.pop();
-            }
-            self.separate = true;
-        }
-    }
-}
-
-/// The byte offset in `text` of the UTF-16 offset `units`.
-pub fn utf8_offset(text: &str, units: u32) -> usize {
-    let mut seen = 0u32;
-    for (at, character) in text.char_indices() {
-        if seen >= units {
-            return at;
-        }
-        seen += character.len_utf16() as u32;
-    }
-    text.len()
-}
-
-/// `\r\n` and a lone `\r` as `\n`, as a `<textarea>` reads them.
-fn normalize_line_breaks(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains('\r') {
-        text.replace("\r\n", "\n").replace('\r', "\n").into()
-    } else {
-        text.into()
-    }
-}
-
-/// The spans of `text` (line breaks normalized) that blocks hold, each with whether it
-/// is folded away: blocks of at most `lines` lines, cut where a fold starts and ends.
-/// The line breaks between blocks belong to none. One empty block for empty text.
-fn block_spans(text: &str, lines: usize, hidden: &Folds) -> Vec<(Range<usize>, bool)> {
-    let mut cuts = hidden.hidden().iter().flat_map(|fold| [fold.start, fold.end]).peekable();
-    let mut spans = Vec::new();
-    let (mut start, mut first_line, mut line, mut seen) = (0, 0, 0, 0);
-    let folded = |first_line: usize| hidden.hidden().iter().any(|fold| fold.contains(&first_line));
-    for (at, byte) in text.bytes().enumerate() {
-        if byte == b'\n' {
-            line += 1;
-            seen += 1;
-            while cuts.next_if(|cut| *cut < line).is_some() {}
-            if seen == lines || cuts.peek() == Some(&line) {
-                spans.push((start..at, folded(first_line)));
-                (start, first_line, seen) = (at + 1, line, 0);
-            }
-        }
-    }
-    spans.push((start..text.len(), folded(first_line)));
-    spans
-}
-
-/// A block's text as written into the page: one line break more when its last line
-/// is empty, since a final line break shows no line.
-fn written_form(block: &str) -> std::borrow::Cow<'_, str> {
-    if needs_closing_break(block) {
-        format!("{block}\n").into()
-    } else {
-        block.into()
-    }
-}
-
-/// Whether a block's text needs a line break after it to show its last line (an
-/// empty last line shows only when a break follows it).
-fn needs_closing_break(block: &str) -> bool {
-    block.is_empty() || block.ends_with('\n')
 }

@@ -9,7 +9,10 @@
 
 mod brackets;
 mod content;
+mod folding;
 mod gutter;
+mod input;
+mod layers;
 mod lines;
 mod paint;
 
@@ -17,17 +20,17 @@ pub use content::{read_node, Read, BLOCK_LINES};
 
 use crate::ui::ptr_eq::SameText;
 use content::Content;
+use folding::{fold_at, fold_key};
 use gitops_core::text::edit::TypedText;
 use gitops_page::folds::{hidden_by_folding, Folds};
 use gitops_page::{MarkKind, PaneMarks};
 use gutter::Gutter;
+use input::{pasted, typed};
+use layers::{Layers, Painting};
 use lines::{line_count, nth_line, visual_column};
-use paint::Painter;
-use std::cell::RefCell;
 use std::ops::Range;
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
-use web_sys::{Element, HtmlElement};
+use web_sys::HtmlElement;
 use yew::prelude::*;
 
 /// Columns a tab advances to a multiple of; `tab-size` in style.css says the same.
@@ -96,7 +99,11 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         typed.unwrap_or_else(|| line_count(text))
     });
     // The folds the element holds; folding draws the editor again.
-    let folds = content.borrow().as_ref().map(Content::folds).unwrap_or_default();
+    let folds = content
+        .borrow()
+        .as_ref()
+        .map(Content::folds)
+        .unwrap_or_default();
     let redraw = use_force_update();
     let rows = folds.rows(lines);
     // The objects folded, by key, so that a text written anew folds them again (and
@@ -120,7 +127,12 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         let area = area.clone();
         let content = content.clone();
         let written = written.clone();
-        let (drawn, redraw, folded_keys, marks) = (folds.clone(), redraw.clone(), folded_keys.clone(), props.marks.clone());
+        let (drawn, redraw, folded_keys, marks) = (
+            folds.clone(),
+            redraw.clone(),
+            folded_keys.clone(),
+            props.marks.clone(),
+        );
         use_effect_with(props.text.clone(), move |text| {
             let mut content = content.borrow_mut();
             let fresh = content.is_none();
@@ -133,7 +145,8 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                 if fresh || *content.text() != text {
                     let keys = folded_keys.borrow();
                     let folded = marks.objects.iter().filter(|(key, _)| keys.contains(key));
-                    let hidden = Folds::new(folded.map(|(_, lines)| hidden_by_folding(lines)).collect());
+                    let hidden =
+                        Folds::new(folded.map(|(_, lines)| hidden_by_folding(lines)).collect());
                     if hidden != drawn {
                         redraw.force_update();
                     }
@@ -147,11 +160,12 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         let area = area.clone();
         use_effect_with((), move |()| {
             let document = gloo::utils::document();
-            let listener = gloo::events::EventListener::new(&document, "selectionchange", move |_| {
-                if let Some(root) = area.cast::<web_sys::Node>() {
-                    brackets::show_pair_at_caret(&root);
-                }
-            });
+            let listener =
+                gloo::events::EventListener::new(&document, "selectionchange", move |_| {
+                    if let Some(root) = area.cast::<web_sys::Node>() {
+                        brackets::show_pair_at_caret(&root);
+                    }
+                });
             move || drop(listener)
         });
     }
@@ -198,7 +212,8 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
     // One callback for the editor's life, so that the gutter is not drawn again at
     // each keystroke; it finds the objects where the painting keeps the marks.
     let on_fold = {
-        let (content, painting, folded_keys) = (content.clone(), painting.clone(), folded_keys.clone());
+        let (content, painting, folded_keys) =
+            (content.clone(), painting.clone(), folded_keys.clone());
         use_mut_ref(move || {
             Callback::from(move |at| {
                 let marks = painting.borrow().marks.clone();
@@ -231,8 +246,11 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                         let _ = area.blur();
                     }
                 }
-                "Enter" if !(readonly || event.ctrl_key() || event.meta_key() || event.alt_key()) => {
-                    *indent.borrow_mut() = content.borrow().as_ref().and_then(Content::indent_at_caret);
+                "Enter"
+                    if !(readonly || event.ctrl_key() || event.meta_key() || event.alt_key()) =>
+                {
+                    *indent.borrow_mut() =
+                        content.borrow().as_ref().and_then(Content::indent_at_caret);
                 }
                 _ => {}
             }
@@ -250,7 +268,8 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
         .as_ref()
         .map(|(range, token)| (range.start.min(lines)..range.end.min(lines), *token))
         .filter(|(range, _)| !range.is_empty());
-    let window = (*window_start).min(rows.saturating_sub(1))..rows.min(*window_start + WINDOW_LINES);
+    let window =
+        (*window_start).min(rows.saturating_sub(1))..rows.min(*window_start + WINDOW_LINES);
     let on_rows = |lines: &Range<usize>| rows_style(&folds.rows_of(lines));
 
     html! {
@@ -361,195 +380,6 @@ fn blank_cells(cells: usize) -> String {
 
 /// An error's underline reaches at most this far past its column.
 const MOST_UNDERLINED_CELLS: usize = 400;
-
-/// The colours' painter, and the frame it waits for.
-#[derive(Default)]
-struct Painting {
-    painter: Painter,
-    /// The line at the top of the text's scroll.
-    first_line: usize,
-    /// The marks, whose ignored lines are greyed.
-    marks: Rc<PaneMarks>,
-    frame: Option<gloo::render::AnimationFrame>,
-}
-
-/// The elements that follow the text's scroll.
-#[derive(Clone)]
-struct Layers {
-    /// The rows the text shows on when this render made the layers, and its folds.
-    rows: usize,
-    folds: Folds,
-    area: NodeRef,
-    gutter: NodeRef,
-    rows_element: NodeRef,
-    columns: NodeRef,
-    drift: NodeRef,
-    window_start: UseStateHandle<usize>,
-    painting: Rc<RefCell<Painting>>,
-    content: Rc<RefCell<Option<Content>>>,
-}
-
-impl Layers {
-    /// Moves the gutter and the backdrop to the text's scroll offset.
-    fn follow(&self) {
-        let Some(area) = self.area.cast::<HtmlElement>() else {
-            return;
-        };
-        let (x, y) = (area.scroll_left(), area.scroll_top());
-        let row_height = f64::from(area.scroll_height()) / self.rows.max(1) as f64;
-        if row_height > 0.0 {
-            let first_visible = (f64::from(y) / row_height) as usize;
-            self.window_start
-                .set((first_visible / WINDOW_STEP).saturating_sub(1) * WINDOW_STEP);
-            self.painting.borrow_mut().first_line = self.folds.line(first_visible);
-            self.paint_soon();
-        }
-        let vertical = format!("transform: translateY({}px)", -y);
-        place(&self.gutter, &vertical);
-        place(&self.rows_element, &vertical);
-        place(&self.drift, &vertical);
-        place(
-            &self.columns,
-            &format!("transform: translate({}px, {}px)", -x, -y),
-        );
-    }
-
-    /// Colours the blocks near the screen once the next frame has been shown, so that
-    /// a keystroke's frame does not wait for it.
-    fn paint_soon(&self) {
-        let mut painting = self.painting.borrow_mut();
-        if painting.frame.is_some() {
-            return;
-        }
-        let (content, later) = (self.content.clone(), self.painting.clone());
-        painting.frame = Some(gloo::render::request_animation_frame(move |_| {
-            gloo::timers::callback::Timeout::new(0, move || {
-                let mut painting = later.borrow_mut();
-                painting.frame = None;
-                let line = painting.first_line;
-                if let Some(content) = content.borrow().as_ref() {
-                    let marks = painting.marks.clone();
-                    painting.painter.paint(&content.blocks_around(line), &marks.ignored);
-                }
-            })
-            .forget();
-        }));
-    }
-}
-
-/// Sets an element's style, unless it is already that.
-fn place(node: &NodeRef, style: &str) {
-    if let Some(element) = node.cast::<Element>() {
-        if element.get_attribute("style").as_deref() != Some(style) {
-            let _ = element.set_attribute("style", style);
-        }
-    }
-}
-
-/// What typing does: the element's new text, read from the page, goes to the parent.
-/// A line break typed after Enter gets the indentation Enter found (`indent`): its
-/// insertion is an edit of its own, whose input event reads the text.
-fn typed(
-    content: &Rc<RefCell<Option<Content>>>,
-    on_input: &Callback<TypedText>,
-    indent: &Rc<RefCell<Option<String>>>,
-) -> Callback<InputEvent> {
-    let content = content.clone();
-    let on_input = on_input.clone();
-    let indent = indent.clone();
-    Callback::from(move |event: InputEvent| {
-        // An `input` event a script dispatched is a plain Event, without `inputType`.
-        let broke_line = || {
-            event.is_instance_of::<InputEvent>()
-                && matches!(event.input_type().as_str(), "insertParagraph" | "insertLineBreak")
-        };
-        let pending = indent.borrow_mut().take().filter(|indent| !indent.is_empty() && broke_line());
-        if let Some(indent) = pending {
-            let document: web_sys::HtmlDocument = gloo::utils::document().unchecked_into();
-            if document.exec_command_with_show_ui_and_value("insertText", false, &indent).unwrap_or(false) {
-                return;
-            }
-        }
-        let read = content.borrow_mut().as_mut().map(Content::read);
-        if let Some(text) = read {
-            on_input.emit(text);
-        }
-    })
-}
-
-/// What pasting does: the pasted text goes into the text at the selection, and the
-/// whole text to the parent.
-fn pasted(content: &Rc<RefCell<Option<Content>>>, on_input: &Callback<TypedText>) -> Callback<Event> {
-    let content = content.clone();
-    let on_input = on_input.clone();
-    Callback::from(move |event: Event| {
-        let Some(event) = event.dyn_ref::<web_sys::ClipboardEvent>() else {
-            return;
-        };
-        let Some(pasted) = event
-            .clipboard_data()
-            .and_then(|data| data.get_data("text/plain").ok())
-        else {
-            return;
-        };
-        if pasted.is_empty() {
-            // An image or a file: nothing the editor holds, and the selection stays.
-            event.prevent_default();
-            return;
-        }
-        let Some(mut content) = content.try_borrow_mut().ok() else {
-            return;
-        };
-        if let Some(text) = content.as_mut().and_then(|content| content.paste(&pasted)) {
-            event.prevent_default();
-            drop(content);
-            on_input.emit(text);
-        }
-    })
-}
-
-/// Ctrl+Shift+[ (or ⌘+Alt+[) folds, Ctrl+Shift+] unfolds, as in CodeMirror and VS Code.
-fn fold_key(event: &KeyboardEvent) -> Option<bool> {
-    let chord = (event.ctrl_key() && event.shift_key()) || (event.meta_key() && event.alt_key());
-    match event.code().as_str() {
-        "BracketLeft" if chord => Some(true),
-        "BracketRight" if chord => Some(false),
-        _ => None,
-    }
-}
-
-/// Folds at a line: `(line, Some(true))` folds the object the line is in,
-/// `(line, Some(false))` unfolds the object folded below it, `(line, None)` does
-/// whichever of the two applies (the gutter's arrow).
-fn fold_at(
-    content: &Rc<RefCell<Option<Content>>>,
-    folded_keys: &Rc<RefCell<Vec<String>>>,
-    marks: &PaneMarks,
-    (line, fold): (usize, Option<bool>),
-) {
-    let mut content = content.borrow_mut();
-    let Some(content) = content.as_mut() else {
-        return;
-    };
-    let shown = content.folds();
-    let mut hidden = shown.hidden().to_vec();
-    let mut keys = folded_keys.borrow_mut();
-    let folded = shown.folded_below(line).cloned();
-    let object = marks.objects.iter().find(|(_, lines)| lines.contains(&line) && lines.len() > 1);
-    match (folded, object) {
-        (Some(folded), _) if fold != Some(true) => {
-            hidden.retain(|range| *range != folded);
-            let unfolded = |key: &String| marks.objects.iter().any(|(object, lines)| object == key && folded.contains(&(lines.start + 1)));
-            keys.retain(|key| !unfolded(key));
-        }
-        (None, Some((key, lines))) if fold != Some(false) => {
-            hidden.push(hidden_by_folding(lines));
-            keys.push(key.clone());
-        }
-        _ => return,
-    }
-    content.refold(&Folds::new(hidden));
-}
 
 fn rows_style(lines: &Range<usize>) -> String {
     format!(

@@ -1,0 +1,99 @@
+//! The layers that follow the text's scroll (the gutter, the backdrop, the
+//! drift marks), and the painting of the colours of the blocks on screen,
+//! a frame after the text moved.
+
+use super::content::Content;
+use super::paint::Painter;
+use super::WINDOW_STEP;
+use gitops_page::folds::Folds;
+use gitops_page::PaneMarks;
+use std::cell::RefCell;
+use std::rc::Rc;
+use web_sys::{Element, HtmlElement};
+use yew::prelude::*;
+
+/// The colours' painter, and the frame it waits for.
+#[derive(Default)]
+pub(super) struct Painting {
+    pub(super) painter: Painter,
+    /// The line at the top of the text's scroll.
+    first_line: usize,
+    /// The marks, whose ignored lines are greyed.
+    pub(super) marks: Rc<PaneMarks>,
+    pub(super) frame: Option<gloo::render::AnimationFrame>,
+}
+
+/// The elements that follow the text's scroll.
+#[derive(Clone)]
+pub(super) struct Layers {
+    /// The rows the text shows on when this render made the layers, and its folds.
+    pub(super) rows: usize,
+    pub(super) folds: Folds,
+    pub(super) area: NodeRef,
+    pub(super) gutter: NodeRef,
+    pub(super) rows_element: NodeRef,
+    pub(super) columns: NodeRef,
+    pub(super) drift: NodeRef,
+    pub(super) window_start: UseStateHandle<usize>,
+    pub(super) painting: Rc<RefCell<Painting>>,
+    pub(super) content: Rc<RefCell<Option<Content>>>,
+}
+
+impl Layers {
+    /// Moves the gutter and the backdrop to the text's scroll offset.
+    pub(super) fn follow(&self) {
+        let Some(area) = self.area.cast::<HtmlElement>() else {
+            return;
+        };
+        let (x, y) = (area.scroll_left(), area.scroll_top());
+        let row_height = f64::from(area.scroll_height()) / self.rows.max(1) as f64;
+        if row_height > 0.0 {
+            let first_visible = (f64::from(y) / row_height) as usize;
+            self.window_start
+                .set((first_visible / WINDOW_STEP).saturating_sub(1) * WINDOW_STEP);
+            self.painting.borrow_mut().first_line = self.folds.line(first_visible);
+            self.paint_soon();
+        }
+        let vertical = format!("transform: translateY({}px)", -y);
+        place(&self.gutter, &vertical);
+        place(&self.rows_element, &vertical);
+        place(&self.drift, &vertical);
+        place(
+            &self.columns,
+            &format!("transform: translate({}px, {}px)", -x, -y),
+        );
+    }
+
+    /// Colours the blocks near the screen once the next frame has been shown, so that
+    /// a keystroke's frame does not wait for it.
+    pub(super) fn paint_soon(&self) {
+        let mut painting = self.painting.borrow_mut();
+        if painting.frame.is_some() {
+            return;
+        }
+        let (content, later) = (self.content.clone(), self.painting.clone());
+        painting.frame = Some(gloo::render::request_animation_frame(move |_| {
+            gloo::timers::callback::Timeout::new(0, move || {
+                let mut painting = later.borrow_mut();
+                painting.frame = None;
+                let line = painting.first_line;
+                if let Some(content) = content.borrow().as_ref() {
+                    let marks = painting.marks.clone();
+                    painting
+                        .painter
+                        .paint(&content.blocks_around(line), &marks.ignored);
+                }
+            })
+            .forget();
+        }));
+    }
+}
+
+/// Sets an element's style, unless it is already that.
+fn place(node: &NodeRef, style: &str) {
+    if let Some(element) = node.cast::<Element>() {
+        if element.get_attribute("style").as_deref() != Some(style) {
+            let _ = element.set_attribute("style", style);
+        }
+    }
+}
