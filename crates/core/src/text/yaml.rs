@@ -282,9 +282,12 @@ fn plain_scalar(text: &str) -> Result<Value, String> {
         }
         _ => {}
     }
+    // Rust's integer parsers take a sign of their own, which YAML does not
+    // allow after a prefix or a sign (`0x+1`, `++1`).
+    let unsigned = |digits: &str| digits.starts_with(|first: char| first.is_ascii_alphanumeric());
     let radix = |prefix: &str, radix: u32| {
         text.strip_prefix(prefix)
-            .filter(|digits| !digits.is_empty())
+            .filter(|digits| unsigned(digits))
             .and_then(|digits| u64::from_str_radix(digits, radix).ok())
     };
     if let Some(number) = radix("0x", 16).or_else(|| radix("0o", 8)) {
@@ -293,7 +296,8 @@ fn plain_scalar(text: &str) -> Result<Value, String> {
     if let Ok(number) = text.parse::<i64>() {
         return Ok(number.into());
     }
-    if let Ok(number) = text.strip_prefix('+').unwrap_or(text).parse::<u64>() {
+    let after_sign = text.strip_prefix('+').unwrap_or(text);
+    if let Some(number) = Some(after_sign).filter(|digits| unsigned(digits)).and_then(|digits| digits.parse::<u64>().ok()) {
         return Ok(number.into());
     }
     let looks_numeric = text.bytes().any(|b| b.is_ascii_digit())
@@ -322,6 +326,10 @@ fn as_json_number(text: &str) -> String {
     };
     let (mantissa, exponent) = rest.split_at(rest.find(['e', 'E']).unwrap_or(rest.len()));
     let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = |part: &str| part.bytes().all(|byte| byte.is_ascii_digit());
+    if !digits(whole) || !digits(fraction) {
+        return text.to_owned();
+    }
     let whole = match whole.trim_start_matches('0') {
         "" if whole.is_empty() && fraction.is_empty() => "",
         "" => "0",
@@ -338,6 +346,16 @@ mod tests {
 
     fn read(text: &str) -> Result<Vec<Value>, InputError> {
         parse_documents("desired.yaml", text)
+    }
+
+    /// Found by the `readers` fuzz target: leading zeros were taken off
+    /// before the sign was looked for, so `0-0` read as -0.0 and `007-5` as
+    /// -5; and Rust's parsers took a second sign, so `++1` read as 1.
+    #[test]
+    fn a_sign_inside_a_number_keeps_it_text() {
+        for text in ["0-0", "007-5", "1-2", "0+1", "1.2-3", "0.0-1", "++1", "+-1", "0x+1", "0o+7", "+0x1"] {
+            assert_eq!(read(&format!("v: {text}\n")).unwrap(), [json!({"v": text})], "{text}");
+        }
     }
 
     #[test]
