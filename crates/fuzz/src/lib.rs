@@ -12,6 +12,7 @@
 //! is kept in `regressions/` and passes again in `cargo test`.
 
 pub mod laws;
+pub mod readers;
 mod targets;
 
 pub use targets::{

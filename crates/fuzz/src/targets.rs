@@ -1,6 +1,6 @@
 //! What each target does with an input, and the laws it checks.
 
-use crate::laws;
+use crate::{laws, readers};
 use gitops_core::{plan, Options, State};
 use gitops_world::attempt::replay;
 use gitops_world::person::ignore_rules;
@@ -31,10 +31,11 @@ pub enum Verdict {
 pub type Outcome = Result<Verdict, String>;
 
 /// The libFuzzer targets, by name, each fed bytes: a scenario file (run
-/// twice), a share link or a session's JSON (`open_session_json`), or a
-/// pair of states (`states_of_bytes`). Bytes that
-/// are not UTF-8 are refused, as the page's text is always UTF-8.
-pub const LIBFUZZER_TARGETS: [&str; 3] = ["scenario", "link", "states"];
+/// twice), a share link or a session's JSON (`open_session_json`), a pair
+/// of states (`states_of_bytes`), or a text for the core's two readers and
+/// their oracles (`readers.rs`). Bytes that are not UTF-8 are refused, as
+/// the page's text is always UTF-8.
+pub const LIBFUZZER_TARGETS: [&str; 4] = ["scenario", "link", "states", "readers"];
 
 /// What the libFuzzer target `target` makes of `bytes`.
 pub fn run_libfuzzer_target(target: &str, bytes: &[u8]) -> Outcome {
@@ -46,6 +47,9 @@ pub fn run_libfuzzer_target(target: &str, bytes: &[u8]) -> Outcome {
         "link" if text.starts_with('{') => open_session_json(text),
         "link" => open_link(text),
         "states" => states_of_bytes(bytes).map_or(Ok(Verdict::Rejected), |pair| plan_and_report(&pair)),
+        "readers" => readers::tape_reads_as_serde_json(text)
+            .and_then(|()| readers::yaml_reads_as_saphyr(text))
+            .map(|()| Verdict::Accepted),
         other => Err(format!("no libFuzzer target is named {other}")),
     }
 }
