@@ -1,11 +1,11 @@
 //! What the core's law and property tests share: builders and generators
-//! of states (the macros that run each test natively and in headless
-//! Chromium are `gitops_testing`'s).
+//! of states, objects and options (the macros that run each test natively
+//! and in headless Chromium are `gitops_testing`'s).
 
 #![allow(dead_code)]
 
-use gitops_core::State;
-use serde_json::Value;
+use gitops_core::{IgnoreRule, Options, State};
+use serde_json::{json, Value};
 
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
@@ -20,6 +20,28 @@ pub fn steps(plan: &[gitops_core::Operation]) -> Vec<String> {
     plan.iter()
         .map(|operation| format!("{} {}", operation.verb(), operation.key()))
         .collect()
+}
+
+/// A `v1` object of `kind` named `name`, in `namespace` if one is given, with these
+/// annotations.
+pub fn object(kind: &str, name: &str, namespace: Option<&str>, annotations: Value) -> Value {
+    let mut metadata = json!({"name": name, "annotations": annotations});
+    if let Some(namespace) = namespace {
+        metadata["namespace"] = json!(namespace);
+    }
+    json!({"apiVersion": "v1", "kind": kind, "metadata": metadata})
+}
+
+/// Options that prune or not, with these ignore rules (as a scenario writes them) and
+/// nothing else.
+pub fn options(prune: bool, ignore: Value) -> Options {
+    Options {
+        prune,
+        ignore: serde_json::from_value::<Vec<IgnoreRule>>(ignore).unwrap(),
+        respect_ignore_differences: false,
+        application: None,
+        force: false,
+    }
 }
 
 pub mod generate {
