@@ -1,4 +1,5 @@
-//! What the world's tests share: share links' sessions, generated; a world's events as lines.
+//! What the world's tests share: share links' sessions, generated; a world's events as lines;
+//! worlds of one environment in the lesson's form; the presets, read and run.
 
 #![allow(dead_code)]
 
@@ -57,5 +58,132 @@ pub mod events {
     /// Whether an event says `needle`.
     pub fn has(world: &World, needle: &str) -> bool {
         lines(world).iter().any(|line| line.contains(needle))
+    }
+}
+
+pub mod worlds {
+    //! Worlds of one environment, `prod`, in the lesson's form.
+
+    use gitops_world::scenario::Scenario;
+    use gitops_world::World;
+    use serde_json::{json, Value};
+
+    /// A one-environment world in the lesson's form, with the given options and script.
+    pub fn world(options: Value, script: Value) -> World {
+        let scenario = json!({
+            "desired": {"web": {"image": "web:1", "replicas": 2}},
+            "actual": {"web": {"image": "web:1", "replicas": 2}},
+            "options": options,
+            "script": script,
+            "steps": 8,
+        });
+        World::run(
+            &Scenario::parse("test.json", &scenario.to_string())
+                .unwrap_or_else(|error| panic!("{error}")),
+        )
+    }
+
+    pub fn commit(at: u32, content: Value) -> Value {
+        json!({"at": at, "do": "commit", "author": "alice", "message": "Change web", "write": {"envs/prod/manifests.json": content}})
+    }
+
+    pub fn scenario_error(text: &str) -> String {
+        Scenario::parse("lesson.json", text)
+            .expect_err("the scenario is bad")
+            .to_string()
+    }
+}
+
+pub mod presets {
+    //! The presets in `static/presets`, in the menu's order, and what the tests read of
+    //! the worlds they run.
+
+    use super::events::lines as events;
+    use gitops_core::health::Health;
+    use gitops_core::report::SyncStatus;
+    use gitops_world::cluster::Running;
+    use gitops_world::scenario::Scenario;
+    use gitops_world::World;
+
+    macro_rules! preset {
+        ($file:literal) => {
+            (
+                $file,
+                include_str!(concat!("../../../../static/presets/", $file)),
+            )
+        };
+    }
+
+    pub const PRESETS: [(&str, &str); 27] = [
+        preset!("worked-example.json"),
+        preset!("compromise-push.yaml"),
+        preset!("compromise-pull.yaml"),
+        preset!("rollback-by-revert.yaml"),
+        preset!("disaster-recovery.yaml"),
+        preset!("autoscaler-flapping.yaml"),
+        preset!("autoscaler-fixed.yaml"),
+        preset!("prune-database.yaml"),
+        preset!("prune-database-protected.yaml"),
+        preset!("prune-database-confirm.yaml"),
+        preset!("secrets-plaintext.yaml"),
+        preset!("secrets-external.yaml"),
+        preset!("promotion.yaml"),
+        preset!("two-repositories.yaml"),
+        preset!("branch-per-environment.yaml"),
+        preset!("directories-per-environment.yaml"),
+        preset!("kustomize-overlays.yaml"),
+        preset!("kustomize-promotion.yaml"),
+        preset!("mutable-tag.yaml"),
+        preset!("digest-pinned.yaml"),
+        preset!("synced-not-healthy.yaml"),
+        preset!("level-triggered.yaml"),
+        preset!("edge-triggered.yaml"),
+        preset!("ordering-waves.yaml"),
+        preset!("ordering-no-waves.yaml"),
+        preset!("ordering-hooks.yaml"),
+        preset!("monitoring.yaml"),
+    ];
+
+    pub fn scenario(file: &str) -> Scenario {
+        let (name, text) = PRESETS
+            .iter()
+            .find(|(name, _)| *name == file)
+            .expect("a preset");
+        Scenario::parse(name, text).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    pub fn run(file: &str) -> World {
+        World::run(&scenario(file))
+    }
+
+    pub fn count_events(world: &World, needle: &str) -> usize {
+        events(world)
+            .iter()
+            .filter(|line| line.contains(needle))
+            .count()
+    }
+
+    pub fn running<'w>(world: &'w World, key: &str) -> &'w [Running] {
+        world.clusters["prod"]
+            .running()
+            .get(key)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    pub fn runs_malicious_code(world: &World) -> bool {
+        running(world, "Deployment/shop/web")
+            .iter()
+            .any(|image| image.malicious)
+    }
+
+    pub fn status(world: &World) -> (SyncStatus, Health) {
+        let summary = world.summary();
+        let prod = &summary.status["prod"];
+        (prod.sync, prod.health)
+    }
+
+    pub fn prod_actual(world: &World) -> serde_json::Value {
+        world.clusters["prod"].actual().to_value()
     }
 }
