@@ -9,9 +9,11 @@ import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
 import sirv from 'sirv';
 import { chromium } from 'playwright-core';
 import { chromiumOptions } from './chromium.mjs';
+import { editorText } from './editor-dom.mjs';
 
 export { editorText, pasteOver, selectInEditor } from './editor-dom.mjs';
 
@@ -102,6 +104,30 @@ export const cards = (page) =>
       return `${verb.toUpperCase()} ${key}${item.classList.contains('done') ? ' (done)' : ''}`;
     }),
   );
+
+/** The full page's Desired and Actual panes. */
+export const desiredPane = (page) => page.getByRole('textbox', { name: /^Desired/ });
+export const actualPane = (page) => page.getByRole('textbox', { name: /^Actual/ });
+
+/** Waits until the Preset menu lists every preset and exercise of the build. */
+export const presetsLoaded = (page) => until(async () => page.getByLabel('Preset').locator('option').count(), menuEntries);
+
+/** What a person sees of the page's state, to compare two pages. */
+export async function seen(page) {
+  return {
+    title: await page.getByRole('heading', { level: 3 }).first().innerText(),
+    desired: await editorText(desiredPane(page)),
+    actual: await editorText(actualPane(page)),
+    position: await page.locator('.controls .position').innerText(),
+    cards: await cards(page),
+    status: await page.getByRole('region', { name: 'Status' }).innerText(),
+    events: await page.getByRole('region', { name: 'Events' }).innerText(),
+    options: await page.getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => box.checked)),
+  };
+}
+
+/** A link's fragment for a session (`p`: a preset's file, `i`: what was done), as the page writes it. */
+export const linkTo = (session) => `#v1.${deflateRawSync(JSON.stringify(session)).toString('base64url')}`;
 
 /**
  * The time limit of each test, unless it gives its own (`{ timeout }`): the slowest
