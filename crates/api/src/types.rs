@@ -1,7 +1,7 @@
 //! The TypeScript shapes of what the API takes and returns, written into
 //! the module's `.d.ts` (and so into `api.d.ts`), so that a lesson
 //! author's editor completes them. They follow the core's `Serialize`
-//! impls; `crates/api/tests/api.rs` checks results against them.
+//! impls; `crates/api/tests/results.rs` checks results against them.
 
 use wasm_bindgen::prelude::*;
 
