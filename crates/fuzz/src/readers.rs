@@ -10,7 +10,7 @@ use gitops_core::text::yaml;
 use gitops_core::value::ValueRef;
 use gitops_core::InputError;
 use saphyr::{Scalar, ScalarStyle, Tag, Yaml, YamlLoader};
-use saphyr_parser::Parser;
+use saphyr_parser::{Event, Parser};
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
@@ -233,6 +233,9 @@ fn refused_on_purpose(error: &InputError) -> bool {
 }
 
 fn by_saphyr(text: &str) -> Result<Vec<Yaml<'_>>, String> {
+    if has_recursive_alias(text) {
+        return Err("an alias inside the node its anchor names".into());
+    }
     let mut loader: YamlLoader<Yaml> = YamlLoader::default();
     loader.early_parse(false);
     loader.alias_limit(ALIAS_NODES);
@@ -241,6 +244,26 @@ fn by_saphyr(text: &str) -> Result<Vec<Yaml<'_>>, String> {
         return Err(error.to_string());
     }
     Ok(loader.into_documents())
+}
+
+/// Whether an alias names an anchor whose mapping or list is still open
+/// (`&a {b: *a}`): saphyr's loader resolves it to a bad value, which it then
+/// takes for a mapping's missing key and loses; the core refuses it, as the
+/// alias names no node read before it.
+fn has_recursive_alias(text: &str) -> bool {
+    let mut open: Vec<usize> = Vec::new();
+    for event in Parser::new_from_str(text) {
+        match event {
+            Ok((Event::MappingStart(anchor, _) | Event::SequenceStart(anchor, _), _)) => open.push(anchor),
+            Ok((Event::MappingEnd | Event::SequenceEnd, _)) => {
+                open.pop();
+            }
+            Ok((Event::Alias(anchor), _)) if open.contains(&anchor) => return true,
+            Ok(_) => {}
+            Err(_) => return false,
+        }
+    }
+    false
 }
 
 /// Why saphyr's nodes are no JSON by the core's rules.
@@ -471,5 +494,7 @@ mod tests {
         assert!(by_saphyr("a: 1\na: 2\n").is_err(), "saphyr refuses a key written twice");
         assert!(matches!(read("a: 1\n'a': 2\n"), Err(Unread::KeyTwice(key)) if key == "a"));
         assert!(by_saphyr("x: *missing\n").is_err(), "saphyr-parser refuses an alias of no anchor");
+        assert!(by_saphyr("a: &x {b: 1, *x}\n").is_err(), "an alias inside its own anchor's node");
+        assert!(by_saphyr("a: &x {b: 1}\nc: *x\n").is_ok());
     }
 }
