@@ -10,7 +10,9 @@
 //! the text as before, and finds every error and says where. So a text reads as
 //! the same tape either way (`tests.rs` compares the two readings).
 
-use super::{Escaped, Writer, ARRAY, FALSE, NULL, OBJECT, STRING, TRUE};
+use super::node::{ARRAY, FALSE, NULL, OBJECT, STRING, TRUE};
+use super::writer::Writer;
+use super::Escaped;
 use crate::text::bytes::{bytes_below_space, bytes_equal_to, word_at};
 use crate::text::names::Names;
 use serde_json::Number;

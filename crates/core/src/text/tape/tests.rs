@@ -1,7 +1,8 @@
+use super::writer::more_nodes;
 use super::*;
-use crate::text::json::{self, tests::json_values};
+use crate::text::json::{self, tests::json_values, Kind};
 use proptest::prelude::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 fn tape(text: &str) -> Tape {
     Tape::parse("desired", text.into()).expect("the text is JSON")
