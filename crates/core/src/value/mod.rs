@@ -6,19 +6,26 @@
 //! Tapes are the `tapes` feature: the API reads the states it is given into
 //! tapes; the page's wasm holds no code that reads one until its panes do too.
 
+mod cow;
+mod equal;
 pub mod in_text;
+mod indexed;
+mod iter;
 pub(crate) mod reads_as;
 #[cfg(feature = "tapes")]
 pub(crate) mod written_as;
 
 #[cfg(feature = "tapes")]
-use crate::text::tape::{self, Item};
+use crate::text::tape::Item;
 use serde::{Serialize, Serializer};
 use serde_json::{Number, Value};
 use std::borrow::Cow;
 use std::sync::Arc;
 
 pub use crate::text::json::Kind;
+pub use cow::ValueCow;
+pub use indexed::Indexed;
+pub use iter::{Fields, Items};
 
 /// A JSON value, built or in a tape.
 #[derive(Clone, Copy, Debug)]
@@ -230,22 +237,6 @@ impl<'a> ValueRef<'a> {
         }
     }
 
-    /// An object's fields, ready to be looked up by name many times
-    /// (`Indexed::get`).
-    pub fn indexed(self) -> Indexed<'a> {
-        match self {
-            #[cfg(feature = "tapes")]
-            ValueRef::Taped(item) if item.count().unwrap_or_default() > FIELDS_FOLLOWED => {
-                let mut fields: Vec<(&'a str, ValueRef<'a>)> = self.fields().collect();
-                crate::collect::sort_by_key(&mut fields, |(name, _)| *name);
-                Indexed::Sorted(fields)
-            }
-            #[cfg(feature = "tapes")]
-            ValueRef::Taped(item) => Indexed::Cursor(item.cursor()),
-            _ => Indexed::Object(self),
-        }
-    }
-
     /// The value at a path of fields; none if a step is absent or not an object.
     pub fn at(self, path: &[&str]) -> Option<ValueRef<'a>> {
         path.iter().try_fold(self, |value, field| value.get(field))
@@ -301,194 +292,8 @@ impl Serialize for ValueRef<'_> {
     }
 }
 
-/// A value as it is, or a changed copy of it: what a step that may change a
-/// value gives (`Cow` for `ValueRef`, which can borrow from a tape).
-#[derive(Debug, Clone)]
-pub enum ValueCow<'a> {
-    Same(ValueRef<'a>),
-    Changed(Value),
-}
-
-impl<'a> ValueCow<'a> {
-    pub fn view(&self) -> ValueRef<'_> {
-        match self {
-            ValueCow::Same(value) => *value,
-            ValueCow::Changed(value) => ValueRef::Built(value),
-        }
-    }
-
-    pub fn is_same(&self) -> bool {
-        matches!(self, ValueCow::Same(_))
-    }
-
-    pub fn into_owned(self) -> Value {
-        match self {
-            ValueCow::Same(value) => value.to_value(),
-            ValueCow::Changed(value) => value,
-        }
-    }
-
-    /// `step` applied to this value, which an earlier step may have changed.
-    pub fn then(self, step: impl Fn(ValueRef<'_>) -> ValueCow<'_>) -> ValueCow<'a> {
-        match self {
-            ValueCow::Same(value) => step(value),
-            ValueCow::Changed(value) => match step(ValueRef::Built(&value)) {
-                ValueCow::Changed(stepped) => ValueCow::Changed(stepped),
-                ValueCow::Same(_) => ValueCow::Changed(value),
-            },
-        }
-    }
-}
-
-impl<'a, T: Into<ValueRef<'a>>> From<T> for ValueCow<'a> {
-    fn from(value: T) -> ValueCow<'a> {
-        ValueCow::Same(value.into())
-    }
-}
-
-impl<'a> From<Cow<'a, Value>> for ValueCow<'a> {
-    fn from(value: Cow<'a, Value>) -> ValueCow<'a> {
-        match value {
-            Cow::Borrowed(value) => ValueCow::Same(ValueRef::Built(value)),
-            Cow::Owned(value) => ValueCow::Changed(value),
-        }
-    }
-}
-
-impl PartialEq for ValueCow<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.view() == other.view()
-    }
-}
-
 /// Objects with at most this many fields are searched by comparing names.
 const FIELDS_SEARCHED: usize = 8;
-
-/// A tape's objects with at most this many fields are looked up through a
-/// cursor (`tape::Cursor`), larger ones through their fields sorted by name.
-#[cfg(feature = "tapes")]
-const FIELDS_FOLLOWED: usize = 32;
-
-/// An object's fields to look up by name (`ValueRef::indexed`): a tape's
-/// object through a cursor that follows the order of the lookups, or a large
-/// one sorted by name once, instead of read through at each lookup.
-pub enum Indexed<'a> {
-    Object(ValueRef<'a>),
-    #[cfg(feature = "tapes")]
-    Cursor(tape::Cursor<'a>),
-    #[cfg(feature = "tapes")]
-    Sorted(Vec<(&'a str, ValueRef<'a>)>),
-}
-
-impl<'a> Indexed<'a> {
-    pub fn get(&self, name: &str) -> Option<ValueRef<'a>> {
-        match self {
-            Indexed::Object(object) => object.get(name),
-            #[cfg(feature = "tapes")]
-            Indexed::Cursor(cursor) => cursor.get(name).map(ValueRef::Taped),
-            #[cfg(feature = "tapes")]
-            Indexed::Sorted(fields) => fields
-                .binary_search_by(|(field, _)| (*field).cmp(name))
-                .ok()
-                .map(|at| fields[at].1),
-        }
-    }
-}
-
-/// Equal as JSON values are (an object's fields in any order), whether
-/// built or in a tape.
-impl PartialEq for ValueRef<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        match (*self, *other) {
-            (ValueRef::Built(one), ValueRef::Built(other)) => one == other,
-            #[cfg(feature = "tapes")]
-            (ValueRef::Taped(taped), ValueRef::Built(built))
-            | (ValueRef::Built(built), ValueRef::Taped(taped)) => taped == *built,
-            #[cfg(feature = "tapes")]
-            (one, other) => match (one.kind(), other.kind()) {
-                (Kind::Null, Kind::Null) => true,
-                (Kind::Bool, Kind::Bool) => one.as_bool() == other.as_bool(),
-                (Kind::Number, Kind::Number) => one.as_number() == other.as_number(),
-                (Kind::String, Kind::String) => one.text() == other.text(),
-                (Kind::Array, Kind::Array) => {
-                    one.count() == other.count() && one.items().zip(other.items()).all(|(a, b)| a == b)
-                }
-                (Kind::Object, Kind::Object) => {
-                    let other_fields = other.indexed();
-                    one.count() == other.count()
-                        && one.fields().all(|(name, value)| other_fields.get(name) == Some(value))
-                }
-                _ => false,
-            },
-        }
-    }
-}
-
-/// An array's items (`ValueRef::items`).
-#[derive(Clone)]
-pub enum Items<'a> {
-    Built(std::slice::Iter<'a, Value>),
-    #[cfg(feature = "tapes")]
-    Taped(tape::Items<'a>),
-}
-
-impl Items<'_> {
-    /// No items.
-    pub fn none() -> Self {
-        Items::Built([].iter())
-    }
-}
-
-impl<'a> Iterator for Items<'a> {
-    type Item = ValueRef<'a>;
-
-    fn next(&mut self) -> Option<ValueRef<'a>> {
-        match self {
-            Items::Built(items) => items.next().map(ValueRef::Built),
-            #[cfg(feature = "tapes")]
-            Items::Taped(items) => items.next().map(ValueRef::Taped),
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        match self {
-            Items::Built(items) => items.size_hint(),
-            #[cfg(feature = "tapes")]
-            Items::Taped(items) => items.size_hint(),
-        }
-    }
-}
-
-impl ExactSizeIterator for Items<'_> {}
-
-/// An object's fields (`ValueRef::fields`): each name, then its value.
-#[derive(Clone)]
-pub enum Fields<'a> {
-    Built(serde_json::map::Iter<'a>),
-    #[cfg(feature = "tapes")]
-    Taped(tape::Fields<'a>),
-    None,
-}
-
-impl Fields<'_> {
-    /// No fields.
-    pub fn none() -> Self {
-        Fields::None
-    }
-}
-
-impl<'a> Iterator for Fields<'a> {
-    type Item = (&'a str, ValueRef<'a>);
-
-    fn next(&mut self) -> Option<(&'a str, ValueRef<'a>)> {
-        match self {
-            Fields::Built(fields) => fields.next().map(|(name, value)| (name.as_str(), ValueRef::Built(value))),
-            #[cfg(feature = "tapes")]
-            Fields::Taped(fields) => fields.next().map(|(name, value)| (name, ValueRef::Taped(value))),
-            Fields::None => None,
-        }
-    }
-}
 
 #[cfg(all(test, feature = "tapes"))]
 mod tests {
