@@ -4,7 +4,6 @@
 //! saphyr-parser. Where the core reads differently on purpose, the law says
 //! so once, beside the rule it follows (`Refusal`, `plain_scalar`).
 
-use gitops_core::text::json::MAX_DEPTH;
 use gitops_core::text::tape::Tape;
 use gitops_core::text::yaml;
 use gitops_core::value::ValueRef;
@@ -445,6 +444,7 @@ fn near(ours: Option<f64>, theirs: Option<f64>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gitops_core::text::json::MAX_DEPTH;
 
     #[test]
     fn the_tape_agrees_with_serde_json_and_refuses_a_key_written_twice() {
