@@ -4,13 +4,14 @@
 //! It reads the JSON value the way `serde_json::from_value` does, and keeps
 //! the pointer as it goes down. `serde_path_to_error` would say the same by
 //! wrapping that reader, but its wrapper doubles the code of every type read
-//! through it (88 KB of the page's module); this reader made the module
-//! 9.4 KB gzipped smaller. `serde_path_to_error` is its oracle in the tests.
+//! through it, in the page's module too; this reader writes that code once
+//! (the first visit's bytes: `docs/benchmarks.md`). `serde_path_to_error` is
+//! its oracle in the tests.
 //!
 //! One thing it refuses that `serde_json` reads: a struct written as an array
 //! (whose items `serde_json` takes as the fields in order). Nobody writes a
 //! scenario's objects so, and refusing it leaves every struct's reader of
-//! arrays out of the page's module (6.5 KB gzipped).
+//! arrays out of the page's module.
 
 use crate::error::InputError;
 use crate::pointer;

@@ -275,7 +275,7 @@ struct RawScenario {
 
 /// A field's reader as a function of its own, not inlined into the scenario's. The
 /// browser compiles a function the first time it is called: with every field's reader
-/// inlined, the scenario's was one of 49 KB that a phone took about 30 ms to compile
+/// inlined, the scenario's was one large function that a phone took long to compile
 /// as the page started, readers of exercises and registries included where the worked
 /// example has neither. `inline(never)` keeps it apart in LLVM; wasm-opt, which inlines
 /// any function with one caller by default, keeps it apart because index.html has it
