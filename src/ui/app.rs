@@ -34,35 +34,44 @@ pub fn app(props: &AppProps) -> Html {
     });
     let embedding = use_memo((), |()| Embedding::from_location());
     let dispatch = model.dispatcher();
-    use_start(model.start_is_over(), dispatch.clone());
-    use_presets_when_wanted(model.wants_presets(), dispatch.clone());
+    use_start(model.loading.start_is_over(), dispatch.clone());
+    use_presets_when_wanted(model.loading.wants_presets(), dispatch.clone());
     use_followed_links(dispatch.clone());
     use_save_work(
-        model.saved.clone(),
-        model.saved_key(),
+        model.work.saved.clone(),
+        model.work.saved_key(),
         props.start.changed_work,
         dispatch.clone(),
     );
     use_share_link(
         model
+            .work
             .shared
             .as_ref()
             .and_then(|shared| shared.fragment.clone()?.ok()),
     );
     use_make_link(
         model
+            .work
             .shared
             .as_ref()
             .filter(|shared| shared.fragment.is_none())
-            .map(|_| model.session.clone()),
+            .map(|_| model.work.session.clone()),
         dispatch.clone(),
     );
     // A lesson's `&theme=` colours the embedded page without changing the reader's own choice.
     let lesson_theme = embedding.as_ref().as_ref().and_then(|embedding| embedding.theme);
-    use_theme(lesson_theme.unwrap_or(model.theme), lesson_theme.is_none());
-    use_save_progress(model.progress.clone());
-    use_play_timer(model.playing, model.speed, dispatch.clone());
-    use_settle_after_typing(model.typing(), dispatch.clone());
+    use_theme(
+        lesson_theme.unwrap_or(model.view.theme),
+        lesson_theme.is_none(),
+    );
+    use_save_progress(model.work.progress.clone());
+    use_play_timer(
+        model.playback.playing,
+        model.playback.speed,
+        dispatch.clone(),
+    );
+    use_settle_after_typing(model.panes.typing(), dispatch.clone());
     use_keyboard_shortcuts(dispatch.clone());
     // Only an embedded page tells its host its state (with a link, which costs an encoding),
     // from the end of the start on: a host that answers the first state with a
@@ -70,10 +79,19 @@ pub fn app(props: &AppProps) -> Html {
     let state = embedding
         .as_ref()
         .as_ref()
-        .filter(|_| model.start_is_over())
+        .filter(|_| model.loading.start_is_over())
         .and_then(|_| EmbedState::of(&model));
-    let failure = embedding.as_ref().as_ref().and(model.failure.clone());
-    use_embed_messages((*embedding).clone(), model.start_is_over(), state, failure, dispatch);
+    let failure = embedding
+        .as_ref()
+        .as_ref()
+        .and(model.loading.failure.clone());
+    use_embed_messages(
+        (*embedding).clone(),
+        model.loading.start_is_over(),
+        state,
+        failure,
+        dispatch,
+    );
     match *embedding {
         Some(ref embedding) => {
             html! { <EmbeddedPage model={ModelHandle::new(model)} picture_only={embedding.picture_only} panes={embedding.panes} /> }

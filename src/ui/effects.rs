@@ -7,7 +7,7 @@ use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::PageModel;
 use crate::ui::storage::{self, SaveError};
 use gitops_core::text::typed::from_json;
-use gitops_page::{Action, MenuEntry, Preset, Source, Theme, FIRST_PRESET};
+use gitops_page::{Action, MenuEntry, Preset, Source, Theme, ViewAction, WorkAction, FIRST_PRESET};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::net::http::Request;
 use gloo::timers::callback::{Interval, Timeout};
@@ -66,9 +66,10 @@ pub fn use_start(over: bool, dispatch: UseReducerDispatcher<PageModel>) {
 pub(crate) fn menu_loaded(menu: Result<Vec<MenuEntry>, String>) -> Action {
     match menu {
         Ok(menu) => Action::MenuLoaded(menu),
-        Err(error) => Action::Notice(format!(
+        Err(error) => ViewAction::Notice(format!(
             "The presets could not be loaded ({error}); the lesson's example is here."
-        )),
+        ))
+        .into(),
     }
 }
 
@@ -213,7 +214,7 @@ fn report_save(
     };
     if let Some(problem) = problem {
         if !warned.replace(true) {
-            dispatch.dispatch(Action::Notice(problem));
+            dispatch.dispatch(ViewAction::Notice(problem).into());
         }
     }
 }
@@ -237,7 +238,7 @@ pub fn use_make_link(session: Option<gitops_world::share::Session>, dispatch: Us
         if let Some(session) = session.clone() {
             yew::platform::spawn_local(async move {
                 let fragment = crate::ui::compression::encode_link(&session).await;
-                dispatch.dispatch(Action::LinkMade(fragment));
+                dispatch.dispatch(WorkAction::LinkMade(fragment).into());
             });
         }
     });
@@ -380,7 +381,7 @@ pub fn use_keyboard_shortcuts(dispatch: UseReducerDispatcher<PageModel>) {
                     event.prevent_default();
                     dispatch.dispatch(Action::Step);
                 } else if event.key() == "?" && !typing(event) {
-                    dispatch.dispatch(Action::ToggleHelp);
+                    dispatch.dispatch(ViewAction::ToggleHelp.into());
                 }
             },
         );

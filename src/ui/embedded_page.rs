@@ -29,7 +29,7 @@ pub fn embedded_page(props: &EmbeddedProps) -> Html {
     // focused or clicked) rather than on every render: making it for a large session
     // takes as long as a keystroke may. A click opens the playground once it is made.
     let open_full = {
-        let session = model.session.clone();
+        let session = model.work.session.clone();
         Callback::from(move |event: Event| {
             let Some(link) = event.target_dyn_into::<web_sys::Element>() else {
                 return;
@@ -89,20 +89,20 @@ pub fn embedded_page(props: &EmbeddedProps) -> Html {
             if panes.desired || panes.actual {
             <div class={classes!("panes", (!(panes.desired && panes.actual)).then_some("one"))}>
                 if panes.desired {
-                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={SameText::from(model.desired.text.clone())} error={model.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} />
+                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={SameText::from(model.panes.desired.text.clone())} error={model.panes.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} />
                 }
                 if panes.actual {
-                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={SameText::from(model.actual.text.clone())} error={model.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />
+                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={SameText::from(model.panes.actual.text.clone())} error={model.panes.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />
                 }
             </div>
             }
             }
-            if let (Some(report), false, true) = (model.report.clone(), props.picture_only, panes.plan) {
-                <div class={classes!("results", model.is_stale().then_some("stale"))}>
-                    if model.is_stale() {
+            if let (Some(report), false, true) = (model.panes.report.clone(), props.picture_only, panes.plan) {
+                <div class={classes!("results", model.panes.is_stale().then_some("stale"))}>
+                    if model.panes.is_stale() {
                         <p class="stale-note">{ "Showing the last plan that could be computed: fix the error above to update it." }</p>
                     }
-                    <PlanView done={model.done.clone()} report={PtrEq(report.clone())} />
+                    <PlanView done={model.playback.done.clone()} report={PtrEq(report.clone())} />
                     <StatusView report={PtrEq(report)} />
                 </div>
             }

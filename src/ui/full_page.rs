@@ -9,7 +9,7 @@ use crate::ui::page_parts::{controls, notice, resumed_notice, use_pane_marks, us
 use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::reducer::ModelHandle;
 use crate::ui::sender::{use_send, Sender};
-use gitops_page::{Action, Pane, Panel};
+use gitops_page::{Action, Pane, Panel, PlaybackAction, ViewAction, WorkAction};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -33,8 +33,9 @@ pub fn full_page(props: &PageProps) -> Html {
     let history = use_memo(PtrEq(model.world.clone()), |world| world.history());
     // One list of events for each world, compared by allocation down the timeline.
     let events = use_memo(PtrEq(model.world.clone()), |world| world.events.clone());
-    let panel_class = |panel: Panel| classes!("panel", (model.panel == panel).then_some("active"));
-    let report = model.report.clone();
+    let panel_class =
+        |panel: Panel| classes!("panel", (model.view.panel == panel).then_some("active"));
+    let report = model.panes.report.clone();
     let environments = model.environments();
     let (desired_title, desired_hint) = model.desired_heading();
     let picture = use_picture(model);
@@ -42,7 +43,7 @@ pub fn full_page(props: &PageProps) -> Html {
     let desired_marks = use_pane_marks(model, Pane::Desired);
     let actual_marks = use_pane_marks(model, Pane::Actual);
     let show_card = {
-        let show_plan = send.with(|()| Action::ShowPanel(Panel::Plan));
+        let show_plan = send.with(|()| ViewAction::ShowPanel(Panel::Plan).into());
         Callback::from(move |key: String| {
             show_plan.emit(());
             // Once the plan's panel shows (on a narrow screen it was hidden).
@@ -59,20 +60,20 @@ pub fn full_page(props: &PageProps) -> Html {
     html! {
         <>
             <Header
-                theme={model.theme}
-                help_open={model.help_open}
-                on_theme={send.with(Action::SetTheme)}
-                on_help={send.with(|()| Action::ToggleHelp)}
+                theme={model.view.theme}
+                help_open={model.view.help_open}
+                on_theme={send.with(|theme| ViewAction::SetTheme(theme).into())}
+                on_help={send.with(|()| ViewAction::ToggleHelp.into())}
             />
             <main>
-                if model.help_open {
-                    <Help on_close={send.with(|()| Action::ToggleHelp)} />
+                if model.view.help_open {
+                    <Help on_close={send.with(|()| ViewAction::ToggleHelp.into())} />
                 }
                 { notice(model, &send) }
-                if let Some(error) = &model.head_error {
+                if let Some(error) = &model.panes.head_error {
                     <div class="notice" role="alert"><p>{ error }</p></div>
                 }
-                if let Some(error) = &model.forms_error {
+                if let Some(error) = &model.panes.forms_error {
                     <div class="notice" role="alert"><p>{ error }</p></div>
                 }
                 { resumed_notice(model, &send) }
@@ -83,16 +84,16 @@ pub fn full_page(props: &PageProps) -> Html {
                     </div>
                 }
                 <PresetMenu
-                    menu={PtrEq(model.menu.clone())}
+                    menu={PtrEq(model.loading.menu.clone())}
                     current={model.preset.clone()}
                     on_choose={send.with(Action::Choose)}
                 />
                 if model.exercise().is_some() {
                     <ExercisePanel
                         scenario={PtrEq(model.scenario.clone())}
-                        progress={model.exercise_progress()}
-                        answers={model.answers.clone()}
-                        checked={model.checked.clone()}
+                        progress={model.work.exercise_progress()}
+                        answers={model.work.answers.clone()}
+                        checked={model.work.checked.clone()}
                         ignore_notes={model.ignore_notes()}
                         on_hint={send.with(|()| Action::ShowHint)}
                         on_answer={send.with(|(question, choice)| Action::Answer(question, choice))}
@@ -100,16 +101,16 @@ pub fn full_page(props: &PageProps) -> Html {
                     />
                 }
                 { controls(model, &send, Some(FullControls {
-                    speed: model.speed,
-                    on_speed: send.with(Action::SetSpeed),
+                    speed: model.playback.speed,
+                    on_speed: send.with(|speed| PlaybackAction::SetSpeed(speed).into()),
                     can_run_to_end: model.can_run_to_end(),
                     on_run_to_end: send.with(|()| Action::RunToEnd),
                     world_position: position.clone(),
                     on_share: send.with(|()| Action::Share),
                     on_reset_all: send.with(|()| Action::ResetAll),
                 })) }
-                if let Some(shared) = &model.shared {
-                    <SharePanel fragment={shared.fragment.clone()} title={shared.title.clone()} on_close={send.with(|()| Action::CloseShare)} />
+                if let Some(shared) = &model.work.shared {
+                    <SharePanel fragment={shared.fragment.clone()} title={shared.title.clone()} on_close={send.with(|()| WorkAction::CloseShare.into())} />
                 }
                 if environments.len() > 1 {
                     <div class="environments" role="group" aria-label="Environment">
@@ -124,7 +125,7 @@ pub fn full_page(props: &PageProps) -> Html {
                         }) }
                     </div>
                 }
-                <Tabs current={model.panel} on_select={send.with(Action::ShowPanel)} />
+                <Tabs current={model.view.panel} on_select={send.with(|panel| ViewAction::ShowPanel(panel).into())} />
                 <div id="panel-picture" class={classes!(panel_class(Panel::Picture), "world")}>
                     <div class="world-picture">
                         <TimeBar moves={model.moves()} {position} on_travel={send.with(Action::TravelTo)} />
@@ -138,8 +139,8 @@ pub fn full_page(props: &PageProps) -> Html {
                             pane={Pane::Desired}
                             title={desired_title}
                             hint={desired_hint}
-                            text={SameText::from(model.desired.text.clone())}
-                            error={model.desired.error.clone()}
+                            text={SameText::from(model.panes.desired.text.clone())}
+                            error={model.panes.desired.error.clone()}
                             highlight={model.highlighted_lines(Pane::Desired)}
                             marks={desired_marks.clone()}
                             on_mark={show_card.clone()}
@@ -151,8 +152,8 @@ pub fn full_page(props: &PageProps) -> Html {
                             pane={Pane::Actual}
                             title={format!("Actual (cluster: {})", model.environment)}
                             hint="Editing changes the cluster by hand"
-                            text={SameText::from(model.actual.text.clone())}
-                            error={model.actual.error.clone()}
+                            text={SameText::from(model.panes.actual.text.clone())}
+                            error={model.panes.actual.error.clone()}
                             highlight={model.highlighted_lines(Pane::Actual)}
                             marks={actual_marks.clone()}
                             on_mark={show_card}
@@ -160,19 +161,19 @@ pub fn full_page(props: &PageProps) -> Html {
                         />
                     </div>
                 </div>
-                <div id="panel-plan" class={classes!(panel_class(Panel::Plan), "results", model.is_stale().then_some("stale"))}>
-                    if model.is_stale() {
+                <div id="panel-plan" class={classes!(panel_class(Panel::Plan), "results", model.panes.is_stale().then_some("stale"))}>
+                    if model.panes.is_stale() {
                         <p class="stale-note">{ "Showing the last plan that could be computed: fix the error above to update it." }</p>
                     }
                     if let Some(report) = report {
-                        <PlanView done={model.done.clone()} report={PtrEq(report.clone())} />
+                        <PlanView done={model.playback.done.clone()} report={PtrEq(report.clone())} />
                         <StatusView report={PtrEq(report.clone())} />
                         <WarningsView report={PtrEq(report.clone())} />
                     }
                     <OptionsPanel
                         world={PtrEq(model.world.clone())}
-                        ignore_text={model.ignore_text.clone()}
-                        ignore_error={model.ignore_error.clone().map(AttrValue::from)}
+                        ignore_text={model.panes.ignore_text.clone()}
+                        ignore_error={model.panes.ignore_error.clone().map(AttrValue::from)}
                         ignore_notes={model.ignore_notes()}
                         on_prune={send.with(Action::SetPrune)}
                         on_self_heal={send.with(Action::SetSelfHeal)}

@@ -5,26 +5,26 @@
 use crate::ui::components::{Controls, FullControls, ResumedNotice};
 use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::sender::Sender;
-use gitops_page::{Action, Model, Pane, PaneMarks};
+use gitops_page::{Action, Model, Pane, PaneMarks, PlaybackAction, ViewAction, WorkAction};
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// The page's notice, with its Dismiss button, if there is one.
 pub fn notice(model: &Model, send: &Sender) -> Html {
-    let Some(notice) = &model.notice else {
+    let Some(notice) = &model.view.notice else {
         return Html::default();
     };
     html! {
         <div class="notice" role="alert">
             <p>{ notice }</p>
-            <button onclick={send.with(|_| Action::DismissNotice)}>{ "Dismiss" }</button>
+            <button onclick={send.with(|_| ViewAction::DismissNotice.into())}>{ "Dismiss" }</button>
         </div>
     }
 }
 
 /// The notice that saved work came back, if it did.
 pub fn resumed_notice(model: &Model, send: &Sender) -> Html {
-    let Some(resumed) = &model.resumed else {
+    let Some(resumed) = &model.work.resumed else {
         return Html::default();
     };
     html! {
@@ -32,7 +32,7 @@ pub fn resumed_notice(model: &Model, send: &Sender) -> Html {
             title={model.preset.title.clone()}
             from_link={resumed.starts_from_a_link()}
             on_restart={send.with(|()| Action::Restart)}
-            on_keep={send.with(|()| Action::KeepWork)}
+            on_keep={send.with(|()| WorkAction::KeepWork.into())}
         />
     }
 }
@@ -41,15 +41,15 @@ pub fn resumed_notice(model: &Model, send: &Sender) -> Html {
 pub fn controls(model: &Model, send: &Sender, full: Option<FullControls>) -> Html {
     html! {
         <Controls
-            can_step={model.can_step()}
-            can_step_now={model.can_step_now()}
-            hold={model.step_hold_text().map(AttrValue::from)}
-            can_confirm_prune={model.can_confirm_prune()}
+            can_step={model.panes.can_step()}
+            can_step_now={model.panes.can_step_now()}
+            hold={model.panes.step_hold_text().map(AttrValue::from)}
+            can_confirm_prune={model.panes.can_confirm_prune()}
             on_confirm_prune={send.with(|()| Action::ConfirmPrune)}
-            playing={model.playing}
+            playing={model.playback.playing}
             can_advance={model.can_advance()}
             on_step={send.with(|()| Action::Step)}
-            on_play={send.with(|play| if play { Action::Play } else { Action::Pause })}
+            on_play={send.with(|play| if play { PlaybackAction::Play } else { PlaybackAction::Pause }.into())}
             on_reset={send.with(|()| Action::Reset)}
             on_advance={send.with(|()| Action::Advance)}
             {full}
@@ -65,10 +65,11 @@ pub fn controls(model: &Model, send: &Sender, full: Option<FullControls>) -> Htm
 pub fn use_pane_marks(model: &Model, pane: Pane) -> Rc<PaneMarks> {
     type Marked = (SameText, Option<PtrEq<gitops_core::Report>>);
     let last = use_mut_ref(|| None::<(Marked, Rc<PaneMarks>)>);
-    let editor = model.editor(pane);
-    let key = (SameText::from(editor.text.clone()), model.report.clone().map(PtrEq));
-    let large = model.typing().is_some()
-        && model.desired.text.len() + model.actual.text.len() > LARGEST_MARKED_WHILE_TYPING;
+    let panes = &model.panes;
+    let editor = panes.editor(pane);
+    let key = (SameText::from(editor.text.clone()), panes.report.clone().map(PtrEq));
+    let large = panes.typing().is_some()
+        && panes.desired.text.len() + panes.actual.text.len() > LARGEST_MARKED_WHILE_TYPING;
     let mut last = last.borrow_mut();
     match &*last {
         Some((seen, marks)) if *seen == key => return marks.clone(),
@@ -101,13 +102,13 @@ pub fn use_picture(model: &Model) -> Rc<gitops_page::Picture> {
     let drawn = use_mut_ref(|| None::<(Key, Rc<gitops_page::Picture>)>);
     let key = (
         PtrEq(model.world.clone()),
-        model.report.clone().map(PtrEq),
-        model.done.len(),
+        model.panes.report.clone().map(PtrEq),
+        model.playback.done.len(),
         model.environment.clone(),
     );
     let mut drawn = drawn.borrow_mut();
     match &*drawn {
-        Some((seen, picture)) if *seen == key || model.typing().is_some() => picture.clone(),
+        Some((seen, picture)) if *seen == key || model.panes.typing().is_some() => picture.clone(),
         _ => {
             let picture = Rc::new(model.picture());
             *drawn = Some((key, picture.clone()));

@@ -14,8 +14,9 @@ impl Sender {
         Sender(dispatch)
     }
 
-    /// A callback that sends `make(input)`: `|()| Action::Step`, `Action::Revert`.
-    /// A function, not a closure: one callback's code serves every action.
+    /// A callback that sends `make(input)`: `|()| Action::Step`, `Action::Revert`, or a
+    /// part's action, `|theme| ViewAction::SetTheme(theme).into()`. A function, not a
+    /// closure: one callback's code serves every action.
     pub fn with<IN: 'static>(&self, make: fn(IN) -> Action) -> Callback<IN> {
         let dispatch = self.0.clone();
         Callback::from(move |input| dispatch.dispatch(make(input)))

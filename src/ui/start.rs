@@ -48,15 +48,15 @@ impl Start {
         } else if let Some(session) = sessions.get(&last).cloned() {
             model.act(Action::Resume(last.clone(), session));
         }
-        if model.wants_presets() {
+        if model.loading.wants_presets() {
             model.act(match load_presets().await {
                 Ok(presets) => Action::PresetsLoaded(presets),
                 Err(problem) => Action::PresetsFailed(problem),
             });
         }
         model.act(Action::Started);
-        let changed_work =
-            *model.saved != sessions || (!model.saved.is_empty() && model.saved_key() != last);
+        let changed_work = *model.work.saved != sessions
+            || (!model.work.saved.is_empty() && model.work.saved_key() != last);
         Start {
             model: Rc::new(RefCell::new(Some(model))),
             changed_work,

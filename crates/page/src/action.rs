@@ -1,17 +1,24 @@
-//! What a person, the browser or a host page does to the page; the
-//! reducer (`reducer.rs`) says what each does to the model.
+//! What a person, the browser or a host page does to the page: what one part
+//! of the model does alone (`ViewAction`, `PlaybackAction`, `WorkAction`,
+//! beside their parts), and what moves the world or reaches across the
+//! parts. The reducer (`reducer.rs`) says what each does to the model.
 
 use crate::editor::Pane;
-use crate::source::Source;
-use crate::view::{Panel, Theme};
+use crate::playback::PlaybackAction;
 use crate::preset::MenuEntry;
 use crate::preset::Preset;
 use crate::problem::Problem;
+use crate::source::Source;
+use crate::view::ViewAction;
+use crate::work::WorkAction;
 use gitops_core::text::edit::TypedText;
 use gitops_world::scenario::Mode;
 use gitops_world::share::Session;
 
 pub enum Action {
+    View(ViewAction),
+    Playback(PlaybackAction),
+    Work(WorkAction),
     /// The menu's list (`menu.json`), before the presets' texts are here.
     MenuLoaded(Vec<MenuEntry>),
     /// The presets' texts, which the page fetched because the model wanted them.
@@ -29,10 +36,8 @@ pub enum Action {
     /// Opens the work saved last (under its key), unless the person has
     /// started something.
     Resume(String, Session),
+    /// Opens Share: the page then makes the link (`WorkAction::LinkMade`).
     Share,
-    /// The link Share asked for is made (by the browser's deflate), or why there is none.
-    LinkMade(Result<String, String>),
-    CloseShare,
     /// Forgets all saved work and returns to the first preset.
     ResetAll,
     /// Answers an exercise's question (its index) with a choice (its index).
@@ -43,10 +48,6 @@ pub enum Action {
     /// The reviewer approves a pull request.
     Approve(u32),
     Merge(u32),
-    Notice(String),
-    DismissNotice,
-    /// Keeps the saved work that came back, and leaves its notice.
-    KeepWork,
     Load(Preset),
     Reset,
     /// Leaves the saved work that came back for the start it carried on from.
@@ -65,19 +66,13 @@ pub enum Action {
     Step,
     /// Confirms the deletions that wait for a person (`Prune=confirm`).
     ConfirmPrune,
-    Play,
-    Pause,
     /// The play timer fired.
     Tick,
-    SetSpeed(u32),
     /// Runs the next step of the world.
     Advance,
     /// Runs the world to the end of its script.
     RunToEnd,
     Revert(String),
-    SetTheme(Theme),
-    ToggleHelp,
-    ShowPanel(Panel),
     /// Shows the object of a card of the picture in its pane: Actual where the cluster has it, else Desired.
     Inspect(String),
     /// Replays the session up to this move (0: before the first).
@@ -88,28 +83,41 @@ pub enum Action {
     Hosted(Box<Action>),
 }
 
+impl From<ViewAction> for Action {
+    fn from(action: ViewAction) -> Action {
+        Action::View(action)
+    }
+}
+
+impl From<PlaybackAction> for Action {
+    fn from(action: PlaybackAction) -> Action {
+        Action::Playback(action)
+    }
+}
+
+impl From<WorkAction> for Action {
+    fn from(action: WorkAction) -> Action {
+        Action::Work(action)
+    }
+}
+
 impl Action {
     /// Whether the world may go on without the text typed last: the action
     /// only changes how the page looks.
     pub(crate) fn leaves_typing_alone(&self) -> bool {
-        matches!(
-            self,
-            Action::Edit(..)
-                | Action::MenuLoaded(_)
-                | Action::PresetsLoaded(_)
-                | Action::PresetsFailed(_)
-                | Action::Notice(_)
-                | Action::CannotOpen(..)
-                | Action::Started
-                | Action::DismissNotice
-                | Action::KeepWork
-                | Action::SetTheme(_)
-                | Action::ToggleHelp
-                | Action::ShowPanel(_)
-                | Action::Inspect(_)
-                | Action::SetSpeed(_)
-                | Action::CloseShare
-                | Action::LinkMade(_)
-        )
+        match self {
+            Action::View(_) | Action::Work(_) => true,
+            Action::Playback(action) => matches!(action, PlaybackAction::SetSpeed(_)),
+            _ => matches!(
+                self,
+                Action::Edit(..)
+                    | Action::MenuLoaded(_)
+                    | Action::PresetsLoaded(_)
+                    | Action::PresetsFailed(_)
+                    | Action::CannotOpen(..)
+                    | Action::Started
+                    | Action::Inspect(_)
+            ),
+        }
     }
 }

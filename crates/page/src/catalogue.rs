@@ -2,45 +2,27 @@
 //! a few hundred bytes), and their texts (`scenarios.json`), which the page
 //! fetches the first time something needs them: a choice in the menu, a
 //! link or saved work to open, a host page's `gitops:load`. Until then only
-//! the built-in first preset is here, and what needs the others waits.
+//! the built-in first preset is here, and what needs the others waits
+//! (`Loading`, in `loading.rs`).
 
-use crate::model::{Model, Request, Texts};
-use crate::source::Source;
-use crate::preset::{MenuEntry, Preset, FIRST_PRESET};
+use crate::loading::{Request, Texts};
+use crate::model::Model;
+use crate::preset::Preset;
 use crate::problem::Problem;
-use std::rc::Rc;
+use crate::source::Source;
 
 impl Model {
-    /// Whether the page should fetch the presets' texts: something waits for them.
-    pub fn wants_presets(&self) -> bool {
-        matches!(self.texts, Texts::Wanted(_))
-    }
-
-    /// Whether the presets' texts are here (else only the built-in first one is).
-    pub fn presets_loaded(&self) -> bool {
-        self.texts == Texts::Loaded
-    }
-
-    pub(crate) fn menu_loaded(&mut self, menu: Vec<MenuEntry>) {
-        if !self.presets_loaded() && !menu.is_empty() {
-            self.menu = Rc::new(menu);
-        }
-    }
-
     /// Loads the preset or exercise chosen in the menu, once its text is here.
     pub(crate) fn choose(&mut self, file: String) {
         self.when_texts_here(Request::Choose(file));
     }
 
     fn choose_now(&mut self, file: String) {
-        match self
-            .presets
-            .iter()
-            .find(|preset| preset.file == file)
-            .cloned()
-        {
+        match self.loading.preset(&file).cloned() {
             Some(preset) => self.load_remembered(preset),
-            None => self.notice = Some(format!("This playground has no preset named {file:?}.")),
+            None => {
+                self.view.notice = Some(format!("This playground has no preset named {file:?}."))
+            }
         }
     }
 
@@ -48,13 +30,13 @@ impl Model {
     /// not here, keeps it until they are and says the page wants them.
     /// Whatever waits runs first, so that requests run in their order.
     pub(crate) fn when_texts_here(&mut self, request: Request) {
-        let others_wait = self.wants_presets();
-        if (!request.needs_texts() && !others_wait) || self.presets_loaded() {
+        let others_wait = self.loading.wants_presets();
+        if (!request.needs_texts() && !others_wait) || self.loading.presets_loaded() {
             return self.run_now(request);
         }
-        match &mut self.texts {
+        match &mut self.loading.texts {
             Texts::Wanted(waiting) => waiting.push(request),
-            _ => self.texts = Texts::Wanted(vec![request]),
+            _ => self.loading.texts = Texts::Wanted(vec![request]),
         }
     }
 
@@ -75,7 +57,7 @@ impl Model {
     /// Runs a host's `request` once the start is over and what it asked
     /// before has run.
     pub(crate) fn when_ready(&mut self, request: Request) {
-        match self.early.as_mut() {
+        match self.loading.early.as_mut() {
             Some(early) => early.push(request),
             None => self.when_texts_here(request),
         }
@@ -83,13 +65,8 @@ impl Model {
 
     /// The presets' texts arrived: the menu lists them, and what waited runs.
     pub(crate) fn presets_arrived(&mut self, presets: Vec<Preset>) {
-        self.menu = Rc::new(presets.iter().map(MenuEntry::of).collect());
-        self.presets = Rc::new(presets);
-        let waiting = std::mem::replace(&mut self.texts, Texts::Loaded);
-        if let Texts::Wanted(requests) = waiting {
-            requests
-                .into_iter()
-                .for_each(|request| self.run_now(request));
+        for request in self.loading.presets_arrived(presets) {
+            self.run_now(request);
         }
     }
 
@@ -97,7 +74,7 @@ impl Model {
     /// opens without them; what needed a preset says why it does not open;
     /// the next need asks again.
     pub(crate) fn presets_failed(&mut self, problem: &str) {
-        let waiting = std::mem::take(&mut self.texts);
+        let waiting = std::mem::take(&mut self.loading.texts);
         let Texts::Wanted(requests) = waiting else {
             return;
         };
@@ -115,24 +92,9 @@ impl Model {
                 }
                 Request::Resume(..) => self.cannot_open(Source::Saved, problem.clone()),
                 Request::Choose(_) => {
-                    self.notice = Some(format!("The scenario does not open: {problem}."))
+                    self.view.notice = Some(format!("The scenario does not open: {problem}."))
                 }
             }
-        }
-    }
-}
-
-impl Request {
-    /// Whether it waits for the presets' texts: all but the built-in first
-    /// preset's do (a scenario's text too, which may be an exercise's, known
-    /// by its file; it opens anyway if the texts cannot come).
-    fn needs_texts(&self) -> bool {
-        match self {
-            Request::Open(session, _) | Request::Resume(_, session) => {
-                session.preset.as_deref() != Some(FIRST_PRESET.0)
-            }
-            Request::Choose(file) => file != FIRST_PRESET.0,
-            Request::CannotOpen(..) | Request::Act(_) => false,
         }
     }
 }

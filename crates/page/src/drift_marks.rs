@@ -83,13 +83,13 @@ impl Model {
     /// What a pane marks, for the report on screen; nothing while the pane's text
     /// does not read.
     pub fn pane_marks(&self, pane: Pane) -> PaneMarks {
-        let editor = self.editor(pane);
+        let editor = self.panes.editor(pane);
         let mut marks = PaneMarks::default();
         if editor.error.is_some() {
             return marks;
         }
         let no_drift = Drift::default();
-        let drift = self.report.as_ref().map_or(&no_drift, |report| &report.drift);
+        let drift = self.panes.report.as_ref().map_or(&no_drift, |report| &report.drift);
         let (whole, whole_kind) = match pane {
             Pane::Desired => (&drift.missing, MarkKind::Missing),
             Pane::Actual => (&drift.extra, MarkKind::Extra),

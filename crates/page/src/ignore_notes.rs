@@ -10,7 +10,9 @@ impl Model {
     /// A note for each ignore rule that selects no object in either pane, in the rules'
     /// order; none while a pane does not read.
     pub fn ignore_notes(&self) -> Vec<String> {
-        let (Some(desired), Some(actual)) = (&self.desired.reads_as, &self.actual.reads_as) else {
+        let (Some(desired), Some(actual)) =
+            (&self.panes.desired.reads_as, &self.panes.actual.reads_as)
+        else {
             return Vec::new();
         };
         let objects = || desired.objects().iter().chain(actual.objects().iter());

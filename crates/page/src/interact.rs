@@ -5,31 +5,35 @@
 
 use crate::editor::Pane;
 use crate::model::Model;
-use gitops_core::state::render::Format;
 use gitops_core::text::edit::TypedText;
 use gitops_world::agent::waves::Hold;
 use gitops_world::person::ignore_rules;
 use gitops_world::share::Interaction;
-use std::rc::Rc;
 
 impl Model {
     /// Does what the person did, and records it.
     pub fn interact(&mut self, interaction: Interaction) {
-        self.undone.clear();
+        self.work.undone.clear();
         let moves_the_world = matches!(
             interaction,
             Interaction::Step | Interaction::Advance | Interaction::Revert(_)
         );
-        if moves_the_world && self.is_stale() {
-            self.playing = false;
+        if moves_the_world && self.panes.is_stale() {
+            self.playback.playing = false;
             return;
         }
         match &interaction {
-            Interaction::Desired(text) => self.take_text(true, &TypedText::whole(text.clone())),
-            Interaction::Actual(text) => self.take_text(false, &TypedText::whole(text.clone())),
+            Interaction::Desired(text) => {
+                self.panes
+                    .take_text(Pane::Desired, &TypedText::whole(text.clone()), &self.world)
+            }
+            Interaction::Actual(text) => {
+                self.panes
+                    .take_text(Pane::Actual, &TypedText::whole(text.clone()), &self.world)
+            }
             Interaction::Ignore(text) => {
-                self.ignore_text = text.clone();
-                self.ignore_error = ignore_rules(text).err();
+                self.panes.ignore_text = text.clone();
+                self.panes.ignore_error = ignore_rules(text).err();
             }
             _ => {}
         }
@@ -43,57 +47,48 @@ impl Model {
             _ => self.world_mut().interact(&environment, &interaction),
         };
         let Some(reads) = done else {
-            self.playing = false;
+            self.playback.playing = false;
             return;
         };
         match &interaction {
             Interaction::Step => {
-                let done = std::mem::take(&mut self.done);
                 self.refresh();
-                self.done = done;
                 if let Some(operation) = applied {
-                    self.token += 1;
-                    self.highlight = Some((operation.key().to_string(), self.token));
-                    self.done.push(operation);
+                    self.view.highlight(operation.key().to_string());
+                    self.playback.done.push(operation);
                 }
-                self.playing &= self.can_step();
+                self.playback.playing &= self.panes.can_step();
             }
-            Interaction::Answer(question, choice) => {
-                if self.answers.len() <= *question {
-                    self.answers.resize(question + 1, None);
-                }
-                self.answers[*question] = Some(*choice);
-                self.checked = None;
-            }
+            Interaction::Answer(question, choice) => self.work.answer(*question, *choice),
             Interaction::Environment(name) => {
                 self.environment = name.clone();
-                self.desired.error = None;
-                self.actual.error = None;
-                self.highlight = None;
+                self.panes.desired.error = None;
+                self.panes.actual.error = None;
+                self.view.highlight = None;
                 self.changed();
             }
             _ if reads => {
-                self.highlight = None;
+                self.view.highlight = None;
                 if matches!(
                     interaction,
                     Interaction::Desired(_) | Interaction::Actual(_)
                 ) {
-                    self.playing = false;
+                    self.playback.playing = false;
                 }
                 self.changed();
             }
             _ => {}
         }
-        self.session.record(interaction, reads);
-        self.remember();
+        self.work.session.record(interaction, reads);
+        self.work.remember();
     }
 
     /// One beat of Play: Step, or where the next wave waits for an earlier
     /// one to be Healthy, time runs a step; Play stops where the sync failed.
     pub fn tick(&mut self) {
-        match &self.hold {
+        match &self.panes.hold {
             Some(Hold::Waiting { .. }) if self.can_advance() => self.interact(Interaction::Advance),
-            Some(_) => self.playing = false,
+            Some(_) => self.playback.playing = false,
             None => self.interact(Interaction::Step),
         }
     }
@@ -103,88 +98,42 @@ impl Model {
     /// else happens (`settle`), so that a keystroke does not pay for a
     /// commit (which hashes every file).
     pub fn type_text(&mut self, pane: Pane, typed: TypedText) {
-        self.undone.clear();
+        self.work.undone.clear();
         let other_pane = match pane {
-            Pane::Desired => matches!(self.pending, Some(Interaction::Actual(_))),
-            Pane::Actual => matches!(self.pending, Some(Interaction::Desired(_))),
+            Pane::Desired => matches!(self.panes.pending, Some(Interaction::Actual(_))),
+            Pane::Actual => matches!(self.panes.pending, Some(Interaction::Desired(_))),
         };
         if other_pane {
             self.settle();
         }
-        self.take_text(pane == Pane::Desired, &typed);
+        self.panes.take_text(pane, &typed, &self.world);
         let text = typed.text;
         let interaction = match pane {
             Pane::Desired => Interaction::Desired(text),
             Pane::Actual => Interaction::Actual(text),
         };
-        let reads = self.editor(pane).error.is_none()
+        let reads = self.panes.editor(pane).error.is_none()
             && self.world.clusters.contains_key(&self.environment);
         if reads {
-            self.highlight = None;
-            self.playing = false;
-            self.done.clear();
-            self.preview(pane);
+            self.view.highlight = None;
+            self.playback.playing = false;
+            self.playback.done.clear();
+            self.panes.preview(pane, &self.world, &self.environment);
         }
-        self.session.record(interaction.clone(), reads);
-        self.remember();
-        self.pending = Some(interaction);
-        self.keystrokes += 1;
+        self.work.session.record(interaction.clone(), reads);
+        self.work.remember();
+        self.panes.pending = Some(interaction);
+        self.panes.keystrokes += 1;
     }
 
     /// The world takes the text typed last, if it has not yet.
     pub(super) fn settle(&mut self) {
-        let Some(interaction) = self.pending.take() else {
+        let Some(interaction) = self.panes.pending.take() else {
             return;
         };
         let environment = self.environment.clone();
         if self.world_mut().interact(&environment, &interaction) == Some(true) {
             self.changed();
-        }
-    }
-
-    /// The report of what the panes say, before the world has taken the
-    /// text typed in `pane`: the state it reads as, against the other side.
-    fn preview(&mut self, pane: Pane) {
-        let environment = &self.environment;
-        let Some(cluster) = self.world.clusters.get(environment) else {
-            return;
-        };
-        let typed = self.editor(pane).reads_as.clone();
-        let (desired, actual) = match (pane, typed) {
-            (Pane::Desired, Some(typed)) if !self.world.edits_are_reviewed(environment) => {
-                ((*typed).clone(), cluster.actual().clone())
-            }
-            (Pane::Actual, Some(typed)) => match self.world.desired_state(environment) {
-                Ok(desired) => (desired, (*typed).clone()),
-                Err(_) => return,
-            },
-            _ => return,
-        };
-        self.report_on(&desired, &actual);
-    }
-
-    /// Puts the person's text in its editor as it is, with its error.
-    fn take_text(&mut self, desired: bool, typed: &TypedText) {
-        let name = if desired { "desired" } else { "actual" };
-        let parsed = self.world.workspace.with(|workspace| workspace.read_typed(name, typed));
-        let text = &typed.text;
-        let editor = if desired {
-            &mut self.desired
-        } else {
-            &mut self.actual
-        };
-        editor.format = Format::of(text);
-        editor.lines.clear();
-        editor.text = text.clone();
-        match parsed {
-            Ok(state) => {
-                editor.error = None;
-                editor.reads_as = Some(Rc::new(state));
-            }
-            Err(error) => {
-                editor.error = Some(error);
-                editor.reads_as = None;
-            }
         }
     }
 }

@@ -52,13 +52,13 @@ impl Model {
             .map(|(environment, cluster)| {
                 let current = *environment == self.environment;
                 let actual = cluster.actual();
-                match (current, &self.report, &self.desired.reads_as) {
+                match (current, &self.panes.report, &self.panes.desired.reads_as) {
                     (true, Some(report), Some(desired)) => cluster_box(
                         environment,
                         current,
                         Some((desired, report)),
                         actual,
-                        &self.done,
+                        &self.playback.done,
                         world,
                     ),
                     _ => {

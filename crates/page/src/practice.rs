@@ -1,7 +1,7 @@
 //! The exercise of the scenario on screen: hints, answers, the check, and
 //! the student's progress.
 
-use crate::model::{Model, Progress};
+use crate::model::Model;
 use gitops_world::attempt::{check, Attempt};
 use gitops_world::exercise::Exercise;
 use sha2::{Digest, Sha256};
@@ -12,14 +12,6 @@ impl Model {
         self.scenario.exercise.as_ref()
     }
 
-    /// The progress of the exercise on screen.
-    pub fn exercise_progress(&self) -> Progress {
-        self.progress
-            .get(&self.exercise_key)
-            .copied()
-            .unwrap_or_default()
-    }
-
     /// The key the progress of the exercise just loaded is kept under: one of
     /// the playground's exercises by its file (also when a link carries its
     /// very text), any other (a link's) by a hash of its scenario's text, so
@@ -28,15 +20,12 @@ impl Model {
         if self.scenario.exercise.is_none() {
             return self.preset.file.clone();
         }
-        let preset = self
-            .presets
-            .iter()
-            .find(|preset| preset.file == self.preset.file)
-            .or_else(|| {
-                self.presets
-                    .iter()
-                    .find(|preset| preset.text == self.preset.text)
-            });
+        let preset = self.loading.preset(&self.preset.file).or_else(|| {
+            self.loading
+                .presets
+                .iter()
+                .find(|preset| preset.text == self.preset.text)
+        });
         match preset {
             Some(preset) => preset.file.clone(),
             None => {
@@ -53,8 +42,10 @@ impl Model {
             return;
         };
         let total = exercise.hints.len();
-        let key = self.exercise_key.clone();
-        let progress = Rc::make_mut(&mut self.progress).entry(key).or_default();
+        let key = self.work.exercise_key.clone();
+        let progress = Rc::make_mut(&mut self.work.progress)
+            .entry(key)
+            .or_default();
         progress.hints = (progress.hints + 1).min(total);
     }
 
@@ -66,10 +57,10 @@ impl Model {
             return;
         };
         let attempt = Attempt {
-            interactions: self.session.interactions.clone(),
-            answers: self.answers.clone(),
+            interactions: self.work.session.interactions.clone(),
+            answers: self.work.answers.clone(),
         };
-        let presets = self.presets.clone();
+        let presets = self.loading.presets.clone();
         let preset = |file: &str| {
             presets
                 .iter()
@@ -78,12 +69,12 @@ impl Model {
         };
         let checked = check(&scenario, exercise, &attempt, &preset);
         if checked.solved {
-            let key = self.exercise_key.clone();
-            Rc::make_mut(&mut self.progress)
+            let key = self.work.exercise_key.clone();
+            Rc::make_mut(&mut self.work.progress)
                 .entry(key)
                 .or_default()
                 .solved = true;
         }
-        self.checked = Some(Rc::new(checked));
+        self.work.checked = Some(Rc::new(checked));
     }
 }

@@ -1,9 +1,10 @@
 //! The page's one reducer (`Model::act`): what an action does to the model.
+//! A part's own actions go to its reducer; the others move the world or
+//! reach across the parts.
 
 use crate::action::Action;
-use crate::editor::Pane;
-use crate::model::{Model, Request, Waiting};
-use crate::view::Panel;
+use crate::loading::{Request, Waiting};
+use crate::model::Model;
 use gitops_world::share::Interaction;
 
 impl Model {
@@ -14,8 +15,14 @@ impl Model {
             next.settle();
         }
         match action {
+            Action::View(action) => next.view.act(action),
+            Action::Playback(action) => {
+                let can_step = next.panes.can_step();
+                next.playback.act(action, can_step)
+            }
+            Action::Work(action) => next.work.act(action),
             Action::Hosted(action) => next.when_ready(Request::Act(Waiting::new(*action))),
-            Action::MenuLoaded(menu) => next.menu_loaded(menu),
+            Action::MenuLoaded(menu) => next.loading.menu_loaded(menu),
             Action::PresetsLoaded(presets) => next.presets_arrived(presets),
             Action::PresetsFailed(problem) => next.presets_failed(&problem),
             Action::Choose(file) => next.choose(file),
@@ -23,9 +30,6 @@ impl Model {
             Action::Open(session, source) => next.open(session, source),
             Action::CannotOpen(source, problem) => next.cannot_open(source, problem),
             Action::Started => next.start_over(),
-            Action::Notice(text) => next.notice = Some(text),
-            Action::DismissNotice => next.notice = None,
-            Action::KeepWork => next.resumed = None,
             Action::Load(preset) => next.load_remembered(preset),
             Action::Reset => next.reset(),
             Action::Restart => next.restart(),
@@ -38,12 +42,6 @@ impl Model {
             Action::Check => next.check(),
             Action::Approve(number) => next.interact(Interaction::Approve(number)),
             Action::Merge(number) => next.interact(Interaction::Merge(number)),
-            Action::CloseShare => next.shared = None,
-            Action::LinkMade(fragment) => {
-                if let Some(shared) = next.shared.as_mut().filter(|shared| shared.fragment.is_none()) {
-                    shared.fragment = Some(fragment);
-                }
-            }
             Action::SelectEnvironment(environment) => {
                 next.interact(Interaction::Environment(environment))
             }
@@ -61,9 +59,6 @@ impl Model {
             Action::Step => next.interact(Interaction::Step),
             Action::ConfirmPrune => next.interact(Interaction::ConfirmPrune),
             Action::Tick => next.tick(),
-            Action::Play => next.playing = next.can_step(),
-            Action::Pause => next.playing = false,
-            Action::SetSpeed(speed) => next.speed = speed,
             Action::Advance => next.interact(Interaction::Advance),
             Action::RunToEnd => {
                 while next.can_run_to_end() {
@@ -71,17 +66,10 @@ impl Model {
                 }
             }
             Action::Revert(commit) => next.interact(Interaction::Revert(commit)),
-            Action::SetTheme(theme) => next.theme = theme,
-            Action::ToggleHelp => next.help_open = !next.help_open,
-            Action::ShowPanel(panel) => next.panel = panel,
             Action::TravelTo(moves) => next.travel_to(moves),
             Action::Inspect(key) => {
-                next.panel = match next.pane_of(&key) {
-                    Pane::Actual => Panel::Actual,
-                    Pane::Desired => Panel::Desired,
-                };
-                next.token += 1;
-                next.highlight = Some((key, next.token));
+                let pane = next.panes.pane_of(&key);
+                next.view.inspect(key, pane)
             }
         }
     }

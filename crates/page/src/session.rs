@@ -1,10 +1,12 @@
 //! Opening, remembering and sharing sessions: a scenario and what the
 //! person did with it.
 
-use crate::model::{Failure, Model, Request, Resumed, Shared};
-use crate::source::Source;
+use crate::loading::Request;
+use crate::model::Model;
 use crate::preset::{Preset, FIRST_PRESET};
 use crate::problem::Problem;
+use crate::source::Source;
+use crate::work::{Resumed, Shared};
 use gitops_world::person::Interaction;
 use gitops_world::scenario::Scenario;
 use gitops_world::share::{LinkError, Session, MAX_EXPANDED_BYTES, MAX_LINK_CHARS};
@@ -19,41 +21,26 @@ impl Model {
     /// The key a session's work is saved under when nothing says otherwise:
     /// its preset's, or the one for scenarios that are not presets.
     pub(super) fn natural_key(&self) -> String {
-        key_of(&self.session)
+        key_of(&self.work.session)
     }
 
     /// The session of the scenario just loaded, before anything was done.
     pub(super) fn fresh_session(&self) -> Session {
-        if self
-            .presets
-            .iter()
-            .any(|preset| preset.file == self.preset.file)
-        {
+        if self.loading.preset(&self.preset.file).is_some() {
             Session::of_preset(&self.preset.file)
         } else {
             Session::of_scenario(&self.preset.text)
         }
     }
 
-    /// The key under which the current scenario's work is saved.
-    pub fn saved_key(&self) -> String {
-        self.saved_as.clone()
-    }
-
     /// A link's preset on which this browser holds work of the person's own,
     /// kept aside while the link's session is open.
     pub fn own_work_kept(&self) -> Option<&Preset> {
-        let file = self.session.preset.as_ref()?;
-        if self.saved_as == *file || !self.saved.get(file).is_some_and(has_work) {
+        let file = self.work.session.preset.as_ref()?;
+        if self.work.saved_as == *file || !self.work.saved.get(file).is_some_and(has_work) {
             return None;
         }
-        self.presets.iter().find(|preset| preset.file == *file)
-    }
-
-    /// Keeps the current session among the saved ones.
-    pub(super) fn remember(&mut self) {
-        let key = self.saved_key();
-        Rc::make_mut(&mut self.saved).insert(key, self.session.clone());
+        self.loading.preset(file)
     }
 
     /// Opens a session from a link or a host page. It is saved under its
@@ -61,7 +48,12 @@ impl Model {
     /// then it is saved apart, and their work is kept. What does not open
     /// leaves the scenario on screen, says why, and is told to a host page.
     pub fn open(&mut self, session: Session, source: Source) {
-        if let Some(early) = self.early.as_mut().filter(|_| source != Source::Start) {
+        if let Some(early) = self
+            .loading
+            .early
+            .as_mut()
+            .filter(|_| source != Source::Start)
+        {
             early.push(Request::Open(session, source));
             return;
         }
@@ -83,7 +75,7 @@ impl Model {
             None => SHARED_KEY.to_string(),
         };
         let carried_on = [&natural, &apart].into_iter().find_map(|key| {
-            let saved = self.saved.get(key)?;
+            let saved = self.work.saved.get(key)?;
             carries_on(saved, &session).then(|| (key.clone(), saved.clone()))
         });
         if let Some((key, saved)) = carried_on {
@@ -91,6 +83,7 @@ impl Model {
         }
         let other_work_of_their_own = session.preset.is_some()
             && self
+                .work
                 .saved
                 .get(&natural)
                 .is_some_and(|saved| has_work(saved) && *saved != session);
@@ -107,46 +100,45 @@ impl Model {
     /// `start` over (the scenario's start, or the link's).
     fn open_resumed(&mut self, key: String, saved: Session, start: Session, source: Source) {
         match self.open_saved_as(key, saved) {
-            Ok(()) => self.resumed = Some(Resumed { start }),
+            Ok(()) => self.work.resumed = Some(Resumed { start }),
             Err(problem) => self.cannot_open(source, problem),
         }
     }
 
     /// Leaves the work that came back for the start it carried on from.
     pub(crate) fn restart(&mut self) {
-        let Some(resumed) = self.resumed.take() else {
+        let Some(resumed) = self.work.resumed.take() else {
             return;
         };
-        let key = self.saved_key();
+        let key = self.work.saved_key();
         if let Err(problem) = self.open_saved_as(key, resumed.start) {
-            self.notice = Some(format!("This scenario does not open again: {problem}"));
+            self.view.notice = Some(format!("This scenario does not open again: {problem}"));
         }
     }
 
     /// Says that what `source` asked for does not open, and why (`problem`), and
     /// keeps it for the host page of an embedded playground.
     pub fn cannot_open(&mut self, source: Source, problem: Problem) {
-        if let Some(early) = self.early.as_mut().filter(|_| source != Source::Start) {
+        if let Some(early) = self
+            .loading
+            .early
+            .as_mut()
+            .filter(|_| source != Source::Start)
+        {
             early.push(Request::CannotOpen(source, problem));
             return;
         }
         let message = source.notice(&problem.message);
-        self.notice = Some(message.clone());
+        self.view.notice = Some(message.clone());
         if let Some(request) = source.request() {
-            let number = self.failure.as_ref().map_or(0, |failure| failure.number) + 1;
-            self.failure = Some(Failure {
-                number,
-                request: request.to_string(),
-                message,
-                at: problem.at,
-            });
+            self.loading.fail(request, message, problem.at);
         }
     }
 
     /// The start is over: opens the links followed and the host's messages that
     /// came meanwhile, in their order.
     pub(super) fn start_over(&mut self) {
-        let early = self.early.take().unwrap_or_default();
+        let early = self.loading.early.take().unwrap_or_default();
         if !early.is_empty() {
             self.settle();
         }
@@ -158,7 +150,7 @@ impl Model {
     /// Opens the work saved last (under `key`), unless the person has started
     /// something.
     pub(crate) fn resume(&mut self, key: String, session: Session) {
-        if self.session.interactions.is_empty() {
+        if self.work.session.interactions.is_empty() {
             self.when_texts_here(Request::Resume(key, session));
         }
     }
@@ -166,13 +158,13 @@ impl Model {
     /// Opens saved work with the presets' texts as they are (as `open_now`),
     /// unless the person has started something meanwhile.
     pub(crate) fn resume_now(&mut self, key: String, session: Session) {
-        if !self.session.interactions.is_empty() {
+        if !self.work.session.interactions.is_empty() {
             return;
         }
         let worked = has_work(&session);
         let start = session.started();
         match self.open_saved_as(key, session) {
-            Ok(()) if worked => self.resumed = Some(Resumed { start }),
+            Ok(()) if worked => self.work.resumed = Some(Resumed { start }),
             Ok(()) => {}
             Err(problem) => self.cannot_open(Source::Saved, problem),
         }
@@ -183,7 +175,7 @@ impl Model {
     /// says why.
     pub fn open_saved_as(&mut self, key: String, session: Session) -> Result<(), Problem> {
         let preset = match (&session.preset, &session.scenario) {
-            (Some(file), _) => match self.presets.iter().find(|preset| preset.file == *file) {
+            (Some(file), _) => match self.loading.preset(file) {
                 Some(preset) => preset.clone(),
                 None => return Err(format!("this playground has no preset named {file:?}").into()),
             },
@@ -196,18 +188,18 @@ impl Model {
         let scenario = Scenario::parse(&preset.file, &preset.text)
             .map_err(|error| Problem::in_text("the scenario does not read", &error))?;
         self.load(preset, scenario);
-        self.saved_as = key;
+        self.work.saved_as = key;
         for interaction in session.interactions {
             self.interact(interaction);
         }
-        self.remember();
+        self.work.remember();
         Ok(())
     }
 
     /// Loads a preset, with the work saved for it if there is some, and says
     /// so; a visit that only let time run starts again from the start.
     pub fn load_remembered(&mut self, preset: Preset) {
-        match self.saved.get(&preset.file).cloned() {
+        match self.work.saved.get(&preset.file).cloned() {
             Some(session) if has_work(&session) => {
                 let start = session.started();
                 self.open_resumed(preset.file.clone(), session, start, Source::Saved);
@@ -219,26 +211,22 @@ impl Model {
     fn load_fresh(&mut self, preset: Preset) {
         match Scenario::parse(&preset.file, &preset.text) {
             Ok(scenario) => self.load(preset, scenario),
-            Err(error) => self.notice = Some(format!("This scenario does not read: {error}")),
+            Err(error) => self.view.notice = Some(format!("This scenario does not read: {error}")),
         }
     }
 
     /// Back to the start of this scenario; its saved work is forgotten.
     pub fn reset(&mut self) {
-        let key = self.saved_key();
-        Rc::make_mut(&mut self.saved).remove(&key);
+        let key = self.work.saved_key();
+        Rc::make_mut(&mut self.work.saved).remove(&key);
         self.load_fresh(self.preset.clone());
-        self.saved_as = key;
+        self.work.saved_as = key;
     }
 
     /// Back to the first preset; all saved work is forgotten.
     pub fn reset_all(&mut self) {
-        self.saved = Rc::new(Default::default());
-        let first = self
-            .presets
-            .iter()
-            .find(|preset| preset.file == FIRST_PRESET.0)
-            .cloned();
+        self.work.saved = Rc::new(Default::default());
+        let first = self.loading.preset(FIRST_PRESET.0).cloned();
         match first {
             Some(preset) => self.load_fresh(preset),
             None => self.load_fresh(self.preset.clone()),
@@ -248,7 +236,7 @@ impl Model {
     /// Opens Share; the page then makes the link of the current session (or says
     /// why the playground would refuse it) and hands it over with `LinkMade`.
     pub fn share(&mut self) {
-        self.shared = Some(Shared {
+        self.work.shared = Some(Shared {
             fragment: None,
             title: self.preset.title.clone(),
         });

@@ -15,12 +15,14 @@ impl Model {
     /// The moves made so far, and the moves there are in all (the ones undone included).
     pub fn moves(&self) -> (usize, usize) {
         let made = self
+            .work
             .session
             .interactions
             .iter()
             .filter(|interaction| is_move(interaction))
             .count();
         let undone = self
+            .work
             .undone
             .iter()
             .filter(|interaction| is_move(interaction))
@@ -35,8 +37,8 @@ impl Model {
         if wanted == made || wanted > all {
             return;
         }
-        let mut interactions = self.session.interactions.clone();
-        interactions.extend(self.undone.iter().cloned());
+        let mut interactions = self.work.session.interactions.clone();
+        interactions.extend(self.work.undone.iter().cloned());
         let mut seen = 0;
         let cut = interactions
             .iter()
@@ -46,12 +48,14 @@ impl Model {
             })
             .unwrap_or(interactions.len());
         let undone = interactions.split_off(cut);
-        let mut session: Session = self.session.clone();
+        let mut session: Session = self.work.session.clone();
         session.interactions = interactions;
-        self.playing = false;
-        match self.open_saved_as(self.saved_as.clone(), session) {
-            Ok(()) => self.undone = undone,
-            Err(problem) => self.notice = Some(format!("This step cannot be replayed: {problem}")),
+        self.playback.playing = false;
+        match self.open_saved_as(self.work.saved_key(), session) {
+            Ok(()) => self.work.undone = undone,
+            Err(problem) => {
+                self.view.notice = Some(format!("This step cannot be replayed: {problem}"))
+            }
         }
     }
 }

@@ -32,28 +32,28 @@ fn all_presets() -> Vec<Preset> {
 fn a_choice_waits_for_the_presets_texts_then_loads() {
     let mut model = opened();
     assert!(
-        !model.wants_presets(),
+        !model.loading.wants_presets(),
         "the worked example needs nothing fetched"
     );
     model.act(Action::MenuLoaded(
         all_presets().iter().map(MenuEntry::of).collect(),
     ));
     assert_eq!(
-        model.menu.len(),
+        model.loading.menu.len(),
         all_presets().len(),
         "the menu lists them all"
     );
-    assert!(!model.presets_loaded());
+    assert!(!model.loading.presets_loaded());
 
     model.act(Action::Choose("ordering-waves.yaml".into()));
-    assert!(model.wants_presets());
+    assert!(model.loading.wants_presets());
     assert_eq!(
         model.preset.file, "worked-example.json",
         "nothing changes meanwhile"
     );
 
     model.act(Action::PresetsLoaded(all_presets()));
-    assert!(!model.wants_presets());
+    assert!(!model.loading.wants_presets());
     assert_eq!(model.preset.file, "ordering-waves.yaml");
     assert_eq!(model.preset.title, "Ordering and waves");
 }
@@ -62,9 +62,9 @@ fn a_choice_waits_for_the_presets_texts_then_loads() {
 fn choosing_the_worked_example_again_fetches_nothing() {
     let mut model = opened();
     model.act(Action::Choose("worked-example.json".into()));
-    assert!(!model.wants_presets());
+    assert!(!model.loading.wants_presets());
     assert_eq!(model.preset.file, "worked-example.json");
-    assert!(model.notice.is_none(), "{:?}", model.notice);
+    assert!(model.view.notice.is_none(), "{:?}", model.view.notice);
 }
 
 #[test]
@@ -77,7 +77,7 @@ fn links_and_saved_work_wait_for_the_texts_in_their_order() {
         Session::of_preset("secrets-external.yaml"),
         Source::Link,
     ));
-    assert!(model.wants_presets());
+    assert!(model.loading.wants_presets());
     assert_eq!(model.preset.file, "worked-example.json");
 
     model.act(Action::PresetsLoaded(all_presets()));
@@ -86,7 +86,7 @@ fn links_and_saved_work_wait_for_the_texts_in_their_order() {
         "the link, which came last, is on screen"
     );
     assert!(
-        model.saved.contains_key("exercises/flapping.yaml"),
+        model.work.saved.contains_key("exercises/flapping.yaml"),
         "the saved work opened first, and stays saved"
     );
 }
@@ -99,15 +99,18 @@ fn when_the_texts_cannot_be_fetched_what_waited_says_so_and_a_new_need_asks_agai
         Source::Link,
     ));
     model.act(Action::PresetsFailed("scenarios.json: HTTP 404".into()));
-    assert!(!model.wants_presets());
+    assert!(!model.loading.wants_presets());
     assert_eq!(
-        model.notice.as_deref(),
+        model.view.notice.as_deref(),
         Some("The link does not open: the presets could not be loaded (scenarios.json: HTTP 404). The scenario on screen stays.")
     );
     assert_eq!(model.preset.file, "worked-example.json");
 
     model.act(Action::Choose("secrets-external.yaml".into()));
-    assert!(model.wants_presets(), "the next choice fetches again");
+    assert!(
+        model.loading.wants_presets(),
+        "the next choice fetches again"
+    );
 }
 
 #[test]
@@ -116,10 +119,10 @@ fn a_scenario_s_text_opens_even_when_the_presets_texts_cannot_be_fetched() {
     let text = r#"{"title": "Shared", "desired": {"web": {"image": "web:2"}}, "actual": {"web": {"image": "web:1"}}}"#;
     model.act(Action::Open(Session::of_scenario(text), Source::Link));
     assert!(
-        model.wants_presets(),
+        model.loading.wants_presets(),
         "it waits, to know whether the text is an exercise's"
     );
     model.act(Action::PresetsFailed("scenarios.json: HTTP 404".into()));
-    assert_eq!(model.preset.title, "Shared", "{:?}", model.notice);
-    assert!(model.notice.is_none(), "{:?}", model.notice);
+    assert_eq!(model.preset.title, "Shared", "{:?}", model.view.notice);
+    assert!(model.view.notice.is_none(), "{:?}", model.view.notice);
 }

@@ -13,7 +13,7 @@ fn opened() -> Model {
 
 /// Each mark as `kind key field: the text of its lines`.
 fn shown(model: &Model, pane: Pane) -> Vec<String> {
-    let text = &model.editor(pane).text;
+    let text = &model.panes.editor(pane).text;
     let lines: Vec<&str> = text.lines().collect();
     model
         .drift_marks(pane)
@@ -30,8 +30,8 @@ fn the_worked_example_marks_the_changed_field_in_both_panes_and_the_extra_object
     let model = opened();
     let desired = shown(&model, Pane::Desired);
     let actual = shown(&model, Pane::Actual);
-    assert_eq!(desired, [r#"Changed web /replicas: "replicas": 3"#], "{}", model.desired.text);
-    assert_eq!(actual.len(), 2, "{actual:?}\n{}", model.actual.text);
+    assert_eq!(desired, [r#"Changed web /replicas: "replicas": 3"#], "{}", model.panes.desired.text);
+    assert_eq!(actual.len(), 2, "{actual:?}\n{}", model.panes.actual.text);
     assert!(actual[0].starts_with("Extra debug -: \"debug\": {"), "{actual:?}");
     assert!(actual[1].starts_with(r#"Changed web /replicas: "replicas": "#), "{actual:?}");
     assert_ne!(actual[1], desired[0], "each pane marks its own value");
@@ -43,7 +43,7 @@ fn a_pane_typed_as_yaml_is_marked_where_its_fields_are_and_a_field_it_lacks_at_i
     let yaml = "web:\n  image: registry.example/web:1.4.2\n  replicas: 5\napi:\n  image: registry.example/api:1.0\ncache:\n  image: registry.example/cache:7\n";
     model.act(Action::Edit(Pane::Desired, yaml.into()));
     let desired = shown(&model, Pane::Desired);
-    assert!(desired.contains(&"Changed web /replicas: replicas: 5".to_string()), "{desired:?}\n{}", model.actual.text);
+    assert!(desired.contains(&"Changed web /replicas: replicas: 5".to_string()), "{desired:?}\n{}", model.panes.actual.text);
     assert!(desired.contains(&"Missing cache -: cache: image: registry.example/cache:7".to_string()), "{desired:?}");
     assert!(desired.contains(&"Changed api /replicas: api:".to_string()), "a field Git lacks marks its parent's first line: {desired:?}");
     let model_actual = shown(&model, Pane::Actual);
@@ -68,9 +68,9 @@ fn the_fields_no_comparison_looks_at_are_found_in_each_pane() {
     model.act(Action::Edit(Pane::Actual, deployment(1, true).into()));
     model.act(Action::Edit(Pane::Desired, deployment(2, false).into()));
     let actual = model.pane_marks(Pane::Actual);
-    let lines: Vec<&str> = model.actual.text.lines().collect();
+    let lines: Vec<&str> = model.panes.actual.text.lines().collect();
     let greyed: Vec<String> = actual.ignored.iter().map(|range| lines[range.clone()].join("|")).collect();
-    assert_eq!(greyed, ["  generation: 1", "status:|  readyReplicas: 1"], "what the cluster writes: {}", model.actual.text);
+    assert_eq!(greyed, ["  generation: 1", "status:|  readyReplicas: 1"], "what the cluster writes: {}", model.panes.actual.text);
     let replicas = actual.drift.iter().find(|mark| mark.field.as_deref() == Some("/spec/replicas"));
     assert_eq!(replicas.map(|mark| lines[mark.lines.clone()].join("|")), Some("  replicas: 1".to_string()), "{:?}", actual.drift);
     assert!(model.pane_marks(Pane::Desired).ignored.is_empty());
@@ -80,12 +80,12 @@ fn the_fields_no_comparison_looks_at_are_found_in_each_pane() {
 fn each_object_is_found_for_folding_in_a_rendered_and_in_a_typed_pane() {
     let mut model = opened();
     let first_lines = |model: &Model, pane: Pane| -> Vec<String> {
-        let lines: Vec<&str> = model.editor(pane).text.lines().collect();
+        let lines: Vec<&str> = model.panes.editor(pane).text.lines().collect();
         let objects = model.pane_marks(pane).objects;
         objects.iter().map(|(key, range)| format!("{key}: {} to {}", lines[range.start].trim(), lines[range.end - 1].trim())).collect()
     };
     let actual = first_lines(&model, Pane::Actual);
-    assert_eq!(actual, [r#"api: "api": { to },"#, r#"debug: "debug": { to },"#, r#"web: "web": { to }"#], "{}", model.actual.text);
+    assert_eq!(actual, [r#"api: "api": { to },"#, r#"debug: "debug": { to },"#, r#"web: "web": { to }"#], "{}", model.panes.actual.text);
     let yaml = "web:\n  image: registry.example/web:1.4.2\n  replicas: 5\napi:\n  image: registry.example/api:1.0\n";
     model.act(Action::Edit(Pane::Desired, yaml.into()));
     assert_eq!(first_lines(&model, Pane::Desired), ["web: web: to replicas: 5", "api: api: to image: registry.example/api:1.0"]);

@@ -18,7 +18,7 @@ fn hosted(action: Action) -> Action {
 }
 
 fn titles_and_done(model: &Model) -> (String, usize) {
-    (model.preset.title.clone(), model.done.len())
+    (model.preset.title.clone(), model.playback.done.len())
 }
 
 #[test]
@@ -29,7 +29,11 @@ fn a_step_sent_after_a_load_steps_the_loaded_scenario_however_long_the_load_wait
         Source::Host,
     )));
     model.act(hosted(Action::Step));
-    assert_eq!(model.done.len(), 0, "nothing runs before the start is over");
+    assert_eq!(
+        model.playback.done.len(),
+        0,
+        "nothing runs before the start is over"
+    );
 
     let presets = presets();
     model.act(Action::MenuLoaded(
@@ -37,10 +41,10 @@ fn a_step_sent_after_a_load_steps_the_loaded_scenario_however_long_the_load_wait
     ));
     model.act(Action::Started);
     assert!(
-        model.wants_presets(),
+        model.loading.wants_presets(),
         "the scenario's text waits for the presets' texts"
     );
-    assert_eq!(model.done.len(), 0, "and the step waits behind it");
+    assert_eq!(model.playback.done.len(), 0, "and the step waits behind it");
 
     model.act(Action::PresetsLoaded(presets));
     assert_eq!(
@@ -62,15 +66,15 @@ fn a_preset_loaded_then_stepped_waits_for_the_presets_then_steps_it() {
         Source::Host,
     )));
     model.act(hosted(Action::Step));
-    assert_eq!(model.done.len(), 0);
+    assert_eq!(model.playback.done.len(), 0);
     let title = presets[1].title.clone();
     model.act(Action::PresetsLoaded(presets));
     assert_eq!(model.preset.title, title);
     assert_eq!(
-        model.done.len(),
+        model.playback.done.len(),
         1,
         "{:?}",
-        model.report.as_ref().map(|report| &report.plan)
+        model.panes.report.as_ref().map(|report| &report.plan)
     );
 }
 
@@ -79,5 +83,5 @@ fn with_nothing_waiting_a_hosts_action_is_done_at_once() {
     let mut model = Model::new(Theme::System, BTreeMap::new(), BTreeMap::new());
     model.act(Action::Started);
     model.act(hosted(Action::Step));
-    assert_eq!(model.done.len(), 1);
+    assert_eq!(model.playback.done.len(), 1);
 }

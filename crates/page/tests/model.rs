@@ -4,7 +4,7 @@
 //! DOM: focus, keyboard, dialogs, links pasted and the embed's messages.
 
 use gitops_core::SyncStatus;
-use gitops_page::{Action, Model, Pane, Theme};
+use gitops_page::{Action, Model, Pane, PlaybackAction, Theme};
 use std::collections::BTreeMap;
 
 /// The page as it opens: the worked example, nothing saved.
@@ -17,10 +17,11 @@ fn opened() -> Model {
 /// What the plan shows: applied operations first, each `verb key`.
 fn cards(model: &Model) -> Vec<String> {
     let done = model
+        .playback
         .done
         .iter()
         .map(|operation| format!("{} {} (done)", operation.verb(), operation.key()));
-    let plan = model.report.iter().flat_map(|report| {
+    let plan = model.panes.report.iter().flat_map(|report| {
         report
             .plan
             .iter()
@@ -43,7 +44,7 @@ const ONLY_API: &str = r#"{"api": {"image": "registry.example/api:1.4.2", "repli
 fn the_page_opens_with_the_worked_example_planned() {
     let model = opened();
     assert_eq!(cards(&model), ["delete debug", "update web"]);
-    let report = model.report.as_ref().expect("a report");
+    let report = model.panes.report.as_ref().expect("a report");
     assert_eq!(report.status.sync, SyncStatus::OutOfSync);
     assert!(report
         .warnings
@@ -61,29 +62,29 @@ fn step_applies_the_next_operation_until_the_plan_is_done() {
         ["delete debug (done)", "update web"],
         "prunes run first in their wave"
     );
-    assert!(!model.actual.text.contains("debug"));
+    assert!(!model.panes.actual.text.contains("debug"));
     assert_eq!(
-        model.highlight.as_ref().map(|(key, _)| key.as_str()),
+        model.view.highlight.as_ref().map(|(key, _)| key.as_str()),
         Some("debug")
     );
     model.act(Action::Step);
     assert_eq!(cards(&model), ["delete debug (done)", "update web (done)"]);
-    let report = model.report.as_ref().expect("a report");
+    let report = model.panes.report.as_ref().expect("a report");
     assert_eq!(report.status.sync, SyncStatus::Synced);
     assert!(
-        model.actual.text.contains("\"replicas\": 3"),
+        model.panes.actual.text.contains("\"replicas\": 3"),
         "{}",
-        model.actual.text
+        model.panes.actual.text
     );
-    assert!(!model.can_step(), "nothing left to apply");
+    assert!(!model.panes.can_step(), "nothing left to apply");
 }
 
 #[test]
 fn play_runs_until_the_plan_is_done_and_stops() {
     let mut model = opened();
-    model.act(Action::Play);
-    assert!(model.playing);
-    while model.playing {
+    model.act(PlaybackAction::Play.into());
+    assert!(model.playback.playing);
+    while model.playback.playing {
         model.act(Action::Tick);
     }
     assert_eq!(cards(&model), ["delete debug (done)", "update web (done)"]);
@@ -94,7 +95,7 @@ fn editing_a_pane_replans_and_keeps_the_text_as_typed() {
     let mut model = opened();
     edit(&mut model, Pane::Actual, "{}");
     assert_eq!(cards(&model), ["create api", "create web"]);
-    assert_eq!(&*model.actual.text, "{}");
+    assert_eq!(&*model.panes.actual.text, "{}");
 }
 
 #[test]
@@ -102,15 +103,15 @@ fn panes_in_different_forms_sync_nothing_and_say_why_until_both_agree() {
     let mut model = opened();
     let service = r#"[{"apiVersion": "v1", "kind": "Service", "metadata": {"name": "a"}}]"#;
     edit(&mut model, Pane::Actual, service);
-    let why = model.forms_error.clone().unwrap_or_default();
+    let why = model.panes.forms_error.clone().unwrap_or_default();
     assert!(
         why.contains("Nothing syncs: Git holds named objects (the lesson's form) and the cluster holds Kubernetes objects"),
         "{why}"
     );
     assert_eq!(cards(&model), Vec::<String>::new(), "no plan across forms");
-    assert!(!model.can_step());
+    assert!(!model.panes.can_step());
     edit(&mut model, Pane::Desired, service);
-    assert_eq!(model.forms_error, None, "both panes in one form");
+    assert_eq!(model.panes.forms_error, None, "both panes in one form");
 }
 
 #[test]
@@ -120,24 +121,24 @@ fn typing_replans_at_once_and_commits_when_typing_pauses() {
     edit(&mut model, Pane::Desired, ONLY_API);
     assert_eq!(cards(&model), ["delete debug", "delete web"]);
     assert_eq!(commits(&model), before, "no commit while typing");
-    assert!(model.typing().is_some());
-    let typed = model.report.clone().expect("a report");
+    assert!(model.panes.typing().is_some());
+    let typed = model.panes.report.clone().expect("a report");
     model.act(Action::Settle);
     assert_eq!(commits(&model), before + 1);
-    let committed = model.report.as_ref().expect("a report");
+    let committed = model.panes.report.as_ref().expect("a report");
     assert!(std::rc::Rc::ptr_eq(&typed, committed), "Git holds what was typed: the report on it stands");
     assert_eq!(
         model.world.repository.head().message,
         "Edit envs/prod in the playground"
     );
     assert_eq!(cards(&model), ["delete debug", "delete web"]);
-    assert_eq!(model.typing(), None);
+    assert_eq!(model.panes.typing(), None);
 }
 
 #[test]
 fn a_typo_fixed_back_to_what_git_says_leaves_no_commit() {
     let mut model = opened();
-    let (before, original) = (commits(&model), model.desired.text.to_string());
+    let (before, original) = (commits(&model), model.panes.desired.text.to_string());
     let events = model.world.events.len();
     // Typed and fixed before the pause: nothing to commit.
     edit(&mut model, Pane::Desired, ONLY_API);
@@ -174,16 +175,16 @@ fn a_step_right_after_typing_commits_first_and_applies_the_typed_plan() {
 fn a_broken_pane_shows_its_error_and_keeps_the_last_plan_and_text() {
     let mut model = opened();
     edit(&mut model, Pane::Desired, "{\"web\": ");
-    let error = model.desired.error.as_ref().expect("an error");
+    let error = model.panes.desired.error.as_ref().expect("an error");
     assert_eq!(
         error.to_string(),
         "desired, line 1, column 8: EOF while parsing a value"
     );
     assert_eq!(cards(&model), ["delete debug", "update web"]);
-    assert_eq!(&*model.desired.text, "{\"web\": ", "the text stays");
-    assert!(!model.can_step(), "no step while a pane is broken");
+    assert_eq!(&*model.panes.desired.text, "{\"web\": ", "the text stays");
+    assert!(!model.panes.can_step(), "no step while a pane is broken");
     model.act(Action::Step);
-    assert_eq!(model.done, [], "a Step does nothing then");
+    assert_eq!(model.playback.done, [], "a Step does nothing then");
 }
 
 #[test]
@@ -225,7 +226,7 @@ fn with_preset(file: &str) -> Model {
 
 /// The health the report gives `key`, as text.
 fn health_of(model: &Model, key: &str) -> String {
-    let report = model.report.as_ref().expect("a report");
+    let report = model.panes.report.as_ref().expect("a report");
     let object = report.objects.iter().find(|object| &*object.key == key);
     format!("{:?}", object.and_then(|object| object.health))
 }
@@ -237,32 +238,32 @@ fn a_sync_stepped_by_hand_stops_at_a_wave_until_the_earlier_wave_is_healthy() {
     let mut model = with_preset("ordering-waves.yaml");
     model.act(Action::Step);
     model.act(Action::Step);
-    let done: Vec<String> = model.done.iter().map(|op| op.key().to_string()).collect();
+    let done: Vec<String> = model.playback.done.iter().map(|op| op.key().to_string()).collect();
     assert_eq!(done, ["Namespace/shop", "StatefulSet/shop/db"]);
     assert!(
-        !model.can_step_now() && model.can_step(),
+        !model.panes.can_step_now() && model.panes.can_step(),
         "Step waits; Play still can run"
     );
-    let hold = model.step_hold_text().expect("Step says what it waits for");
+    let hold = model.panes.step_hold_text().expect("Step says what it waits for");
     assert!(
         hold.contains("wave 0 waits until StatefulSet/shop/db is Healthy"),
         "{hold}"
     );
     model.act(Action::Step);
     assert_eq!(
-        model.done.len(),
+        model.playback.done.len(),
         2,
         "Step applies nothing while the wave waits"
     );
 
-    model.act(Action::Play);
+    model.act(PlaybackAction::Play.into());
     let mut beats = 0;
-    while model.playing && beats < 40 {
+    while model.playback.playing && beats < 40 {
         model.act(Action::Tick);
         beats += 1;
     }
     assert!(
-        !model.can_step(),
+        !model.panes.can_step(),
         "Play ran the sync to its end in {beats} beats"
     );
     while health_of(&model, "Deployment/shop/web") == "Some(Progressing)" && model.world.step < 8 {
@@ -293,21 +294,22 @@ fn a_deletion_that_waits_for_confirmation_holds_step_until_the_person_confirms()
     for _ in 0..4 {
         model.act(Action::Advance);
     }
-    assert!(model.can_confirm_prune(), "{:?}", model.step_hold_text());
-    let hold = model.step_hold_text().expect("Step says what it waits for");
+    assert!(model.panes.can_confirm_prune(), "{:?}", model.panes.step_hold_text());
+    let hold = model.panes.step_hold_text().expect("Step says what it waits for");
     assert!(
         hold.contains("waits for a person to confirm the deletion of StatefulSet/shop/db"),
         "{hold}"
     );
     model.act(Action::Step);
     assert!(
-        model.done.is_empty(),
+        model.playback.done.is_empty(),
         "Step applies nothing before the confirmation"
     );
     model.act(Action::ConfirmPrune);
-    assert!(!model.can_confirm_prune());
+    assert!(!model.panes.can_confirm_prune());
     model.act(Action::Step);
     let done: Vec<String> = model
+        .playback
         .done
         .iter()
         .map(|op| format!("{} {}", op.verb(), op.key()))
@@ -315,6 +317,7 @@ fn a_deletion_that_waits_for_confirmation_holds_step_until_the_person_confirms()
     assert_eq!(done, ["delete StatefulSet/shop/db"]);
     assert!(
         model
+            .work
             .session
             .interactions
             .contains(&gitops_world::share::Interaction::ConfirmPrune),
@@ -336,19 +339,19 @@ fn a_step_the_api_server_refuses_stops_and_says_what_it_said() {
     edit(&mut model, Pane::Desired, &web("web-v2"));
     model.act(Action::Settle);
     assert!(
-        model.can_step() && !model.can_step_now(),
+        model.panes.can_step() && !model.panes.can_step_now(),
         "{:?}",
         cards(&model)
     );
-    let hold = model.step_hold_text().expect("Step says why it stops");
+    let hold = model.panes.step_hold_text().expect("Step says why it stops");
     assert!(
         hold.starts_with(r#"Step stops: the API server refuses to update Deployment/shop/web: Deployment.apps "web" is invalid: spec.selector: Invalid value: {"matchLabels":{"app":"web-v2"}}: field is immutable."#),
         "{hold}"
     );
-    model.act(Action::Play);
+    model.act(PlaybackAction::Play.into());
     model.act(Action::Tick);
-    assert!(!model.playing, "Play stops where the sync would fail");
-    assert!(model.done.is_empty());
+    assert!(!model.playback.playing, "Play stops where the sync would fail");
+    assert!(model.playback.done.is_empty());
 }
 
 const TEXT_SCENARIO: &str = r#"version: 1
@@ -380,19 +383,19 @@ fn a_scenario_of_text_states_shows_the_authors_text_until_it_is_edited() {
     ));
     model.act(Action::PresetsFailed("this test serves none".into()));
     assert!(
-        model.desired.text.starts_with("# The web tier: two replicas\napiVersion: apps/v1"),
+        model.panes.desired.text.starts_with("# The web tier: two replicas\napiVersion: apps/v1"),
         "the author's text, comment and all: {}",
-        model.desired.text
+        model.panes.desired.text
     );
-    assert_eq!(&*model.actual.text, "# Nothing is deployed yet\n[]\n");
+    assert_eq!(&*model.panes.actual.text, "# Nothing is deployed yet\n[]\n");
     assert_eq!(cards(&model), ["create Service/shop/web", "create Deployment/shop/web"], "Services before Deployments, as Argo CD orders kinds");
 
-    let edited = model.desired.text.replace("replicas: 2", "replicas: 3");
+    let edited = model.panes.desired.text.replace("replicas: 2", "replicas: 3");
     edit(&mut model, Pane::Desired, &edited);
     model.act(Action::Settle);
-    assert_eq!(&*model.desired.text, edited, "an edit stays as typed");
+    assert_eq!(&*model.panes.desired.text, edited, "an edit stays as typed");
 
     model.act(Action::Reset);
-    assert!(model.desired.text.contains("replicas: 2\n  ---") || model.desired.text.contains("replicas: 2\n---"), "{}", model.desired.text);
-    assert!(model.desired.text.starts_with("# The web tier"), "Reset brings the author's text back");
+    assert!(model.panes.desired.text.contains("replicas: 2\n  ---") || model.panes.desired.text.contains("replicas: 2\n---"), "{}", model.panes.desired.text);
+    assert!(model.panes.desired.text.starts_with("# The web tier"), "Reset brings the author's text back");
 }

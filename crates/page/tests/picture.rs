@@ -300,13 +300,13 @@ fn a_card_shows_its_object_where_it_is_in_the_cluster_else_in_git() {
     use gitops_page::{Pane, Panel};
     let mut model = opened();
     model.act(Action::Inspect("web".into()));
-    assert_eq!(model.panel, Panel::Actual);
+    assert_eq!(model.view.panel, Panel::Actual);
     assert!(model.highlighted_lines(Pane::Actual).is_some());
     assert!(model.highlighted_lines(Pane::Desired).is_none());
     let mut model = with_preset("ordering-waves.yaml");
     model.act(Action::Inspect("Deployment/shop/web".into()));
     assert_eq!(
-        model.panel,
+        model.view.panel,
         Panel::Desired,
         "not created yet: what Git declares"
     );
@@ -320,7 +320,7 @@ fn an_object_in_the_cluster_that_is_not_the_application_s_is_a_card_marked_unman
     let mut model = with_preset("prune-database.yaml");
     let text = format!(
         "{}---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: kube-root-ca.crt, namespace: shop}}\n",
-        model.actual.text
+        model.panes.actual.text
     );
     model.act(Action::Edit(Pane::Actual, text.into()));
     model.act(Action::Settle);

@@ -5,7 +5,7 @@
 mod common;
 
 use common::presets;
-use gitops_page::{Action, MenuEntry, Model, Pane, Source, Theme};
+use gitops_page::{Action, MenuEntry, Model, Pane, Source, Theme, ViewAction, WorkAction};
 use gitops_world::share::Session;
 use std::collections::BTreeMap;
 
@@ -41,47 +41,47 @@ fn typed(model: &mut Model, text: &str) {
 fn work_in_a_links_scenario_comes_back_when_the_link_opens_again() {
     let link = Session::of_scenario(LESSON);
     let mut first = reloaded(&BTreeMap::new(), Some(link.clone()));
-    assert!(first.resumed.is_none(), "nothing was kept yet");
+    assert!(first.work.resumed.is_none(), "nothing was kept yet");
     typed(&mut first, EDITED);
 
-    let mut again = reloaded(&first.saved, Some(link.clone()));
-    assert_eq!(&*again.desired.text, EDITED, "the text typed comes back");
-    let resumed = again.resumed.clone().expect("the page says the work came back");
+    let mut again = reloaded(&first.work.saved, Some(link.clone()));
+    assert_eq!(&*again.panes.desired.text, EDITED, "the text typed comes back");
+    let resumed = again.work.resumed.clone().expect("the page says the work came back");
     assert!(!resumed.starts_from_a_link(), "the link is the scenario's start");
 
     again.act(Action::Restart);
-    assert!(again.resumed.is_none());
-    assert!(again.desired.text.contains("\"replicas\": 2"), "{}", again.desired.text);
-    assert_eq!(again.session, link);
-    let after_restart = reloaded(&again.saved, Some(link));
-    assert!(after_restart.resumed.is_none(), "starting over forgot the work");
+    assert!(again.work.resumed.is_none());
+    assert!(again.panes.desired.text.contains("\"replicas\": 2"), "{}", again.panes.desired.text);
+    assert_eq!(again.work.session, link);
+    let after_restart = reloaded(&again.work.saved, Some(link));
+    assert!(after_restart.work.resumed.is_none(), "starting over forgot the work");
 }
 
 #[test]
 fn a_link_with_steps_of_its_own_comes_back_with_the_work_done_after_them() {
     let mut shared = reloaded(&BTreeMap::new(), Some(Session::of_scenario(LESSON)));
     shared.act(Action::Advance);
-    let link = shared.session.clone();
+    let link = shared.work.session.clone();
     let mut opened = reloaded(&BTreeMap::new(), Some(link.clone()));
     typed(&mut opened, EDITED);
 
-    let mut again = reloaded(&opened.saved, Some(link.clone()));
-    assert_eq!(&*again.desired.text, EDITED);
-    assert!(again.resumed.as_ref().unwrap().starts_from_a_link());
+    let mut again = reloaded(&opened.work.saved, Some(link.clone()));
+    assert_eq!(&*again.panes.desired.text, EDITED);
+    assert!(again.work.resumed.as_ref().unwrap().starts_from_a_link());
     again.act(Action::Restart);
-    assert_eq!(again.session, link, "Start over opens the link as it was shared");
+    assert_eq!(again.work.session, link, "Start over opens the link as it was shared");
 }
 
 #[test]
 fn two_lessons_scenarios_keep_their_work_apart() {
     let mut first = reloaded(&BTreeMap::new(), Some(Session::of_scenario(LESSON)));
     typed(&mut first, EDITED);
-    let mut second = reloaded(&first.saved, Some(Session::of_scenario(OTHER_LESSON)));
-    assert!(second.resumed.is_none());
+    let mut second = reloaded(&first.work.saved, Some(Session::of_scenario(OTHER_LESSON)));
+    assert!(second.work.resumed.is_none());
     typed(&mut second, r#"{"web": {"image": "registry.example/web:2.0.1", "replicas": 1}}"#);
 
-    let back = reloaded(&second.saved, Some(Session::of_scenario(LESSON)));
-    assert_eq!(&*back.desired.text, EDITED, "the second lesson did not replace the first's work");
+    let back = reloaded(&second.work.saved, Some(Session::of_scenario(LESSON)));
+    assert_eq!(&*back.panes.desired.text, EDITED, "the second lesson did not replace the first's work");
 }
 
 #[test]
@@ -93,16 +93,16 @@ fn a_preset_chosen_again_says_its_work_came_back_and_a_visit_that_only_ran_time_
     model.act(Action::Choose("worked-example.json".into()));
     model.act(Action::Choose("mutable-tag.yaml".into()));
     assert_eq!(model.world.step, 0, "only time ran: the preset starts again");
-    assert!(model.resumed.is_none());
+    assert!(model.work.resumed.is_none());
 
     model.act(Action::Step);
     model.act(Action::Choose("worked-example.json".into()));
     model.act(Action::Choose("mutable-tag.yaml".into()));
-    assert!(!model.session.interactions.is_empty(), "the Step is back");
-    assert!(model.resumed.is_some(), "and the page says so");
+    assert!(!model.work.session.interactions.is_empty(), "the Step is back");
+    assert!(model.work.resumed.is_some(), "and the page says so");
     model.act(Action::Restart);
-    assert!(model.session.interactions.is_empty());
-    assert!(model.resumed.is_none());
+    assert!(model.work.session.interactions.is_empty());
+    assert!(model.work.resumed.is_none());
 }
 
 #[test]
@@ -113,17 +113,17 @@ fn a_links_preset_beside_other_work_of_ones_own_is_kept_apart_and_comes_back_apa
     let mut sharer = reloaded(&BTreeMap::new(), None);
     sharer.act(Action::Choose("mutable-tag.yaml".into()));
     sharer.act(Action::Advance);
-    let link = sharer.session.clone();
-    let mut linked = reloaded(&own.saved, Some(link.clone()));
-    assert!(linked.resumed.is_none(), "the link's work is not theirs");
+    let link = sharer.work.session.clone();
+    let mut linked = reloaded(&own.work.saved, Some(link.clone()));
+    assert!(linked.work.resumed.is_none(), "the link's work is not theirs");
     assert!(linked.own_work_kept().is_some(), "their own work is kept aside");
     linked.act(Action::Edit(Pane::Desired, "{}".into()));
     linked.act(Action::Settle);
 
-    let again = reloaded(&linked.saved, Some(link));
-    assert!(again.resumed.is_some(), "the work done on the link comes back");
+    let again = reloaded(&linked.work.saved, Some(link));
+    assert!(again.work.resumed.is_some(), "the work done on the link comes back");
     assert!(again.own_work_kept().is_some(), "and their own stays aside");
-    assert_eq!(again.session, linked.session);
+    assert_eq!(again.work.session, linked.work.session);
 }
 
 #[test]
@@ -131,11 +131,11 @@ fn a_bare_link_to_a_preset_carries_on_ones_own_work_with_the_links_start_at_hand
     let mut own = reloaded(&BTreeMap::new(), None);
     own.act(Action::Choose("mutable-tag.yaml".into()));
     own.act(Action::Step);
-    let mut linked = reloaded(&own.saved, Some(Session::of_preset("mutable-tag.yaml")));
-    assert_eq!(linked.session, own.session);
-    assert!(linked.resumed.is_some(), "the page says their work came back");
+    let mut linked = reloaded(&own.work.saved, Some(Session::of_preset("mutable-tag.yaml")));
+    assert_eq!(linked.work.session, own.work.session);
+    assert!(linked.work.resumed.is_some(), "the page says their work came back");
     linked.act(Action::Restart);
-    assert!(linked.session.interactions.is_empty());
+    assert!(linked.work.session.interactions.is_empty());
 }
 
 #[test]
@@ -143,16 +143,16 @@ fn keeping_the_work_and_dismissing_a_notice_leave_each_other_alone() {
     let link = Session::of_scenario(LESSON);
     let mut first = reloaded(&BTreeMap::new(), Some(link.clone()));
     typed(&mut first, EDITED);
-    let mut again = reloaded(&first.saved, Some(link));
-    again.act(Action::Notice("The clipboard is not available here.".into()));
+    let mut again = reloaded(&first.work.saved, Some(link));
+    again.act(ViewAction::Notice("The clipboard is not available here.".into()).into());
 
-    again.act(Action::DismissNotice);
-    assert!(again.notice.is_none());
-    assert!(again.resumed.is_some(), "the work's notice stays until it is answered");
+    again.act(ViewAction::DismissNotice.into());
+    assert!(again.view.notice.is_none());
+    assert!(again.work.resumed.is_some(), "the work's notice stays until it is answered");
 
-    again.act(Action::Notice("The clipboard is not available here.".into()));
-    again.act(Action::KeepWork);
-    assert!(again.resumed.is_none());
-    assert!(again.notice.is_some(), "keeping the work leaves the other notice");
-    assert_eq!(&*again.desired.text, EDITED, "and the work is kept");
+    again.act(ViewAction::Notice("The clipboard is not available here.".into()).into());
+    again.act(WorkAction::KeepWork.into());
+    assert!(again.work.resumed.is_none());
+    assert!(again.view.notice.is_some(), "keeping the work leaves the other notice");
+    assert_eq!(&*again.panes.desired.text, EDITED, "and the work is kept");
 }

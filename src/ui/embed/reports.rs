@@ -93,7 +93,7 @@ struct PaneError {
 
 impl EmbedState {
     pub fn of(model: &Model) -> Option<EmbedState> {
-        let report = model.report.as_ref()?;
+        let report = model.panes.report.as_ref()?;
         let options = &model.world.options;
         let pane_error = |error: &Option<gitops_core::InputError>| {
             error.as_ref().map(|error| PaneError {
@@ -106,7 +106,7 @@ impl EmbedState {
         Some(EmbedState {
             kind: "gitops:state",
             scenario: model.preset.title.clone(),
-            preset: model.session.preset.clone(),
+            preset: model.work.session.preset.clone(),
             started: model.world.started,
             step: model.world.step,
             sync: report.status.sync,
@@ -116,7 +116,7 @@ impl EmbedState {
                 .iter()
                 .filter(|operation| operation.changes_cluster())
                 .count(),
-            playing: model.playing,
+            playing: model.playback.playing,
             options: EmbedOptions {
                 prune: options.prune,
                 self_heal: options.self_heal,
@@ -124,12 +124,12 @@ impl EmbedState {
                 respect_ignore_differences: options.respect_ignore_differences,
                 mode: options.mode,
             },
-            desired_error: pane_error(&model.desired.error),
-            actual_error: pane_error(&model.actual.error),
-            resumed: model.resumed.is_some(),
+            desired_error: pane_error(&model.panes.desired.error),
+            actual_error: pane_error(&model.panes.actual.error),
+            resumed: model.work.resumed.is_some(),
             link: None,
             link_error: None,
-            session: model.session.clone(),
+            session: model.work.session.clone(),
             world: PtrEq(model.world.clone()),
             report: PtrEq(report.clone()),
         })

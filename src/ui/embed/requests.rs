@@ -4,7 +4,7 @@
 
 use gitops_core::InputError;
 use gitops_js::json_of;
-use gitops_page::{Action, Location, Pane, Problem, Source};
+use gitops_page::{Action, Location, Pane, PlaybackAction, Problem, Source};
 use gitops_world::scenario::Mode;
 use gitops_world::share::Session;
 use wasm_bindgen::{JsCast, JsValue};
@@ -63,8 +63,8 @@ pub fn request_of(kind: &str, message: &JsValue) -> Result<Request, Problem> {
         "gitops:advance" => act(Action::Advance),
         "gitops:run" => act(Action::RunToEnd),
         "gitops:reset" => act(Action::Reset),
-        "gitops:play" => act(Action::Play),
-        "gitops:pause" => act(Action::Pause),
+        "gitops:play" => act(PlaybackAction::Play.into()),
+        "gitops:pause" => act(PlaybackAction::Pause.into()),
         "gitops:load" => act(load_of(message)),
         "gitops:setText" => set_text(message).map(Request::Act),
         "gitops:setOptions" => set_options(message).map(Request::Act),
