@@ -13,7 +13,7 @@ pub struct PageModel(pub Model);
 
 /// The reducer's handle as a prop: the same model when it is the same allocation.
 /// Every action makes a new one, and comparing two models field by field would cost
-/// more than drawing the page again (and 2 KB of the page's module). Yew's handles all
+/// more than drawing the page again (and add its code to the page's module). Yew's handles all
 /// read the current model, so the one each was made with is kept beside it (the
 /// handle keeps that model alive, so no later model shares its address).
 #[derive(Clone)]

@@ -72,8 +72,8 @@ impl PartialEq for HistoryProps {
 }
 
 /// The same history: the same allocation. The page makes one each time the world
-/// changes; comparing two by content would read every commit's files (and cost the
-/// page's module 1 KB) to spare drawing these lists again.
+/// changes; comparing two by content would read every commit's files (and add its
+/// code to the page's module) to spare drawing these lists again.
 pub(super) fn same(a: &Rc<History>, b: &Rc<History>) -> bool {
     Rc::ptr_eq(a, b)
 }
