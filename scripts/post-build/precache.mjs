@@ -1,0 +1,62 @@
+// What the service worker caches: every file of the build, with a version that changes
+// with any of them, precached on install but for those a first visit does not need.
+
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join, posix, relative, sep } from 'node:path';
+import { staging, walk } from './build.mjs';
+import { API_MODULE, PAGE_WASM, SCENARIO_DIRECTORIES, SCENARIOS } from './names.mjs';
+import { fail } from './report.mjs';
+
+/**
+ * The build's files (`files`, each a `{ url, hash }`), those precached, the build's
+ * version and the page's wasm, once every file but sw.js is written.
+ */
+export function precacheOfBuild() {
+  const files = buildFiles();
+  const wasm = files.find((file) => PAGE_WASM.test(file.url));
+  if (!wasm) fail("the build has no page's wasm (playground-<hash>_bg.wasm)");
+  return { files, precached: files.filter((file) => !cachedOnFirstUse(file.url)), version: versionOf(files), wasm };
+}
+
+/**
+ * Every file of the build but sw.js itself, as URLs relative to it, with its hash.
+ * sw.js is at the build's root, so these resolve under the public URL, whatever it is,
+ * to the URLs the page asks for.
+ */
+function buildFiles() {
+  const files = walk(staging)
+    .map((path) => relative(staging, path).split(sep).join(posix.sep))
+    .filter((path) => path !== 'sw.js')
+    .sort()
+    .map((path) => ({
+      url: path.split('/').map(encodeURIComponent).join('/'),
+      hash: createHash('sha256').update(readFileSync(join(staging, path))).digest('hex'),
+    }));
+  // The directory URL is the page too, as a browser usually asks for it.
+  return [{ url: './', hash: files.find((file) => file.url === 'index.html').hash }, ...files];
+}
+
+/**
+ * The API module's files: a student's first visit need not download a module only
+ * lesson pages load, so the service worker caches them when a page first fetches them
+ * (then they work offline too). The build's version still covers them. So is the page's
+ * plain wasm, which the page loads only when its packed copy (`.wasm.xz`) fails.
+ */
+function cachedOnFirstUse(url) {
+  return (
+    PAGE_WASM.test(url) ||
+    url.startsWith(`${API_MODULE}.`) ||
+    url.startsWith(`${API_MODULE}_`) ||
+    ['api.js', 'api.d.ts', SCENARIOS].includes(url) ||
+    SCENARIO_DIRECTORIES.some((directory) => url.startsWith(`${directory}/`)) ||
+    url.startsWith('examples/')
+  );
+}
+
+/** A short hash of the file list and contents: a new build is a new cache. */
+function versionOf(files) {
+  const digest = createHash('sha256');
+  for (const file of files) digest.update(`${file.url}\0${file.hash}\n`);
+  return digest.digest('hex').slice(0, 12);
+}
