@@ -53,7 +53,7 @@ type Anchored = (Value, usize, usize);
 pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputError> {
     let mut documents = Vec::new();
     let mut stack: Vec<Frame> = Vec::new();
-    let mut anchors: HashMap<usize, Anchored> = HashMap::new();
+    let mut anchors: HashMap<usize, Result<Anchored, String>> = HashMap::new();
     let mut nodes = 0usize;
     for event in Parser::new_from_str(text) {
         let (event, span) = event.map_err(|error| {
@@ -146,7 +146,13 @@ pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputErro
                 let is_string_tag = tag
                     .as_ref()
                     .is_some_and(|tag| tag.is_yaml_core_schema() && tag.suffix == "str");
-                let value = if style != ScalarStyle::Plain || is_string_tag || wants_key {
+                let plain = style == ScalarStyle::Plain && !is_string_tag;
+                if wants_key && plain && anchor > 0 {
+                    // An alias of a key stands for the node, which a value reads as a
+                    // value reads it: `&a 1: *a` is `{"1": 1}`.
+                    anchors.insert(anchor, plain_scalar(&text).map(|value| (value, 1, 0)));
+                }
+                let value = if !plain || wants_key {
                     Value::String(text.into_owned())
                 } else {
                     match plain_scalar(&text) {
@@ -154,11 +160,13 @@ pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputErro
                         Err(message) => return fail(message),
                     }
                 };
-                (value, anchor, 1)
+                (value, if wants_key && plain { 0 } else { anchor }, 1)
             }
             Event::Alias(id) => {
-                let Some((value, size, depth)) = anchors.get(&id) else {
-                    return fail("an alias (*name) refers to no anchor (&name) before it".into());
+                let (value, size, depth) = match anchors.get(&id) {
+                    Some(Ok(anchored)) => anchored,
+                    Some(Err(message)) => return fail(message.clone()),
+                    None => return fail("an alias (*name) refers to no anchor (&name) before it".into()),
                 };
                 if nodes + size > MAX_NODES || stack.len() + depth > MAX_DEPTH {
                     return fail("aliases expand to a document too large to read".into());
@@ -169,7 +177,7 @@ pub fn parse_documents(source: &str, text: &str) -> Result<Vec<Value>, InputErro
             _ => continue,
         };
         if anchor > 0 {
-            anchors.insert(anchor, (value.clone(), size, depth(&value)));
+            anchors.insert(anchor, Ok((value.clone(), size, depth(&value))));
         }
         match stack.last_mut() {
             None if value.is_null() => {}

@@ -6,6 +6,19 @@ fn read(text: &str) -> Result<Vec<Value>, InputError> {
 }
 
 /// Found by the `readers` fuzz target: leading zeros were taken off
+/// Found by the `readers` fuzz target: an anchored key aliased as a value
+/// read as the key's text, not as the value the node is.
+#[test]
+fn an_aliased_key_reads_as_a_value() {
+    assert_eq!(read("&a 1: *a\n").unwrap(), [json!({"1": 1})]);
+    assert_eq!(read("&a yes: *a\n").unwrap(), [json!({"yes": true})]);
+    assert_eq!(read("!~ &db : *db\n").unwrap(), [json!({"": null})]);
+    assert_eq!(read("'&a': &b 'x'\ny: *b\n").unwrap(), [json!({"&a": "x", "y": "x"})]);
+    assert!(read("&a 1e999: *a\n").unwrap_err().message.contains("out of range"));
+    assert_eq!(read("&a 1e999: 2\n").unwrap(), [json!({"1e999": 2})]);
+}
+
+/// Found by the `readers` fuzz target: leading zeros were taken off
 /// before the sign was looked for, so `0-0` read as -0.0 and `007-5` as
 /// -5; and Rust's parsers took a second sign, so `++1` read as 1.
 #[test]
