@@ -1,12 +1,14 @@
 //! The core's YAML reader (`text/yaml.rs`) against saphyr's own loader, on
 //! the same events of saphyr-parser.
 
+use gitops_core::text::json::MAX_DEPTH;
 use gitops_core::text::yaml;
 use gitops_core::InputError;
 use saphyr::{Scalar, ScalarStyle, Tag, Yaml, YamlLoader};
 use saphyr_parser::{Event, Parser};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fmt;
 
 /// Nodes an alias may expand to in saphyr's loader: the core's own cap
@@ -64,8 +66,12 @@ fn refused_on_purpose(error: &InputError) -> bool {
 }
 
 fn by_saphyr(text: &str) -> Result<Vec<Yaml<'_>>, String> {
-    if has_recursive_alias(text) {
+    let scan = scan(text);
+    if scan.recursive_alias {
         return Err("an alias inside the node its anchor names".into());
+    }
+    if scan.depth > MAX_DEPTH {
+        return Err(format!("nested {} deep once aliases stand for their nodes", scan.depth));
     }
     let mut loader: YamlLoader<Yaml> = YamlLoader::default();
     loader.early_parse(false);
@@ -77,24 +83,57 @@ fn by_saphyr(text: &str) -> Result<Vec<Yaml<'_>>, String> {
     Ok(loader.into_documents())
 }
 
-/// Whether an alias names an anchor whose mapping or list is still open
-/// (`&a {b: *a}`): saphyr's loader resolves it to a bad value, which it then
-/// takes for a mapping's missing key and loses; the core refuses it, as the
-/// alias names no node read before it.
-fn has_recursive_alias(text: &str) -> bool {
-    let mut open: Vec<usize> = Vec::new();
+/// What the events say before saphyr's loader builds anything.
+#[derive(Default)]
+struct Scan {
+    /// An alias names an anchor whose mapping or list is still open
+    /// (`&a {b: *a}`): saphyr's loader resolves it to a bad value, which it
+    /// then takes for a mapping's missing key and loses; the core refuses it,
+    /// as the alias names no node read before it.
+    recursive_alias: bool,
+    /// The deepest nesting of mappings and lists once aliases stand for
+    /// their nodes: beyond `MAX_DEPTH` the core refuses the document, and
+    /// the nodes saphyr would build are not walked (nor dropped) here, whose
+    /// walks recurse.
+    depth: usize,
+}
+
+fn scan(text: &str) -> Scan {
+    // Each open mapping or list: its anchor and the depth of its deepest child.
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut anchored: HashMap<usize, usize> = HashMap::new();
+    let mut found = Scan::default();
     for event in Parser::new_from_str(text) {
-        match event {
-            Ok((Event::MappingStart(anchor, _) | Event::SequenceStart(anchor, _), _)) => open.push(anchor),
-            Ok((Event::MappingEnd | Event::SequenceEnd, _)) => {
-                open.pop();
+        let (anchor, depth) = match event {
+            Ok((Event::MappingStart(anchor, _) | Event::SequenceStart(anchor, _), _)) => {
+                open.push((anchor, 0));
+                continue;
             }
-            Ok((Event::Alias(anchor), _)) if open.contains(&anchor) => return true,
-            Ok(_) => {}
-            Err(_) => return false,
+            Ok((Event::MappingEnd | Event::SequenceEnd, _)) => match open.pop() {
+                Some((anchor, deepest_child)) => (anchor, deepest_child + 1),
+                None => continue,
+            },
+            Ok((Event::Scalar(_, _, anchor, _), _)) => (anchor, 0),
+            Ok((Event::Alias(anchor), _)) => {
+                found.recursive_alias |= open.iter().any(|(open, _)| *open == anchor);
+                (0, anchored.get(&anchor).copied().unwrap_or(0))
+            }
+            Ok(_) => continue,
+            Err(_) => break,
+        };
+        if anchor > 0 {
+            anchored.insert(anchor, depth);
+        }
+        match open.last_mut() {
+            Some((_, deepest_child)) => *deepest_child = (*deepest_child).max(depth),
+            None => found.depth = found.depth.max(depth),
+        }
+        if open.len() + depth > MAX_DEPTH {
+            found.depth = found.depth.max(open.len() + depth);
+            break;
         }
     }
-    false
+    found
 }
 
 /// Why saphyr's nodes are no JSON by the core's rules.
@@ -316,5 +355,9 @@ mod tests {
         assert!(by_saphyr("x: *missing\n").is_err(), "saphyr-parser refuses an alias of no anchor");
         assert!(by_saphyr("a: &x {b: 1, *x}\n").is_err(), "an alias inside its own anchor's node");
         assert!(by_saphyr("a: &x {b: 1}\nc: *x\n").is_ok());
+        let deep = |levels: usize| format!("{}1{}", "[".repeat(levels), "]".repeat(levels));
+        assert!(by_saphyr(&deep(MAX_DEPTH)).is_ok());
+        let chained = format!("- &a {}\n- [*a]\n", deep(MAX_DEPTH - 1));
+        assert!(by_saphyr(&chained).is_err(), "an alias's node counts where it stands");
     }
 }
