@@ -7,15 +7,15 @@ use crate::health::{has_health_check, health, overall, Health};
 use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::pairs::{aligned_in, Pair};
-use crate::state::{Key, State};
+use crate::state::{Key, Object, State};
 use crate::sync::apply::carry_out;
 use crate::sync::immutable::{Recreated, Refusal};
 use crate::sync::plan::{has_work, plan, plan_for, Plan};
-use crate::warnings::{warnings_of_pairs, Warning};
-use serde::Serialize;
+use crate::warnings::{warnings_of_pairs, Across, Findings, Warning};
 use crate::diff::compare::Comparisons;
 use crate::state::pairs::Walks;
-use crate::warnings::Findings;
+use serde::Serialize;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum SyncStatus {
@@ -78,7 +78,7 @@ pub fn drift(desired: &State, actual: &State, options: &Options) -> Drift {
 /// The plan, drift, status and per-object status of `actual` against
 /// `desired`, all from one comparison.
 pub fn report(desired: &State, actual: &State, options: &Options) -> Report {
-    report_in(&mut Found::off(), desired, actual, options)
+    report_in(&mut Found::off(), desired, actual, options).report
 }
 
 /// What a report's looks found for each object of the last few large states, by
@@ -98,8 +98,23 @@ impl Found {
     }
 }
 
+/// A report with what it was made from, which a workspace keeps to patch it
+/// later (`last_reports`): the pairs of the two states, the differences, and
+/// what the checklist found across objects.
+pub(crate) struct Made<'a> {
+    pub(crate) report: Report,
+    pub(crate) pairs: Vec<Pair<'a>>,
+    pub(crate) differences: Vec<Difference<'a>>,
+    pub(crate) across: Across,
+}
+
 /// `report`, remembering in `memos` what it found for each object.
-pub(crate) fn report_in(memos: &mut Found, desired: &State, actual: &State, options: &Options) -> Report {
+pub(crate) fn report_in<'a>(
+    memos: &mut Found,
+    desired: &'a State,
+    actual: &'a State,
+    options: &Options,
+) -> Made<'a> {
     // The compare, the objects' statuses and the checklist all look at the same pairs.
     let pairs = aligned_in(&mut memos.walks, desired, actual);
     let differences = compare_pairs(
@@ -112,22 +127,50 @@ pub(crate) fn report_in(memos: &mut Found, desired: &State, actual: &State, opti
     );
     let drift = drift_for(&differences);
     let objects = object_statuses(&mut memos.healths, actual, &pairs, &differences);
-    let sync = if drift.is_empty() {
+    let (warnings, across) =
+        warnings_of_pairs(&mut memos.findings, desired, actual, &pairs, options);
+    let report = Report {
+        plan: plan_for(&differences, desired, options),
+        status: status_of(&drift, desired, &objects),
+        drift,
+        objects,
+        warnings,
+    };
+    Made {
+        report,
+        pairs,
+        differences,
+        across,
+    }
+}
+
+/// The status of `desired` as a whole: out of sync when anything drifted, and the
+/// worst health of its objects.
+fn status_of(drift: &Drift, desired: &State, objects: &[ObjectStatus]) -> Status {
+    let counted = objects
+        .iter()
+        .filter_map(|object| counted_health(desired, object));
+    Status {
+        sync: sync_of(drift),
+        health: overall(counted).unwrap_or(Health::Healthy),
+    }
+}
+
+/// Out of sync when anything drifted.
+pub(crate) fn sync_of(drift: &Drift) -> SyncStatus {
+    if drift.is_empty() {
         SyncStatus::Synced
     } else {
         SyncStatus::OutOfSync
-    };
-    let counted = objects.iter().filter_map(|object| match object.health {
+    }
+}
+
+/// The health `object` of `desired` counts for in the health of the whole: its
+/// own, but for a missing object of a kind without a health rule (Argo CD).
+pub(crate) fn counted_health(desired: &State, object: &ObjectStatus) -> Option<Health> {
+    match object.health {
         Some(Health::Missing) if !desired.object(&object.key).is_some_and(has_health_check) => None,
         health => health,
-    });
-    let health = overall(counted).unwrap_or(Health::Healthy);
-    Report {
-        plan: plan_for(&differences, desired, options),
-        drift,
-        status: Status { sync, health },
-        objects,
-        warnings: warnings_of_pairs(&mut memos.findings, desired, actual, &pairs, options),
     }
 }
 
@@ -138,8 +181,6 @@ fn object_statuses(
     differences: &[Difference],
 ) -> Vec<ObjectStatus> {
     // The differences are in key order, as the pairs are: one walk along them.
-    // An object the application does not manage, or a hook, is none of its
-    // objects.
     let mut out_of_sync = differences.iter().peekable();
     healths.pass((), actual.len(), |healths| {
         pairs
@@ -154,36 +195,43 @@ fn object_statuses(
                     debug_assert!(same || difference.key() != &**key, "a difference of another key's: {key}");
                     same
                 });
-                if matches!(
-                    difference,
-                    Some(Difference::Unmanaged { .. } | Difference::Hook { .. })
-                ) {
-                    return None;
-                }
-                let differs = matches!(
-                    difference,
-                    Some(
-                        Difference::Missing { .. }
-                            | Difference::Changed { .. }
-                            | Difference::Extra { .. }
-                    )
-                );
-                Some(ObjectStatus {
-                    key: key.clone(),
-                    sync: if differs {
-                        SyncStatus::OutOfSync
-                    } else {
-                        SyncStatus::Synced
-                    },
-                    health: match pair.actual_entry() {
-                        Some((live_key, live)) => {
-                            healths.get_or(live_key, [None, Some(live)], || health(live))
-                        }
-                        None => Some(Health::Missing),
-                    },
+                object_status(*pair, difference, |live_key, live| {
+                    healths.get_or(live_key, [None, Some(live)], || health(live))
                 })
             })
             .collect()
+    })
+}
+
+/// The status of the object at `pair`, which `difference` is about when it
+/// differs, its live object's health as `health_of` finds it. An object the
+/// application does not manage, or a hook, is none of its objects.
+pub(crate) fn object_status(
+    pair: Pair,
+    difference: Option<&Difference>,
+    health_of: impl FnOnce(&Key, &Arc<Object>) -> Option<Health>,
+) -> Option<ObjectStatus> {
+    if matches!(
+        difference,
+        Some(Difference::Unmanaged { .. } | Difference::Hook { .. })
+    ) {
+        return None;
+    }
+    let differs = matches!(
+        difference,
+        Some(Difference::Missing { .. } | Difference::Changed { .. } | Difference::Extra { .. })
+    );
+    Some(ObjectStatus {
+        key: Key::clone(pair.key()),
+        sync: if differs {
+            SyncStatus::OutOfSync
+        } else {
+            SyncStatus::Synced
+        },
+        health: match pair.actual_entry() {
+            Some((live_key, live)) => health_of(live_key, live),
+            None => Some(Health::Missing),
+        },
     })
 }
 

@@ -8,10 +8,14 @@
 //!   edit inside one object reads that object again alone;
 //! - its memos (`memo.rs`): what the last large reports found for each object,
 //!   by the object's address, which a reread shares with the state it was made
-//!   from for every object the edit did not touch.
+//!   from for every object the edit did not touch;
+//! - its last reports (`last_reports`, with the `patched-reports` feature):
+//!   each with the states and options it was made on, so that a report on
+//!   states that changed in a few objects patches one where they changed.
 
 use crate::error::InputError;
 use crate::health::{health, Health};
+use crate::last_reports::{LastReports, ReportMade};
 use crate::options::Options;
 use crate::report::{report_in, Found, Report};
 use crate::state::recent_reads::{RecentReads, Text};
@@ -25,6 +29,7 @@ use std::sync::Arc;
 pub struct Workspace {
     pub(crate) reads: RecentReads,
     found: Found,
+    last_reports: LastReports,
     places: Places,
 }
 
@@ -52,10 +57,22 @@ impl Workspace {
         self.reads.read(source, Text::Shared(&typed.text), typed.edit.as_ref())
     }
 
-    /// What `report` gives, looking again only at the objects no recent
-    /// report looked at.
+    /// What `report` gives: a recent report patched where the states changed
+    /// in a few objects (with the `patched-reports` feature), else a report that
+    /// looks again only at the objects no recent report looked at.
     pub fn report(&mut self, desired: &State, actual: &State, options: &Options) -> Report {
-        report_in(&mut self.found, desired, actual, options)
+        match cfg!(feature = "patched-reports") {
+            true => {
+                self.last_reports
+                    .report(&mut self.found, &self.reads, desired, actual, options)
+            }
+            false => report_in(&mut self.found, desired, actual, options).report,
+        }
+    }
+
+    /// How the last `report` was made: afresh, or patched from a recent one.
+    pub fn last_report_made(&self) -> ReportMade {
+        self.last_reports.made()
     }
 
     /// What `sync::hook_tasks::resources_before` gives, reading again only the

@@ -129,7 +129,9 @@ fn unique_in_list(field: &str, items: &[Value]) -> bool {
 }
 
 /// A workspace's report is the pure `report`, the first time and again when it
-/// remembers what it found for every object.
+/// remembers what it found for every object; and so it is on a copy of the
+/// desired state with a few objects edited (`edited`), which the workspace
+/// reports on by patching its last report where it can, and on the state again.
 pub fn a_workspace_reports_as_the_pure_report(desired: &State, actual: &State, options: &Options) -> Result<(), String> {
     let pure = report(desired, actual, options);
     let mut workspace = Workspace::new();
@@ -138,5 +140,39 @@ pub fn a_workspace_reports_as_the_pure_report(desired: &State, actual: &State, o
             return Err(format!("a workspace's {time} report differs from the pure report"));
         }
     }
+    let edited = edited(desired, actual);
+    if workspace.report(&edited, actual, options) != report(&edited, actual, options) {
+        return Err("a workspace's report on an edited copy differs from the pure report".into());
+    }
+    if workspace.report(desired, actual, options) != pure {
+        return Err("a workspace's report on the state again differs from the pure report".into());
+    }
     Ok(())
+}
+
+/// `desired` with its first object removed, its last one replaced by the live
+/// object of its key (or by the cluster's first object when it holds none of
+/// that key), and the cluster's first object that Git does not declare added:
+/// every other object the very one it was.
+fn edited(desired: &State, actual: &State) -> State {
+    let mut edited = desired.clone();
+    if let Some(first) = desired.objects().keys().next() {
+        edited.remove(first);
+    }
+    if let Some(last) = desired.objects().keys().next_back() {
+        let replacement = actual
+            .object(last)
+            .or_else(|| actual.objects().values().next());
+        if let Some(object) = replacement {
+            edited.insert_shared(last.clone(), object.clone());
+        }
+    }
+    let undeclared = actual
+        .objects()
+        .iter()
+        .find(|(key, _)| desired.object(key).is_none());
+    if let Some((key, object)) = undeclared {
+        edited.insert_shared(key.clone(), object.clone());
+    }
+    edited
 }

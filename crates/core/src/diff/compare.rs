@@ -5,11 +5,11 @@ use crate::diff::changes::{changes, Change, Rules};
 use crate::diff::ignore::{patterns_for, IgnoreRule};
 use crate::diff::normalize::{desired_as_stored, last_applied_beside, Mode};
 use crate::diff::tracking::{is_tracked_by, with_tracking};
-use crate::memo::{Memo, Pass};
+use crate::memo::Memo;
 use crate::state::hook_annotations::is_hook;
 use crate::state::pairs::{aligned, Pair};
 use crate::state::protection::{flux_releases, flux_skips_apply};
-use crate::state::{Form, Object, State};
+use crate::state::{Form, Key, Object, State};
 use crate::value::{ValueCow, ValueRef};
 use serde_json::Value;
 use std::cell::OnceCell;
@@ -29,7 +29,8 @@ pub enum Difference<'a> {
         key: &'a str,
         desired: AsStored<'a>,
         actual: &'a Object,
-        changes: Vec<Change>,
+        /// Shared with what the comparison remembers of the pair.
+        changes: Rc<[Change]>,
         /// What Git last applied (Kubernetes objects that record it).
         last_applied: Option<Arc<Value>>,
         /// The object an update writes, once a plan worked it out, without
@@ -139,16 +140,40 @@ pub(crate) fn compare_pairs<'a>(
     ignore: &[IgnoreRule],
     application: Option<&str>,
 ) -> Vec<Difference<'a>> {
-    let mode = mode_of(desired);
-    let application = application.filter(|_| mode == Mode::Kubernetes);
-    let condition = (mode, ignore.to_vec(), application.map(str::to_string));
+    let how = How::of(desired, ignore, application);
+    let condition = (
+        how.mode,
+        ignore.to_vec(),
+        how.application.map(str::to_string),
+    );
     let objects = desired.len() + actual.len();
-    let how = How {
-        ignore,
-        mode,
-        application,
-    };
-    found.pass(condition, objects, |found| merge(pairs, how, found))
+    found.pass(condition, objects, |found| {
+        pairs
+            .iter()
+            .filter_map(|&pair| {
+                difference_of(pair, how, &mut |key, desired, actual| {
+                    found.get_or(key, [Some(desired), Some(actual)], || {
+                        judge(key, desired, actual, how)
+                    })
+                })
+            })
+            .collect()
+    })
+}
+
+/// How one pair of `desired` and another state (`aligned`) differs, as `compare`
+/// finds it, compared afresh: a report patched where a few objects changed asks it
+/// of the pairs at their keys.
+pub(crate) fn compare_pair<'a>(
+    desired: &State,
+    pair: Pair<'a>,
+    ignore: &[IgnoreRule],
+    application: Option<&str>,
+) -> Option<Difference<'a>> {
+    let how = How::of(desired, ignore, application);
+    difference_of(pair, how, &mut |key, desired, actual| {
+        judge(key, desired, actual, how)
+    })
 }
 
 /// What a comparison depends on besides the objects, for the functions below.
@@ -157,6 +182,19 @@ struct How<'r> {
     ignore: &'r [IgnoreRule],
     mode: Mode,
     application: Option<&'r str>,
+}
+
+impl<'r> How<'r> {
+    /// How the objects of `desired` compare under these rules: an application
+    /// counts for Kubernetes objects alone.
+    fn of(desired: &State, ignore: &'r [IgnoreRule], application: Option<&'r str>) -> Self {
+        let mode = mode_of(desired);
+        How {
+            ignore,
+            mode,
+            application: application.filter(|_| mode == Mode::Kubernetes),
+        }
+    }
 }
 
 /// How each pair of objects compared, by key.
@@ -180,67 +218,58 @@ pub(crate) type Condition = (Mode, Vec<IgnoreRule>, Option<String>);
 #[derive(Clone)]
 pub(crate) struct Found {
     /// Git's object as stored, when that is a copy.
-    stored: Option<Arc<Value>>,
-    changes: Vec<Change>,
-    last_applied: Option<Arc<Value>>,
-    written: Rc<[OnceCell<Arc<Value>>; 2]>,
+    pub(crate) stored: Option<Arc<Value>>,
+    pub(crate) changes: Rc<[Change]>,
+    pub(crate) last_applied: Option<Arc<Value>>,
+    pub(crate) written: Rc<[OnceCell<Arc<Value>>; 2]>,
 }
 
-fn merge<'a>(
-    pairs: &[Pair<'a>],
+/// How the objects of one pair differ, if they do; `verdict` judges a desired and
+/// a live object at one key. One copy in the build for both of its callers.
+fn difference_of<'a>(
+    pair: Pair<'a>,
     how: How,
-    found: &mut Pass<Condition, Verdict>,
-) -> Vec<Difference<'a>> {
-    let mut differences = Vec::new();
-    for &pair in pairs {
-        match pair {
-            Pair::Desired(key, desired) if is_hook_here(desired, how) => {
-                differences.push(Difference::Hook { key })
-            }
-            Pair::Desired(key, desired) => match flux_skips_apply(desired, None) {
-                Some(reason) => differences.push(Difference::Excluded {
-                    key,
-                    desired,
-                    reason,
-                }),
-                None => differences.push(Difference::Missing {
-                    key,
-                    desired: stored(desired, how),
-                }),
+    verdict: &mut dyn FnMut(&'a Key, &'a Arc<Object>, &'a Arc<Object>) -> Verdict,
+) -> Option<Difference<'a>> {
+    match pair {
+        Pair::Desired(key, desired) if is_hook_here(desired, how) => Some(Difference::Hook { key }),
+        Pair::Desired(key, desired) => Some(match flux_skips_apply(desired, None) {
+            Some(reason) => Difference::Excluded {
+                key,
+                desired,
+                reason,
             },
-            Pair::Actual(key, actual) => differences.extend(not_declared(key, actual, how)),
-            Pair::Both(key, desired, actual, _) => {
-                let verdict = found.get_or(key, [Some(desired), Some(actual)], || {
-                    judge(key, desired, actual, how)
-                });
-                match verdict {
-                    Verdict::InSync => {}
-                    // Git's hook is no resource, so a live object of its key
-                    // that is no hook is one Git does not declare.
-                    Verdict::HookDeclared => differences.extend(not_declared(key, actual, how)),
-                    Verdict::Excluded(reason) => differences.push(Difference::Excluded {
-                        key,
-                        desired,
-                        reason,
-                    }),
-                    Verdict::Differs(Found {
-                        stored,
-                        changes,
-                        last_applied,
-                        written,
-                    }) => differences.push(Difference::Changed {
-                        key,
-                        desired: stored.map_or(AsStored::Declared(desired), AsStored::Copied),
-                        actual,
-                        changes,
-                        last_applied,
-                        written,
-                    }),
-                }
-            }
-        }
+            None => Difference::Missing {
+                key,
+                desired: stored(desired, how),
+            },
+        }),
+        Pair::Actual(key, actual) => not_declared(key, actual, how),
+        Pair::Both(key, desired, actual, _) => match verdict(key, desired, actual) {
+            Verdict::InSync => None,
+            // Git's hook is no resource, so a live object of its key
+            // that is no hook is one Git does not declare.
+            Verdict::HookDeclared => not_declared(key, actual, how),
+            Verdict::Excluded(reason) => Some(Difference::Excluded {
+                key,
+                desired,
+                reason,
+            }),
+            Verdict::Differs(Found {
+                stored,
+                changes,
+                last_applied,
+                written,
+            }) => Some(Difference::Changed {
+                key,
+                desired: stored.map_or(AsStored::Declared(desired), AsStored::Copied),
+                actual,
+                changes,
+                last_applied,
+                written,
+            }),
+        },
     }
-    differences
 }
 
 /// How a live object Git does not declare as a resource stands: a hook's
@@ -299,7 +328,7 @@ fn find(key: &str, desired: &Object, actual: &Object, how: How) -> Option<Found>
             AsStored::Declared(_) => None,
             AsStored::Copied(copy) => Some(copy),
         },
-        changes,
+        changes: changes.into(),
         last_applied,
         written: Rc::default(),
     })

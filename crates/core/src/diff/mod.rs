@@ -5,6 +5,7 @@
 pub mod changes;
 pub mod compare;
 pub mod drift;
+pub(crate) mod held;
 pub mod ignore;
 pub mod normalize;
 pub mod patch;

@@ -118,6 +118,12 @@ impl State {
         Arc::ptr_eq(&self.objects, &other.objects) || self.objects == other.objects
     }
 
+    /// Whether both hold the very same objects as one map: a copy, unchanged
+    /// since, known without looking at an object.
+    pub(crate) fn shares_objects(&self, other: &State) -> bool {
+        Arc::ptr_eq(&self.objects, &other.objects)
+    }
+
     /// The object at `key` as a value (built, if it was read into a tape).
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.objects.get(key).map(|object| object.value())

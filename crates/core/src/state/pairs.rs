@@ -24,6 +24,14 @@ impl<'a> Pair<'a> {
         }
     }
 
+    /// The desired object under its key.
+    pub fn desired_entry(&self) -> Option<(&'a Key, &'a Arc<Object>)> {
+        match self {
+            Pair::Actual(..) => None,
+            Pair::Desired(key, desired) | Pair::Both(key, desired, _, _) => Some((key, desired)),
+        }
+    }
+
     /// The actual object under the actual state's own key, which a finding about
     /// the actual object alone is kept under: the cluster's keys stay while the
     /// desired state is typed and read again.
@@ -40,6 +48,21 @@ pub fn pairs<'a>(desired: &'a State, actual: &'a State) -> Pairs<'a> {
     Pairs {
         wanted: desired.objects().iter().peekable(),
         present: actual.objects().iter().peekable(),
+    }
+}
+
+/// The pair at `key`, as `pairs` meets it; none when neither state holds the key.
+pub fn pair_at<'a>(desired: &'a State, actual: &'a State, key: &str) -> Option<Pair<'a>> {
+    match (
+        desired.objects().get_key_value(key),
+        actual.objects().get_key_value(key),
+    ) {
+        (None, None) => None,
+        (Some((key, desired)), None) => Some(Pair::Desired(key, desired)),
+        (None, Some((key, actual))) => Some(Pair::Actual(key, actual)),
+        (Some((key, desired)), Some((actual_key, actual))) => {
+            Some(Pair::Both(key, desired, actual, actual_key))
+        }
     }
 }
 

@@ -8,8 +8,8 @@
 //! one object reads that object again and nothing else (`reread`).
 
 use crate::error::InputError;
-use crate::state::reread::{ends_alike, reread, Spans};
-use crate::state::State;
+use crate::state::reread::{ends_alike, reread, Reread, Spans};
+use crate::state::{Key, State};
 use crate::text::bytes::{common_ends, common_prefix, same_text};
 use crate::text::edit::{Edit, SharedText};
 use std::cell::OnceCell;
@@ -40,6 +40,8 @@ struct Read {
 #[derive(Default)]
 pub(crate) struct RecentReads {
     recent: VecDeque<Read>,
+    /// What the last read that read a text again from another changed.
+    last_reread: Option<Reread>,
 }
 
 impl RecentReads {
@@ -62,7 +64,10 @@ impl RecentReads {
         }
         let kept = text.kept();
         let (result, spans) = match reread_of(recent, source, text.as_str(), edited_from) {
-            Some((state, spans)) => (Ok(state), OnceCell::from(Some(spans))),
+            Some((state, spans, reread)) => {
+                self.last_reread = Some(reread);
+                (Ok(state), OnceCell::from(Some(spans)))
+            }
             None => (State::read_shared(source, &kept), OnceCell::new()),
         };
         recent.push_front(Read {
@@ -75,6 +80,12 @@ impl RecentReads {
             recent.pop_back();
         }
         result
+    }
+
+    /// The keys whose objects differ between `before` and `after`, in key order,
+    /// when the last read that read a text again made `after` from `before`.
+    pub(crate) fn keys_changed(&self, before: &State, after: &State) -> Option<&[Key]> {
+        self.last_reread.as_ref()?.keys_changed(before, after)
     }
 
     #[cfg(test)]
@@ -180,7 +191,7 @@ fn reread_of(
     source: &str,
     text: &str,
     edited_from: Option<EditedFrom>,
-) -> Option<(State, Spans)> {
+) -> Option<(State, Spans, Reread)> {
     let from = |kept: &Read, ends| {
         let state = kept.result.as_ref().ok()?;
         reread(source, &kept.text, state, &kept.spans, text, ends)

@@ -9,15 +9,20 @@
 //! key that another object has) gives up and the text is read in full, which
 //! finds the error and says where it is.
 
-use crate::state::{key_of, Form, State};
+use crate::state::{key_of, Form, Key, Object, State};
 use crate::text::bytes::common_suffix;
 use crate::text::json;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::cell::OnceCell;
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::{Arc, Weak};
+
+/// A state's objects, by key.
+type Objects = BTreeMap<Key, Arc<Object>>;
 
 /// Where each object of a state sits in its JSON text, in text order: the
 /// bytes of its value (in the lesson's form, with the name it is under).
@@ -74,11 +79,34 @@ pub fn spans_of(text: &str, state: &State) -> Option<Spans> {
     Some(Spans(spans))
 }
 
+/// A state read again from another: every object the very one the other
+/// holds, but at `keys`.
+pub(crate) struct Reread {
+    /// The objects of the state read from and of the state read: while held
+    /// weakly, their addresses are theirs.
+    from: Weak<Objects>,
+    to: Weak<Objects>,
+    /// The keys whose objects changed, in key order.
+    keys: Vec<Key>,
+}
+
+impl Reread {
+    /// The keys whose objects differ between `before` and `after`, in key order,
+    /// when this reread made `after` from `before`.
+    pub(crate) fn keys_changed(&self, before: &State, after: &State) -> Option<&[Key]> {
+        let same = |weak: &Weak<Objects>, state: &State| {
+            std::ptr::eq(weak.as_ptr(), Arc::as_ptr(&state.objects))
+        };
+        (same(&self.from, before) && same(&self.to, after)).then_some(&self.keys[..])
+    }
+}
+
 /// `after` read as a state, knowing that `before` read as `state`, with the
 /// spans of its objects (found the first time they are needed), and how many
 /// bytes the two texts share at their start and then at their end
 /// (`text::bytes::common_ends`): none when the edit between them is not
-/// inside one object, or that object does not read alone.
+/// inside one object, or that object does not read alone. With it, which keys
+/// the reread changed.
 pub fn reread(
     source: &str,
     before: &str,
@@ -86,7 +114,7 @@ pub fn reread(
     spans: &OnceCell<Option<Spans>>,
     after: &str,
     (same_start, same_end): (usize, usize),
-) -> Option<(State, Spans)> {
+) -> Option<(State, Spans, Reread)> {
     json::check_size(source, after).ok()?;
     let edited = before.len() - same_end;
     // An edit that touches the text's first or last bracket, or the space around it,
@@ -127,6 +155,11 @@ pub fn reread(
     if new_key != old_key && state.object(&new_key).is_some() {
         return None;
     }
+    let keys: Vec<Key> = match old_key.cmp(&new_key) {
+        Ordering::Equal => vec![old_key.as_str().into()],
+        Ordering::Less => vec![old_key.as_str().into(), new_key.as_str().into()],
+        Ordering::Greater => vec![new_key.as_str().into(), old_key.as_str().into()],
+    };
     let mut next = state.clone();
     next.replace(&old_key, new_key, object);
     let mut next_spans = spans.clone();
@@ -137,7 +170,12 @@ pub fn reread(
             span.bytes = moved(span.bytes.start)?..moved(span.bytes.end)?;
         }
     }
-    Some((next, next_spans))
+    let reread = Reread {
+        from: Arc::downgrade(&state.objects),
+        to: Arc::downgrade(&next.objects),
+        keys,
+    };
+    Some((next, next_spans, reread))
 }
 
 /// Whether `after` ends as `before` does from its last byte that is not ASCII

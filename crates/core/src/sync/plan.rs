@@ -222,7 +222,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 Operation::Update {
                     key: key.to_string(),
                     wave,
-                    changes: changes.clone(),
+                    changes: changes.to_vec(),
                     object,
                 }
             }

@@ -5,38 +5,61 @@
 use super::{warning, Warning, IGNORE_RULE_SELECTS_NOTHING};
 use crate::diff::ignore::{glob, Dialect, Identity, IgnoreRule};
 use crate::options::Options;
-use crate::state::State;
+use crate::state::{Key, State};
 use serde_json::Value;
 
+/// `ignore-rule-selects-nothing` for every Argo CD rule of `options`; for each,
+/// in order, the key of the first object it selects, if any.
 pub(super) fn ignore_rules_that_select_nothing(
     desired: &State,
     actual: &State,
     options: &Options,
     found: &mut Vec<Warning>,
-) {
-    let argo_cd_rules = options
+) -> Vec<Option<Key>> {
+    argo_cd_rules(options)
+        .map(|(number, rule)| {
+            let (selected, finding) = finding_of_rule(desired, actual, number, rule);
+            found.extend(finding);
+            selected
+        })
+        .collect()
+}
+
+/// The Argo CD rules of `options`, each with its number among all the rules.
+pub(super) fn argo_cd_rules(options: &Options) -> impl Iterator<Item = (usize, &IgnoreRule)> {
+    options
         .ignore
         .iter()
         .enumerate()
-        .filter(|(_, rule)| rule.dialect == Dialect::ArgoCd);
-    for (index, rule) in argo_cd_rules {
-        let objects = || desired.objects().iter().chain(actual.objects());
-        if objects().any(|(key, object)| rule.selects(key, object)) {
-            continue;
-        }
-        let meant = objects().find_map(|(key, object)| {
-            let identity = Identity::of(key, object.into());
-            meant_by(rule, &identity).then_some((key, identity.group.to_string()))
-        });
-        let Some((key, group)) = meant else {
-            continue;
-        };
-        found.push(warning(
+        .filter(|(_, rule)| rule.dialect == Dialect::ArgoCd)
+        .map(|(index, rule)| (index + 1, rule))
+}
+
+/// The key of the first object, desired then live, that the rule numbered
+/// `number` selects; else the warning that it selects nothing, if it names
+/// an object but for its group or kind.
+pub(super) fn finding_of_rule(
+    desired: &State,
+    actual: &State,
+    number: usize,
+    rule: &IgnoreRule,
+) -> (Option<Key>, Option<Warning>) {
+    let objects = || desired.objects().iter().chain(actual.objects());
+    if let Some((key, _)) = objects().find(|(key, object)| rule.selects(key, object)) {
+        return (Some(Key::clone(key)), None);
+    }
+    let meant = objects().find_map(|(key, object)| {
+        let identity = Identity::of(key, object.into());
+        meant_by(rule, &identity).then_some((key, identity.group.to_string()))
+    });
+    let finding = meant.map(|(key, group)| {
+        warning(
             key,
             IGNORE_RULE_SELECTS_NOTHING,
-            message(index + 1, rule, key, &group),
-        ));
-    }
+            message(number, rule, key, &group),
+        )
+    });
+    (None, finding)
 }
 
 /// Whether the rule names the object but for its group, or names it but

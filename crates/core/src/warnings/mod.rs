@@ -8,6 +8,7 @@
 mod controllers;
 mod ignore_rules;
 mod images;
+mod patch;
 mod prune;
 mod secrets;
 
@@ -15,8 +16,7 @@ use crate::memo::Memo;
 use crate::options::Options;
 use crate::pointer::Step;
 use crate::state::pairs::{aligned, Pair};
-use crate::state::Form;
-use crate::state::State;
+use crate::state::{Form, Key, Object, State};
 use crate::value::ValueRef;
 use controllers::fields_owned_by_controllers;
 use ignore_rules::ignore_rules_that_select_nothing;
@@ -24,6 +24,9 @@ use images::image_warnings;
 use prune::{pruned_namespaces, unprotected_prunes};
 use secrets::plaintext_secret;
 use serde::Serialize;
+use std::sync::Arc;
+
+pub(crate) use patch::{patched_warnings, reaches_other_objects};
 
 /// A finding of the lesson's checklist.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -54,7 +57,14 @@ const REPLICAS: [Step<'static>; 2] = [Step::Field("spec"), Step::Field("replicas
 
 /// Every finding about `desired` (and about `actual` objects a prune would delete), ordered by key, then rule.
 pub fn warnings(desired: &State, actual: &State, options: &Options) -> Vec<Warning> {
-    warnings_of_pairs(&mut Findings::off(), desired, actual, &aligned(desired, actual), options)
+    let (found, _) = warnings_of_pairs(
+        &mut Findings::off(),
+        desired,
+        actual,
+        &aligned(desired, actual),
+        options,
+    );
+    found
 }
 
 /// What the rules found for each object of the last few large states they
@@ -82,26 +92,59 @@ impl Default for Findings {
     }
 }
 
-/// `warnings`, with the `pairs` of the two states (`aligned`) walked already.
+/// What the rules that look across objects met on the way to their findings:
+/// where findings patched at a few keys (`patch.rs`) start from.
+pub(crate) struct Across {
+    /// The HorizontalPodAutoscalers of both states, whose scale targets
+    /// `field-owned-by-controller` looks for.
+    autoscalers: Vec<(Key, Arc<Object>)>,
+    /// The namespaces a prune deletes (`pruned-namespace`).
+    pruned_namespaces: Vec<String>,
+    /// For each Argo CD ignore rule, in order, the key of the first object it
+    /// selects (`ignore-rule-selects-nothing`).
+    selected: Vec<Option<Key>>,
+}
+
+/// `warnings`, with the `pairs` of the two states (`aligned`) walked already,
+/// and what the rules across objects met.
 pub(crate) fn warnings_of_pairs(
     findings: &mut Findings,
     desired: &State,
     actual: &State,
     pairs: &[Pair],
     options: &Options,
-) -> Vec<Warning> {
+) -> (Vec<Warning>, Across) {
     let mut found = Vec::new();
     object_findings(&mut findings.of_objects, desired, &mut found);
     unprotected_prunes(&mut findings.stateful, desired, pairs, options, &mut found);
-    pruned_namespaces(desired, actual, pairs, options, &mut found);
-    fields_owned_by_controllers(&mut findings.autoscalers, desired, actual, options, &mut found);
-    ignore_rules_that_select_nothing(desired, actual, options, &mut found);
-    // A stable sort: several findings of one rule about one object keep the
-    // order in which they were found (the object's field order).
-    crate::collect::sort_by(&mut found, |a, b| {
+    let pruned = pruned_namespaces(desired, actual, pairs, options, &mut found);
+    let autoscalers = fields_owned_by_controllers(
+        &mut findings.autoscalers,
+        desired,
+        actual,
+        options,
+        &mut found,
+    );
+    let selected = ignore_rules_that_select_nothing(desired, actual, options, &mut found);
+    sort_findings(&mut found);
+    let across = Across {
+        autoscalers: autoscalers
+            .into_iter()
+            .map(|(key, object)| (Key::clone(key), Arc::clone(object)))
+            .collect(),
+        pruned_namespaces: pruned.into_iter().map(str::to_string).collect(),
+        selected,
+    };
+    (found, across)
+}
+
+/// Puts findings in key order, then rule. A stable sort: several findings of one
+/// rule about one object keep the order in which they were found (the object's
+/// field order).
+fn sort_findings(found: &mut Vec<Warning>) {
+    crate::collect::sort_by(found, |a, b| {
         (a.key.as_str(), a.rule).cmp(&(b.key.as_str(), b.rule))
     });
-    found
 }
 
 /// What the rules about one desired object alone find (`mutable-image-tag`,

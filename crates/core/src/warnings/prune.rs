@@ -34,67 +34,112 @@ pub(super) fn unprotected_prunes(
     }
     let unprotected_desired = stateful.pass((), desired.len(), |remembered| {
         let objects = desired.objects().iter();
-        let exact = mode_of(desired) == Mode::Exact;
         objects
             .filter_map(|(key, object)| {
                 let what = remembered.get_or(key, [Some(object), None], || {
-                    (exact || !is_hook(object))
-                        .then(|| unprotected(object.into()))
-                        .flatten()
+                    unprotected_declared(desired, object)
                 });
-                Some((key, what?))
+                Some((key, object, what?))
             })
             .collect::<Vec<_>>()
     });
-    for (key, what) in unprotected_desired {
-        let loss = what_a_prune_loses(desired.object(key).map(ValueRef::from));
-        found.push(warning(
-            key,
-            UNPROTECTED_PRUNE,
-            format!(
-                "`{key}` is {what} and prune is on, but nothing protects it: if its manifest \
-                 leaves Git by mistake (a deleted file, a moved directory), the next sync \
-                 deletes it{loss}. Annotate it with {PROTECT}."
-            ),
-        ));
+    for (key, object, what) in unprotected_desired {
+        found.push(declared_warning(key, object, &what));
     }
-    let extra =
-        not_in_git(pairs).filter(|(_, object)| prunable(desired, options, object));
-    for (key, object) in extra {
-        let Some(what) = unprotected(object.into()) else {
-            continue;
-        };
-        let loss = what_a_prune_loses(Some(object.into()));
-        found.push(warning(
-            key,
-            UNPROTECTED_PRUNE,
-            format!(
-                "`{key}` is {what} that Git no longer declares, and prune is on: this sync \
-                 will delete it{loss}. If it left Git by mistake, put its \
-                 manifest back; to keep it anyway, annotate the live object with {PROTECT}, \
-                 or turn prune off."
-            ),
-        ));
+    for (key, object) in not_in_git(pairs) {
+        found.extend(unprotected_prune_of_live(desired, options, key, object));
     }
+}
+
+/// `unprotected-prune` at `key`, which `desired` declares or the cluster holds
+/// alone: the finding about one object, either way.
+pub(super) fn unprotected_prune_at(
+    desired: &State,
+    actual: &State,
+    options: &Options,
+    key: &str,
+) -> Option<Warning> {
+    if !options.prune {
+        return None;
+    }
+    match (desired.object(key), actual.object(key)) {
+        (Some(object), _) => {
+            let what = unprotected_declared(desired, object)?;
+            Some(declared_warning(key, object, &what))
+        }
+        (None, Some(object)) => unprotected_prune_of_live(desired, options, key, object),
+        (None, None) => None,
+    }
+}
+
+/// What makes an object Git declares stateful with nothing protecting it; a hook
+/// never is one (its delete policy removes it, no prune).
+fn unprotected_declared(desired: &State, object: &Object) -> Option<String> {
+    let exact = mode_of(desired) == Mode::Exact;
+    (exact || !is_hook(object))
+        .then(|| unprotected(object.into()))
+        .flatten()
+}
+
+/// The `unprotected-prune` finding about the object Git declares at `key`, which
+/// `what` says is stateful.
+fn declared_warning(key: &str, object: &Object, what: &str) -> Warning {
+    let loss = what_a_prune_loses(Some(object.into()));
+    warning(
+        key,
+        UNPROTECTED_PRUNE,
+        format!(
+            "`{key}` is {what} and prune is on, but nothing protects it: if its manifest \
+             leaves Git by mistake (a deleted file, a moved directory), the next sync \
+             deletes it{loss}. Annotate it with {PROTECT}."
+        ),
+    )
+}
+
+/// `unprotected-prune` for the live `object` at `key`, which Git does not declare.
+fn unprotected_prune_of_live(
+    desired: &State,
+    options: &Options,
+    key: &str,
+    object: &Object,
+) -> Option<Warning> {
+    if !prunable(desired, options, object) {
+        return None;
+    }
+    let what = unprotected(object.into())?;
+    let loss = what_a_prune_loses(Some(object.into()));
+    Some(warning(
+        key,
+        UNPROTECTED_PRUNE,
+        format!(
+            "`{key}` is {what} that Git no longer declares, and prune is on: this sync \
+             will delete it{loss}. If it left Git by mistake, put its \
+             manifest back; to keep it anyway, annotate the live object with {PROTECT}, \
+             or turn prune off."
+        ),
+    ))
 }
 
 // --- pruned-namespace -------------------------------------------------------
 
 /// A Namespace that a prune deletes, with objects in it that were meant to
-/// stay: protected from a prune, or in Git.
-pub(super) fn pruned_namespaces(
+/// stay: protected from a prune, or in Git. Gives the names of the namespaces a
+/// prune deletes, whether or not they hold such objects.
+pub(super) fn pruned_namespaces<'a>(
     desired: &State,
-    actual: &State,
+    actual: &'a State,
     pairs: &[Pair],
     options: &Options,
     found: &mut Vec<Warning>,
-) {
+) -> Vec<&'a str> {
     if !options.prune {
-        return;
+        return Vec::new();
     }
     let pruned = not_in_git(pairs)
         .filter(|(_, object)| !prune_protected(object.into()) && prunable(desired, options, object));
+    let mut namespaces = Vec::new();
     for (key, namespace) in pruned.filter_map(|(key, _)| Some((key, namespace_at(actual, key)?))) {
+        namespaces.push(namespace);
         let protected = actual
             .objects()
             .iter()
@@ -124,6 +169,7 @@ pub(super) fn pruned_namespaces(
             ),
         ));
     }
+    namespaces
 }
 
 /// The live objects Git does not declare, found in the walk over both sorted

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod sessions;
+
 use gitops_core::{IgnoreRule, Options, State};
 use serde_json::{json, Value};
 
