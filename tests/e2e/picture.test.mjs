@@ -26,8 +26,8 @@ test('the worked example: Step changes the cards of the picture, and its arrow s
   await picture(page).waitFor();
   assert.deepEqual(await cards(page), [
     'api, Synced, wave 0',
-    'debug, OutOfSync, wave 0, next: delete (operation 1 of the plan), not in Git',
-    'web, OutOfSync, wave 0, plan: update (operation 2 of the plan), changes replicas 10 → 3',
+    'debug, OutOfSync, next: delete (operation 1 of the plan), not in Git, wave 0',
+    'web, OutOfSync, plan: update (operation 2 of the plan), replicas 10 → 3, wave 0',
   ], 'the cards before Step');
   await screenshot(page, 'picture-worked-example-start', { fullPage: false });
   const pictureBox = await picture(page).boundingBox();
@@ -35,8 +35,8 @@ test('the worked example: Step changes the cards of the picture, and its arrow s
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await until(async () => cards(page), [
     'api, Synced, wave 0',
-    'debug, Deleted, wave 0, deleted by the last Step',
-    'web, OutOfSync, wave 0, next: update (operation 1 of the plan), changes replicas 10 → 3',
+    'debug, Deleted, ✓ deleted, wave 0, deleted by the last Step',
+    'web, OutOfSync, next: update (operation 1 of the plan), replicas 10 → 3, wave 0',
   ]);
   assert.equal(await picture(page).locator('.object.gone').count(), 1, 'the deleted card fades where it stood');
   assert.deepEqual(await arrows(page), ['you → cluster prod: applied delete debug to prod, with sync, by the agent']);
@@ -44,7 +44,7 @@ test('the worked example: Step changes the cards of the picture, and its arrow s
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await until(async () => cards(page), [
     'api, Synced, wave 0',
-    'web, Synced, wave 0, update applied by the last Step, changes replicas 10 → 3',
+    'web, Synced, ✓ updated, replicas 10 → 3, wave 0, update applied by the last Step',
   ]);
   assert.equal(await picture(page).locator('.object.done .plan-line').textContent(), '✓ updated');
   assert.equal(await picture(page).locator('.object.done .fields.changed').textContent(), 'replicas 10 → 3', 'the card shows the field it changed');
@@ -87,7 +87,7 @@ test('stepping back replays the world to the move before, and forward again', as
   const start = await cards(page);
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await until(async () => (await cards(page)).length, 3);
-  await until(async () => (await cards(page))[1], 'debug, Deleted, wave 0, deleted by the last Step');
+  await until(async () => (await cards(page))[1], 'debug, Deleted, ✓ deleted, wave 0, deleted by the last Step');
   const afterOne = await cards(page);
   await page.getByRole('button', { name: 'Step back' }).click();
   await until(async () => cards(page), start);
@@ -144,11 +144,51 @@ test('on a phone the page opens on the picture, a tab among the panes', async ()
   await context.close();
 });
 
+test('synced is not healthy: at its end the web card reads Synced and Degraded, and is drawn broken', async () => {
+  const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'Synced is not healthy');
+  const web = picture(page).getByRole('group', { name: /^Cluster: prod/ }).getByRole('button', { name: /^Deployment, shop\/web,/ });
+  await until(async () => web.getAttribute('aria-label'), 'Deployment, shop/web, OutOfSync, Missing, next: create (operation 1 of the plan), wave 0, not in the cluster');
+  const drawn = async () => web.evaluate((card) => ({
+    border: getComputedStyle(card.querySelector('rect')).stroke,
+    stripe: getComputedStyle(card.querySelector('rect.health-stripe')).fill,
+    sync: card.querySelector('.status-icon[class*="sync-"]').getAttribute('class'),
+    health: card.querySelector('.status-icon[class*="health-"]').getAttribute('class'),
+    words: [...card.querySelectorAll('text.badges')].map((text) => text.textContent),
+  }));
+  const argoSuccess = 'rgb(24, 190, 148)';
+  const argoFailed = 'rgb(233, 109, 118)';
+  const missing = await drawn();
+  assert.equal(missing.health, 'status-icon health-missing', "not yet in the cluster: Argo CD's ghost");
+  assert.equal(missing.sync, 'status-icon sync-outofsync');
+  assert.equal(missing.stripe, 'rgb(244, 192, 48)', 'in the colour Argo CD gives Missing');
+  const healthyNow = async () => (await web.getAttribute('aria-label')).startsWith('Deployment, shop/web, Synced, Healthy');
+  for (let minute = 0; minute < 4 && !(await healthyNow()); minute += 1) await page.getByRole('button', { name: 'Next minute' }).click();
+  await until(healthyNow, true);
+  const healthy = await drawn();
+  assert.equal(healthy.stripe, argoSuccess, 'a healthy object has a green stripe');
+  assert.equal(healthy.health, 'status-icon health-healthy');
+  assert.deepEqual(healthy.words, ['Synced', 'Healthy']);
+  await page.getByRole('button', { name: 'Run the script out' }).click();
+  await until(async () => web.getAttribute('aria-label'), 'Deployment, shop/web, Synced, Degraded, wave 0');
+  const broken = await drawn();
+  assert.equal(broken.sync, 'status-icon sync-synced', 'still Synced: the cluster matches Git');
+  assert.equal(broken.health, 'status-icon health-degraded', "Argo CD's broken heart");
+  assert.equal(broken.stripe, argoFailed, 'its stripe in the colour Argo CD gives Degraded');
+  assert.equal(broken.border, argoFailed, 'a Synced card drawn broken, not green');
+  assert.deepEqual(broken.words, ['Synced', 'Degraded']);
+  const status = page.getByRole('status').filter({ hasText: 'Health:' });
+  assert.equal(await status.locator('.health .status-icon').getAttribute('class'), 'status-icon health-degraded');
+  assert.equal(await status.locator('.sync .status-icon').getAttribute('class'), 'status-icon sync-synced');
+  await screenshot(page, 'picture-synced-not-healthy-end', { fullPage: false });
+  await context.close();
+});
+
 test('the ordering preset: cards stand in wave order, numbered as the sync runs them', async () => {
   const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
   await choose(page, 'Ordering and waves');
   await until(async () => (await cards(page)).some((label) => label.includes('next: create (operation 1 of the plan)')), true);
-  const orders = await picture(page).locator('.object text.order').allTextContents();
+  const orders = await picture(page).locator('.order-badge text.order').allTextContents();
   assert.deepEqual(orders, orders.map((_, index) => String(index + 1)), 'the numbers run in the order the cards stand');
   const waves = (await cards(page)).map((label) => Number(/wave (-?\d+)/.exec(label)[1]));
   assert.deepEqual(waves, [...waves].sort((a, b) => a - b), 'waves in order');

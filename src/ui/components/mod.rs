@@ -12,6 +12,7 @@ pub mod preset_menu;
 pub mod resumed_notice;
 pub mod share_panel;
 pub mod state_pane;
+pub mod status_icons;
 pub mod status_view;
 pub mod tabs;
 pub mod time_bar;

@@ -1,4 +1,5 @@
 use super::plan_view::ChangeList;
+use super::status_icons::{health_icon, icon_markup, sync_icon};
 use gitops_core::{Report, SyncStatus};
 use crate::ui::ptr_eq::PtrEq;
 use yew::prelude::*;
@@ -43,8 +44,8 @@ pub fn status_view(props: &StatusViewProps) -> Html {
         <section class="status" aria-labelledby="status-title">
             <h2 id="status-title">{ "Status" }</h2>
             <div class="badges" role="status">
-                <p class={classes!("badge", "sync", sync.to_ascii_lowercase())}>{ "Sync: " }<strong>{ sync }</strong></p>
-                <p class={classes!("badge", "health", health.to_ascii_lowercase())}>{ "Health: " }<strong>{ health }</strong></p>
+                <p class={classes!("badge", "sync", sync.to_ascii_lowercase())}>{ icon(sync_icon(sync, false)) }{ "Sync: " }<strong>{ sync }</strong></p>
+                <p class={classes!("badge", "health", health.to_ascii_lowercase())}>{ icon(health_icon(report.status.health)) }{ "Health: " }<strong>{ health }</strong></p>
             </div>
             <h3>{ "Drift" }</h3>
             <dl class="drift">
@@ -61,4 +62,11 @@ pub fn status_view(props: &StatusViewProps) -> Html {
             }
         </section>
     }
+}
+
+/// An icon of `status_icons` in the page's HTML, as tall as the text.
+fn icon(shape: (&'static str, &'static str)) -> Html {
+    let mut markup = String::new();
+    icon_markup(&mut markup, shape, None, 14);
+    Html::from_html_unchecked(markup.into())
 }

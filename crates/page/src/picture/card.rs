@@ -12,7 +12,8 @@ pub struct Card {
     pub kind: String,
     pub namespace: String,
     pub name: String,
-    /// `Synced`, `OutOfSync`, or `Missing` (in Git, not yet in the cluster).
+    /// `Synced` or `OutOfSync`, as Argo CD says of a resource (one in Git and
+    /// not yet in the cluster is OutOfSync, its health Missing).
     pub sync: &'static str,
     pub health: Option<Health>,
     pub wave: i64,
@@ -29,6 +30,8 @@ pub struct Card {
     pub protected: Option<String>,
     /// Not in Git: only in the cluster.
     pub extra: bool,
+    /// In Git, not yet in the cluster.
+    pub missing: bool,
     /// Fields the ignore rules leave out of the comparison.
     pub ignored: bool,
     /// The fields its update changes (or changed, when Step just applied it).
@@ -58,6 +61,7 @@ impl Card {
             just_done: None,
             protected: prune_protection(object),
             extra: false,
+            missing: false,
             ignored: false,
             fields: Vec::new(),
             gone: false,
@@ -67,6 +71,12 @@ impl Card {
 
     /// What a screen reader says of it, and the card's tooltip.
     pub fn label(&self) -> String {
+        self.label_parts().join(", ")
+    }
+
+    /// The parts of `label`: its kind and place, sync, health, wave, its line
+    /// of the plan, the fields it changes and what else marks it.
+    pub fn label_parts(&self) -> Vec<String> {
         let what = format!("{} {}", self.kind, self.place());
         let mut parts = vec![what.trim_start().to_string()];
         if !self.unmanaged {
@@ -95,13 +105,16 @@ impl Card {
         if self.extra {
             parts.push("not in Git".to_string());
         }
+        if self.missing {
+            parts.push("not in the cluster".to_string());
+        }
         if self.ignored {
             parts.push("some fields ignored".to_string());
         }
         if self.unmanaged {
             parts.push("not managed by the application".to_string());
         }
-        parts.join(", ")
+        parts
     }
 
     /// `namespace/name`, or the name alone.

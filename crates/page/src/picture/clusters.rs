@@ -108,10 +108,10 @@ pub(super) fn cluster_box(
             );
             Card {
                 sync: match (object.sync, live) {
-                    (_, None) => "Missing",
-                    (SyncStatus::Synced, _) => "Synced",
+                    (SyncStatus::Synced, Some(_)) => "Synced",
                     _ => "OutOfSync",
                 },
+                missing: live.is_none(),
                 health: object.health,
                 wave: operation.map_or(card.wave, Operation::wave),
                 operation: operation.map(Operation::verb),
