@@ -44,6 +44,18 @@ test('? on a page scrolled down opens the help in view, with focus in it', async
   await close();
 });
 
+test('? with nothing focused opens the help; Esc closes it and focus goes to the Help button, not the page', async () => {
+  const { page, close } = await opened();
+  assert.equal(await page.evaluate(() => document.activeElement === document.body), true, 'nothing has focus');
+  await page.keyboard.press('?');
+  await help(page).waitFor();
+  await until(() => holdsFocus(help(page)), true);
+  await page.keyboard.press('Escape');
+  await until(() => help(page).count(), 0);
+  await until(() => isFocused(helpButton(page)), true);
+  await close();
+});
+
 test('? on a checkbox opens the help; Esc closes it and focus returns to the checkbox', async () => {
   const { page, close } = await opened();
   await prune(page).focus();

@@ -1,3 +1,4 @@
+use super::dialog::SHARE_BUTTON;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -102,7 +103,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             </div>
             if let Some((full, _, on_reset_all)) = full {
                 <div class="group" role="group" aria-label="Your work">
-                    <button onclick={full.on_share.reform(|_: MouseEvent| ())}>{ "Share" }</button>
+                    <button id={SHARE_BUTTON} onclick={full.on_share.reform(|_: MouseEvent| ())}>{ "Share" }</button>
                     <button onclick={on_reset_all} title={FORGET_EVERYTHING}>{ "Reset everything" }</button>
                 </div>
             }

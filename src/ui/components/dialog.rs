@@ -11,6 +11,11 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, KeyboardEvent, Node};
 use yew::prelude::*;
 
+/// The ids of the buttons that open the dialogs, where focus goes when a dialog
+/// closes and nothing had focus before it opened.
+pub const HELP_BUTTON: &str = "help-button";
+pub const SHARE_BUTTON: &str = "share-button";
+
 thread_local! {
     /// The dialogs open, oldest first, each by a number none of the others has.
     static OPEN: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
@@ -18,17 +23,19 @@ thread_local! {
 
 /// Focus moves into the dialog while it opens (which scrolls it into view); Esc
 /// closes it (`on_close`) while it is open; when it closes with focus inside, focus
-/// returns to the element that had it before. The dialog takes the returned node
+/// returns to the element that had it before, or, when nothing had it (a shortcut
+/// pressed on the page's body), to the button that opens the dialog, whose id is
+/// `opened_by` (the WAI-ARIA dialog pattern). The dialog takes the returned node
 /// and `tabindex="-1"`, so that it can take focus. `on_close` is the callback given
 /// when the dialog opens (the page's callbacks dispatch an action, the same at
 /// every render).
 #[hook]
-pub fn use_dialog(on_close: Callback<()>) -> NodeRef {
+pub fn use_dialog(on_close: Callback<()>, opened_by: &'static str) -> NodeRef {
     let node = use_node_ref();
     {
         let node = node.clone();
         use_effect_with((), move |()| {
-            let before = focused();
+            let before = focused().filter(|element| !is_body(element));
             if let Some(dialog) = node.cast::<HtmlElement>() {
                 let _ = dialog.focus();
             }
@@ -56,8 +63,13 @@ pub fn use_dialog(on_close: Callback<()>) -> NodeRef {
                 drop(escape);
                 OPEN.with(|open| open.borrow_mut().retain(|open| *open != id));
                 if holds_focus(&node) {
-                    if let Some(before) = before {
-                        let _ = before.focus();
+                    let opener = || {
+                        gloo::utils::document()
+                            .get_element_by_id(opened_by)
+                            .and_then(|opener| opener.dyn_into::<HtmlElement>().ok())
+                    };
+                    if let Some(back) = before.or_else(opener) {
+                        let _ = back.focus();
                     }
                 }
             }
@@ -87,6 +99,12 @@ fn closes(event: &KeyboardEvent, dialog: &NodeRef, id: u32) -> bool {
 
 fn focused() -> Option<HtmlElement> {
     gloo::utils::document().active_element()?.dyn_into().ok()
+}
+
+fn is_body(element: &HtmlElement) -> bool {
+    gloo::utils::document()
+        .body()
+        .is_some_and(|body| body.is_same_node(Some(element)))
 }
 
 /// Whether focus is in the dialog, or on nothing but the page's body. Focus that

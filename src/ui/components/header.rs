@@ -1,3 +1,4 @@
+use super::dialog::HELP_BUTTON;
 use gitops_page::Theme;
 use yew::prelude::*;
 
@@ -42,7 +43,7 @@ pub fn header(props: &HeaderProps) -> Html {
                         { option("dark", "Dark", Theme::Dark) }
                     </select>
                 </label>
-                <button onclick={on_help} aria-expanded={props.help_open.to_string()}>{ "Help" }</button>
+                <button id={HELP_BUTTON} onclick={on_help} aria-expanded={props.help_open.to_string()}>{ "Help" }</button>
             </div>
         </header>
     }

@@ -1,4 +1,4 @@
-use super::dialog::use_dialog;
+use super::dialog::{use_dialog, HELP_BUTTON};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -28,7 +28,7 @@ pub const SHORTCUTS: [(&str, &str); 7] = [
 /// The keyboard shortcuts.
 #[function_component(Help)]
 pub fn help(props: &HelpProps) -> Html {
-    let dialog = use_dialog(props.on_close.clone());
+    let dialog = use_dialog(props.on_close.clone(), HELP_BUTTON);
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {
         <section

@@ -1,4 +1,4 @@
-use super::dialog::use_dialog;
+use super::dialog::{use_dialog, SHARE_BUTTON};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -57,7 +57,7 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
             embed_code(&base, fragment, &props.title),
         )
     }));
-    let dialog = use_dialog(props.on_close.clone());
+    let dialog = use_dialog(props.on_close.clone(), SHARE_BUTTON);
     let close = props.on_close.reform(|_: MouseEvent| ());
     html! {
         <section
