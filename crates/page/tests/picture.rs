@@ -336,3 +336,55 @@ fn an_object_in_the_cluster_that_is_not_the_application_s_is_a_card_marked_unman
         "ConfigMap shop/kube-root-ca.crt, wave 0, not managed by the application"
     );
 }
+
+#[test]
+fn a_namespace_s_card_keeps_the_wave_of_what_it_holds_after_the_sync_that_created_it() {
+    let mut model = with_preset("ordering-waves.yaml");
+    let namespace = |model: &Model| {
+        let picture = model.picture();
+        let cluster = picture
+            .clusters
+            .into_iter()
+            .find(|cluster| cluster.current)
+            .expect("the current cluster");
+        let card = cluster
+            .cards
+            .into_iter()
+            .find(|card| card.kind == "Namespace")
+            .expect("the Namespace's card");
+        (card.wave, card.operation, cluster_order(&model.picture()))
+    };
+    let (planned, operation, order_before) = namespace(&model);
+    assert_eq!(operation, Some("create"), "the sync creates it");
+    assert!(
+        planned < 0,
+        "it runs with the earliest of what it holds: wave {planned}"
+    );
+    for _ in 0..10 {
+        if namespace(&model).1.is_none() {
+            break;
+        }
+        model.act(Action::Step);
+    }
+    let (synced, operation, order_after) = namespace(&model);
+    assert_eq!(operation, None, "created");
+    assert_eq!(
+        synced, planned,
+        "the wave it ran in, after the sync as before"
+    );
+    assert_eq!(
+        order_after.first(),
+        order_before.first(),
+        "and it stands where it stood"
+    );
+}
+
+/// The keys of the current cluster's cards, in the order they stand.
+fn cluster_order(picture: &Picture) -> Vec<String> {
+    let cluster = picture
+        .clusters
+        .iter()
+        .find(|cluster| cluster.current)
+        .expect("the current cluster");
+    cluster.cards.iter().map(|card| card.key.clone()).collect()
+}

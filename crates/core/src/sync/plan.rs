@@ -10,10 +10,10 @@ use crate::options::Options;
 use crate::state::namespace::namespace_of;
 use crate::state::protection::{prune_protection, prunes_last, requires_prune_confirmation};
 use crate::state::{Object, State};
-use crate::value::ValueRef;
 use crate::sync::hook_tasks::runs_in_sync_phase;
 use crate::sync::merge::{created, updated};
 use crate::sync::order::{sort_key, wave};
+use crate::value::ValueRef;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -249,6 +249,21 @@ fn desired_of<'d>(difference: &'d Difference) -> ValueRef<'d> {
 }
 
 /// For each namespace, the earliest wave of an object written into it.
+/// The wave the Namespace `name` (its own wave `own`) runs in when every object of
+/// `desired` takes part in the sync, as Argo CD syncs them all by default: the
+/// earliest of its own and those of the objects it holds (gitops-engine's
+/// `syncTasks.Sort`, whose `adjustDeps` gives a Namespace the wave of the first task
+/// in it). The plan moves a Namespace by the objects it writes.
+pub fn namespace_wave(desired: &State, name: &str, own: i64) -> i64 {
+    desired
+        .objects()
+        .values()
+        .map(|object| object.view())
+        .filter(|object| namespace_of(*object) == Some(name))
+        .map(wave)
+        .fold(own, i64::min)
+}
+
 fn earliest_wave_per_namespace<'v>(written: &[(&str, ValueRef<'v>)]) -> BTreeMap<&'v str, i64> {
     let mut earliest = BTreeMap::new();
     for &(_, object) in written {

@@ -10,7 +10,7 @@ use gitops_core::pointer::unescape;
 use gitops_core::report::{Report, SyncStatus};
 use gitops_core::state::protection::prune_protection;
 use gitops_core::sync::order::kind_rank_of;
-use gitops_core::sync::plan::Operation;
+use gitops_core::sync::plan::{namespace_wave, Operation};
 use gitops_core::State;
 use gitops_world::World;
 
@@ -113,7 +113,12 @@ pub(super) fn cluster_box(
                 },
                 missing: live.is_none(),
                 health: object.health,
-                wave: operation.map_or(card.wave, Operation::wave),
+                wave: match (operation, card.kind.as_str()) {
+                    (Some(operation), _) => operation.wave(),
+                    // As the sync that made it ran it, before what it holds.
+                    (None, "Namespace") => namespace_wave(desired, &card.name, card.wave),
+                    _ => card.wave,
+                },
                 operation: operation.map(Operation::verb),
                 order: order.map(|index| index + 1),
                 just_done,
