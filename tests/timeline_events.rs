@@ -73,7 +73,7 @@ async fn events_are_grouped_by_step_with_their_actors() {
         .collect();
     assert_eq!(
         headings,
-        ["Step 0", "Step 2", "Step 3", "Step 5", "Step 6", "Step 7"]
+        ["Minute 0", "Minute 2", "Minute 3", "Minute 5", "Minute 6", "Minute 7"]
     );
     let actors: Vec<Vec<String>> = steps
         .iter()

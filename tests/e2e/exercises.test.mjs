@@ -42,7 +42,7 @@ test('exercise 1: an ignore rule stops the flapping', async () => {
   const wrong = await check(page);
   assert.match(wrong.verdict, /^Not yet/);
   assert.equal(wrong.failing.length, 2);
-  assert.match(wrong.failing[0], /The loop converges and stays converged for 5 steps: .*drifted at \/status/);
+  assert.match(wrong.failing[0], /The loop converges and stays converged for 5 minutes: .*drifted at \/status/);
   assert.match(wrong.failing[1], /Git still decides \/replicas of web: .*the comparison ignores it/);
 
   await rules.fill('- /*');

@@ -146,7 +146,7 @@ everywhere! {
 
     fn flapping_fails_while_the_agent_and_the_kubelet_fight() {
         let checked = run("flapping", Some("wrong"));
-        assert_eq!(failed(&checked), ["The loop converges and stays converged for 5 steps", "Git still decides /replicas of web"]);
+        assert_eq!(failed(&checked), ["The loop converges and stays converged for 5 minutes", "Git still decides /replicas of web"]);
         assert!(checked.goals[0].why.contains("drifted at /status"), "{}", checked.goals[0].why);
     }
 

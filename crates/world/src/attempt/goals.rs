@@ -307,7 +307,7 @@ fn stable(at: &Checkpoint, steps: u32) -> Result<String, String> {
         return Err(out_of_sync.join(", "));
     }
     Ok(format!(
-        "nothing changed the cluster from step {since} to step {}, and it is Synced",
+        "nothing changed the cluster from minute {since} to minute {}, and it is Synced",
         world.step
     ))
 }

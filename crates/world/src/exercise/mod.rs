@@ -169,7 +169,7 @@ impl Goal {
         };
         match self {
             Goal::Stable(steps) => {
-                format!("The loop converges and stays converged for {steps} steps")
+                format!("The loop converges and stays converged for {steps} minutes")
             }
             Goal::Synced(at) => format!("Synced{}", place(&at.environment)),
             Goal::Healthy(at) => format!("Healthy{}", place(&at.environment)),

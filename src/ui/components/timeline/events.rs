@@ -62,7 +62,7 @@ fn step_group(events: &[WorldEvent]) -> Html {
     let step = events.first().map(|event| event.step).unwrap_or_default();
     html! {
         <li class="timeline-step" key={step}>
-            <h4>{ format!("Step {step}") }</h4>
+            <h4>{ format!("Minute {step}") }</h4>
             <ul class="timeline-step-events">
                 { for events.iter().map(event_item) }
             </ul>
