@@ -14,7 +14,11 @@ pub(super) fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
     if let Some(health) = card.health {
         // The border says the worse of the two: a Synced object that is
         // Degraded is drawn broken (style.css).
-        let _ = write!(card_class, " health-{}", health.to_string().to_ascii_lowercase());
+        let _ = write!(
+            card_class,
+            " health-{}",
+            health.to_string().to_ascii_lowercase()
+        );
     }
     for (on, name) in [
         (true, card.operation.unwrap_or("")),
@@ -118,7 +122,10 @@ pub(super) fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
         // count badge, leaving its lines their width. Beside the card's group
         // rather than in it: the card's name says "operation 1 of the plan".
         let (cx, cy) = (x + CARD_W - 3, y + 3);
-        let _ = write!(out, r#"<g class="order-badge" aria-hidden="true"><circle class="order" cx="{cx}" cy="{cy}" r="8"/>"#);
+        let _ = write!(
+            out,
+            r#"<g class="order-badge" aria-hidden="true"><circle class="order" cx="{cx}" cy="{cy}" r="8"/>"#
+        );
         text(out, cx, cy + 4, "order", &order.to_string());
         out.push_str("</g>");
     }
@@ -129,14 +136,31 @@ pub(super) fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
 fn badges_view(out: &mut Drawn, card: &Card, x: i32, baseline: i32) {
     const ICON: i32 = 11;
     let to_prune = card.extra && card.operation == Some("delete");
-    icon_markup(&mut out.markup, sync_icon(card.sync, to_prune), Some((x + 8, baseline - 9)), ICON);
+    icon_markup(
+        &mut out.markup,
+        sync_icon(card.sync, to_prune),
+        Some((x + 8, baseline - 9)),
+        ICON,
+    );
     out.text(x + 8 + ICON + 4, baseline, "badges", card.sync);
     let baseline = baseline + 16;
-    let health_word = card.health.map_or("—".to_string(), |health| health.to_string());
+    let health_word = card
+        .health
+        .map_or("—".to_string(), |health| health.to_string());
     if let Some(health) = card.health {
-        icon_markup(&mut out.markup, health_icon(health), Some((x + 8, baseline - 9)), ICON);
+        icon_markup(
+            &mut out.markup,
+            health_icon(health),
+            Some((x + 8, baseline - 9)),
+            ICON,
+        );
     }
-    out.text(x + 8 + ICON + 4, baseline, "badges health-word", &health_word);
+    out.text(
+        x + 8 + ICON + 4,
+        baseline,
+        "badges health-word",
+        &health_word,
+    );
 }
 
 /// A card's markup as it is drawn, with the words it shows in the order they stand.
@@ -170,12 +194,17 @@ fn label_of(card: &Card, shown: &[String]) -> String {
     let place_shown = parts.contains(&place);
     for part in card.label_parts() {
         let names_it = place_shown && part.ends_with(place.as_str());
-        let said = |shown: &String| part == *shown || part.strip_prefix("changes ") == Some(shown.as_str());
+        let said = |shown: &String| {
+            part == *shown || part.strip_prefix("changes ") == Some(shown.as_str())
+        };
         if names_it || parts.iter().any(said) {
             continue;
         }
         // "next: delete" shown, "next: delete (operation 1 of the plan)" said.
-        match parts.iter_mut().find(|shown| part.starts_with(shown.as_str())) {
+        match parts
+            .iter_mut()
+            .find(|shown| part.starts_with(shown.as_str()))
+        {
             Some(shown) => *shown = part,
             None => parts.push(part),
         }
