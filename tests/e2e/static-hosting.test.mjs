@@ -66,7 +66,8 @@ test('the Content-Security-Policy holds: nothing is blocked while loading, stepp
     true,
   );
 
-  await page.getByRole('button', { name: 'Compromised CI: push model' }).click();
+  await until(async () => (await page.getByLabel('Preset').locator('option').count()) >= menuEntries, true);
+  await page.getByLabel('Preset').selectOption({ label: 'Compromised CI, push model' });
   await page.getByRole('button', { name: 'Run the script out' }).click();
   await until(async () => /malicious/.test(await page.getByRole('region', { name: 'Running' }).innerText()), true);
 

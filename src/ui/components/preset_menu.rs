@@ -13,6 +13,9 @@ pub const SECTIONS: [&str; 7] = [
     "How it actually works",
 ];
 
+/// The compromised CI in the push model and in the pull model.
+const COMPROMISE_PAIR: [&str; 2] = ["compromise-push.yaml", "compromise-pull.yaml"];
+
 #[derive(Properties, PartialEq)]
 pub struct PresetMenuProps {
     /// Replaced when it changes: compared by allocation.
@@ -77,12 +80,16 @@ pub fn preset_menu(props: &PresetMenuProps) -> Html {
                     </optgroup>
                 }) }
             </select>
-            <div class="compromise-pair" role="group" aria-label="Compromised CI">
-                { compromise("compromise-push.yaml", "Compromised CI: push model") }
-                { compromise("compromise-pull.yaml", "Compromised CI: pull model") }
-            </div>
             <h3 class="preset-title">{ &props.current.title }</h3>
             <p class="explanation">{ &props.current.explanation }</p>
+            // The two halves of one story, side by side where it is told: the same
+            // attack in either model, one click apart.
+            if COMPROMISE_PAIR.contains(&props.current.file.as_str()) {
+                <div class="compromise-pair" role="group" aria-label="Compare the compromised CI in">
+                    { compromise(COMPROMISE_PAIR[0], "Compromised CI: push model") }
+                    { compromise(COMPROMISE_PAIR[1], "Compromised CI: pull model") }
+                </div>
+            }
         </section>
     }
 }
