@@ -37,12 +37,7 @@ fn desired_text() -> String {
             })
         })
         .collect();
-    objects.push(json!({
-        "apiVersion": "autoscaling/v2",
-        "kind": "HorizontalPodAutoscaler",
-        "metadata": {"name": "service-005", "namespace": "shop"},
-        "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "service-005"}, "minReplicas": 1, "maxReplicas": 5}
-    }));
+    objects.push(common::autoscaler_of("service-005"));
     serde_json::to_string_pretty(&objects).expect("serializes")
 }
 

@@ -95,12 +95,7 @@ fn shop_text(replicas: u32) -> String {
             })
         })
         .collect();
-    objects.push(json!({
-        "apiVersion": "autoscaling/v2",
-        "kind": "HorizontalPodAutoscaler",
-        "metadata": {"name": "service-005", "namespace": "shop"},
-        "spec": {"scaleTargetRef": {"kind": "Deployment", "name": "service-005"}, "minReplicas": 1, "maxReplicas": 5}
-    }));
+    objects.push(common::autoscaler_of("service-005"));
     objects.push(json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "shop"}}));
     serde_json::to_string_pretty(&objects).expect("serializes")
 }

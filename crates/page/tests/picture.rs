@@ -2,7 +2,7 @@
 //! after Step, the arrows of a step with their credentials, a refused act,
 //! a tag pushed again.
 
-use gitops_page::{Action, Model, Picture, Theme};
+use gitops_page::{Action, ClusterBox, Model, Picture, Theme};
 use gitops_world::event::Place;
 use std::collections::BTreeMap;
 
@@ -23,11 +23,7 @@ fn with_preset(file: &str) -> Model {
 
 /// Each card of the current cluster as `name sync operation` and `next` for the next one.
 fn cards(picture: &Picture) -> Vec<String> {
-    let cluster = picture
-        .clusters
-        .iter()
-        .find(|cluster| cluster.current)
-        .expect("the current cluster");
+    let cluster = current(picture);
     cluster
         .cards
         .iter()
@@ -239,11 +235,7 @@ fn time_goes_back_and_forward_by_replay_and_a_new_move_drops_the_undone_ones() {
 fn cards_stand_in_the_order_of_their_waves_and_carry_their_place_in_the_plan() {
     let model = with_preset("ordering-waves.yaml");
     let picture = model.picture();
-    let cluster = picture
-        .clusters
-        .iter()
-        .find(|cluster| cluster.current)
-        .expect("the current cluster");
+    let cluster = current(&picture);
     let waves: Vec<i64> = cluster.cards.iter().map(|card| card.wave).collect();
     let mut sorted = waves.clone();
     sorted.sort();
@@ -342,17 +334,14 @@ fn a_namespace_s_card_keeps_the_wave_of_what_it_holds_after_the_sync_that_create
     let mut model = with_preset("ordering-waves.yaml");
     let namespace = |model: &Model| {
         let picture = model.picture();
-        let cluster = picture
-            .clusters
-            .into_iter()
-            .find(|cluster| cluster.current)
-            .expect("the current cluster");
+        let cluster = current(&picture);
         let card = cluster
             .cards
-            .into_iter()
+            .iter()
             .find(|card| card.kind == "Namespace")
             .expect("the Namespace's card");
-        (card.wave, card.operation, cluster_order(&model.picture()))
+        let order: Vec<String> = cluster.cards.iter().map(|card| card.key.clone()).collect();
+        (card.wave, card.operation, order)
     };
     let (planned, operation, order_before) = namespace(&model);
     assert_eq!(operation, Some("create"), "the sync creates it");
@@ -379,12 +368,11 @@ fn a_namespace_s_card_keeps_the_wave_of_what_it_holds_after_the_sync_that_create
     );
 }
 
-/// The keys of the current cluster's cards, in the order they stand.
-fn cluster_order(picture: &Picture) -> Vec<String> {
-    let cluster = picture
+/// The cluster of the environment the panes show.
+fn current(picture: &Picture) -> &ClusterBox {
+    picture
         .clusters
         .iter()
         .find(|cluster| cluster.current)
-        .expect("the current cluster");
-    cluster.cards.iter().map(|card| card.key.clone()).collect()
+        .expect("the current cluster")
 }

@@ -24,6 +24,17 @@ pub fn steps(plan: &[gitops_core::Operation]) -> Vec<String> {
         .collect()
 }
 
+/// A HorizontalPodAutoscaler in `shop` of the Deployment `name`, between 1 and 5
+/// replicas: the controller that owns its `spec.replicas`.
+pub fn autoscaler_of(name: &str) -> Value {
+    json!({
+        "apiVersion": "autoscaling/v2",
+        "kind": "HorizontalPodAutoscaler",
+        "metadata": {"name": name, "namespace": "shop"},
+        "spec": {"scaleTargetRef": {"kind": "Deployment", "name": name}, "minReplicas": 1, "maxReplicas": 5}
+    })
+}
+
 /// A `v1` object of `kind` named `name`, in `namespace` if one is given, with these
 /// annotations.
 pub fn object(kind: &str, name: &str, namespace: Option<&str>, annotations: Value) -> Value {
