@@ -57,6 +57,12 @@ impl Workspace {
         self.reads.read(source, Text::Shared(&typed.text), typed.edit.as_ref())
     }
 
+    /// How many texts this workspace has read, whole or in part, rather than
+    /// recalled from a read a moment ago: what each text read once means.
+    pub fn texts_read(&self) -> usize {
+        self.reads.texts_read()
+    }
+
     /// What `report` gives: a recent report patched where the states changed
     /// in a few objects (with the `patched-reports` feature), else a report that
     /// looks again only at the objects no recent report looked at.

@@ -44,7 +44,7 @@ impl Model {
                 applied = self.world_mut().apply_next_by_hand(&environment);
                 applied.is_some().then_some(true)
             }
-            _ => self.world_mut().interact(&environment, &interaction),
+            _ => self.world_takes(&environment, &interaction),
         };
         let Some(reads) = done else {
             self.playback.playing = false;
@@ -132,8 +132,23 @@ impl Model {
             return;
         };
         let environment = self.environment.clone();
-        if self.world_mut().interact(&environment, &interaction) == Some(true) {
+        if self.world_takes(&environment, &interaction) == Some(true) {
             self.changed();
         }
+    }
+
+    /// The world does what the person did; a pane's text goes with the state
+    /// the page read it as, so that the world does not read it again.
+    fn world_takes(&mut self, environment: &str, interaction: &Interaction) -> Option<bool> {
+        let typed = match interaction {
+            Interaction::Desired(text) => Some((Pane::Desired, text)),
+            Interaction::Actual(text) => Some((Pane::Actual, text)),
+            _ => None,
+        };
+        let read = typed.and_then(|(pane, text)| {
+            let editor = self.panes.editor(pane);
+            editor.text.same(text).then(|| editor.reads_as.clone()).flatten()
+        });
+        self.world_mut().interact_read(environment, interaction, read.as_deref())
     }
 }

@@ -399,3 +399,30 @@ fn a_scenario_of_text_states_shows_the_authors_text_until_it_is_edited() {
     assert!(model.panes.desired.text.contains("replicas: 2\n  ---") || model.panes.desired.text.contains("replicas: 2\n---"), "{}", model.panes.desired.text);
     assert!(model.panes.desired.text.starts_with("# The web tier"), "Reset brings the author's text back");
 }
+
+/// A desired state large enough for the workspace to keep what it read as.
+fn large_desired(replicas: u32) -> String {
+    let objects: Vec<String> = (0..600)
+        .map(|index| format!(r#""app-{index:03}": {{"image": "registry.example/app:1.0.{index}", "replicas": {replicas}}}"#))
+        .collect();
+    format!("{{{}}}", objects.join(",\n"))
+}
+
+#[test]
+fn a_text_typed_is_read_once_from_the_keystroke_to_its_commit_and_the_plan_after_it() {
+    let mut model = opened();
+    let texts_read = |model: &Model| model.world.workspace.with(|workspace| workspace.texts_read());
+    let before = texts_read(&model);
+    edit(&mut model, Pane::Desired, &large_desired(2));
+    assert_eq!(texts_read(&model), before + 1, "the keystroke reads the pane's text");
+    model.act(Action::Settle);
+    assert_eq!(cards(&model).len(), 603, "{:?}", &cards(&model)[..3]);
+    assert_eq!(
+        texts_read(&model),
+        before + 1,
+        "the world commits the text the page read, and Git's head reads as it"
+    );
+    edit(&mut model, Pane::Desired, &large_desired(3));
+    model.act(Action::Settle);
+    assert_eq!(texts_read(&model), before + 2, "the next edit reads its text once too");
+}

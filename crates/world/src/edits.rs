@@ -37,6 +37,19 @@ impl World {
     /// file in its directory, `manifests.json` (or `.yaml`), in place of
     /// the others (a kustomization's too).
     pub fn edit_desired(&mut self, by: &str, environment: &str, text: &str) {
+        let typed = self.workspace.with(|workspace| workspace.read("desired", text));
+        match typed {
+            Ok(typed) => self.edit_desired_read(by, environment, text, typed),
+            Err(_) => self.commit_desired(by, environment, text, None),
+        }
+    }
+
+    /// `edit_desired` of a text that reads as `typed`.
+    pub fn edit_desired_read(&mut self, by: &str, environment: &str, text: &str, typed: State) {
+        self.commit_desired(by, environment, text, Some(typed))
+    }
+
+    fn commit_desired(&mut self, by: &str, environment: &str, text: &str, typed: Option<State>) {
         let directory = self.repository.path_of(environment, self.options.layout);
         let changes = environment_changes(&self.desired_files(environment).1, &directory, text);
         let (branch, changes) = match self.options.layout {
@@ -46,7 +59,6 @@ impl World {
                 on_branch(environment, &changes),
             ),
         };
-        let typed = self.workspace.with(|workspace| workspace.read("desired", text)).ok();
         let says = |state: Option<&State>| typed.as_ref().zip(state).is_some_and(|(typed, state)| typed.same_objects(state));
         let burst = self.burst_event(&Kind::Desired(None), environment);
         let now = self.desired_state(environment).ok();

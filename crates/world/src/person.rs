@@ -74,16 +74,28 @@ impl World {
     /// apply (nothing to step, the end of the script); else whether its text
     /// reads (a broken text changes nothing).
     pub fn interact(&mut self, environment: &str, interaction: &Interaction) -> Option<bool> {
+        self.interact_read(environment, interaction, None)
+    }
+
+    /// `interact`, with the state that the interaction's text (a pane's)
+    /// reads as, where the caller read it already: the text is not read again.
+    pub fn interact_read(&mut self, environment: &str, interaction: &Interaction, read: Option<&State>) -> Option<bool> {
         let known = self.clusters.contains_key(environment);
+        let read_as = |world: &World, source: &str, text: &SharedText| match read {
+            Some(state) => Some(state.clone()),
+            None => world.workspace.with(|workspace| workspace.read_shared(source, text)).ok(),
+        };
         match interaction {
-            Interaction::Desired(text) => Some(
-                known && self.workspace.with(|workspace| workspace.read_shared("desired", text)).is_ok() && {
-                    self.propose_desired(environment, text);
-                    true
-                },
-            ),
+            Interaction::Desired(text) => {
+                let state = read_as(self, "desired", text).filter(|_| known);
+                let reads = state.is_some();
+                if let Some(state) = state {
+                    self.propose_desired(environment, text, state);
+                }
+                Some(reads)
+            }
             Interaction::Actual(text) => {
-                let state = self.workspace.with(|workspace| workspace.read_shared("actual", text)).ok().filter(|_| known);
+                let state = read_as(self, "actual", text).filter(|_| known);
                 if let Some(state) = &state {
                     self.edit_actual(YOU, environment, state);
                 }
@@ -272,9 +284,9 @@ impl World {
             && self.options.layout == Layout::Directories
     }
 
-    fn propose_desired(&mut self, environment: &str, text: &str) {
+    fn propose_desired(&mut self, environment: &str, text: &str, state: State) {
         if !self.edits_are_reviewed(environment) {
-            return self.edit_desired(YOU, environment, text);
+            return self.edit_desired_read(YOU, environment, text, state);
         }
         let directory = self.repository.paths().of(environment);
         let changes = environment_changes(&self.repository.head().files, &directory, text);

@@ -42,6 +42,8 @@ pub(crate) struct RecentReads {
     recent: VecDeque<Read>,
     /// What the last read that read a text again from another changed.
     last_reread: Option<Reread>,
+    /// How many texts were read, whole or in part, rather than recalled.
+    read: usize,
 }
 
 impl RecentReads {
@@ -50,6 +52,7 @@ impl RecentReads {
     /// text the keystroke replaced, the two texts are compared only near it.
     pub(crate) fn read(&mut self, source: &str, text: Text, edit: Option<&Edit>) -> Result<State, InputError> {
         if !(SHORTEST_KEPT..=LONGEST_KEPT).contains(&text.as_str().len()) {
+            self.read += 1;
             return match text {
                 Text::Borrowed(text) => State::read(source, text),
                 Text::Shared(text) => State::read_shared(source, text),
@@ -62,6 +65,7 @@ impl RecentReads {
             recent.push_front(kept);
             return result;
         }
+        self.read += 1;
         let kept = text.kept();
         let (result, spans) = match reread_of(recent, source, text.as_str(), edited_from) {
             Some((state, spans, reread)) => {
@@ -86,6 +90,11 @@ impl RecentReads {
     /// when the last read that read a text again made `after` from `before`.
     pub(crate) fn keys_changed(&self, before: &State, after: &State) -> Option<&[Key]> {
         self.last_reread.as_ref()?.keys_changed(before, after)
+    }
+
+    /// How many texts were read, whole or in part, rather than recalled.
+    pub(crate) fn texts_read(&self) -> usize {
+        self.read
     }
 
     #[cfg(test)]
