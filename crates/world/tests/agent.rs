@@ -195,7 +195,7 @@ everywhere! {
 
     fn a_degraded_earlier_wave_fails_the_sync_which_is_retried_before_failed_previous_sync_attempt_holds() {
         // Argo CD's autoSync gives an automated sync RetryStrategy{Limit: 5}; NextRetryAt
-        // waits 5 s, doubling, at most 3 min; a step is a minute.
+        // waits 5 s, doubling, at most 3 min; the time moves a minute at a time.
         let deployment = |name: &str, wave: &str, image: &str| json!({
             "apiVersion": "apps/v1", "kind": "Deployment",
             "metadata": {"name": name, "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": wave}},

@@ -149,7 +149,7 @@ everywhere! {
 
     fn self_heal_backs_off_as_argo_cds_controller_does_and_a_new_revision_starts_again() {
         // selfHealRemainingBackoff with the default backoff: 0, 2 s, 6 s, 18 s, 54 s,
-        // 162 s, then 300 s after the last sync; a step is a minute.
+        // 162 s, then 300 s after the last sync; the time moves a minute at a time.
         let text = json!({
             "registry": [{"tag": "registry.example/web:1"}],
             "repository": {"files": {"envs/prod/web.json": web("web", json!({}))}},
@@ -162,7 +162,7 @@ everywhere! {
         let world = World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
         let reverts: Vec<u32> = world.events.iter().filter(|event| event.what.contains("drifted at /spec/replicas (5 → 1); reverting")).map(|event| event.step).collect();
         assert_eq!(reverts, [1, 2, 3, 4, 5, 8, 13, 16], "{:#?}", lines(&world));
-        assert!(has(&world, "6 agent: prod is OutOfSync: Deployment/shop/web drifted at /spec/replicas (5 → 1); self-heal backs off: revert 6 of this revision waits until step 8 (162 s after the last sync"), "{:#?}", lines(&world));
+        assert!(has(&world, "6 agent: prod is OutOfSync: Deployment/shop/web drifted at /spec/replicas (5 → 1); self-heal backs off: revert 6 of this revision waits until minute 8 (162 s after the last sync"), "{:#?}", lines(&world));
         assert!(has(&world, "15 agent: updated Deployment/shop/web in prod"), "the new revision syncs at once: {:#?}", lines(&world));
         let mut until = text.clone();
         until["steps"] = json!(10);

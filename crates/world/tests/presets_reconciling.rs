@@ -34,7 +34,7 @@ everywhere! {
         // takes 3, and 300 s 5.
         assert_eq!(steps_of("agent: Deployment/shop/web in prod drifted at /spec/replicas (5 → 2); reverting"), [1, 2, 3, 4, 5, 8, 13], "{:#?}", events(&world));
         assert_eq!(steps_of("autoscaler: set Deployment/shop/web in prod at /spec/replicas (2 → 5)"), [0, 1, 2, 3, 4, 5, 8, 13]);
-        assert!(has_event(&world, "6 agent: prod is OutOfSync: Deployment/shop/web drifted at /spec/replicas (5 → 2); self-heal backs off: revert 6 of this revision waits until step 8"), "{:#?}", events(&world));
+        assert!(has_event(&world, "6 agent: prod is OutOfSync: Deployment/shop/web drifted at /spec/replicas (5 → 2); self-heal backs off: revert 6 of this revision waits until minute 8"), "{:#?}", events(&world));
         assert!(has_event(&world, "13 agent: Deployment/shop/web in prod drifted at /spec/replicas (5 → 2); reverting; self-heal is on: revert 7 of this revision, 300 s or more after the last sync"));
         let rules: Vec<&str> = world.summary().status["prod"].warnings.iter().map(|warning| warning.rule).collect();
         assert!(rules.contains(&"field-owned-by-controller"));

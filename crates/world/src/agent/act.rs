@@ -182,9 +182,9 @@ impl Agent {
                 .to_string()
         } else if backing_off {
             format!(
-                "self-heal backs off: revert {} of this revision waits until step {heal_at} \
+                "self-heal backs off: revert {} of this revision waits until minute {heal_at} \
                  ({} s after the last sync; Argo CD's self-heal backoff: 2 s, tripled at each \
-                 revert, at most 5 min; a step is a minute)",
+                 revert, at most 5 min; the playground's time moves a minute at a time)",
                 application.reverts + 1,
                 self_heal_delay(application.reverts)
             )

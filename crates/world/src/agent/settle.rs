@@ -88,7 +88,7 @@ fn settle(
             )
             .because(format!(
                 "{retry} at minute {}: a failed sync is tried again {delay} s later ({policy}; \
-                 a step is a minute)",
+                 the playground's time moves a minute at a time)",
                 retry.at
             )),
         );
