@@ -132,7 +132,7 @@ test('a sync stepped by hand stops at a wave and says what it waits for; Play le
   await page.getByRole('button', { name: 'Play' }).click();
   await until(() => page.getByRole('button', { name: 'Play' }).isDisabled(), true, 15000);
   const events = await page.getByRole('list', { name: 'Events' }).innerText();
-  assert.match(events, /you\s*applied create Job\/shop\/migrate/);
+  assert.match(events, /you\s*asked the agent for the next operation of prod.s sync[^\n]*\nagent\s*created Job\/shop\/migrate in prod/, "Play asks the agent, which applies");
   assert.doesNotMatch(events, /crash-looping|cannot start/);
   assert.deepEqual(record.consoleErrors, []);
   await close();

@@ -21,7 +21,7 @@ async function choose(page, title) {
   await until(async () => (await page.getByRole('heading', { level: 3, name: title }).count()) > 0, true);
 }
 
-test('the worked example: Step changes the cards of the picture, and its arrow says who acted with what', async () => {
+test('the worked example: Step asks the agent, the agent applies to the card, and the arrows say who acted with what', async () => {
   const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
   await picture(page).waitFor();
   assert.deepEqual(await cards(page), [
@@ -35,20 +35,38 @@ test('the worked example: Step changes the cards of the picture, and its arrow s
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await until(async () => cards(page), [
     'api, Synced, wave 0',
-    'debug, Deleted, ✓ deleted, wave 0, deleted by the last Step',
+    'debug, Deleted, ✓ deleted, wave 0, deleted by the last sync',
     'web, OutOfSync, next: update (operation 1 of the plan), replicas 10 → 3, wave 0',
   ]);
   assert.equal(await picture(page).locator('.object.gone').count(), 1, 'the deleted card fades where it stood');
-  assert.deepEqual(await arrows(page), ['you → cluster prod: applied delete debug to prod, with sync, by the agent']);
+  assert.deepEqual(await arrows(page), [
+    "you → the agent in prod: asked the agent for the next operation of prod's sync, with agent: sync",
+    'agent → cluster prod: deleted debug from prod, with cluster: write',
+  ]);
+  assert.match(await page.getByRole('region', { name: /^At minute 0/ }).innerText(), /you: asked the agent for the next operation of prod's sync[\s\S]*agent: deleted debug from prod/);
   await screenshot(page, 'picture-worked-example-deleted', { fullPage: false });
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await until(async () => cards(page), [
     'api, Synced, wave 0',
-    'web, Synced, ✓ updated, replicas 10 → 3, wave 0, update applied by the last Step',
+    'web, Synced, ✓ updated, replicas 10 → 3, wave 0, update applied by the last sync',
   ]);
   assert.equal(await picture(page).locator('.object.done .plan-line').textContent(), '✓ updated');
   assert.equal(await picture(page).locator('.object.done .fields.changed').textContent(), 'replicas 10 → 3', 'the card shows the field it changed');
   await screenshot(page, 'picture-worked-example-synced', { fullPage: false });
+  await context.close();
+});
+
+test("the agent's prune at a minute is drawn as a Step it was asked for is: its arrow to the card, the card fading", async () => {
+  const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'A directory change prunes the database');
+  const gone = picture(page).locator('.object.gone');
+  for (let minute = 0; minute < 6 && (await gone.count()) === 0; minute += 1) {
+    await page.getByRole('button', { name: 'Next minute' }).click();
+  }
+  assert.equal(await gone.count(), 1, 'the database fades where it stood');
+  assert.equal(await gone.getAttribute('aria-label'), 'StatefulSet, shop/db, Deleted, ✓ deleted, wave 0, deleted by the last sync');
+  assert.ok((await arrows(page)).some((label) => /^agent → cluster prod: deleted StatefulSet\/shop\/db from prod, with cluster: write$/.test(label)), (await arrows(page)).join('\n'));
+  await screenshot(page, 'picture-agent-prunes-the-database', { fullPage: false });
   await context.close();
 });
 
@@ -87,7 +105,7 @@ test('stepping back replays the world to the move before, and forward again', as
   const start = await cards(page);
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await until(async () => (await cards(page)).length, 3);
-  await until(async () => (await cards(page))[1], 'debug, Deleted, ✓ deleted, wave 0, deleted by the last Step');
+  await until(async () => (await cards(page))[1], 'debug, Deleted, ✓ deleted, wave 0, deleted by the last sync');
   const afterOne = await cards(page);
   await page.getByRole('button', { name: 'Step back' }).click();
   await until(async () => cards(page), start);

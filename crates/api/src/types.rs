@@ -117,8 +117,11 @@ export interface WorldEvent {
   actor: string;
   what: string;
   why?: string;
-  /** What the actor acted on: the state repository, the registry, or an environment's cluster. */
-  place?: "git" | "registry" | { cluster: string };
+  /** What the actor acted on: the state repository, the registry, an environment's
+   *  cluster, or the agent of an environment's cluster (a person asking it for a sync). */
+  place?: "git" | "registry" | { cluster: string } | { agent: string };
+  /** The object it acted on, by its key, when it acted on one. */
+  object?: string;
   /** The credential it used, as `"registry: push"`, `"Git: read"` or `"cluster: write"`. */
   credential?: string;
   /** Present when what it tried was refused (no credential for it, or a rule of the place). */

@@ -16,6 +16,8 @@ pub use clusters::ClusterBox;
 
 use crate::model::Model;
 use clusters::cluster_box;
+use gitops_core::Operation;
+use gitops_world::cluster::Cluster;
 use gitops_world::credentials::{Actor, Role};
 use gitops_world::repository::PullRequestStatus;
 use registry::{tags, Tag};
@@ -46,6 +48,16 @@ impl Model {
     /// The picture of the world as it is now.
     pub fn picture(&self) -> Picture {
         let world = &self.world;
+        // What the last act applied, whoever applied it (the agent at a minute or
+        // when a person asked, CI in push mode), until the person types.
+        let typing = self.panes.pending.is_some();
+        fn applied_unless(typing: bool, cluster: &Cluster) -> &[Operation] {
+            match typing {
+                true => &[],
+                false => &cluster.applied,
+            }
+        }
+        let applied = |cluster| applied_unless(typing, cluster);
         let clusters = world
             .clusters
             .iter()
@@ -58,7 +70,7 @@ impl Model {
                         current,
                         Some((desired, report)),
                         actual,
-                        &self.playback.done,
+                        applied(cluster),
                         world,
                     ),
                     _ => {
@@ -75,7 +87,7 @@ impl Model {
                         let compared = compared
                             .as_ref()
                             .map(|(desired, report)| (*desired, report));
-                        cluster_box(environment, current, compared, actual, &[], world)
+                        cluster_box(environment, current, compared, actual, applied(cluster), world)
                     }
                 }
             })
@@ -116,6 +128,7 @@ impl Model {
                         number: index + 1,
                         actor: event.actor.clone(),
                         place: event.place.clone()?,
+                        object: event.object.clone(),
                         what: event.what.clone(),
                         why: event.why.clone(),
                         credential: event.credential,

@@ -81,7 +81,7 @@ fn the_worked_example_s_cards_change_as_step_applies_the_plan() {
     assert!(debug.gone);
     assert_eq!(
         debug.label(),
-        "debug, Deleted, wave 0, deleted by the last Step"
+        "debug, Deleted, wave 0, deleted by the last sync"
     );
     model.act(Action::Step);
     assert_eq!(cards(&model.picture()), ["api Synced", "web Synced done"]);
@@ -89,19 +89,25 @@ fn the_worked_example_s_cards_change_as_step_applies_the_plan() {
     assert_eq!(web.fields, ["replicas 10 → 3"], "the fields it changed");
     assert_eq!(
         web.label(),
-        "web, Synced, wave 0, update applied by the last Step, changes replicas 10 → 3"
+        "web, Synced, wave 0, update applied by the last sync, changes replicas 10 → 3"
     );
+    // The person asks the agent; the agent applies, to the object's card.
     let arrows = model.picture().arrows;
-    let last = arrows.last().expect("Step's arrow");
+    let acts: Vec<_> = arrows
+        .iter()
+        .map(|arrow| (arrow.actor.as_str(), &arrow.place, arrow.object.as_deref()))
+        .collect();
     assert_eq!(
-        (last.actor.as_str(), &last.place),
-        ("you", &Place::Cluster("prod".into())),
+        acts[acts.len() - 2..],
+        [
+            ("you", &Place::Agent("prod".into()), Some("web")),
+            ("agent", &Place::Cluster("prod".into()), Some("web")),
+        ],
         "{arrows:#?}"
     );
-    assert!(
-        last.label().contains("applied update web"),
-        "{}",
-        last.label()
+    assert_eq!(
+        arrows.last().map(|arrow| arrow.label()).as_deref(),
+        Some("agent → cluster prod: updated web in prod at /replicas (10 → 3), with cluster: write")
     );
 }
 
@@ -375,4 +381,35 @@ fn current(picture: &Picture) -> &ClusterBox {
         .iter()
         .find(|cluster| cluster.current)
         .expect("the current cluster")
+}
+
+#[test]
+fn the_agents_prune_at_a_minute_is_drawn_as_its_asked_for_step_is() {
+    let mut model = with_preset("prune-database.yaml");
+    let mut pruned = None;
+    for _ in 0..6 {
+        model.act(Action::Advance);
+        let picture = model.picture();
+        let gone = current(&picture).cards.iter().find(|card| card.gone).cloned();
+        if let Some(card) = gone {
+            pruned = Some((card, picture.arrows));
+            break;
+        }
+    }
+    let (card, arrows) = pruned.expect("the database's card fades where it stood when the agent prunes it");
+    assert_eq!(card.name, "db");
+    assert_eq!(card.label(), "StatefulSet shop/db, Deleted, wave 0, deleted by the last sync");
+    let pruning = arrows
+        .iter()
+        .find(|arrow| arrow.object.as_deref() == Some("StatefulSet/shop/db"))
+        .expect("the agent's arrow to the database's card");
+    assert_eq!(
+        (pruning.actor.as_str(), &pruning.place, pruning.credential),
+        ("agent", &Place::Cluster("prod".into()), Some("cluster: write"))
+    );
+    model.act(Action::Advance);
+    assert!(
+        current(&model.picture()).cards.iter().all(|card| !card.gone),
+        "the next minute draws it no more"
+    );
 }

@@ -1,7 +1,8 @@
 //! What the scripted actors do, and the events it leaves.
 
 use crate::agent::Notice;
-use crate::event::Event;
+use crate::agent::operation_events::operation_event;
+use crate::event::{Event, Place};
 use crate::repository::file_edit::edit_as_values;
 use crate::repository::FileChanges;
 use crate::scenario::{Files, Mode};
@@ -16,6 +17,7 @@ impl World {
     /// applied to a cluster, when it applied one (`ApplyNext`).
     pub(super) fn act(&mut self, step: u32, action: &ScriptedAction) -> Option<Operation> {
         let mut applied = None;
+        let mut follow_up = None;
         let event = match action {
             ScriptedAction::Commit { author, message, branch, write, remove, set } => match self.file_changes(branch.as_deref(), write, remove, set) {
                 Ok(changes) => {
@@ -114,8 +116,9 @@ impl World {
             ScriptedAction::LoseCluster { environment } => self.lose_cluster(step, environment),
             ScriptedAction::UpdateImage { by, tag, environment, key } => self.update_image(step, by, tag, environment, key),
             ScriptedAction::ApplyNext { by, environment } => {
-                let (event, operation) = self.apply_next(step, by, environment);
+                let (event, acted, operation) = self.apply_next(step, by, environment);
                 applied = operation;
+                follow_up = acted;
                 event
             }
             ScriptedAction::ConfirmPrune { by, environment } => self.confirm_prunes(step, by, environment),
@@ -136,6 +139,10 @@ impl World {
         let mut event = Event { place, ..event };
         crate::credentials::name_credential(&mut event, Some(action), self.options.mode);
         self.events.push(event);
+        if let Some(mut acted) = follow_up {
+            crate::credentials::name_credential(&mut acted, None, self.options.mode);
+            self.events.push(acted);
+        }
         applied
     }
 
@@ -229,67 +236,79 @@ impl World {
         .because("Prune=confirm")
     }
 
-    fn apply_next(&mut self, step: u32, by: &str, environment: &str) -> (Event, Option<Operation>) {
+    /// Step: `by` asks for the next operation of `environment`'s sync. In pull
+    /// mode the agent applies it, with its own credential (as Argo CD's
+    /// controller runs the sync a person asks for in its UI, `appcontroller.go`
+    /// `processRequestedAppOperation`): the person's event, then the agent's,
+    /// worded as the agent's own syncs are. In push mode there is no agent:
+    /// the person applies it with the cluster credential they hold.
+    fn apply_next(&mut self, step: u32, by: &str, environment: &str) -> (Event, Option<Event>, Option<Operation>) {
         let desired = match self.desired_state(environment) {
             Ok(desired) => desired,
             Err(error) => {
                 let event = Event::new(step, by, format!("could not sync {environment}"));
-                return (event.because(error.to_string()), None);
+                return (event.because(error.to_string()), None, None);
             }
         };
+        let agent = self.agent.is_some();
         let Some(cluster) = self.clusters.get_mut(environment) else {
             let event = Event::new(step, by, format!("could not sync {environment}"));
-            return (event.because("there is no such cluster"), None);
+            return (event.because("there is no such cluster"), None, None);
         };
         let options = self.options.reconcile();
         let plan = gitops_core::plan(&desired, cluster.actual(), &options);
-        let Some(operation) = plan
-            .iter()
-            .find(|operation| operation.changes_cluster())
-            .cloned()
-        else {
+        let Some(operation) = plan.iter().find(|operation| operation.changes_cluster()).cloned() else {
             let event = Event::new(step, by, format!("nothing to apply to {environment}"));
-            return (event.because("the cluster already matches Git"), None);
+            return (event.because("the cluster already matches Git"), None, None);
         };
-        let what = |done: &str| {
-            format!(
-                "{done} {} {} to {environment}",
-                operation.verb(),
-                operation.key()
-            )
+        let key = operation.key().to_string();
+        let (ask, applier) = match agent {
+            true => (
+                Some(
+                    Event::new(step, by, format!("asked the agent for the next operation of {environment}'s sync"))
+                        .because("Step: a sync run one operation at a time, which the agent applies with its own credential")
+                        .at(Place::Agent(environment.to_string()))
+                        .on(&key),
+                ),
+                "agent",
+            ),
+            false => (None, by),
         };
-        if let Some(hold) =
-            self.workspace.with(|workspace| {
-                crate::agent::waves::hold(workspace, &desired, cluster.actual(), &plan, &cluster.confirmed_prunes)
-            })
-        {
-            let event = Event::new(step, by, what("could not apply")).because(hold.to_string());
-            return (event, None);
-        }
-        let event = match cluster.carry_out(&operation, &desired, &options) {
-            Outcome::Accepted => {
-                Event::new(step, by, what("applied")).because("a sync run one operation at a time")
-            }
-            Outcome::Refused(refusal) => {
-                let event = Event::new(step, by, what("could not apply")).because(format!(
+        let what = |done: &str| format!("{done} {} {key} to {environment}", operation.verb());
+        let hold = self.workspace.with(|workspace| {
+            crate::agent::waves::hold(workspace, &desired, cluster.actual(), &plan, &cluster.confirmed_prunes)
+        });
+        let before = cluster.actual().clone();
+        let acted = match hold {
+            Some(hold) => Event::new(step, applier, what("could not apply")).because(hold.to_string()),
+            None => match cluster.carry_out(&operation, &desired, &options) {
+                Outcome::Accepted if agent => {
+                    operation_event(step, environment, &operation, &format!("{by} asked for the sync's next operation"), true, &before)
+                }
+                Outcome::Accepted => Event::new(step, by, what("applied")).because(
+                    "a sync run one operation at a time: in push mode whoever holds the cluster's credential deploys",
+                ),
+                Outcome::Refused(refusal) => Event::new(step, applier, what("could not apply")).because(format!(
                     "the API server refused: {}; it does not change this field of an object in \
                      place, and a sync fails there (Force=true, or Flux's \
                      kustomize.toolkit.fluxcd.io/force: enabled, deletes and creates it instead)",
                     refusal.message
-                ));
-                return (event, None);
-            }
-            Outcome::Recreated { why, .. } => Event::new(
-                step,
-                by,
-                format!(
-                    "recreated {} in {environment}: deleted it and created it again",
-                    operation.key()
-                ),
-            )
-            .because(why),
+                ))
+                .refused(),
+                Outcome::Recreated { why, .. } => Event::new(
+                    step,
+                    applier,
+                    format!("recreated {key} in {environment}: deleted it and created it again"),
+                )
+                .because(why),
+            },
         };
-        (event, Some(operation))
+        let applied = cluster.applied.last().is_some_and(|last| *last == operation).then_some(operation);
+        let acted = acted.in_cluster(environment).on(&key);
+        match ask {
+            Some(ask) => (ask, Some(acted), applied),
+            None => (acted, None, applied),
+        }
     }
 
     /// The file changes that whole files (`write`, `remove`) and single

@@ -18,8 +18,9 @@ pub const GIT_REVIEW: &str = "Git: review";
 pub const GIT_READ: &str = "Git: read";
 pub const REGISTRY_PUSH: &str = "registry: push";
 pub const CLUSTER_WRITE: &str = "cluster: write";
-/// A person's sync, which the agent carries out with its own credentials.
-pub const SYNC: &str = "sync, by the agent";
+/// The right to ask the agent for a sync (Argo CD's RBAC `applications, sync`),
+/// which the agent then runs with its own credentials.
+pub const SYNC: &str = "agent: sync";
 
 /// What an actor is, for what it may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -83,6 +84,8 @@ impl ScriptedAction {
             ScriptedAction::PushImage { .. } => Some(REGISTRY_PUSH),
             ScriptedAction::EditCluster { .. } | ScriptedAction::SetCluster { .. } => Some(CLUSTER_WRITE),
             ScriptedAction::CiApply { .. } => (mode == Mode::Push).then_some(CLUSTER_WRITE),
+            // Step asks the agent; with no agent (push mode), the person applies it.
+            ScriptedAction::ApplyNext { .. } if mode == Mode::Push => Some(CLUSTER_WRITE),
             ScriptedAction::ApplyNext { .. } | ScriptedAction::ConfirmPrune { .. } | ScriptedAction::Sync { .. } => {
                 Some(SYNC)
             }
@@ -130,7 +133,10 @@ impl World {
         let mut people = vec![Actor {
             name: YOU.to_string(),
             role: Role::Person,
-            holds: vec![GIT_WRITE, CLUSTER_WRITE],
+            holds: match self.agent.is_some() {
+                true => vec![GIT_WRITE, CLUSTER_WRITE, SYNC],
+                false => vec![GIT_WRITE, CLUSTER_WRITE],
+            },
         }];
         let mut bots = Vec::new();
         let mut ci = (mode == Mode::Push).then(|| ci_actor(mode));
@@ -142,10 +148,7 @@ impl World {
                 (_, ScriptedAction::UpdateImage { .. }) => named(&mut bots, name, Role::Bot),
                 _ => named(&mut people, name, Role::Person),
             };
-            if let Some(credential) = action
-                .credential(mode)
-                .filter(|credential| *credential != SYNC)
-            {
+            if let Some(credential) = action.credential(mode) {
                 if !actor.holds.contains(&credential) {
                     actor.holds.push(credential);
                 }

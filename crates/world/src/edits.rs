@@ -50,6 +50,7 @@ impl World {
     }
 
     fn commit_desired(&mut self, by: &str, environment: &str, text: &str, typed: Option<State>) {
+        self.forget_applied();
         let directory = self.repository.path_of(environment, self.options.layout);
         let changes = environment_changes(&self.desired_files(environment).1, &directory, text);
         let (branch, changes) = match self.options.layout {
@@ -115,6 +116,7 @@ impl World {
 
     /// `by` replaces the whole actual state of `environment` by hand.
     pub fn edit_actual(&mut self, by: &str, environment: &str, state: &State) {
+        self.forget_applied();
         let before = match &self.editing {
             Some(Burst {
                 kind: Kind::Actual(before),

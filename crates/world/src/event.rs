@@ -21,6 +21,10 @@ pub struct Event {
     /// The credential it used (`credentials.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub credential: Option<&'static str>,
+    /// The object it acted on, when one (its key): the picture draws the
+    /// arrow to its card.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
 }
 
 /// A part of the world an actor acts on.
@@ -34,6 +38,8 @@ pub enum Place {
     Registry,
     /// The cluster of this environment.
     Cluster(String),
+    /// The agent of this environment's cluster, which a person asks for a sync.
+    Agent(String),
 }
 
 impl Event {
@@ -46,6 +52,7 @@ impl Event {
             place: None,
             refused: false,
             credential: None,
+            object: None,
         }
     }
 
@@ -68,6 +75,12 @@ impl Event {
 
     pub fn in_cluster(self, environment: &str) -> Self {
         self.at(Place::Cluster(environment.to_string()))
+    }
+
+    /// The event acted on the object `key`.
+    pub fn on(mut self, key: &str) -> Self {
+        self.object = Some(key.to_string());
+        self
     }
 }
 

@@ -158,6 +158,7 @@ impl World {
     /// The operation it applied to a cluster, if it applied one.
     pub fn perform(&mut self, action: &script::ScriptedAction) -> Option<gitops_core::Operation> {
         self.editing = None;
+        self.forget_applied();
         let committed_before = std::mem::take(&mut self.committed);
         let applied = self.act(self.step, action);
         if self.committed && self.options.mode == Mode::Push {
@@ -177,6 +178,7 @@ impl World {
     /// they committed); then the controllers and the kubelet.
     fn advance(&mut self, step: u32) {
         self.step = step;
+        self.forget_applied();
         let from = self.events.len();
         if let Some(agent) = self.agent.as_mut() {
             let webhook = self.options.webhook && self.committed;
@@ -218,6 +220,13 @@ impl World {
             self.events.extend(events);
         }
         self.name_credentials(from);
+    }
+
+    /// A new act begins: what the last one applied is no longer just done.
+    fn forget_applied(&mut self) {
+        for cluster in self.clusters.values_mut() {
+            cluster.applied.clear();
+        }
     }
 
     /// Names the credential each event from `from` on used.

@@ -6,7 +6,7 @@ mod common;
 use gitops_testing::everywhere;
 
 use gitops_world::credentials::{
-    Role, CLUSTER_WRITE, GIT_PULL_REQUESTS, GIT_READ, GIT_REVIEW, GIT_WRITE, REGISTRY_PUSH,
+    Role, CLUSTER_WRITE, GIT_PULL_REQUESTS, GIT_READ, GIT_REVIEW, GIT_WRITE, REGISTRY_PUSH, SYNC,
 };
 use gitops_world::event::{Event, Place};
 use gitops_world::scenario::Scenario;
@@ -76,11 +76,13 @@ everywhere! {
         assert!(holds(&world, "alice").contains(&GIT_WRITE));
     }
 
-    fn you_come_first_and_hold_git_and_the_cluster() {
+    fn you_come_first_and_hold_git_the_cluster_and_in_pull_mode_the_right_to_ask_the_agent_for_a_sync() {
         let world = run(PULL);
         let actors = world.actors();
         assert_eq!(actors[0].name, "you");
-        assert_eq!(actors[0].holds, [GIT_WRITE, CLUSTER_WRITE]);
+        assert_eq!(actors[0].holds, [GIT_WRITE, CLUSTER_WRITE, SYNC]);
+        let pushed = run(PUSH);
+        assert_eq!(pushed.actors()[0].holds, [GIT_WRITE, CLUSTER_WRITE], "no agent to ask in push mode");
         let roles: Vec<Role> = actors.iter().map(|actor| actor.role).collect();
         let mut sorted = roles.clone();
         sorted.sort();

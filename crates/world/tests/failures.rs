@@ -125,7 +125,8 @@ everywhere! {
         );
         assert_eq!(world.interact("prod", &Interaction::Step), None, "nothing to apply");
         world.perform(&gitops_world::script::ScriptedAction::ApplyNext { by: "you".into(), environment: "prod".into() });
-        assert!(has(&world, &format!("you: could not apply update Deployment/shop/web to prod; the API server refused: {REFUSED}")), "{:#?}", lines(&world));
+        assert!(has(&world, "you: asked the agent for the next operation of prod's sync"), "{:#?}", lines(&world));
+        assert!(has(&world, &format!("agent: could not apply update Deployment/shop/web to prod; the API server refused: {REFUSED}")), "{:#?}", lines(&world));
         assert_eq!(live(&world, "Deployment/shop/web")["spec"]["selector"], json!({"matchLabels": {"app": "web"}}));
 
         let forced = text.to_string().replace(r#""annotations":{}"#, r#""annotations":{"argocd.argoproj.io/sync-options":"Force=true"}"#);
@@ -133,7 +134,7 @@ everywhere! {
         world.next_step();
         assert_eq!(world.step_hold("prod"), None);
         assert!(world.apply_next_by_hand("prod").is_some());
-        assert!(has(&world, "you: recreated Deployment/shop/web in prod: deleted it and created it again"), "{:#?}", lines(&world));
+        assert!(has(&world, "agent: recreated Deployment/shop/web in prod: deleted it and created it again"), "{:#?}", lines(&world));
     }
 
     fn an_edge_triggered_agent_meets_the_refusal_too() {

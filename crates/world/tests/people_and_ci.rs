@@ -8,6 +8,8 @@ use common::worlds::{commit, scenario_error, world};
 
 use gitops_testing::everywhere;
 
+use gitops_world::credentials::{CLUSTER_WRITE, SYNC};
+use gitops_world::event::Place;
 use gitops_world::scenario::Scenario;
 use gitops_world::script::ScriptedAction;
 use gitops_world::World;
@@ -108,9 +110,10 @@ everywhere! {
             "steps": 5,
         });
         let world = World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
-        assert!(has(&world, "1 carol: applied create Deployment/shop/api to prod"), "{:#?}", lines(&world));
-        assert!(has(&world, "1 carol: could not apply create Deployment/shop/web to prod; wave 1 waits until Deployment/shop/api is Healthy"), "{:#?}", lines(&world));
-        assert!(has(&world, "4 carol: applied create Deployment/shop/web to prod"), "{:#?}", lines(&world));
+        assert!(has(&world, "1 carol: asked the agent for the next operation of prod's sync"), "{:#?}", lines(&world));
+        assert!(has(&world, "1 agent: created Deployment/shop/api in prod; carol asked for the sync's next operation"), "{:#?}", lines(&world));
+        assert!(has(&world, "1 agent: could not apply create Deployment/shop/web to prod; wave 1 waits until Deployment/shop/api is Healthy"), "{:#?}", lines(&world));
+        assert!(has(&world, "4 agent: created Deployment/shop/web in prod; carol asked"), "{:#?}", lines(&world));
     }
 
     fn a_person_can_step_a_sync_one_operation_at_a_time() {
@@ -121,14 +124,23 @@ everywhere! {
         world.perform(&apply);
         world.perform(&apply);
         let steps: Vec<String> = world.events.iter().map(|event| event.to_string()).collect();
+        let asked = "you: asked the agent for the next operation of prod's sync; Step: a sync run one operation at a time, which the agent applies with its own credential";
         assert_eq!(
             steps,
             [
-                "you: applied delete debug to prod; a sync run one operation at a time",
-                "you: applied update web to prod; a sync run one operation at a time",
+                asked,
+                "agent: deleted debug from prod; you asked for the sync's next operation; it is not in Git and prune is on",
+                asked,
+                "agent: updated web in prod at /replicas (10 → 3); you asked for the sync's next operation",
                 "you: nothing to apply to prod; the cluster already matches Git",
             ]
         );
+        // The person asks the agent, with the right to ask it for a sync; the agent
+        // writes to the cluster with its own credential, as it does when time runs.
+        let acts: Vec<_> = world.events.iter().map(|event| (event.actor.as_str(), event.place.clone(), event.object.as_deref(), event.credential)).collect();
+        assert_eq!(acts[0], ("you", Some(Place::Agent("prod".into())), Some("debug"), Some(SYNC)));
+        assert_eq!(acts[1], ("agent", Some(Place::Cluster("prod".into())), Some("debug"), Some(CLUSTER_WRITE)));
+        assert_eq!(acts[3], ("agent", Some(Place::Cluster("prod".into())), Some("web"), Some(CLUSTER_WRITE)));
         assert!(!world.started, "no step of the world ran");
     }
 

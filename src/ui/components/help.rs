@@ -9,7 +9,7 @@ pub struct HelpProps {
 pub const SHORTCUTS: [(&str, &str); 7] = [
     (
         "Ctrl+Enter (⌘+Enter)",
-        "Step: apply the next operation of the plan (time stands; Next minute moves it)",
+        "Step: ask the agent for the next operation of the plan (time stands; Next minute moves it)",
     ),
     (
         "Esc",

@@ -118,6 +118,30 @@ struct Boxes {
     git: i32,
     registry: i32,
     clusters: Vec<(String, i32)>,
+    /// Each cluster's agent badge: its environment, left and top.
+    agents: Vec<(String, i32, i32)>,
+    /// Each card drawn: its environment, key, left and top.
+    cards: Vec<(String, String, i32, i32)>,
+}
+
+impl Boxes {
+    fn cluster_top(&self, environment: &str) -> Option<i32> {
+        let (_, top) = self.clusters.iter().find(|(name, _)| name == environment)?;
+        Some(*top)
+    }
+
+    fn agent_of(&self, environment: &str) -> Option<(i32, i32)> {
+        let (_, x, y) = self.agents.iter().find(|(name, ..)| name == environment)?;
+        Some((*x, *y))
+    }
+
+    fn card_of(&self, environment: &str, key: &str) -> Option<(i32, i32)> {
+        let (.., x, y) = self
+            .cards
+            .iter()
+            .find(|(name, card, ..)| name == environment && card == key)?;
+        Some((*x, *y))
+    }
 }
 
 /// The picture as SVG markup.
@@ -152,7 +176,7 @@ pub fn svg(picture: &Picture, layout: &Layout) -> String {
     text(&mut body, layout.cluster.0, top - 12, "column", "Clusters");
     for cluster in &picture.clusters {
         boxes.clusters.push((cluster.environment.clone(), top));
-        top += cluster_view(&mut body, cluster, top, picture.agent, layout) + 2 * GAP;
+        top += cluster_view(&mut body, cluster, top, picture.agent, layout, &mut boxes) + 2 * GAP;
     }
     for (index, arrow) in picture.arrows.iter().enumerate() {
         arrow_view(&mut body, arrow, index, &boxes, layout);

@@ -10,6 +10,8 @@ pub struct Arrow {
     pub number: usize,
     pub actor: String,
     pub place: Place,
+    /// The object it acted on, when one: the arrow ends at its card.
+    pub object: Option<String>,
     pub what: String,
     pub why: String,
     pub credential: Option<&'static str>,
@@ -39,5 +41,6 @@ pub fn place_name(place: &Place) -> String {
         Place::Git => "Git".to_string(),
         Place::Registry => "the registry".to_string(),
         Place::Cluster(environment) => format!("cluster {environment}"),
+        Place::Agent(environment) => format!("the agent in {environment}"),
     }
 }

@@ -23,7 +23,8 @@ pub struct Card {
     pub order: Option<usize>,
     /// The plan's next operation (Step applies it).
     pub next: bool,
-    /// The operation Step just applied to it.
+    /// The operation the last sync just applied to it (a minute's, or the one
+    /// a person asked for with Step).
     pub just_done: Option<&'static str>,
     /// Why prune leaves it (Prune=false, Flux's prune: disabled), or why a
     /// skip keeps it.
@@ -36,7 +37,7 @@ pub struct Card {
     pub ignored: bool,
     /// The fields its update changes (or changed, when Step just applied it).
     pub fields: Vec<String>,
-    /// Deleted by the Step just applied: drawn once more, fading.
+    /// Deleted by the last sync: drawn once more, fading.
     pub gone: bool,
     /// In the cluster but not the application's (no tracking id of its own):
     /// neither drift nor pruned.
@@ -85,7 +86,7 @@ impl Card {
         parts.extend(self.health.map(|health| health.to_string()));
         parts.push(format!("wave {}", self.wave));
         if self.gone {
-            parts.push("deleted by the last Step".to_string());
+            parts.push("deleted by the last sync".to_string());
         } else if let Some(operation) = self.operation {
             let order = self
                 .order
@@ -96,7 +97,7 @@ impl Card {
                 false => format!("plan: {operation}{order}"),
             });
         } else if let Some(done) = self.just_done {
-            parts.push(format!("{done} applied by the last Step"));
+            parts.push(format!("{done} applied by the last sync"));
         }
         if !self.fields.is_empty() {
             parts.push(format!("changes {}", self.fields.join(", ")));

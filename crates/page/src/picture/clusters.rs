@@ -29,7 +29,7 @@ pub(super) fn cluster_box(
     current: bool,
     compared: Option<(&State, &Report)>,
     actual: &State,
-    done: &[Operation],
+    applied: &[Operation],
     world: &World,
 ) -> ClusterBox {
     let ignore = &world.options.ignore;
@@ -88,15 +88,11 @@ pub(super) fn cluster_box(
                 .iter()
                 .position(|operation| operation.key() == key);
             let operation = order.map(|index| &report.plan[index]);
-            let just_done = done
-                .last()
-                .filter(|last| last.key() == key)
-                .map(Operation::verb);
-            let fields = match (operation, done.last()) {
-                (Some(Operation::Update { changes, .. }), _) => field_names(changes),
-                (_, Some(Operation::Update { changes, .. })) if just_done.is_some() => {
-                    field_names(changes)
-                }
+            let done = applied.iter().rev().find(|done| done.key() == key);
+            let just_done = done.map(Operation::verb);
+            let fields = match (operation, done) {
+                (Some(Operation::Update { changes, .. }), _)
+                | (_, Some(Operation::Update { changes, .. })) => field_names(changes),
                 _ => Vec::new(),
             };
             let in_git = desired.get(&key);
@@ -142,15 +138,17 @@ pub(super) fn cluster_box(
         card.next = next.is_some_and(|next| next.key() == card.key);
     }
     cards.extend(unmanaged);
-    if let Some(Operation::Delete { key, wave, .. }) = done.last() {
-        if !cards.iter().any(|card| card.key == *key) {
-            cards.push(Card {
-                sync: "Deleted",
-                wave: *wave,
-                just_done: Some("delete"),
-                gone: true,
-                ..Card::of(key, &serde_json::Value::Null)
-            });
+    for operation in applied {
+        if let Operation::Delete { key, wave, .. } = operation {
+            if !cards.iter().any(|card| card.key == *key) {
+                cards.push(Card {
+                    sync: "Deleted",
+                    wave: *wave,
+                    just_done: Some("delete"),
+                    gone: true,
+                    ..Card::of(key, &serde_json::Value::Null)
+                });
+            }
         }
     }
     // As a sync orders them (waves, then kinds, then names: `sort_key`), so

@@ -296,7 +296,7 @@ impl Agent {
 
 mod act;
 mod edge;
-mod operation_events;
+pub(crate) mod operation_events;
 mod settle;
 mod sync_phases;
 pub mod retry;

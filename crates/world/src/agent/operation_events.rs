@@ -40,6 +40,7 @@ pub(crate) fn operation_event(
             )
             .because(reason.clone())
             .in_cluster(environment)
+            .on(key)
         }
     };
     let why = match operation {
@@ -49,6 +50,7 @@ pub(crate) fn operation_event(
     Event::new(step, "agent", what)
         .because(why)
         .in_cluster(environment)
+        .on(operation.key())
 }
 
 /// `/spec/replicas (5 → 2), /image (a → b)`: live value to desired value.

@@ -173,6 +173,7 @@ pub(super) fn recreated_event(
     )
     .because(why)
     .in_cluster(environment)
+    .on(key)
 }
 
 /// What keeps the next wave of a sync from starting: an object of an

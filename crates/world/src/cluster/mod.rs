@@ -28,6 +28,10 @@ pub struct Cluster {
     /// The deletions a person confirmed (`Prune=confirm`) that have not run
     /// yet, as Argo CD's `argocd.argoproj.io/deletion-approved` approves them.
     pub confirmed_prunes: BTreeSet<String>,
+    /// The operations the last act on the world applied here (a sync's pass at
+    /// this minute, or the operation a person asked the agent for), in order:
+    /// what the picture marks as just done, whoever applied them.
+    pub applied: Vec<Operation>,
 }
 
 /// Whether what Git declares can be compared with a cluster's state, and
@@ -46,6 +50,7 @@ impl Cluster {
             rollouts: BTreeMap::new(),
             restarts: BTreeSet::new(),
             confirmed_prunes: BTreeSet::new(),
+            applied: Vec::new(),
         }
     }
 
@@ -150,6 +155,9 @@ impl Cluster {
         options: &Options,
     ) -> Outcome {
         let outcome = outcome(operation, desired, &self.actual, options);
+        if !matches!(outcome, Outcome::Refused(_)) {
+            self.applied.push(operation.clone());
+        }
         match &outcome {
             Outcome::Accepted => self.apply(std::slice::from_ref(operation)),
             Outcome::Refused(_) => {}

@@ -94,7 +94,7 @@ pub(super) fn card_view(out: &mut String, card: &Card, x: i32, y: i32) {
         inside.text(line_x, y + 80, class, &line);
     }
     if !card.fields.is_empty() {
-        // What the update changes, or changed: lit up when Step applies it.
+        // What the update changes, or changed: lit up when the last sync applied it.
         let changed = if card.just_done.is_some() {
             "fields changed"
         } else {

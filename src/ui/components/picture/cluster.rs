@@ -3,24 +3,35 @@
 
 use super::card::{card_view, CARD_H, CARD_W};
 use super::markup::{escape, text};
-use super::{Layout, GAP, LINE};
+use super::{Boxes, Layout, GAP, LINE};
 use gitops_page::ClusterBox;
 use std::fmt::Write;
 
-/// One cluster with its agent and cards; the height it takes.
+/// The agent's badge's width.
+pub(super) const AGENT_W: i32 = 140;
+
+/// One cluster with its agent and cards; the height it takes. Where the
+/// agent's badge and each card stand goes into `boxes`, for the arrows.
 pub(super) fn cluster_view(
     out: &mut String,
     cluster: &ClusterBox,
     top: i32,
     agent: bool,
     layout: &Layout,
+    boxes: &mut Boxes,
 ) -> i32 {
     let (cluster_x, cluster_w) = layout.cluster;
     let per_row = layout.cards_per_row;
     let rows = (cluster.cards.len() as i32 + per_row - 1) / per_row;
     let rows = rows.max(1);
-    // On a phone the agent sits under the cluster's name, not beside it.
-    let cards_top = top + if agent && layout.stacked { 56 } else { 32 };
+    // On a phone the agent sits under the cluster's name, not beside it; the
+    // cards stand far enough below it for its arrows to them to show.
+    let cards_top = top
+        + match (agent, layout.stacked) {
+            (true, true) => 68,
+            (true, false) => 44,
+            (false, _) => 32,
+        };
     let height =
         cards_top - top + 2 + rows * (CARD_H + GAP) + if cluster.more > 0 { LINE } else { 0 };
     let title = format!(
@@ -42,11 +53,12 @@ pub(super) fn cluster_view(
     if agent {
         let (x, y) = match layout.stacked {
             true => (cluster_x + 10, top + 28),
-            false => (cluster_x + cluster_w - 150, top + 6),
+            false => (cluster_x + cluster_w - AGENT_W - 10, top + 6),
         };
+        boxes.agents.push((cluster.environment.clone(), x, y));
         let _ = write!(
             out,
-            r#"<g class="agent" role="img" aria-label="the agent in {}, holding Git: read and cluster: write"><rect x="{x}" y="{y}" width="140" height="20" rx="10"/>"#,
+            r#"<g class="agent" role="img" aria-label="the agent in {}, holding Git: read and cluster: write"><rect x="{x}" y="{y}" width="{AGENT_W}" height="20" rx="10"/>"#,
             escape(&cluster.environment),
         );
         text(out, x + 10, y + 14, "held", "⟳ agent · Git: read");
@@ -54,12 +66,12 @@ pub(super) fn cluster_view(
     }
     for (index, card) in cluster.cards.iter().enumerate() {
         let (column, row) = (index as i32 % per_row, index as i32 / per_row);
-        card_view(
-            out,
-            card,
+        let (x, y) = (
             cluster_x + 10 + column * (CARD_W + GAP),
             cards_top + row * (CARD_H + GAP),
         );
+        boxes.cards.push((cluster.environment.clone(), card.key.clone(), x, y));
+        card_view(out, card, x, y);
     }
     if cluster.more > 0 {
         text(
