@@ -107,12 +107,12 @@ test('stepping back replays the world to the move before, and forward again', as
   await until(async () => (await cards(page)).length, 3);
   await until(async () => (await cards(page))[1], 'debug, Deleted, ✓ deleted, wave 0, deleted by the last sync');
   const afterOne = await cards(page);
-  await page.getByRole('button', { name: 'Step back' }).click();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
   await until(async () => cards(page), start);
-  assert.match(await page.getByRole('group', { name: 'Replay' }).innerText(), /Move 0 of 1/);
-  await page.getByRole('button', { name: 'Step forward' }).click();
+  assert.match(await page.getByRole('group', { name: 'Replay' }).innerText(), /Before your first action \(of 1\)/);
+  await page.getByRole('button', { name: 'Forward', exact: true }).click();
   await until(async () => cards(page), afterOne);
-  await page.getByRole('slider', { name: 'Move' }).fill('0');
+  await page.getByRole('slider', { name: 'Your actions' }).fill('0');
   await until(async () => cards(page), start);
   await context.close();
 });

@@ -206,11 +206,11 @@ fn run_reports_a_bad_script_with_its_place() {
 fn run_refuses_an_action_after_the_last_step_with_its_place() {
     let scenario = r#"{"desired": {"web": {}}, "steps": 6, "script": [{"at": 20, "do": "restart", "key": "web"}]}"#;
     assert!(fails(&["run", "-"], scenario)
-        .starts_with("gitops-sim: <stdin> at /script/0/at: this action is at step 20, after the last step the scenario runs (`steps: 6`)"));
+        .starts_with("gitops-sim: <stdin> at /script/0/at: this action is at minute 20, after the last minute the scenario runs (`steps: 6`)"));
     let scenario = r#"{"desired": {"web": {}}, "script": [{"at": 100000000, "do": "stop-agent"}]}"#;
     assert_eq!(
         fails(&["run", "-"], scenario),
-        "gitops-sim: <stdin> at /script/0/at: this action is at step 100000000, but a scenario runs at most 10000 steps"
+        "gitops-sim: <stdin> at /script/0/at: this action is at minute 100000000, but a scenario runs at most 10000 minutes (`steps`)"
     );
     let scenario = r#"{"desired": {"web": {}}, "script": [{"at": 1, "do": "restart", "environment": "staging", "key": "web"}]}"#;
     assert!(fails(&["run", "-"], scenario)
@@ -274,7 +274,7 @@ fn run_refuses_a_set_on_a_file_git_never_has_with_its_place() {
     let scenario = "repository:\n  files:\n    envs/prod/web.yaml: {kind: Deployment, metadata: {name: web}, spec: {replicas: 2}}\nscript:\n  - at: 1\n    do: commit\n    author: bob\n    message: More replicas\n    set:\n      - {file: envs/prod/api.yaml, path: /spec/replicas, value: 3}\n";
     let error = fails(&["run", "-"], scenario);
     assert!(
-        error.starts_with("gitops-sim: <stdin> at /script/0/set/0/file: no commit has a file envs/prod/api.yaml at step 1"),
+        error.starts_with("gitops-sim: <stdin> at /script/0/set/0/file: no commit has a file envs/prod/api.yaml at minute 1"),
         "{error}"
     );
 }

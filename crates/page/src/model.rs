@@ -120,11 +120,11 @@ impl Model {
     pub fn world_position(&self) -> String {
         let (world, steps) = (&self.world, self.scenario.steps);
         if world.started && world.step > steps {
-            format!("Minute {}, after the script's {steps}", world.step)
+            format!("Minute {} · after the script (minutes 0–{steps})", world.step)
         } else if world.started {
-            format!("Minute {} of {steps}", world.step)
+            format!("Minute {} · the script runs minutes 0–{steps}", world.step)
         } else {
-            format!("Before minute 0 (of {steps})")
+            format!("No minute has run · the script runs minutes 0–{steps}")
         }
     }
 

@@ -50,7 +50,7 @@ fn the_page_opens_with_the_worked_example_planned() {
         .warnings
         .iter()
         .all(|warning| warning.rule == "mutable-image-tag"));
-    assert_eq!(model.world_position(), "Before minute 0 (of 9)");
+    assert_eq!(model.world_position(), "No minute has run · the script runs minutes 0–9");
 }
 
 #[test]
@@ -207,11 +207,11 @@ fn time_runs_the_world_to_the_end_of_its_script_and_on_after_it() {
         "{:?}",
         model.world.events
     );
-    assert_eq!(model.world_position(), "Minute 9 of 9");
+    assert_eq!(model.world_position(), "Minute 9 · the script runs minutes 0–9");
     assert!(!model.can_run_to_end(), "the script has run");
     assert!(model.can_advance(), "time goes on after the script");
     model.act(Action::Advance);
-    assert_eq!(model.world_position(), "Minute 10, after the script's 9");
+    assert_eq!(model.world_position(), "Minute 10 · after the script (minutes 0–9)");
 }
 
 /// The page with a preset of `static/presets/` loaded.

@@ -282,7 +282,7 @@ everywhere! {
         let text = "repository:\n  files:\n    envs/prod/web.yaml: {kind: Deployment, metadata: {name: web}, spec: {replicas: 2}}\nscript:\n  - at: 1\n    do: commit\n    author: bob\n    message: More replicas\n    set:\n      - {file: envs/prod/wbe.yaml, path: /spec/replicas, value: 3}\n";
         let error = scenario_error(text);
         assert_eq!(error.pointer.as_deref(), Some("/script/0/set/0/file"));
-        assert_eq!(error.to_string(), "lesson.json at /script/0/set/0/file: no commit has a file envs/prod/wbe.yaml at step 1: Git's first commit has envs/prod/web.yaml, and the script writes no such file before; name one of them, or `write` the file first");
+        assert_eq!(error.to_string(), "lesson.json at /script/0/set/0/file: no commit has a file envs/prod/wbe.yaml at minute 1: Git's first commit has envs/prod/web.yaml, and the script writes no such file before; name one of them, or `write` the file first");
         let written_first = text.replace("  - at: 1\n", "  - at: 0\n    do: commit\n    author: bob\n    message: A second file\n    write:\n      envs/prod/wbe.yaml: {kind: Deployment, metadata: {name: wbe}}\n  - at: 1\n");
         assert!(Scenario::parse("lesson.yaml", &written_first).is_ok(), "a file the script wrote before may be set");
     }

@@ -118,8 +118,8 @@ everywhere! {
     }
 
     fn a_scenario_cannot_run_forever() {
-        assert_eq!(scenario_error(r#"{"desired": {}, "steps": 4000000000}"#), "lesson.json at /steps: a scenario runs at most 10000 steps");
-        assert!(scenario_error(r#"{"desired": {}, "script": [{"at": 4294967295, "do": "stop-agent"}]}"#).contains("at most 10000 steps"));
+        assert_eq!(scenario_error(r#"{"desired": {}, "steps": 4000000000}"#), "lesson.json at /steps: a scenario runs at most 10000 minutes");
+        assert!(scenario_error(r#"{"desired": {}, "script": [{"at": 4294967295, "do": "stop-agent"}]}"#).contains("at most 10000 minutes"));
     }
 
     fn what_a_script_cannot_do_is_refused_before_it_runs() {
@@ -127,11 +127,11 @@ everywhere! {
         let error = |rest: &str| scenario_error(&format!("{{{web}, {rest}}}"));
         assert_eq!(
             error(r#""steps": 6, "script": [{"at": 20, "do": "restart", "key": "web"}]"#),
-            "lesson.json at /script/0/at: this action is at step 20, after the last step the scenario runs (`steps: 6`), so it would never happen; move it to step 6 or earlier, or raise `steps`"
+            "lesson.json at /script/0/at: this action is at minute 20, after the last minute the scenario runs (`steps: 6`), so it would never happen; move it to minute 6 or earlier, or raise `steps`"
         );
         assert_eq!(
             error(r#""script": [{"at": 1, "do": "stop-agent"}, {"at": 100000000, "do": "start-agent"}]"#),
-            "lesson.json at /script/1/at: this action is at step 100000000, but a scenario runs at most 10000 steps"
+            "lesson.json at /script/1/at: this action is at minute 100000000, but a scenario runs at most 10000 minutes (`steps`)"
         );
         let nowhere = "there is no environment `staging` in this scenario; it has prod. Name one of those, or declare `staging` with files under `envs/staging/` (or a cluster under `clusters`)";
         for (action, field) in [

@@ -32,7 +32,7 @@ pub struct FullControls {
     pub on_speed: Callback<u32>,
     pub can_run_to_end: bool,
     pub on_run_to_end: Callback<()>,
-    /// `Minute 3 of 8`, or that the world has not started.
+    /// `Minute 3 · the script runs minutes 0–8`, or that no minute has run.
     pub world_position: AttrValue,
     pub on_share: Callback<()>,
     pub on_reset_all: Callback<()>,

@@ -1,11 +1,12 @@
-//! Time as a scrubber: back and forward a move, or to any move, each a
-//! replay of the session (`gitops_page`'s `time.rs`).
+//! The person's actions as a scrubber: back and forward one action, or to any
+//! of them, each a replay of the session (`gitops_page`'s `time.rs`). Actions,
+//! not Step (an operation of a sync) nor minutes (the world's time).
 
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct TimeBarProps {
-    /// The moves made, and the moves there are (the undone ones included).
+    /// The actions made, and the actions there are (the undone ones included).
     pub moves: (usize, usize),
     pub position: AttrValue,
     pub on_travel: Callback<usize>,
@@ -21,11 +22,19 @@ pub fn time_bar(props: &TimeBarProps) -> Html {
     });
     html! {
         <div class="time-bar" role="group" aria-label="Replay">
-            <button onclick={to(made.saturating_sub(1))} disabled={made == 0}>{ "Step back" }</button>
-            <input type="range" min="0" max={all.to_string()} value={made.to_string()} aria-label="Move"
-                aria-valuetext={format!("move {made} of {all}")} disabled={all == 0} {oninput} />
-            <button onclick={to(made + 1)} disabled={made == all}>{ "Step forward" }</button>
-            <span aria-live="polite">{ format!("Move {made} of {all} · {}", props.position) }</span>
+            <button onclick={to(made.saturating_sub(1))} disabled={made == 0}>{ "Back" }</button>
+            <input type="range" min="0" max={all.to_string()} value={made.to_string()} aria-label="Your actions"
+                aria-valuetext={actions_done(made, all)} disabled={all == 0} {oninput} />
+            <button onclick={to(made + 1)} disabled={made == all}>{ "Forward" }</button>
+            <span aria-live="polite">{ format!("{} · {}", actions_done(made, all), props.position) }</span>
         </div>
+    }
+}
+
+/// Where the replay stands among the person's actions.
+fn actions_done(made: usize, all: usize) -> String {
+    match made {
+        0 => format!("Before your first action (of {all})"),
+        _ => format!("After your action {made} of {all}"),
     }
 }

@@ -184,7 +184,7 @@ impl Scenario {
             return Err(InputError::shape(
                 source,
                 "/steps",
-                format!("a scenario runs at most {MAX_STEPS} steps"),
+                format!("a scenario runs at most {MAX_STEPS} minutes"),
             ));
         }
         let environments: BTreeSet<String> = gitops_core::collect::set_of(clusters.keys().cloned());

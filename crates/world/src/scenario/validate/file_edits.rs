@@ -58,7 +58,7 @@ pub(super) fn check_file_edits(
                 source,
                 format!("/script/{index}/set/{number}/file"),
                 format!(
-                    "no commit has a file {} at step {}: Git's first commit has {}{more}, and the \
+                    "no commit has a file {} at minute {}: Git's first commit has {}{more}, and the \
                      script writes no such file before; name one of them, or `write` the file first",
                     edit.file,
                     scripted.at,

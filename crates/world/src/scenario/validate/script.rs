@@ -93,7 +93,7 @@ pub(super) fn check_script(
             return refuse(
                 "at",
                 format!(
-                    "this action is at step {}, but a scenario runs at most {MAX_STEPS} steps",
+                    "this action is at minute {}, but a scenario runs at most {MAX_STEPS} minutes (`steps`)",
                     scripted.at
                 ),
             );
@@ -102,8 +102,8 @@ pub(super) fn check_script(
             return refuse(
                 "at",
                 format!(
-                    "this action is at step {}, after the last step the scenario runs (`steps: {steps}`), \
-                     so it would never happen; move it to step {steps} or earlier, or raise `steps`",
+                    "this action is at minute {}, after the last minute the scenario runs (`steps: {steps}`), \
+                     so it would never happen; move it to minute {steps} or earlier, or raise `steps`",
                     scripted.at
                 ),
             );
