@@ -70,6 +70,27 @@ test('prune decides whether the extra object is deleted', async () => {
   await close();
 });
 
+test('the options read as an Argo CD Application and a Flux Kustomization, marked where they are not the tool\'s default', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  await page.getByText("These options in Argo CD's Application and Flux's Kustomization").click();
+  const argo = page.getByRole('figure', { name: 'Argo CD' });
+  const flux = page.getByRole('figure', { name: 'Flux' });
+  const marked = (figure) => figure.locator('.not-default').allInnerTexts();
+  assert.match(await argo.innerText(), /kind: Application[\s\S]*automated:[\s\S]*prune: true[\s\S]*selfHeal: true/);
+  assert.deepEqual((await marked(argo)).map((line) => line.split('#')[0].trim()), ['automated:', 'prune: true', 'selfHeal: true']);
+  await page.getByLabel('Auto-sync: sync when Git moves').uncheck();
+  await until(async () => /no automated sync: a person syncs/.test(await argo.innerText()), true);
+  assert.match(await flux.innerText(), /suspend: true\s+# auto-sync off; Flux's default: false/);
+  assert.match(await flux.innerText(), /prune: true\s+# required: Flux has no default/);
+  await flux.scrollIntoViewIfNeeded();
+  await screenshot(page, 'options-as-manifests', { fullPage: false });
+  await page.getByLabel('Push: CI applies with cluster credentials').check();
+  await until(async () => /no agent and no Application/.test(await argo.innerText()), true);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
 test('broken JSON shows where, keeps the text and the last plan', async () => {
   const { page, record, close } = await openPage(browser, server.url);
   const desired = desiredPane(page);

@@ -15,6 +15,7 @@ pub mod folds;
 mod ignore_notes;
 mod interact;
 mod loading;
+pub mod manifest;
 mod model;
 mod panes;
 mod picture;

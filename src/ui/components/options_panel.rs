@@ -1,5 +1,6 @@
 use super::code_spans::code_spans;
 use crate::ui::ptr_eq::PtrEq;
+use gitops_page::manifest::{argo_cd_application, flux_kustomization, ManifestLine};
 use gitops_world::scenario::Mode;
 use gitops_world::World;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
@@ -66,6 +67,12 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
                 { mode(Mode::Pull, "Pull: an agent in the cluster reads Git") }
                 { mode(Mode::Push, "Push: CI applies with cluster credentials") }
             </fieldset>
+            <details class="manifests">
+                <summary>{ "These options in Argo CD's Application and Flux's Kustomization" }</summary>
+                <p class="hint">{ "Marked: what the tool does not do by default." }</p>
+                { manifest("Argo CD", &argo_cd_application(options)) }
+                { manifest("Flux", &flux_kustomization(options)) }
+            </details>
             <label for="ignore-rules" class="block">{ "Ignore rules (JSON pointers; Argo CD's group, kind, name and jsonPointers or jqPathExpressions; or Flux's paths and target)" }</label>
             <textarea
                 id="ignore-rules"
@@ -84,5 +91,19 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
                 <p id="ignore-error" class="error" role="alert">{ code_spans(error) }</p>
             }
         </section>
+    }
+}
+
+/// A manifest's lines, those that are not the tool's default marked.
+fn manifest(tool: &'static str, lines: &[ManifestLine]) -> Html {
+    html! {
+        <figure class="manifest">
+            <figcaption>{ tool }</figcaption>
+            <pre>
+                { for lines.iter().map(|line| html! {
+                    <span class={classes!(line.not_default.then_some("not-default"))}>{ &line.text }{ "\n" }</span>
+                }) }
+            </pre>
+        </figure>
     }
 }

@@ -1,0 +1,80 @@
+//! The Options as the agent's own manifest: the part of an Argo CD
+//! `Application` they set (argo-cd `pkg/apis/application/v1alpha1/types.go`,
+//! `SyncPolicy` and `SyncPolicyAutomated`), each line marked where it differs
+//! from Argo CD's default, and what Flux's `Kustomization` says of the same
+//! choices (kustomize-controller `api/v1/kustomization_types.go`).
+
+use gitops_world::scenario::{Mode, WorldOptions};
+
+/// One line of a manifest, and whether it sets what the tool would not by default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestLine {
+    pub text: String,
+    pub not_default: bool,
+}
+
+/// The Application's `spec` that these options write, line by line; in push
+/// mode there is no agent and no Application, which the one line says.
+pub fn argo_cd_application(options: &WorldOptions) -> Vec<ManifestLine> {
+    let line = |text: String, not_default: bool| ManifestLine { text, not_default };
+    let plain = |text: &str| line(text.to_string(), false);
+    if options.mode == Mode::Push {
+        return vec![plain(
+            "# Push: no agent and no Application; CI runs kubectl apply with the cluster's credential",
+        )];
+    }
+    let mut lines = vec![
+        plain("apiVersion: argoproj.io/v1alpha1"),
+        plain("kind: Application"),
+        line(format!("metadata: {{name: {}, namespace: argocd}}", options.application), false),
+        plain("spec:"),
+        plain("  syncPolicy:"),
+    ];
+    if options.auto_sync {
+        lines.push(line("  automated:            # auto-sync; Argo CD's default: none (a person syncs)".into(), true));
+        lines.push(line(format!("    prune: {}{}", options.prune, default_false(options.prune)), options.prune));
+        lines.push(line(format!("    selfHeal: {}{}", options.self_heal, default_false(options.self_heal)), options.self_heal));
+    } else {
+        lines.push(plain("  # no automated sync: a person syncs (Argo CD's default)"));
+        if options.prune {
+            lines.push(line("  # prune: a person's sync prunes (the sync's Prune box, argocd app sync --prune)".into(), true));
+        }
+        if options.self_heal {
+            lines.push(plain("  # selfHeal has no effect without automated: nothing reverts drift"));
+        }
+    }
+    if options.respect_ignore_differences {
+        lines.push(line("  syncOptions: [RespectIgnoreDifferences=true]   # Argo CD's default: off".into(), true));
+    }
+    if !options.ignore.is_empty() {
+        let count = options.ignore.len();
+        let rules = if count == 1 { "rule" } else { "rules" };
+        lines.push(line(format!("  ignoreDifferences:     # the {count} {rules} under Ignore rules"), true));
+    }
+    lines
+}
+
+/// What Flux's Kustomization says of the same choices: its own defaults,
+/// for a lesson that teaches it (the playground's agent is Argo CD's).
+pub fn flux_kustomization(options: &WorldOptions) -> Vec<ManifestLine> {
+    let line = |text: String, not_default: bool| ManifestLine { text, not_default };
+    vec![
+        line("apiVersion: kustomize.toolkit.fluxcd.io/v1".into(), false),
+        line("kind: Kustomization".into(), false),
+        line("spec:".into(), false),
+        line(format!("  interval: {}m           # how often it reads Git and applies", options.poll_every), false),
+        line(format!("  prune: {}            # required: Flux has no default", options.prune), false),
+        line(
+            format!("  suspend: {}          # auto-sync off; Flux's default: false", !options.auto_sync),
+            !options.auto_sync,
+        ),
+        line("  # no self-heal switch: Flux corrects drift at every interval".into(), false),
+    ]
+}
+
+fn default_false(value: bool) -> &'static str {
+    match value {
+        true => "          # Argo CD's default: false",
+        false => "",
+    }
+}

@@ -1,0 +1,46 @@
+//! The Options as the agent's manifest: what an Argo CD Application's
+//! syncPolicy says for them, marked where it is not Argo CD's default, and
+//! what Flux's Kustomization says of the same choices.
+
+use gitops_page::manifest::{argo_cd_application, flux_kustomization, ManifestLine};
+use gitops_world::scenario::{Mode, WorldOptions};
+
+fn text(lines: &[ManifestLine]) -> Vec<&str> {
+    lines.iter().map(|line| line.text.trim_end()).collect()
+}
+
+fn marked(lines: &[ManifestLine]) -> Vec<&str> {
+    lines.iter().filter(|line| line.not_default).map(|line| line.text.split('#').next().unwrap_or("").trim()).collect()
+}
+
+#[test]
+fn the_playgrounds_defaults_are_an_automated_sync_with_self_heal_which_argo_cd_does_not_default_to() {
+    let options = WorldOptions::default();
+    let application = argo_cd_application(&options);
+    assert!(text(&application).contains(&"kind: Application"));
+    assert_eq!(marked(&application), ["automated:", "selfHeal: true"], "{:#?}", text(&application));
+    assert!(text(&application).iter().any(|line| line.starts_with("    prune: false")), "prune off is Argo CD's default: not marked");
+}
+
+#[test]
+fn ticking_the_boxes_changes_the_manifest_and_its_marks() {
+    let mut options = WorldOptions { prune: true, respect_ignore_differences: true, ..WorldOptions::default() };
+    let application = argo_cd_application(&options);
+    assert_eq!(marked(&application), ["automated:", "prune: true", "selfHeal: true", "syncOptions: [RespectIgnoreDifferences=true]"]);
+    options.auto_sync = false;
+    options.self_heal = false;
+    let manual = argo_cd_application(&options);
+    assert!(text(&manual).iter().all(|line| !line.contains("automated:")), "{:#?}", text(&manual));
+    assert!(text(&manual).iter().any(|line| line.contains("argocd app sync --prune")), "a person's sync prunes: {:#?}", text(&manual));
+    let flux = flux_kustomization(&options);
+    assert_eq!(marked(&flux), ["suspend: true"], "auto-sync off is a suspended Kustomization");
+    assert!(text(&flux).contains(&"  prune: true            # required: Flux has no default"));
+}
+
+#[test]
+fn in_push_mode_there_is_no_application() {
+    let options = WorldOptions { mode: Mode::Push, ..WorldOptions::default() };
+    let application = argo_cd_application(&options);
+    assert_eq!(application.len(), 1);
+    assert!(application[0].text.contains("no agent and no Application"));
+}
