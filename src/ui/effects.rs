@@ -364,7 +364,8 @@ pub fn use_play_timer(playing: bool, speed: u32, dispatch: UseReducerDispatcher<
     });
 }
 
-/// Ctrl/Cmd+Enter steps; `?` outside a text field or an editor shows the help.
+/// Ctrl/Cmd+Enter steps; Ctrl/Cmd+S commits the working copy (not the
+/// browser's Save page); `?` outside a text field or an editor shows the help.
 #[hook]
 pub fn use_keyboard_shortcuts(dispatch: UseReducerDispatcher<PageModel>) {
     use_effect_with((), move |()| {
@@ -377,9 +378,13 @@ pub fn use_keyboard_shortcuts(dispatch: UseReducerDispatcher<PageModel>) {
                 let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
                     return;
                 };
-                if (event.ctrl_key() || event.meta_key()) && event.key() == "Enter" {
+                let command = event.ctrl_key() || event.meta_key();
+                if command && event.key() == "Enter" {
                     event.prevent_default();
                     dispatch.dispatch(Action::Step);
+                } else if command && event.key().eq_ignore_ascii_case("s") {
+                    event.prevent_default();
+                    dispatch.dispatch(Action::Commit);
                 } else if event.key() == "?" && !typing(event) {
                     dispatch.dispatch(ViewAction::ToggleHelp.into());
                 }

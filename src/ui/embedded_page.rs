@@ -1,7 +1,8 @@
 //! In a lesson's iframe (`?embed=1`): the scenario, its panes and plan, and the
 //! controls; or (`view=picture`) the picture of the world with its controls.
 
-use crate::ui::components::{PictureView, PlanView, StatePane, StatusView, TimeBar};
+use crate::ui::components::commit_bar::commit_bar;
+use crate::ui::components::{time_bar, PictureView, PlanView, StatePane, StatusView, TimeBarProps};
 use crate::ui::embed::Panes;
 use crate::ui::page_parts::{controls, notice, resumed_notice, use_picture, StepEvents};
 use crate::ui::ptr_eq::{PtrEq, SameText};
@@ -80,7 +81,7 @@ pub fn embedded_page(props: &EmbeddedProps) -> Html {
             if props.picture_only {
                 <div class="world">
                     <div class="world-picture">
-                        <TimeBar moves={model.moves()} position={model.world_position()} {on_travel} />
+                        { time_bar(&TimeBarProps { moves: model.moves(), position: model.world_position().into(), on_travel }) }
                         <PictureView picture={PtrEq(picture)} {on_inspect} />
                     </div>
                     <StepEvents world={PtrEq(model.world.clone())} />
@@ -89,7 +90,7 @@ pub fn embedded_page(props: &EmbeddedProps) -> Html {
             if panes.desired || panes.actual {
             <div class={classes!("panes", (!(panes.desired && panes.actual)).then_some("one"))}>
                 if panes.desired {
-                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={SameText::from(model.panes.desired.text.clone())} error={model.panes.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} />
+                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={SameText::from(model.panes.desired.text.clone())} error={model.panes.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} above={commit_bar(&model, &send)} />
                 }
                 if panes.actual {
                 <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={SameText::from(model.panes.actual.text.clone())} error={model.panes.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />

@@ -1,9 +1,12 @@
 //! The playground's own page: presets, the two states, the plan and status, the
 //! options, the controls and the world's timeline.
 
+use crate::ui::components::commit_bar::commit_bar;
 use crate::ui::components::plan_view::card_id;
 use crate::ui::components::{
-    ExercisePanel, FullControls, Header, Help, OptionsPanel, PictureView, PlanView, PresetMenu, SharePanel, StatePane, StatusView, Tabs, TimeBar, Timeline, WarningsView,
+    header, options_panel, preset_menu, tabs, time_bar, HeaderProps, OptionsPanelProps, PresetMenuProps, TabsProps, TimeBarProps,
+    
+    ExercisePanel, FullControls, Help, PictureView, PlanView, SharePanel, StatePane, StatusView, Timeline, WarningsView,
 };
 use crate::ui::page_parts::{controls, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
 use crate::ui::ptr_eq::{PtrEq, SameText};
@@ -59,12 +62,12 @@ pub fn full_page(props: &PageProps) -> Html {
     };
     html! {
         <>
-            <Header
-                theme={model.view.theme}
-                help_open={model.view.help_open}
-                on_theme={send.with(|theme| ViewAction::SetTheme(theme).into())}
-                on_help={send.with(|()| ViewAction::ToggleHelp.into())}
-            />
+            { header(&HeaderProps {
+                theme: model.view.theme,
+                help_open: model.view.help_open,
+                on_theme: send.with(|theme| ViewAction::SetTheme(theme).into()),
+                on_help: send.with(|()| ViewAction::ToggleHelp.into()),
+            }) }
             <main>
                 if model.view.help_open {
                     <Help on_close={send.with(|()| ViewAction::ToggleHelp.into())} />
@@ -83,11 +86,11 @@ pub fn full_page(props: &PageProps) -> Html {
                         <button onclick={send.with_value(preset, Action::Load)}>{ "Back to my work" }</button>
                     </div>
                 }
-                <PresetMenu
-                    menu={PtrEq(model.loading.menu.clone())}
-                    current={model.preset.clone()}
-                    on_choose={send.with(Action::Choose)}
-                />
+                { preset_menu(&PresetMenuProps {
+                    menu: PtrEq(model.loading.menu.clone()),
+                    current: model.preset.clone(),
+                    on_choose: send.with(Action::Choose),
+                }) }
                 if model.exercise().is_some() {
                     <ExercisePanel
                         scenario={PtrEq(model.scenario.clone())}
@@ -125,10 +128,10 @@ pub fn full_page(props: &PageProps) -> Html {
                         }) }
                     </div>
                 }
-                <Tabs current={model.view.panel} on_select={send.with(|panel| ViewAction::ShowPanel(panel).into())} />
+                { tabs(&TabsProps { current: model.view.panel, on_select: send.with(|panel| ViewAction::ShowPanel(panel).into()) }) }
                 <div id="panel-picture" class={classes!(panel_class(Panel::Picture), "world")}>
                     <div class="world-picture">
-                        <TimeBar moves={model.moves()} {position} on_travel={send.with(Action::TravelTo)} />
+                        { time_bar(&TimeBarProps { moves: model.moves(), position, on_travel: send.with(Action::TravelTo) }) }
                         <PictureView picture={PtrEq(picture)} {on_inspect} />
                     </div>
                     <StepEvents world={PtrEq(model.world.clone())} />
@@ -145,6 +148,7 @@ pub fn full_page(props: &PageProps) -> Html {
                             marks={desired_marks.clone()}
                             on_mark={show_card.clone()}
                             on_edit={on_edit.clone()}
+                            above={commit_bar(&model, &send)}
                         />
                     </div>
                     <div class={panel_class(Panel::Actual)}>
@@ -170,18 +174,18 @@ pub fn full_page(props: &PageProps) -> Html {
                         <StatusView report={PtrEq(report.clone())} />
                         <WarningsView report={PtrEq(report.clone())} />
                     }
-                    <OptionsPanel
-                        world={PtrEq(model.world.clone())}
-                        ignore_text={model.panes.ignore_text.clone()}
-                        ignore_error={model.panes.ignore_error.clone().map(AttrValue::from)}
-                        ignore_notes={model.ignore_notes()}
-                        on_prune={send.with(Action::SetPrune)}
-                        on_self_heal={send.with(Action::SetSelfHeal)}
-                        on_auto_sync={send.with(Action::SetAutoSync)}
-                        on_respect_ignore={send.with(Action::SetRespectIgnoreDifferences)}
-                        on_mode={send.with(Action::SetMode)}
-                        on_ignore={send.with(Action::EditIgnore)}
-                    />
+                    { options_panel(&OptionsPanelProps {
+                        world: PtrEq(model.world.clone()),
+                        ignore_text: model.panes.ignore_text.clone().into(),
+                        ignore_error: model.panes.ignore_error.clone().map(AttrValue::from),
+                        ignore_notes: model.ignore_notes(),
+                        on_prune: send.with(Action::SetPrune),
+                        on_self_heal: send.with(Action::SetSelfHeal),
+                        on_auto_sync: send.with(Action::SetAutoSync),
+                        on_respect_ignore: send.with(Action::SetRespectIgnoreDifferences),
+                        on_mode: send.with(Action::SetMode),
+                        on_ignore: send.with(Action::EditIgnore),
+                    }) }
                 </div>
                 <div id="panel-timeline" class={panel_class(Panel::Timeline)}>
                     <Timeline

@@ -2,7 +2,8 @@
 //! the resumed work, the controls, a pane's marks, the picture of the world, and the
 //! events of the step on screen.
 
-use crate::ui::components::{Controls, FullControls, ResumedNotice};
+use crate::ui::components::controls::ControlsProps;
+use crate::ui::components::FullControls;
 use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::sender::Sender;
 use gitops_page::{Action, Model, Pane, PaneMarks, PlaybackAction, ViewAction, WorkAction};
@@ -27,34 +28,30 @@ pub fn resumed_notice(model: &Model, send: &Sender) -> Html {
     let Some(resumed) = &model.work.resumed else {
         return Html::default();
     };
-    html! {
-        <ResumedNotice
-            title={model.preset.title.clone()}
-            from_link={resumed.starts_from_a_link()}
-            on_restart={send.with(|()| Action::Restart)}
-            on_keep={send.with(|()| WorkAction::KeepWork.into())}
-        />
-    }
+    crate::ui::components::resumed_notice(&crate::ui::components::ResumedNoticeProps {
+        title: model.preset.title.clone().into(),
+        from_link: resumed.starts_from_a_link(),
+        on_restart: send.with(|()| Action::Restart),
+        on_keep: send.with(|()| WorkAction::KeepWork.into()),
+    })
 }
 
 /// The controls, as the model allows them; the full page adds its own (`full`).
 pub fn controls(model: &Model, send: &Sender, full: Option<FullControls>) -> Html {
-    html! {
-        <Controls
-            can_step={model.panes.can_step()}
-            can_step_now={model.panes.can_step_now()}
-            hold={model.panes.step_hold_text().map(AttrValue::from)}
-            can_confirm_prune={model.panes.can_confirm_prune()}
-            on_confirm_prune={send.with(|()| Action::ConfirmPrune)}
-            playing={model.playback.playing}
-            can_advance={model.can_advance()}
-            on_step={send.with(|()| Action::Step)}
-            on_play={send.with(|play| if play { PlaybackAction::Play } else { PlaybackAction::Pause }.into())}
-            on_reset={send.with(|()| Action::Reset)}
-            on_advance={send.with(|()| Action::Advance)}
-            {full}
-        />
-    }
+    crate::ui::components::controls::controls(&ControlsProps {
+        can_step: model.panes.can_step(),
+        can_step_now: model.panes.can_step_now(),
+        hold: model.panes.step_hold_text().map(AttrValue::from),
+        can_confirm_prune: model.panes.can_confirm_prune(),
+        on_confirm_prune: send.with(|()| Action::ConfirmPrune),
+        playing: model.playback.playing,
+        can_advance: model.can_advance(),
+        on_step: send.with(|()| Action::Step),
+        on_play: send.with(|play| if play { PlaybackAction::Play } else { PlaybackAction::Pause }.into()),
+        on_reset: send.with(|()| Action::Reset),
+        on_advance: send.with(|()| Action::Advance),
+        full,
+    })
 }
 
 /// What a pane marks (drift, greyed lines, objects to fold) for the report on screen.

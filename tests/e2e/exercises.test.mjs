@@ -81,6 +81,9 @@ test('exercise 2: promotion is a reviewed pull request pinning the digest', asyn
     const edited = text.replace(/image: \S+/, `image: ${image}`).replace('replicas: 2', `replicas: ${replicas}`);
     assert.notEqual(edited, text);
     await desiredPane(page).fill(edited);
+    assert.equal(await page.getByRole('button', { name: 'Approve #1 as riley' }).count(), 0, 'typing opens no pull request: committing does');
+    await page.getByRole('group', { name: 'Your working copy' }).getByRole('textbox', { name: 'Commit message' }).fill('Promote web to production');
+    await page.getByRole('button', { name: 'Commit', exact: true }).click();
     await page.getByRole('button', { name: 'Approve #1 as riley' }).click();
     const pending = page.getByRole('heading', { name: 'Desired (your pull request #1 to envs/prod, not merged)' });
     assert.equal(await pending.count(), 1, 'the Desired pane says its text waits in a pull request');
@@ -149,6 +152,10 @@ test('exercise 4: the database is protected, prune still works', async () => {
   );
   assert.notEqual(protectedText, text, 'the database manifest is in the desired pane');
   await desiredPane(page).fill(protectedText);
+  assert.match((await check(page)).verdict, /^Not yet/, 'a working copy not committed is not in Git');
+  await desiredPane(page).click();
+  await page.keyboard.press('Control+s');
+  await until(async () => page.getByRole('group', { name: 'Your working copy' }).count(), 0);
   assert.match((await check(page)).verdict, /^Solved/);
   await page.getByRole('button', { name: 'Run the script out' }).click();
   const unmanaged = page.getByRole('list', { name: 'Not managed by the agent' });

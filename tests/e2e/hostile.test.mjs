@@ -55,6 +55,8 @@ test('markup and control characters in names are shown as text, never run', asyn
   assert.ok(shown.some((card) => card.includes('bell')), JSON.stringify(shown));
   assert.equal(await page.locator('main img').count(), 0, 'no element was made from a name');
   assert.equal(await page.locator('main script').count(), 0);
+  await page.getByRole('button', { name: 'Commit', exact: true }).click();
+  await until(async () => page.getByRole('group', { name: 'Your working copy' }).count(), 0);
   // Deletions come first in a wave, so step until the plan is done.
   const step = page.getByRole('button', { name: 'Step', exact: true });
   for (let stepped = 0; stepped < 10 && (await step.isEnabled()); stepped += 1) await step.click();

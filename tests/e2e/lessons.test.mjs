@@ -19,7 +19,7 @@ async function runPreset(page, section, title) {
   await page.getByLabel('Preset').selectOption({ label: title });
   await until(async () => (await page.getByRole('heading', { level: 3, name: title }).count()) > 0, true);
   await page.getByRole('button', { name: 'Run the script out' }).click();
-  await until(async () => /Minute (\d+) of \1\b/.test(await page.locator('.controls').innerText()), true);
+  await until(async () => /Minute (\d+) \(of 0–\1\)/.test(await page.locator('.controls').innerText()), true);
   return {
     status: await region(page, 'Status'),
     events: await region(page, 'Events'),

@@ -91,6 +91,39 @@ test('the options read as an Argo CD Application and a Flux Kustomization, marke
   await close();
 });
 
+test('a typo is not deployed: Desired is a working copy the person commits, with a message, by button or Ctrl+S', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  const desired = desiredPane(page);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  const gitLog = page.getByRole('region', { name: 'Git log' });
+  const commitsBefore = await gitLog.getByRole('listitem').count();
+  const original = await editorText(desired);
+  // One quote deleted still reads as YAML: the plan would delete web and create `web"`.
+  await desired.fill(original.replace('"web"', 'web"'));
+  await until(async () => (await cards(page)).includes('DELETE web'), true);
+  const commitBar = page.getByRole('group', { name: 'Your working copy' });
+  await commitBar.waitFor();
+  assert.match(await page.locator('#desired-state-title').innerText(), /your working copy of envs\/prod, not committed/);
+  assert.equal(await page.getByRole('button', { name: 'Step', exact: true }).isDisabled(), true, 'Step waits for a commit');
+  for (let minute = 0; minute < 3; minute += 1) await page.getByRole('button', { name: 'Next minute' }).click();
+  assert.equal(await gitLog.getByRole('listitem').count(), commitsBefore, 'nothing reached Git');
+  assert.match(await editorText(actualPane(page)), /"web"/, 'and the agent deleted nothing');
+  await screenshot(page, 'working-copy-typo-not-deployed', { fullPage: false });
+  await commitBar.getByRole('button', { name: 'Discard' }).click();
+  await until(async () => commitBar.count(), 0);
+  assert.equal(await editorText(desired), original, 'Discard brings back what Git holds');
+  // A real change, committed with its message from the keyboard.
+  await desired.fill(original.replace('"replicas": 3', '"replicas": 4'));
+  await commitBar.getByRole('textbox', { name: 'Commit message' }).fill('Scale web to 4');
+  await desired.click();
+  await page.keyboard.press('Control+s');
+  await until(async () => commitBar.count(), 0);
+  await until(async () => /Scale web to 4/.test(await gitLog.innerText()), true);
+  assert.equal(await page.getByRole('button', { name: 'Step', exact: true }).isDisabled(), false);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
 test('broken JSON shows where, keeps the text and the last plan', async () => {
   const { page, record, close } = await openPage(browser, server.url);
   const desired = desiredPane(page);
@@ -127,7 +160,7 @@ test('the compromised CI ends differently in the push and the pull model', async
   // Under the story's explanation, the same attack in the other model, one click away.
   await page.getByRole('group', { name: 'Compare the compromised CI in' }).getByRole('button', { name: 'Compromised CI: pull model' }).click();
   await page.getByRole('button', { name: 'Run the script out' }).click();
-  await until(async () => /Minute 8 · the script runs minutes 0–8/.test(await page.locator('.controls').innerText()), true);
+  await until(async () => /Minute 8 \(of 0–8\)/.test(await page.locator('.controls').innerText()), true);
   assert.doesNotMatch(await running(), /malicious/);
   assert.match(await statusText(page), /Sync: Synced\s+Health: Healthy/);
   const events = await page.getByRole('region', { name: 'Events' }).innerText();

@@ -109,7 +109,7 @@ test('stepping back replays the world to the move before, and forward again', as
   const afterOne = await cards(page);
   await page.getByRole('button', { name: 'Back', exact: true }).click();
   await until(async () => cards(page), start);
-  assert.match(await page.getByRole('group', { name: 'Replay' }).innerText(), /Before your first action \(of 1\)/);
+  assert.match(await page.getByRole('group', { name: 'Replay' }).innerText(), /No action yet/);
   await page.getByRole('button', { name: 'Forward', exact: true }).click();
   await until(async () => cards(page), afterOne);
   await page.getByRole('slider', { name: 'Your actions' }).fill('0');

@@ -56,6 +56,13 @@ pub enum Action {
     Edit(Pane, TypedText),
     /// Typing paused: the world takes the text typed last.
     Settle,
+    /// The message the person writes for their next commit.
+    WriteCommitMessage(String),
+    /// Commits the Desired pane's working copy (Ctrl/Cmd+S), with the message
+    /// written, else the page's own.
+    Commit,
+    /// Drops the working copy: the Desired pane shows Git's head again.
+    Discard,
     SetPrune(bool),
     SetSelfHeal(bool),
     SetAutoSync(bool),
@@ -117,6 +124,7 @@ impl Action {
                     | Action::CannotOpen(..)
                     | Action::Started
                     | Action::Inspect(_)
+                    | Action::WriteCommitMessage(_)
             ),
         }
     }

@@ -16,9 +16,10 @@ impl Model {
         self.work.undone.clear();
         let moves_the_world = matches!(
             interaction,
-            Interaction::Step | Interaction::Advance | Interaction::Revert(_)
+            Interaction::Step | Interaction::Advance | Interaction::Revert(_) | Interaction::Commit(_)
         );
-        if moves_the_world && self.panes.is_stale() {
+        let waits_for_a_commit = matches!(interaction, Interaction::Step) && self.panes.uncommitted;
+        if (moves_the_world && self.panes.is_stale()) || waits_for_a_commit {
             self.playback.playing = false;
             return;
         }
@@ -107,6 +108,7 @@ impl Model {
             self.settle();
         }
         self.panes.take_text(pane, &typed, &self.world);
+        self.panes.uncommitted |= pane == Pane::Desired;
         let text = typed.text;
         let interaction = match pane {
             Pane::Desired => Interaction::Desired(text),
@@ -124,6 +126,17 @@ impl Model {
         self.work.remember();
         self.panes.pending = Some(interaction);
         self.panes.keystrokes += 1;
+    }
+
+    /// Drops the working copy: the Desired pane shows Git's head again, as
+    /// the person's text, so that the session records it.
+    pub(crate) fn discard(&mut self) {
+        let Ok(head) = self.world.desired_state(&self.environment) else {
+            return;
+        };
+        let shown = self.world.proposal(&self.environment).unwrap_or(head);
+        let text = gitops_core::state::render::render(&shown, self.panes.desired.format).text;
+        self.interact(Interaction::Desired(text.into()));
     }
 
     /// The world takes the text typed last, if it has not yet.

@@ -92,23 +92,37 @@ impl Model {
         self.changed();
     }
 
-    /// The Desired pane's title and hint: Git's head, or the person's pull
-    /// request when their edits wait in one.
+    /// The Desired pane's title and hint: Git's head, the person's working
+    /// copy that Git does not hold yet, or their pull request when their
+    /// commits wait in one.
     pub fn desired_heading(&self) -> (String, &'static str) {
         let source = self.world.source_of(&self.environment);
-        match self.world.open_proposal(&self.environment) {
-            Some(pull) => (
+        let reviewed = self.world.edits_are_reviewed(&self.environment);
+        match (self.panes.uncommitted, self.world.open_proposal(&self.environment)) {
+            (true, _) => (
+                format!("Desired (your working copy of {source}, not committed)"),
+                match reviewed {
+                    true => "Git is unchanged: commit to open or update your pull request",
+                    false => "Git is unchanged until you commit (Ctrl/Cmd+S)",
+                },
+            ),
+            (false, Some(pull)) => (
                 format!(
                     "Desired (your pull request #{} to {source}, not merged)",
                     pull.number
                 ),
-                "Git is unchanged until it is merged; editing updates the pull request",
+                "Git is unchanged until it is merged; a commit updates the pull request",
             ),
-            None => (
+            (false, None) => (
                 format!("Desired (Git: {source})"),
-                "JSON or YAML; editing commits",
+                "JSON or YAML; edit, then commit",
             ),
         }
+    }
+
+    /// The message a commit takes when the person writes none.
+    pub fn default_commit_message(&self) -> String {
+        gitops_world::edits::edit_message(&self.world.repository.paths().of(&self.environment))
     }
 
     pub fn environments(&self) -> Vec<String> {
@@ -120,11 +134,11 @@ impl Model {
     pub fn world_position(&self) -> String {
         let (world, steps) = (&self.world, self.scenario.steps);
         if world.started && world.step > steps {
-            format!("Minute {} · after the script (minutes 0–{steps})", world.step)
+            format!("Minute {} (script: 0–{steps})", world.step)
         } else if world.started {
-            format!("Minute {} · the script runs minutes 0–{steps}", world.step)
+            format!("Minute {} (of 0–{steps})", world.step)
         } else {
-            format!("No minute has run · the script runs minutes 0–{steps}")
+            format!("Next: minute 0 (of 0–{steps})")
         }
     }
 

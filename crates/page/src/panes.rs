@@ -36,6 +36,11 @@ pub struct Panes {
     pub hold: Option<Hold>,
     /// A text typed in a pane that the world has not taken yet.
     pub(crate) pending: Option<Interaction>,
+    /// Whether the Desired pane holds a working copy that Git does not:
+    /// the plan previews it, and Step waits for its commit.
+    pub uncommitted: bool,
+    /// The message written for the next commit (empty: the page's own).
+    pub commit_message: String,
     /// Counts keystrokes, so that a pause in typing can be noticed.
     pub(crate) keystrokes: u64,
 }
@@ -65,9 +70,11 @@ impl Panes {
         self.desired.error.is_some() || self.actual.error.is_some()
     }
 
-    /// Whether the plan has an operation to apply (and the panes read).
+    /// Whether the plan has an operation to apply (and the panes read, and
+    /// say what Git holds: the agent syncs Git, not a working copy).
     pub fn can_step(&self) -> bool {
         !self.is_stale()
+            && !self.uncommitted
             && self
                 .report
                 .as_ref()
@@ -87,6 +94,14 @@ impl Panes {
 
     /// What Step waits for, in words, while it waits.
     pub fn step_hold_text(&self) -> Option<String> {
+        if self.uncommitted && !self.is_stale() {
+            return Some(
+                "Step waits for your commit: the agent syncs what Git holds, and the plan \
+                 shows what it would do once the working copy is committed (Commit, or \
+                 Ctrl/Cmd+S)."
+                    .to_string(),
+            );
+        }
         let hold = self.hold.as_ref().filter(|_| self.can_step())?;
         Some(match hold {
             Hold::Waiting { .. } => {
@@ -147,6 +162,18 @@ impl Panes {
         };
         let actual = cluster.actual().clone();
         self.actual.show(&actual);
+        self.uncommitted = false;
+        if let Some(draft) = world.draft(environment) {
+            // The working copy stays as typed, and the plan previews it.
+            if !self.desired.text.same(draft) {
+                self.take_text(Pane::Desired, &TypedText::whole(draft.clone()), world);
+            }
+            if let Some(typed) = self.desired.reads_as.clone() {
+                self.uncommitted = true;
+                self.head_error = None;
+                return self.report_on(&typed, &actual, world, environment);
+            }
+        }
         let proposal = world.proposal(environment);
         if let Some(proposed) = &proposal {
             self.desired.show(proposed);
@@ -175,12 +202,11 @@ impl Panes {
         };
         let typed = self.editor(pane).reads_as.clone();
         let (desired, actual) = match (pane, typed) {
-            (Pane::Desired, Some(typed)) if !world.edits_are_reviewed(environment) => {
-                ((*typed).clone(), cluster.actual().clone())
-            }
-            (Pane::Actual, Some(typed)) => match world.desired_state(environment) {
-                Ok(desired) => (desired, (*typed).clone()),
-                Err(_) => return,
+            (Pane::Desired, Some(typed)) => ((*typed).clone(), cluster.actual().clone()),
+            (Pane::Actual, Some(typed)) => match (&self.desired.reads_as, world.desired_state(environment)) {
+                (Some(working), _) if self.uncommitted => ((**working).clone(), (*typed).clone()),
+                (_, Ok(desired)) => (desired, (*typed).clone()),
+                (_, Err(_)) => return,
             },
             _ => return,
         };

@@ -48,6 +48,12 @@ impl Model {
             Action::Edit(pane, text) => next.type_text(pane, text),
             // Settled above, as every action that is not typing does.
             Action::Settle => {}
+            Action::WriteCommitMessage(message) => next.panes.commit_message = message,
+            Action::Commit => {
+                let message = std::mem::take(&mut next.panes.commit_message);
+                next.interact(Interaction::Commit(message))
+            }
+            Action::Discard => next.discard(),
             Action::SetPrune(on) => next.interact(Interaction::Prune(on)),
             Action::SetSelfHeal(on) => next.interact(Interaction::SelfHeal(on)),
             Action::SetAutoSync(on) => next.interact(Interaction::AutoSync(on)),

@@ -50,7 +50,7 @@ fn the_page_opens_with_the_worked_example_planned() {
         .warnings
         .iter()
         .all(|warning| warning.rule == "mutable-image-tag"));
-    assert_eq!(model.world_position(), "No minute has run · the script runs minutes 0–9");
+    assert_eq!(model.world_position(), "Next: minute 0 (of 0–9)");
 }
 
 #[test]
@@ -115,57 +115,80 @@ fn panes_in_different_forms_sync_nothing_and_say_why_until_both_agree() {
 }
 
 #[test]
-fn typing_replans_at_once_and_commits_when_typing_pauses() {
+fn typing_replans_at_once_and_the_working_copy_reaches_git_when_the_person_commits() {
     let mut model = opened();
     let before = commits(&model);
     edit(&mut model, Pane::Desired, ONLY_API);
-    assert_eq!(cards(&model), ["delete debug", "delete web"]);
-    assert_eq!(commits(&model), before, "no commit while typing");
+    assert_eq!(cards(&model), ["delete debug", "delete web"], "the plan previews the working copy");
     assert!(model.panes.typing().is_some());
     let typed = model.panes.report.clone().expect("a report");
     model.act(Action::Settle);
+    assert_eq!(commits(&model), before, "a pause in typing commits nothing: Git holds what the person commits");
+    assert!(model.panes.uncommitted);
+    assert_eq!(model.world.draft("prod").map(|text| text.to_string()).as_deref(), Some(ONLY_API));
+    assert_eq!(cards(&model), ["delete debug", "delete web"]);
+    model.act(Action::WriteCommitMessage("Only the API runs in prod".into()));
+    model.act(Action::Commit);
     assert_eq!(commits(&model), before + 1);
+    assert_eq!(model.world.repository.head().message, "Only the API runs in prod");
     let committed = model.panes.report.as_ref().expect("a report");
     assert!(std::rc::Rc::ptr_eq(&typed, committed), "Git holds what was typed: the report on it stands");
-    assert_eq!(
-        model.world.repository.head().message,
-        "Edit envs/prod in the playground"
-    );
+    assert!(!model.panes.uncommitted);
+    assert_eq!(model.world.draft("prod"), None);
     assert_eq!(cards(&model), ["delete debug", "delete web"]);
-    assert_eq!(model.panes.typing(), None);
+    // A commit without a message of its own takes the page's.
+    edit(&mut model, Pane::Desired, r#"{"api": {"image": "registry.example/api:1.4.2", "replicas": 3}}"#);
+    model.act(Action::Commit);
+    assert_eq!(model.world.repository.head().message, "Edit envs/prod in the playground");
 }
 
 #[test]
-fn a_typo_fixed_back_to_what_git_says_leaves_no_commit() {
+fn a_typo_is_not_deployed_it_waits_in_the_working_copy_and_can_be_discarded() {
+    let mut model = opened();
+    let (before, original) = (commits(&model), model.panes.desired.text.to_string());
+    // One quote deleted still reads as YAML: the plan would delete web and create `web"`.
+    let typo = original.replacen("\"web\"", "web\"", 1);
+    edit(&mut model, Pane::Desired, &typo);
+    model.act(Action::Settle);
+    assert!(cards(&model).iter().any(|card| card == "delete web"), "{:?}", cards(&model));
+    for _ in 0..3 {
+        model.act(Action::Advance);
+    }
+    assert_eq!(commits(&model), before, "nothing reached Git");
+    assert!(model.world.clusters["prod"].actual().get("web").is_some(), "and the agent deleted nothing");
+    assert!(model.panes.uncommitted, "the working copy is still there");
+    model.act(Action::Discard);
+    assert!(!model.panes.uncommitted);
+    assert_eq!(model.world.draft("prod"), None);
+    assert_eq!(commits(&model), before);
+}
+
+#[test]
+fn a_typo_fixed_back_to_what_git_says_leaves_nothing_to_commit() {
     let mut model = opened();
     let (before, original) = (commits(&model), model.panes.desired.text.to_string());
     let events = model.world.events.len();
-    // Typed and fixed before the pause: nothing to commit.
     edit(&mut model, Pane::Desired, ONLY_API);
+    model.act(Action::Settle);
     edit(&mut model, Pane::Desired, &original);
     model.act(Action::Settle);
-    assert_eq!(commits(&model), before, "the text says what Git says");
+    assert!(!model.panes.uncommitted, "the text says what Git says");
+    model.act(Action::Commit);
+    assert_eq!(commits(&model), before, "nothing to commit");
     assert_eq!(model.world.events.len(), events, "and no event says it committed");
-    // TypedText, paused (a commit), then fixed back within the same edit: the commit goes.
-    edit(&mut model, Pane::Desired, ONLY_API);
-    model.act(Action::Settle);
-    assert_eq!(commits(&model), before + 1);
-    edit(&mut model, Pane::Desired, &original);
-    model.act(Action::Settle);
-    assert_eq!(commits(&model), before, "the edit came back to where it started");
-    assert_eq!(model.world.events.len(), events);
     assert_eq!(cards(&model), ["delete debug", "update web"]);
-    // Typing again commits again.
-    edit(&mut model, Pane::Desired, ONLY_API);
-    model.act(Action::Settle);
-    assert_eq!(commits(&model), before + 1);
 }
 
 #[test]
-fn a_step_right_after_typing_commits_first_and_applies_the_typed_plan() {
+fn step_waits_for_the_working_copy_to_be_committed_and_then_applies_its_plan() {
     let mut model = opened();
     let before = commits(&model);
     edit(&mut model, Pane::Desired, ONLY_API);
+    model.act(Action::Step);
+    assert_eq!(commits(&model), before, "Step commits nothing");
+    assert_eq!(cards(&model), ["delete debug", "delete web"], "and applies nothing");
+    assert!(model.panes.step_hold_text().is_some_and(|hold| hold.starts_with("Step waits for your commit")));
+    model.act(Action::Commit);
     model.act(Action::Step);
     assert_eq!(commits(&model), before + 1);
     assert_eq!(cards(&model), ["delete debug (done)", "delete web"]);
@@ -207,11 +230,11 @@ fn time_runs_the_world_to_the_end_of_its_script_and_on_after_it() {
         "{:?}",
         model.world.events
     );
-    assert_eq!(model.world_position(), "Minute 9 · the script runs minutes 0–9");
+    assert_eq!(model.world_position(), "Minute 9 (of 0–9)");
     assert!(!model.can_run_to_end(), "the script has run");
     assert!(model.can_advance(), "time goes on after the script");
     model.act(Action::Advance);
-    assert_eq!(model.world_position(), "Minute 10 · after the script (minutes 0–9)");
+    assert_eq!(model.world_position(), "Minute 10 (script: 0–9)");
 }
 
 /// The page with a preset of `static/presets/` loaded.
@@ -337,7 +360,7 @@ fn a_step_the_api_server_refuses_stops_and_says_what_it_said() {
     let mut model = opened();
     edit(&mut model, Pane::Actual, &web("web"));
     edit(&mut model, Pane::Desired, &web("web-v2"));
-    model.act(Action::Settle);
+    model.act(Action::Commit);
     assert!(
         model.panes.can_step() && !model.panes.can_step_now(),
         "{:?}",
@@ -416,6 +439,7 @@ fn a_text_typed_is_read_once_from_the_keystroke_to_its_commit_and_the_plan_after
     edit(&mut model, Pane::Desired, &large_desired(2));
     assert_eq!(texts_read(&model), before + 1, "the keystroke reads the pane's text");
     model.act(Action::Settle);
+    model.act(Action::Commit);
     assert_eq!(cards(&model).len(), 603, "{:?}", &cards(&model)[..3]);
     assert_eq!(
         texts_read(&model),
@@ -424,5 +448,6 @@ fn a_text_typed_is_read_once_from_the_keystroke_to_its_commit_and_the_plan_after
     );
     edit(&mut model, Pane::Desired, &large_desired(3));
     model.act(Action::Settle);
+    model.act(Action::Commit);
     assert_eq!(texts_read(&model), before + 2, "the next edit reads its text once too");
 }

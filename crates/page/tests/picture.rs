@@ -220,7 +220,7 @@ fn time_goes_back_and_forward_by_replay_and_a_new_move_drops_the_undone_ones() {
     );
     model.act(Action::TravelTo(0));
     assert_eq!((model.moves(), cards(&model.picture())), ((0, 2), start));
-    assert_eq!(model.world_position(), "No minute has run · the script runs minutes 0–9");
+    assert_eq!(model.world_position(), "Next: minute 0 (of 0–9)");
     model.act(Action::TravelTo(2));
     assert_eq!(
         (model.moves(), cards(&model.picture())),

@@ -39,17 +39,18 @@ impl World {
     pub fn edit_desired(&mut self, by: &str, environment: &str, text: &str) {
         let typed = self.workspace.with(|workspace| workspace.read("desired", text));
         match typed {
-            Ok(typed) => self.edit_desired_read(by, environment, text, typed),
-            Err(_) => self.commit_desired(by, environment, text, None),
+            Ok(typed) => self.edit_desired_read(by, environment, text, typed, ""),
+            Err(_) => self.commit_desired(by, environment, text, None, ""),
         }
     }
 
-    /// `edit_desired` of a text that reads as `typed`.
-    pub fn edit_desired_read(&mut self, by: &str, environment: &str, text: &str, typed: State) {
-        self.commit_desired(by, environment, text, Some(typed))
+    /// `edit_desired` of a text that reads as `typed`, committed with
+    /// `message` (empty: `edit_message`'s).
+    pub fn edit_desired_read(&mut self, by: &str, environment: &str, text: &str, typed: State, message: &str) {
+        self.commit_desired(by, environment, text, Some(typed), message)
     }
 
-    fn commit_desired(&mut self, by: &str, environment: &str, text: &str, typed: Option<State>) {
+    fn commit_desired(&mut self, by: &str, environment: &str, text: &str, typed: Option<State>, message: &str) {
         self.forget_applied();
         let directory = self.repository.path_of(environment, self.options.layout);
         let changes = environment_changes(&self.desired_files(environment).1, &directory, text);
@@ -98,7 +99,10 @@ impl World {
                 return;
             }
         }
-        let message = edit_message(&directory);
+        let message = match message.trim() {
+            "" => edit_message(&directory),
+            written => written.to_string(),
+        };
         self.perform(&ScriptedAction::Commit {
             author: by.into(),
             message,

@@ -12,7 +12,7 @@ pub mod attempt;
 mod ci;
 pub mod cluster;
 pub mod credentials;
-mod edits;
+pub mod edits;
 mod image_changes;
 pub mod event;
 pub mod exercise;
@@ -31,6 +31,7 @@ use cluster::Cluster;
 use event::Event;
 use gitops_core::error::InputError;
 use gitops_core::state::State;
+use gitops_core::text::edit::SharedText;
 use registry::Registry;
 use repository::Repository;
 use scenario::{ControllerSpec, Files, Mode, Scenario, WorldOptions};
@@ -59,6 +60,9 @@ pub struct World {
     /// The person's edit burst in progress, which the next edit of the
     /// same kind amends.
     editing: Option<edits::Burst>,
+    /// The person's working copies: what they typed in the Desired pane of an
+    /// environment and have not committed yet, which Git does not hold.
+    drafts: Vec<(String, SharedText)>,
     /// Git moved during the last step (for push-mode CI, and for a webhook
     /// the agent hears at the next step).
     committed: bool,
@@ -101,6 +105,7 @@ impl World {
             events: Vec::new(),
             script: scenario.script.clone(),
             editing: None,
+            drafts: Vec::new(),
             committed: false,
             workspace: SharedWorkspace::default(),
         }

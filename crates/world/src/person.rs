@@ -23,9 +23,14 @@ pub const REVIEWER: &str = "riley";
 /// What a person did. Short names keep links short; files may use the long ones.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Interaction {
-    /// Typed this text into the Desired pane.
+    /// Typed this text into the Desired pane: the working copy, which Git does
+    /// not hold until the person commits it.
     #[serde(rename = "d", alias = "desired")]
     Desired(SharedText),
+    /// Committed the working copy with this message (empty: the page's own,
+    /// `Edit envs/prod in the playground`).
+    #[serde(rename = "o", alias = "commit")]
+    Commit(String),
     /// Typed this text into the Actual pane.
     #[serde(rename = "a", alias = "actual")]
     Actual(SharedText),
@@ -90,9 +95,17 @@ impl World {
                 let state = read_as(self, "desired", text).filter(|_| known);
                 let reads = state.is_some();
                 if let Some(state) = state {
-                    self.propose_desired(environment, text, state);
+                    self.keep_draft(environment, text, &state);
                 }
                 Some(reads)
+            }
+            Interaction::Commit(message) => {
+                let text = self.draft(environment)?.clone();
+                let state = read_as(self, "desired", &text)?;
+                self.drafts.retain(|(edited, _)| edited != environment);
+                self.editing = None;
+                self.propose_desired(environment, &text, state, message);
+                Some(true)
             }
             Interaction::Actual(text) => {
                 let state = read_as(self, "actual", text).filter(|_| known);
@@ -284,9 +297,28 @@ impl World {
             && self.options.layout == Layout::Directories
     }
 
-    fn propose_desired(&mut self, environment: &str, text: &str, state: State) {
+    /// The person's uncommitted working copy of `environment`'s desired
+    /// state, when it says something Git's head does not.
+    pub fn draft(&self, environment: &str) -> Option<&SharedText> {
+        self.drafts
+            .iter()
+            .find(|(edited, _)| edited == environment)
+            .map(|(_, text)| text)
+    }
+
+    /// Keeps `text` as `environment`'s working copy, or none where it says
+    /// what Git says (a change typed and typed back).
+    fn keep_draft(&mut self, environment: &str, text: &SharedText, state: &State) {
+        self.drafts.retain(|(edited, _)| edited != environment);
+        let head = self.proposal(environment).map(Ok).unwrap_or_else(|| self.desired_state(environment));
+        if !head.is_ok_and(|head| head.same_objects(state)) {
+            self.drafts.push((environment.to_string(), text.clone()));
+        }
+    }
+
+    fn propose_desired(&mut self, environment: &str, text: &str, state: State, message: &str) {
         if !self.edits_are_reviewed(environment) {
-            return self.edit_desired_read(YOU, environment, text, state);
+            return self.edit_desired_read(YOU, environment, text, state, message);
         }
         let directory = self.repository.paths().of(environment);
         let changes = environment_changes(&self.repository.head().files, &directory, text);

@@ -190,6 +190,8 @@ everywhere! {
         assert!(has(&world, "agent: prod: syncs nothing: Git holds named objects"), "{:#?}", lines(&world));
         assert_eq!(world.clusters["prod"].actual().len(), 1, "nothing was written across forms");
         assert_eq!(world.interact("prod", &Interaction::Desired(service.into())), Some(true));
+        assert!(world.forms_differ("prod").is_some(), "a working copy is not Git");
+        assert_eq!(world.interact("prod", &Interaction::Commit(String::new())), Some(true));
         assert!(world.forms_differ("prod").is_none(), "both in one form");
     }
 

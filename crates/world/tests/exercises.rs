@@ -162,7 +162,7 @@ everywhere! {
 
     fn flapping_is_not_solved_by_writing_the_kubelets_status_into_git() {
         let desired = Interaction::Desired("web: {image: registry.example/web:2.0.1, replicas: 3, status: {ready: 3}}\n".into());
-        let checked = run_attempt("flapping", &interactions(&[desired]));
+        let checked = run_attempt("flapping", &interactions(&[desired, Interaction::Commit(String::new())]));
         assert_eq!(failed(&checked), ["The cluster owns /status of web: the comparison ignores what Git says of it"]);
     }
 
@@ -176,8 +176,10 @@ everywhere! {
         let demoted = interactions(&[
             Interaction::Environment("staging".into()),
             manifest(prod_image),
+            Interaction::Commit(String::new()),
             Interaction::Environment("prod".into()),
             manifest(&prod_image.replace("web@", "web:2.0.0@")),
+            Interaction::Commit(String::new()),
             Interaction::Approve(1),
             Interaction::Merge(1),
         ]);
@@ -324,7 +326,7 @@ everywhere! {
         assert_eq!(solution_error("flapping", "interactions: [{revert: 42}]\n"), "solution.yaml at /interactions/0/revert: `revert` takes a commit: HEAD, HEAD~n or an id, as text; found 42");
         assert_eq!(solution_error("flapping", "interactions: [{mode: teleport}]\n"), "solution.yaml at /interactions/0/mode: `mode` takes pull or push; found a string");
         let unknown = solution_error("flapping", "interactions: [{ignor: \"- /status\"}]\n");
-        assert_eq!(unknown, "solution.yaml at /interactions/0: unknown interaction `ignor`; the interactions are desired, actual, step, advance, revert, prune, selfHeal, autoSync, respectIgnoreDifferences, mode, ignore, environment, approve, merge, confirmPrune, answer");
+        assert_eq!(unknown, "solution.yaml at /interactions/0: unknown interaction `ignor`; the interactions are desired, commit, actual, step, advance, revert, prune, selfHeal, autoSync, respectIgnoreDifferences, mode, ignore, environment, approve, merge, confirmPrune, answer");
         assert_eq!(solution_error("flapping", "interaction: []\n"), "solution.yaml at /interaction: unknown field `interaction`; a solution has `interactions` and `answers`");
     }
 

@@ -65,6 +65,7 @@ everywhere! {
         pushed.next_step();
         assert_eq!(pushed.clusters["prod"].actual().get("web").unwrap()["replicas"], 9, "no agent heals in push mode");
         pushed.interact("prod", &Interaction::Desired(r#"{"web": {"image": "web:2", "replicas": 2}}"#.into()));
+        pushed.interact("prod", &Interaction::Commit(String::new()));
         assert!(has(&pushed, "ci: applied revision"), "CI deploys the commit: {:#?}", lines(&pushed));
 
         let mut pulled = World::new(&scenario("push"));
@@ -72,6 +73,7 @@ everywhere! {
         pulled.interact("prod", &Interaction::Mode(Mode::Pull));
         let before = pulled.events.len();
         pulled.interact("prod", &Interaction::Desired(r#"{"web": {"image": "web:2", "replicas": 2}}"#.into()));
+        pulled.interact("prod", &Interaction::Commit(String::new()));
         assert!(pulled.events[before..].iter().all(|event| event.actor != "ci"), "in pull mode CI only commits: {:#?}", lines(&pulled));
         pulled.next_step();
         assert!(has(&pulled, "1 agent: updated web in prod at /image (web:1 → web:2)"), "the new agent syncs: {:#?}", lines(&pulled));
@@ -83,6 +85,7 @@ everywhere! {
         let mut pushed = world(json!({"mode": "push"}), json!([]));
         pushed.interact("prod", &Interaction::Actual(service.into()));
         pushed.interact("prod", &Interaction::Desired(r#"{"web": {"image": "web:2"}}"#.into()));
+        pushed.interact("prod", &Interaction::Commit(String::new()));
         assert!(has(&pushed, "ci: did not deploy"), "CI writes nothing across forms: {:#?}", lines(&pushed));
         assert_eq!(pushed.clusters["prod"].actual().len(), 1);
     }

@@ -56,6 +56,7 @@ everywhere! {
         let mut world = World::run(&Scenario::parse("test.json", &text.to_string()).unwrap());
         assert!(!world.script_left());
         world.interact("prod", &Interaction::Desired(r#"{"web": {"image": "web:2"}}"#.into()));
+        world.interact("prod", &Interaction::Commit(String::new()));
         assert_eq!(world.interact("prod", &Interaction::Advance), Some(true));
         assert!(has(&world, "3 agent: updated web in prod at /image (web:1 → web:2)"), "a commit after the script is synced: {:#?}", lines(&world));
         while world.can_advance() {

@@ -1,7 +1,7 @@
 use super::dialog::SHARE_BUTTON;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct ControlsProps {
     /// Whether the plan has work: Play can run it, letting time run where a
     /// wave waits.
@@ -22,7 +22,6 @@ pub struct ControlsProps {
     /// The full page's controls besides those: the speed, running the script
     /// out with the minute it is at, and the person's work. An embedded page
     /// leaves them out.
-    #[prop_or_default]
     pub full: Option<FullControls>,
 }
 
@@ -32,7 +31,7 @@ pub struct FullControls {
     pub on_speed: Callback<u32>,
     pub can_run_to_end: bool,
     pub on_run_to_end: Callback<()>,
-    /// `Minute 3 · the script runs minutes 0–8`, or that no minute has run.
+    /// `Minute 3 (of 0–8)`, or `Next: minute 0 (of 0–8)` before the first.
     pub world_position: AttrValue,
     pub on_share: Callback<()>,
     pub on_reset_all: Callback<()>,
@@ -47,7 +46,6 @@ const SPEEDS: [(u32, &str); 3] = [(1200, "Slow"), (700, "Normal"), (250, "Fast")
 /// Step through the plan, play it, reset; and move the world's time. The
 /// full page and the embedded page show the same controls, the full page
 /// with more of them (`FullControls`).
-#[function_component(Controls)]
 pub fn controls(props: &ControlsProps) -> Html {
     let on_step = props.on_step.reform(|_: MouseEvent| ());
     let playing = props.playing;

@@ -2,7 +2,7 @@ use super::dialog::HELP_BUTTON;
 use gitops_page::Theme;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct HeaderProps {
     pub theme: Theme,
     pub help_open: bool,
@@ -11,7 +11,6 @@ pub struct HeaderProps {
 }
 
 /// The title, the theme and the help.
-#[function_component(Header)]
 pub fn header(props: &HeaderProps) -> Html {
     let on_theme = props.on_theme.reform(|event: Event| {
         match event

@@ -6,10 +6,14 @@ pub struct HelpProps {
     pub on_close: Callback<()>,
 }
 
-pub const SHORTCUTS: [(&str, &str); 7] = [
+pub const SHORTCUTS: [(&str, &str); 8] = [
     (
         "Ctrl+Enter (⌘+Enter)",
         "Step: ask the agent for the next operation of the plan (time stands; Next minute moves it)",
+    ),
+    (
+        "Ctrl+S (⌘+S)",
+        "Commit the Desired pane's working copy to Git",
     ),
     (
         "Esc",

@@ -6,14 +6,13 @@ use gitops_world::World;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct OptionsPanelProps {
     /// The world whose options these are, compared by allocation.
     pub world: PtrEq<World>,
     pub ignore_text: AttrValue,
     pub ignore_error: Option<AttrValue>,
     /// The rules that select no object (`Model::ignore_notes`).
-    #[prop_or_default]
     pub ignore_notes: Vec<String>,
     pub on_prune: Callback<bool>,
     pub on_self_heal: Callback<bool>,
@@ -28,7 +27,6 @@ fn checked(event: Event) -> bool {
 }
 
 /// The reconciler's options and the agent's policy.
-#[function_component(OptionsPanel)]
 pub fn options_panel(props: &OptionsPanelProps) -> Html {
     let options = &props.world.options;
     let checkbox = |label: &'static str, value: bool, on: &Callback<bool>| {

@@ -16,7 +16,7 @@ pub const SECTIONS: [&str; 7] = [
 /// The compromised CI in the push model and in the pull model.
 const COMPROMISE_PAIR: [&str; 2] = ["compromise-push.yaml", "compromise-pull.yaml"];
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct PresetMenuProps {
     /// Replaced when it changes: compared by allocation.
     pub menu: PtrEq<Vec<MenuEntry>>,
@@ -26,7 +26,6 @@ pub struct PresetMenuProps {
 }
 
 /// Presets grouped by the lesson's sections, with the current one explained.
-#[function_component(PresetMenu)]
 pub fn preset_menu(props: &PresetMenuProps) -> Html {
     let menu = &props.menu;
     let on_change = props.on_choose.reform(|event: Event| {

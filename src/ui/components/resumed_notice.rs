@@ -1,6 +1,6 @@
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct ResumedNoticeProps {
     pub title: AttrValue,
     /// Start over opens the link's session rather than the scenario's start.
@@ -11,7 +11,6 @@ pub struct ResumedNoticeProps {
 
 /// Says that the work this browser kept on the scenario came back, and offers
 /// its start instead.
-#[function_component(ResumedNotice)]
 pub fn resumed_notice(props: &ResumedNoticeProps) -> Html {
     let restart = if props.from_link { "Start over from the link" } else { "Start over" };
     html! {

@@ -22,6 +22,9 @@ pub struct StatePaneProps {
     #[prop_or_default]
     pub on_mark: Callback<String>,
     pub on_edit: Callback<(Pane, TypedText)>,
+    /// What stands between the title and the text (the commit bar).
+    #[prop_or_default]
+    pub above: Html,
 }
 
 /// A labelled editor for one state, with its error under it.
@@ -58,6 +61,7 @@ pub fn state_pane(props: &StatePaneProps) -> Html {
                 <h2 id={format!("{id}-title")}>{ &props.title }</h2>
                 <span class="hint">{ &props.hint }</span>
             </label>
+            { props.above.clone() }
             <CodeEditor
                 id={id}
                 labelled_by={label_id}

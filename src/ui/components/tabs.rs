@@ -1,7 +1,7 @@
 use gitops_page::Panel;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct TabsProps {
     pub current: Panel,
     pub on_select: Callback<Panel>,
@@ -16,7 +16,6 @@ pub const PANELS: [(Panel, &str, &str); 5] = [
 ];
 
 /// On a narrow screen the panels become tabs.
-#[function_component(Tabs)]
 pub fn tabs(props: &TabsProps) -> Html {
     html! {
         <div class="tabs" role="tablist" aria-label="Panels">

@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct TimeBarProps {
     /// The actions made, and the actions there are (the undone ones included).
     pub moves: (usize, usize),
@@ -12,7 +12,6 @@ pub struct TimeBarProps {
     pub on_travel: Callback<usize>,
 }
 
-#[function_component(TimeBar)]
 pub fn time_bar(props: &TimeBarProps) -> Html {
     let (made, all) = props.moves;
     let to = |moves: usize| props.on_travel.reform(move |_: MouseEvent| moves);
@@ -34,7 +33,7 @@ pub fn time_bar(props: &TimeBarProps) -> Html {
 /// Where the replay stands among the person's actions.
 fn actions_done(made: usize, all: usize) -> String {
     match made {
-        0 => format!("Before your first action (of {all})"),
-        _ => format!("After your action {made} of {all}"),
+        0 => "No action yet".to_string(),
+        _ => format!("Your action {made} of {all}"),
     }
 }

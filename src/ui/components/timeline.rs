@@ -40,10 +40,10 @@ pub fn timeline(props: &TimelineProps) -> Html {
         <div class="timeline">
             <events::EventList events={props.events.clone()} started={props.started} />
             <log::GitLog history={history.clone()} on_revert={props.on_revert.clone()} />
-            <pulls::PullRequests history={history.clone()} on_approve={props.on_approve.clone()} on_merge={props.on_merge.clone()} />
-            <registry::RegistryView history={history.clone()} />
-            <registry::RunningView history={history.clone()} />
-            <agent::AgentView history={history.clone()} />
+            { pulls::pull_requests(&pulls::PullRequestsProps { history: history.clone(), on_approve: props.on_approve.clone(), on_merge: props.on_merge.clone() }) }
+            { registry::registry_view(&HistoryProps { history: history.clone() }) }
+            { registry::running_view(&HistoryProps { history: history.clone() }) }
+            { agent::agent_view(&HistoryProps { history: history.clone() }) }
         </div>
     }
 }

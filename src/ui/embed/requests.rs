@@ -97,7 +97,9 @@ fn wrong(pointer: &str, message: String) -> Problem {
 }
 
 /// A `gitops:setText`: `pane` (`desired` or `actual`) takes `text`, as if
-/// typed, and the world takes it at once rather than after a pause.
+/// typed, and the world takes it at once rather than after a pause: a text
+/// for Desired is committed, with the page's message, as a host's script
+/// sets what Git holds.
 fn set_text(message: &JsValue) -> Result<Vec<Action>, Problem> {
     let pane = match field(message, "pane")
         .and_then(|pane| pane.as_string())
@@ -118,7 +120,11 @@ fn set_text(message: &JsValue) -> Result<Vec<Action>, Problem> {
             "its text is not a string (JSON or YAML text)".into(),
         ));
     };
-    Ok(vec![Action::Edit(pane, text.into()), Action::Settle])
+    let mut actions = vec![Action::Edit(pane, text.into()), Action::Settle];
+    if pane == Pane::Desired {
+        actions.push(Action::Commit);
+    }
+    Ok(actions)
 }
 
 /// A `gitops:setOptions`: any of `prune`, `selfHeal`, `autoSync`,

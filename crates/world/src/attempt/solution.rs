@@ -82,8 +82,9 @@ pub fn validate_questions(
 
 /// The interactions a solution file may name: the name files write, the
 /// short one links use, and what it takes (`None` for nothing).
-const INTERACTIONS: [(&str, &str, Option<&str>); 16] = [
+const INTERACTIONS: [(&str, &str, Option<&str>); 17] = [
     ("desired", "d", Some("the Desired pane's whole text")),
+    ("commit", "o", Some("the commit's message, as text")),
     ("actual", "a", Some("the Actual pane's whole text")),
     ("step", "s", None),
     ("advance", "n", None),
@@ -355,6 +356,8 @@ fn read_interaction(source: &str, index: usize, item: Value) -> Result<Interacti
     };
     let here = format!("{at}/{}", gitops_core::pointer::escape(&name));
     match (takes, value) {
+        // A commit with no message of its own takes the page's.
+        (Some(_), None) if *long == "commit" => Ok(Interaction::Commit(String::new())),
         (None, None) => serde_json::from_value(Value::String(long.to_string()))
             .map_err(|error| refuse(at, error.to_string())),
         (None, Some(_)) => Err(refuse(

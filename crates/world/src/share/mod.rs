@@ -34,7 +34,7 @@ pub const MAX_SAVED_EXPANDED_BYTES: usize =
     2 * gitops_core::text::json::MAX_DOCUMENT_BYTES + 1024 * 1024;
 
 /// A scenario and what a person did with it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Session {
     /// A preset, by its file name in `presets/`.
     #[serde(rename = "p", default, skip_serializing_if = "Option::is_none")]
@@ -44,12 +44,51 @@ pub struct Session {
     pub scenario: Option<String>,
     #[serde(rename = "i", default, skip_serializing_if = "Vec::is_empty")]
     pub interactions: Vec<Interaction>,
+    /// Whether a Desired text waits for a `Commit`. A session made before the
+    /// person committed their own edits lacks it: each run of Desired texts
+    /// there was a commit, and it reads so (`with_commits`).
+    #[serde(rename = "c", default)]
+    commits: u8,
     /// Whether the last interaction is a pane text that does not read.
     #[serde(skip)]
     broken_tail: bool,
 }
 
+impl Default for Session {
+    fn default() -> Self {
+        Session {
+            preset: None,
+            scenario: None,
+            interactions: Vec::new(),
+            commits: 1,
+            broken_tail: false,
+        }
+    }
+}
+
 impl Session {
+    /// A session made when each run of Desired texts was a commit, as the
+    /// commits it made: a `Commit` with the page's message after each run.
+    fn with_commits(self) -> Self {
+        if self.commits > 0 {
+            return self;
+        }
+        let mut interactions = Vec::with_capacity(self.interactions.len());
+        let mut typing = false;
+        for interaction in self.interactions {
+            let desired = matches!(interaction, Interaction::Desired(_));
+            if typing && !desired {
+                interactions.push(Interaction::Commit(String::new()));
+            }
+            typing = desired;
+            interactions.push(interaction);
+        }
+        if typing {
+            interactions.push(Interaction::Commit(String::new()));
+        }
+        Session { interactions, commits: 1, ..self }
+    }
+
     pub fn of_preset(file: &str) -> Self {
         Session {
             preset: Some(file.into()),
@@ -185,7 +224,8 @@ pub fn decode_saved_json(text: &str) -> Result<Session, LinkError> {
 }
 
 fn read_session(text: &str) -> Result<Session, LinkError> {
-    gitops_core::text::typed::from_json(text).map_err(LinkError::Unreadable)
+    let session: Session = gitops_core::text::typed::from_json(text).map_err(LinkError::Unreadable)?;
+    Ok(session.with_commits())
 }
 
 fn check_length(fragment: &str) -> Result<(), LinkError> {

@@ -301,3 +301,24 @@ fn what_is_wrong_before_inflating_is_found_before_inflating() {
     let long = "v1.A".repeat(MAX_LINK_CHARS);
     assert_eq!(decoded_from(&long, never), decode(&long));
 }
+
+#[test]
+fn a_session_made_when_typing_committed_reads_with_a_commit_after_each_run_of_texts() {
+    let before = r#"{"p": "worked-example.json", "i": [{"d": "{}"}, {"d": "{\"a\": {}}"}, "s", {"a": "{}"}, {"d": "{\"b\": {}}"}]}"#;
+    let session = decode_saved_json(before).unwrap();
+    assert_eq!(
+        session.interactions,
+        [
+            Interaction::Desired("{}".into()),
+            Interaction::Desired("{\"a\": {}}".into()),
+            Interaction::Commit(String::new()),
+            Interaction::Step,
+            Interaction::Actual("{}".into()),
+            Interaction::Desired("{\"b\": {}}".into()),
+            Interaction::Commit(String::new()),
+        ]
+    );
+    let now = Session { interactions: vec![Interaction::Desired("{}".into())], ..Session::of_preset("worked-example.json") };
+    let encoded = encode(&now);
+    assert_eq!(decode(&format!("#{encoded}")).unwrap(), now, "a working copy not committed stays so");
+}

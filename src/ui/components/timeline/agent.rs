@@ -9,7 +9,6 @@ use gitops_world::agent::{Agent, AgentHealth, Application};
 use gitops_world::summary::History;
 use yew::prelude::*;
 
-#[function_component(AgentView)]
 pub fn agent_view(props: &HistoryProps) -> Html {
     html! {
         <Region title="Agent" name="agent">

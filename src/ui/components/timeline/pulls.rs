@@ -23,7 +23,6 @@ impl PartialEq for PullRequestsProps {
     }
 }
 
-#[function_component(PullRequests)]
 pub fn pull_requests(props: &PullRequestsProps) -> Html {
     let pulls = &props.history.repository.pull_requests;
     if pulls.is_empty() {

@@ -6,7 +6,6 @@ use yew::prelude::*;
 
 /// Each tag and the digest it points to now; images that are malicious or
 /// crash are marked, including those no tag points to any more.
-#[function_component(RegistryView)]
 pub fn registry_view(props: &HistoryProps) -> Html {
     let registry = &props.history.registry;
     let image = |digest: &str| registry.images.iter().find(|image| image.digest == digest);
@@ -54,7 +53,6 @@ fn untagged_row(image: &Image) -> Html {
 }
 
 /// For each environment and workload, the image it runs and its digest.
-#[function_component(RunningView)]
 pub fn running_view(props: &HistoryProps) -> Html {
     let rows: Vec<Html> = props
         .history
