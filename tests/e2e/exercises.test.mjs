@@ -38,19 +38,23 @@ async function reset(page) {
 test('exercise 1: an ignore rule stops the flapping', async () => {
   const { page, record, close } = await openExercise('Exercise 1: stop the flapping');
   const rules = page.getByLabel(/Ignore rules/);
+  assert.match(await rules.getAttribute('placeholder'), /^- \/path\/to\/a\/field/, 'the example rule is in the form of the lesson\'s objects');
+  const before = await check(page);
+  assert.match(before.failing.join('\n'), /The cluster owns \/status of web: .*a change of \/status in Git plans an update of web that writes it/, 'no rule yet: Git still decides /status');
   await rules.fill('- /replicas');
   const wrong = await check(page);
   assert.match(wrong.verdict, /^Not yet/);
-  assert.equal(wrong.failing.length, 2);
+  assert.equal(wrong.failing.length, 3);
   assert.match(wrong.failing[0], /The loop converges and stays converged for 5 minutes: .*drifted at \/status/);
   assert.match(wrong.failing[1], /Git still decides \/replicas of web: .*the comparison ignores it/);
+  assert.match(wrong.failing[2], /The cluster owns \/status of web/);
 
   await rules.fill('- /*');
   const everything = await check(page);
   assert.match(everything.verdict, /^Not yet/);
   assert.match(everything.failing.join('\n'), /Git still decides \/image of web/);
 
-  // The placeholder's shape, with a kind the lesson's objects do not have: it selects
+  // An Argo CD rule's shape, with a kind the lesson's objects do not have: it selects
   // nothing, and the page says so where the rule is written and with the check.
   await rules.fill('- kind: Deployment\n  name: web\n  jsonPointers: [/status]');
   const note = /Ignore rule 1 selects no object, so it ignores nothing: .*so kind: Deployment selects none; select them by name alone \(- name: web\)/;
@@ -110,20 +114,22 @@ test('exercise 2: promotion is a reviewed pull request pinning the digest', asyn
   await close();
 });
 
-test('exercise 3: predictions are checked against both models', async () => {
+test('exercise 3: predictions first, then each model and each defence run on its own', async () => {
   const { page, close } = await openExercise('Exercise 3: a compromised CI, push against pull');
+  assert.match(await page.getByRole('region', { name: 'Exercise' }).innerText(), /Predict first/);
   const answer = async (choices) => {
     const questions = page.getByRole('group').filter({ has: page.getByRole('radio') });
     for (const [index, choice] of choices.entries()) {
       await questions.nth(index).getByRole('radio').nth(choice).check();
     }
   };
-  await answer([0, 1, 1, 0, 1]);
+  // Expecting the pull model to stop every attack, whatever names the image.
+  await answer([0, 1, 1, 1, 1]);
   const wrong = await check(page);
-  assert.match(wrong.verdict, /^Not yet: 3 of 5/);
-  assert.match(wrong.failing.join('\n'), /running the preset "Compromised CI, pull model" shows: The image Git declares\. CI could change nothing that runs: .*Git pins a digest/);
+  assert.match(wrong.verdict, /^Not yet: 1 of 5/);
+  assert.match(wrong.failing.join('\n'), /running the preset "A mutable tag changes what runs behind Git's back" shows: The attacker's image\. CI's registry token was enough/);
 
-  await answer([0, 1, 0, 1, 0]);
+  await answer([0, 1, 1, 0, 1]);
   assert.match((await check(page)).verdict, /^Solved/);
   await screenshot(page, 'exercise-compromised-ci');
   await close();

@@ -39,6 +39,8 @@ fn preset(file: &str) -> Option<String> {
         "compromise-pull.yaml" => {
             Some(include_str!("../../../static/presets/compromise-pull.yaml").into())
         }
+        "mutable-tag.yaml" => Some(include_str!("../../../static/presets/mutable-tag.yaml").into()),
+        "digest-pinned.yaml" => Some(include_str!("../../../static/presets/digest-pinned.yaml").into()),
         _ => None,
     }
 }
@@ -146,8 +148,16 @@ everywhere! {
 
     fn flapping_fails_while_the_agent_and_the_kubelet_fight() {
         let checked = run("flapping", Some("wrong"));
-        assert_eq!(failed(&checked), ["The loop converges and stays converged for 5 minutes", "Git still decides /replicas of web"]);
+        assert_eq!(failed(&checked), ["The loop converges and stays converged for 5 minutes", "Git still decides /replicas of web", "The cluster owns /status of web: the comparison ignores what Git says of it"]);
         assert!(checked.goals[0].why.contains("drifted at /status"), "{}", checked.goals[0].why);
+    }
+
+    fn flappings_status_goal_does_not_hold_before_a_rule_ignores_it() {
+        // Git does not set /status: the check writes one into Git and sees the plan write it.
+        let checked = run("flapping", None);
+        let status = checked.goals.iter().find(|goal| goal.what.contains("owns /status")).expect("the goal");
+        assert!(!status.passed, "{status:#?}");
+        assert!(status.why.contains("a change of /status in Git plans an update of web that writes it"), "{}", status.why);
     }
 
     fn flapping_is_not_solved_by_ignoring_everything() {
@@ -251,8 +261,8 @@ everywhere! {
     fn predictions_are_graded_by_the_simulation() {
         let checked = run("compromised-ci", Some("wrong"));
         let results: Vec<bool> = checked.questions.iter().map(|outcome| outcome.passed).collect();
-        assert_eq!(results, [true, true, false, false, false]);
-        assert!(checked.questions[3].why.contains("self-heal reverted it"), "{}", checked.questions[3].why);
+        assert_eq!(results, [true, true, true, false, true], "the tag is the one defence missing");
+        assert!(checked.questions[3].why.contains("the restarted pods pulled it"), "{}", checked.questions[3].why);
     }
 
     fn the_database_needs_protection_not_prune_off() {
@@ -309,7 +319,7 @@ everywhere! {
         assert!(error.starts_with("ex.yaml at /exercise/questions/0/choices: after running compromise-push.yaml, no choice holds, so no answer can be right (choice 0 (\"The attacker's image\"): the head commit"), "{error}");
         let mut elsewhere = exercise;
         elsewhere.questions[4].choices[1].when = Goal::Synced(Place { environment: Some("qa".into()) });
-        assert_eq!(validate_questions("ex.yaml", &elsewhere, &found).unwrap_err().to_string(), "ex.yaml at /exercise/questions/4/choices/1/when/synced/environment: there is no environment `qa` in the preset compromise-pull.yaml; it has prod");
+        assert_eq!(validate_questions("ex.yaml", &elsewhere, &found).unwrap_err().to_string(), "ex.yaml at /exercise/questions/4/choices/1/when/synced/environment: there is no environment `qa` in the preset digest-pinned.yaml; it has prod");
     }
 
     fn a_solution_that_does_not_fit_the_exercise_is_refused_with_its_place() {
@@ -335,7 +345,7 @@ everywhere! {
         let attempt = Attempt::from_value("s", value).unwrap();
         assert_eq!(attempt.interactions[..4], [Interaction::Advance, Interaction::Advance, Interaction::Environment("prod".into()), Interaction::Environment("prod".into())]);
         assert_eq!(attempt.answers_given(), [Some(1), Some(0)]);
-        let answered = Attempt::from_value("s", parse_one("s", "interactions: [{answer: [0, 0]}, {answer: [1, 1]}, {answer: [2, 0]}, {answer: [3, 1]}, {answer: [4, 0]}]\n").unwrap()).unwrap();
+        let answered = Attempt::from_value("s", parse_one("s", "interactions: [{answer: [0, 0]}, {answer: [1, 1]}, {answer: [2, 1]}, {answer: [3, 0]}, {answer: [4, 1]}]\n").unwrap()).unwrap();
         let (_, text, ..) = EXERCISES[2];
         let scenario = Scenario::parse("compromised-ci", text).unwrap();
         assert!(check(&scenario, scenario.exercise.as_ref().unwrap(), &answered, &preset).solved, "answers given as interactions count");

@@ -77,7 +77,7 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
                 class="ignore"
                 rows="4"
                 spellcheck="false"
-                placeholder={"- group: apps\n  kind: Deployment\n  name: web\n  jsonPointers: [/spec/replicas]"}
+                placeholder={ignore_placeholder(&props.world)}
                 aria-invalid={props.ignore_error.is_some().to_string()}
                 aria-describedby={props.ignore_error.as_ref().map(|_| "ignore-error")}
                 value={props.ignore_text.clone()}
@@ -103,5 +103,19 @@ fn manifest(tool: &'static str, lines: &[ManifestLine]) -> Html {
                 }) }
             </pre>
         </figure>
+    }
+}
+
+/// An example rule in the form the scenario's objects take: a JSON pointer
+/// into each named object, or an Argo CD rule for Kubernetes objects.
+fn ignore_placeholder(world: &World) -> &'static str {
+    let named = world
+        .clusters
+        .values()
+        .next()
+        .is_some_and(|cluster| matches!(cluster.actual().form(), gitops_core::state::Form::Named));
+    match named {
+        true => "- /path/to/a/field   (a JSON pointer into each object)",
+        false => "- group: apps\n  kind: Deployment\n  name: web\n  jsonPointers: [/spec/replicas]",
     }
 }

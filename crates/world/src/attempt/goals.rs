@@ -244,17 +244,20 @@ fn git_decides(world: &World, environment: &str, field: &GitDecides) -> Result<S
     )
 }
 
-/// Git's desired state with the field set to a value it did not have, and that value.
+/// Git's desired state with the field set to a value it did not have (a
+/// field Git leaves out, such as the status a controller writes, written
+/// into Git), and that value.
 fn with_field_changed(mut desired: State, field: &GitDecides) -> Result<(State, Value), String> {
     let mut object = desired
         .get(&field.key)
         .cloned()
         .ok_or_else(|| format!("Git does not declare {}", field.key))?;
-    let Some(value) = object.pointer_mut(&field.path) else {
-        return Err(format!("Git does not set {} of {}", field.path, field.key));
+    let changed = match object.pointer(&field.path) {
+        Some(value) => Value::String(format!("{value} (changed in Git)")),
+        None => Value::String("written in Git".into()),
     };
-    let changed = Value::String(format!("{value} (changed in Git)"));
-    *value = changed.clone();
+    crate::cluster::set_pointer(&mut object, &field.path, changed.clone())
+        .map_err(|why| format!("Git cannot set {} of {}: {why}", field.path, field.key))?;
     desired.insert(field.key.as_str(), object);
     Ok((desired, changed))
 }
