@@ -88,9 +88,17 @@ test('exercise 2: promotion is a reviewed pull request pinning the digest', asyn
     assert.equal(await page.getByRole('button', { name: 'Approve #1 as riley' }).count(), 0, 'typing opens no pull request: committing does');
     await page.getByRole('group', { name: 'Your working copy' }).getByRole('textbox', { name: 'Commit message' }).fill('Promote web to production');
     await page.getByRole('button', { name: 'Commit', exact: true }).click();
-    await page.getByRole('button', { name: 'Approve #1 as riley' }).click();
     const pending = page.getByRole('heading', { name: 'Desired (your pull request #1 to envs/prod, not merged)' });
     assert.equal(await pending.count(), 1, 'the Desired pane says its text waits in a pull request');
+    // The review and the merge stand above the pane, where the student looks (and in the timeline).
+    const pull = page.getByRole('group', { name: 'Your pull request' });
+    assert.match(await pull.innerText(), /Your pull request #1 waits for a review/);
+    const paneTop = (await desiredPane(page).boundingBox()).y;
+    assert.ok(Math.abs((await pull.boundingBox()).y - paneTop) < 200, 'next to the pane, not thousands of pixels below');
+    await pull.getByRole('button', { name: 'Have riley approve it' }).click();
+    await until(async () => /is approved/.test(await pull.innerText()), true);
+    await pull.scrollIntoViewIfNeeded();
+    await screenshot(page, `exercise-promotion-pull-request-${replicas}`, { fullPage: false });
     await page.getByRole('button', { name: 'Merge #1' }).click();
     await until(async () => page.getByRole('heading', { name: 'Desired (Git: envs/prod)' }).count(), 1);
     await until(() => page.evaluate(() => document.activeElement?.id), 'pull-request-1');

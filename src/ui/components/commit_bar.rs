@@ -1,16 +1,22 @@
-//! Under the Desired pane while it holds a working copy Git does not: the
-//! commit's message, Commit (also Ctrl/Cmd+S) and Discard. What a person
-//! types reaches Git only when they commit it.
+//! Above the Desired pane's text: while it holds a working copy Git does
+//! not, the commit's message, Commit (also Ctrl/Cmd+S) and Discard (what a
+//! person types reaches Git only when they commit it); while their commit
+//! waits in a pull request, its review and merge, where the person looks.
 
 use crate::ui::sender::Sender;
 use gitops_page::{Action, Model};
+use gitops_world::person::REVIEWER;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// The commit bar while the Desired pane holds a working copy, else nothing.
+/// The commit bar while the Desired pane holds a working copy, the pull
+/// request's bar while the person's commit waits in one, else nothing.
 pub fn commit_bar(model: &Model, send: &Sender) -> Html {
     if !model.panes.uncommitted {
-        return Html::default();
+        return match model.world.open_proposal(&model.environment) {
+            Some(pull) => pull_request_bar(pull.number, pull.approvals.is_empty(), send),
+            None => Html::default(),
+        };
     }
     let oninput = send.with(Action::WriteCommitMessage).reform(|event: InputEvent| {
         event.target_unchecked_into::<HtmlInputElement>().value()
@@ -32,6 +38,24 @@ pub fn commit_bar(model: &Model, send: &Sender) -> Html {
             <input type="text" aria-label="Commit message" placeholder={model.default_commit_message()} value={model.panes.commit_message.clone()} {oninput} {onkeydown} />
             <button class="primary" onclick={on_commit.reform(|_| ())}>{ "Commit" }</button>
             <button onclick={send.with(|_| Action::Discard)}>{ "Discard" }</button>
+        </div>
+    }
+}
+
+/// The person's pull request: the reviewer's approval, then the merge (the
+/// timeline's Pull requests list has the same buttons, by number).
+fn pull_request_bar(number: u32, unapproved: bool, send: &Sender) -> Html {
+    let what = match unapproved {
+        true => format!("Your pull request #{number} waits for a review: you cannot approve your own."),
+        false => format!("Your pull request #{number} is approved: merging it commits it to Git."),
+    };
+    html! {
+        <div class="commit-bar" role="group" aria-label="Your pull request">
+            <p class="hint">{ what }</p>
+            if unapproved {
+                <button onclick={send.with_value(number, Action::Approve)}>{ format!("Have {REVIEWER} approve it") }</button>
+            }
+            <button class="primary" onclick={send.with_value(number, Action::Merge)}>{ "Merge it" }</button>
         </div>
     }
 }
