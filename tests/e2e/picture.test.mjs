@@ -157,8 +157,17 @@ test('on a phone the page opens on the picture, a tab among the panes', async ()
   await page.getByRole('tablist').scrollIntoViewIfNeeded();
   await page.evaluate(() => window.scrollBy(0, document.querySelector('[role=tablist]').getBoundingClientRect().top - 8));
   await screenshot(page, 'picture-phone', { fullPage: false });
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.getByRole('tab', { name: 'Desired' }).click();
   assert.equal(await page.getByRole('textbox', { name: /^Desired/ }).isVisible(), true);
+  // Choosing a tab brings the tabs to the top of the screen, its panel under them, not
+  // under some 900 px of header and controls; the tabs stay there as the page scrolls.
+  await until(async () => Math.round((await page.getByRole('tablist').boundingBox()).y), 0);
+  const pane = await page.getByRole('heading', { name: /^Desired/ }).boundingBox();
+  assert.ok(pane.y < 200, `the Desired pane starts under the tabs (at ${pane.y})`);
+  await page.mouse.wheel(0, 600);
+  await until(async () => Math.round((await page.getByRole('tablist').boundingBox()).y), 0);
+  await screenshot(page, 'picture-phone-desired-tab', { fullPage: false });
   await context.close();
 });
 
