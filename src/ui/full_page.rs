@@ -98,6 +98,7 @@ pub fn full_page(props: &PageProps) -> Html {
                         answers={model.work.answers.clone()}
                         checked={model.work.checked.clone()}
                         ignore_notes={model.ignore_notes()}
+                        uncommitted={model.panes.uncommitted}
                         on_hint={send.with(|()| Action::ShowHint)}
                         on_answer={send.with(|(question, choice)| Action::Answer(question, choice))}
                         on_check={send.with(|()| Action::Check)}

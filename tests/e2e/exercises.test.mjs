@@ -167,6 +167,7 @@ test('exercise 4: the database is protected, prune still works', async () => {
   assert.notEqual(protectedText, text, 'the database manifest is in the desired pane');
   await desiredPane(page).fill(protectedText);
   assert.match((await check(page)).verdict, /^Not yet/, 'a working copy not committed is not in Git');
+  assert.match(await page.getByRole('region', { name: 'Exercise' }).innerText(), /Your working copy in the Desired pane is not committed, and Check sees what Git holds/);
   await desiredPane(page).click();
   await page.keyboard.press('Control+s');
   await until(async () => page.getByRole('group', { name: 'Your working copy' }).count(), 0);

@@ -16,6 +16,9 @@ pub struct ExercisePanelProps {
     /// The ignore rules that select no object, said with a check that fails.
     #[prop_or_default]
     pub ignore_notes: Vec<String>,
+    /// Whether the Desired pane holds a working copy Git does not, which a check does not see.
+    #[prop_or_default]
+    pub uncommitted: bool,
     pub on_hint: Callback<()>,
     pub on_answer: Callback<(usize, usize)>,
     pub on_check: Callback<()>,
@@ -54,6 +57,9 @@ pub fn exercise_panel(props: &ExercisePanelProps) -> Html {
                 <Results checked={checked.clone()} />
                 if !checked.solved {
                     { for props.ignore_notes.iter().map(|note| html! { <p class="ignore-note">{ code_spans(note) }</p> }) }
+                    if props.uncommitted {
+                        <p class="ignore-note">{ "Your working copy in the Desired pane is not committed, and Check sees what Git holds: commit it (Ctrl/Cmd+S), then check again." }</p>
+                    }
                 }
             }
         </section>
