@@ -14,7 +14,7 @@ import { pasteOver, selectInEditor } from '../e2e/editor-dom.mjs';
 export const OBJECTS = 2_000;
 const WARM_UP = 2;
 // Between two keystrokes the page goes quiet: a quarter of a second after typing pauses,
-// the playground commits what was typed, and that work is not the keystroke's.
+// the world takes the working copy typed, and that work is not the keystroke's.
 const QUIET_MS = 600;
 const KEYSTROKES = 20;
 const LOAD_TIMEOUT = 120_000;

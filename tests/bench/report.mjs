@@ -98,7 +98,7 @@ function keystrokeSection(keystroke) {
         ],
       ),
       table(
-        ['when typing pauses (the commit, then saving the work)', 'playground'],
+        ['when typing pauses (the world takes the working copy, then saving the work)', 'playground'],
         [
           ['pauses with a long task (50 ms or more)', `${keystroke.pause.long} of ${keystroke.pause.of}`],
           ['that task, median over those pauses', keystroke.pause.long ? ms(keystroke.pause.median) : 'none'],
