@@ -122,7 +122,7 @@ impl Model {
 
     /// The message a commit takes when the person writes none.
     pub fn default_commit_message(&self) -> String {
-        gitops_world::edits::edit_message(&self.world.repository.paths().of(&self.environment))
+        self.world.default_commit_message(&self.environment)
     }
 
     pub fn environments(&self) -> Vec<String> {

@@ -278,32 +278,41 @@ impl World {
         let hold = self.workspace.with(|workspace| {
             crate::agent::waves::hold(workspace, &desired, cluster.actual(), &plan, &cluster.confirmed_prunes)
         });
-        let before = cluster.actual().clone();
-        let acted = match hold {
-            Some(hold) => Event::new(step, applier, what("could not apply")).because(hold.to_string()),
+        // Worded before it runs, as the agent's syncs word theirs: a deletion names what it takes with it.
+        let agents_act = agent.then(|| {
+            operation_event(step, environment, &operation, &format!("{by} asked for the sync's next operation"), true, cluster.actual())
+        });
+        let (acted, applied) = match hold {
+            Some(hold) => (Event::new(step, applier, what("could not apply")).because(hold.to_string()), false),
             None => match cluster.carry_out(&operation, &desired, &options) {
-                Outcome::Accepted if agent => {
-                    operation_event(step, environment, &operation, &format!("{by} asked for the sync's next operation"), true, &before)
-                }
-                Outcome::Accepted => Event::new(step, by, what("applied")).because(
-                    "a sync run one operation at a time: in push mode whoever holds the cluster's credential deploys",
+                Outcome::Accepted => match agents_act {
+                    Some(event) => (event, true),
+                    None => (
+                        Event::new(step, by, what("applied")).because(
+                            "a sync run one operation at a time: in push mode whoever holds the cluster's credential deploys",
+                        ),
+                        true,
+                    ),
+                },
+                Outcome::Refused(refusal) => (
+                    Event::new(step, applier, what("could not apply"))
+                        .because(format!(
+                            "the API server refused: {}; it does not change this field of an object in \
+                             place, and a sync fails there (Force=true, or Flux's \
+                             kustomize.toolkit.fluxcd.io/force: enabled, deletes and creates it instead)",
+                            refusal.message
+                        ))
+                        .refused(),
+                    false,
                 ),
-                Outcome::Refused(refusal) => Event::new(step, applier, what("could not apply")).because(format!(
-                    "the API server refused: {}; it does not change this field of an object in \
-                     place, and a sync fails there (Force=true, or Flux's \
-                     kustomize.toolkit.fluxcd.io/force: enabled, deletes and creates it instead)",
-                    refusal.message
-                ))
-                .refused(),
-                Outcome::Recreated { why, .. } => Event::new(
-                    step,
-                    applier,
-                    format!("recreated {key} in {environment}: deleted it and created it again"),
-                )
-                .because(why),
+                Outcome::Recreated { why, .. } => (
+                    Event::new(step, applier, format!("recreated {key} in {environment}: deleted it and created it again"))
+                        .because(why),
+                    true,
+                ),
             },
         };
-        let applied = cluster.applied.last().is_some_and(|last| *last == operation).then_some(operation);
+        let applied = applied.then_some(operation);
         let acted = acted.in_cluster(environment).on(&key);
         match ask {
             Some(ask) => (ask, Some(acted), applied),

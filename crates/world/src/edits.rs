@@ -44,6 +44,12 @@ impl World {
         }
     }
 
+    /// The message a commit of `environment`'s working copy takes when the
+    /// person writes none.
+    pub fn default_commit_message(&self, environment: &str) -> String {
+        edit_message(&self.repository.path_of(environment, self.options.layout))
+    }
+
     /// `edit_desired` of a text that reads as `typed`, committed with
     /// `message` (empty: `edit_message`'s).
     pub fn edit_desired_read(&mut self, by: &str, environment: &str, text: &str, typed: State, message: &str) {
@@ -100,7 +106,7 @@ impl World {
             }
         }
         let message = match message.trim() {
-            "" => edit_message(&directory),
+            "" => self.default_commit_message(environment),
             written => written.to_string(),
         };
         self.perform(&ScriptedAction::Commit {

@@ -12,7 +12,7 @@ pub mod attempt;
 mod ci;
 pub mod cluster;
 pub mod credentials;
-pub mod edits;
+mod edits;
 mod image_changes;
 pub mod event;
 pub mod exercise;
