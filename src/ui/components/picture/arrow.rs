@@ -100,9 +100,13 @@ fn agent_curve(arrow: &Arrow, index: usize, boxes: &Boxes, layout: &Layout) -> O
         Place::Cluster(environment) => {
             let (x, y) = boxes.agent_of(environment)?;
             let from = (x + super::cluster::AGENT_W / 2, y + 20);
-            let to = match arrow.object.as_deref().and_then(|key| boxes.card_of(environment, key)) {
-                Some((card_x, card_y)) => (card_x + super::card::CARD_W / 2, card_y),
-                // Its card is not drawn: to the cards' first row.
+            let to = match arrow.object.as_deref() {
+                // An object whose card is no longer drawn (deleted by an earlier act of
+                // this minute) has no arrow: one to another card would misname it.
+                Some(key) => {
+                    let (card_x, card_y) = boxes.card_of(environment, key)?;
+                    (card_x + super::card::CARD_W / 2, card_y)
+                }
                 None => (layout.cluster.0 + 20 + offset, y + 32),
             };
             let bend = ((to.1 - from.1) / 2).max(12);
