@@ -211,6 +211,28 @@ test('synced is not healthy: at its end the web card reads Synced and Degraded, 
   await context.close();
 });
 
+test('Progressing turns alone, as the compositor animates it, and stands still inside the picture', async () => {
+  const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'Synced is not healthy');
+  const web = picture(page).getByRole('group', { name: /^Cluster: prod/ }).getByRole('button', { name: /^Deployment, shop\/web,/ });
+  const progressing = async () => (await web.getAttribute('aria-label')).includes(', Progressing');
+  for (let minute = 0; minute < 4 && !(await progressing()); minute += 1) await page.getByRole('button', { name: 'Next minute' }).click();
+  await until(progressing, true);
+  const turning = () => page.evaluate(() => document.getAnimations().map((animation) => {
+    const target = animation.effect.target;
+    return { tag: target.tagName, inPicture: Boolean(target.closest('svg.picture')), inStatus: Boolean(target.closest('.badges')), state: animation.playState, name: animation.animationName };
+  }).filter((animation) => animation.name === 'status-turning'));
+  const animations = await turning();
+  assert.deepEqual(animations.filter((animation) => animation.inPicture), [], "no icon turns inside the picture's SVG, where each frame would repaint the page");
+  assert.deepEqual(
+    animations.filter((animation) => animation.inStatus),
+    [{ tag: 'svg', inPicture: false, inStatus: true, state: 'running', name: 'status-turning' }],
+    "the status's Progressing icon turns as a whole <svg>, which the compositor animates",
+  );
+  assert.equal(await web.locator('.status-icon.health-progressing').count(), 1, "the picture's card still draws Argo CD's Progressing circle");
+  await context.close();
+});
+
 test('the ordering preset: cards stand in wave order, numbered as the sync runs them', async () => {
   const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
   await choose(page, 'Ordering and waves');
