@@ -35,7 +35,7 @@ export async function measureKeystroke(browser, server, { objects = OBJECTS, key
     const lines = desiredText.split('\n').length;
 
     const digits = [...'3456789'].filter((digit) => digit !== String(target.spec.replicas));
-    const runs = { toInput: [], toPlan: [], toFrame: [] };
+    const runs = { toInput: [], toPlan: [], toFrame: [], toLastPaint: [] };
     const pauses = [];
     await watchLongTasks(page);
     for (let stroke = 0; stroke <= WARM_UP + keystrokes; stroke += 1) {
@@ -195,11 +195,47 @@ async function typeReplicaDigit(page, name, digit) {
           if (start === undefined || !shown()) return;
           const planned = performance.now();
           observer.disconnect();
-          requestAnimationFrame(() =>
-            setTimeout(() => done({ toInput: input - start, toPlan: planned - start, toFrame: performance.now() - start }), 0),
-          );
+          requestAnimationFrame(() => setTimeout(() => {
+            const toFrame = performance.now() - start;
+            // The last paint: the end of the frame after the last change to the page
+            // (the colours come a frame after the text), looked for until the typing
+            // pause, when the world's own work begins.
+            setTimeout(() => {
+              changes.disconnect();
+              const painted = frameEnds.find((end) => end > lastChange) ?? performance.now();
+              done({ toInput: input - start, toPlan: planned - start, toFrame, toLastPaint: painted - start });
+            }, Math.max(0, start + LOOK_MS - performance.now()));
+          }, 0));
         });
         observer.observe(plan, { childList: true, subtree: true, characterData: true });
+        // Every frame's end, and the last change to the page's DOM, from the keydown on.
+        const LOOK_MS = 200;
+        const frameEnds = [];
+        let lastChange = 0;
+        const changes = new MutationObserver(() => {
+          if (start !== undefined) lastChange = performance.now();
+        });
+        changes.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
+        // The colours are ranges of named highlights (CSS Custom Highlight API), which
+        // change no DOM: their changes count too.
+        window.__highlightChanged = () => {
+          if (start !== undefined) lastChange = performance.now();
+        };
+        if (!window.__highlightsWatched) {
+          window.__highlightsWatched = true;
+          for (const method of ['add', 'delete', 'clear']) {
+            const own = Highlight.prototype[method];
+            Highlight.prototype[method] = function (...args) {
+              window.__highlightChanged();
+              return own.apply(this, args);
+            };
+          }
+        }
+        const frame = () => requestAnimationFrame(() => setTimeout(() => {
+          frameEnds.push(performance.now());
+          if (start === undefined || performance.now() < start + LOOK_MS) frame();
+        }, 0));
+        frame();
       });
     },
     { name, digit },

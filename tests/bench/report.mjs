@@ -94,6 +94,7 @@ function keystrokeSection(keystroke) {
           ['the input event (the browser edits the text)', ms(keystroke.toInput), ms(keystroke.bare.toInput)],
           ['the Plan showing the new card', ms(keystroke.toPlan), ''],
           ['the end of the next frame', ms(keystroke.toFrame), ms(keystroke.bare.toFrame)],
+          ['the last paint (the colours come a frame after the text)', ms(keystroke.toLastPaint), ms(keystroke.bare.toFrame)],
           ['(the core alone: diff of the two pane texts)', ms(keystroke.coreAlone), ''],
         ],
       ),
@@ -108,6 +109,7 @@ function keystrokeSection(keystroke) {
     ],
     targets: [
       target(`under one ${FRAME_MS} ms frame`, keystroke.toPlan < FRAME_MS, `${ms(keystroke.toPlan)} to the plan`),
+      target(`the last paint within ${FRAME_MS} ms`, keystroke.toLastPaint < FRAME_MS, `${ms(keystroke.toLastPaint)} to the last paint`),
       target(
         'no pause in typing with a long task over 100 ms',
         keystroke.pause.longest <= 100,

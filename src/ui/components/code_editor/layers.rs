@@ -1,6 +1,6 @@
 //! The layers that follow the text's scroll (the gutter, the backdrop, the
-//! drift marks), and the painting of the colours of the blocks on screen,
-//! a frame after the text moved.
+//! drift marks), and the painting of the colours of the blocks on screen, in
+//! the frame that shows the text.
 
 use super::content::Content;
 use super::paint::Painter;
@@ -12,7 +12,7 @@ use std::rc::Rc;
 use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
-/// The colours' painter, and the frame it waits for.
+/// The colours' painter, and where it paints.
 #[derive(Default)]
 pub(super) struct Painting {
     pub(super) painter: Painter,
@@ -20,7 +20,6 @@ pub(super) struct Painting {
     first_line: usize,
     /// The marks, whose ignored lines are greyed.
     pub(super) marks: Rc<PaneMarks>,
-    pub(super) frame: Option<gloo::render::AnimationFrame>,
 }
 
 /// The elements that follow the text's scroll.
@@ -52,7 +51,7 @@ impl Layers {
             self.window_start
                 .set((first_visible / WINDOW_STEP).saturating_sub(1) * WINDOW_STEP);
             self.painting.borrow_mut().first_line = self.folds.line(first_visible);
-            self.paint_soon();
+            self.paint();
         }
         let vertical = format!("transform: translateY({}px)", -y);
         place(&self.gutter, &vertical);
@@ -64,28 +63,18 @@ impl Layers {
         );
     }
 
-    /// Colours the blocks near the screen once the next frame has been shown, so that
-    /// a keystroke's frame does not wait for it.
-    pub(super) fn paint_soon(&self) {
+    /// Colours the blocks near the screen now, before the frame is painted: a
+    /// keystroke's colours come in the frame that shows its text, rather than in a
+    /// second frame whose painting the page would pay for again.
+    pub(super) fn paint(&self) {
         let mut painting = self.painting.borrow_mut();
-        if painting.frame.is_some() {
-            return;
+        let line = painting.first_line;
+        if let Some(content) = self.content.borrow().as_ref() {
+            let marks = painting.marks.clone();
+            painting
+                .painter
+                .paint(&content.blocks_around(line), &marks.ignored);
         }
-        let (content, later) = (self.content.clone(), self.painting.clone());
-        painting.frame = Some(gloo::render::request_animation_frame(move |_| {
-            gloo::timers::callback::Timeout::new(0, move || {
-                let mut painting = later.borrow_mut();
-                painting.frame = None;
-                let line = painting.first_line;
-                if let Some(content) = content.borrow().as_ref() {
-                    let marks = painting.marks.clone();
-                    painting
-                        .painter
-                        .paint(&content.blocks_around(line), &marks.ignored);
-                }
-            })
-            .forget();
-        }));
     }
 }
 

@@ -177,9 +177,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                 if let Some(content) = content.borrow_mut().take() {
                     content.disconnect();
                 }
-                let mut painting = painting.borrow_mut();
-                painting.frame = None;
-                painting.painter.clear();
+                painting.borrow_mut().painter.clear();
             }
         });
     }
@@ -195,7 +193,7 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
             if text_moved || rows_moved {
                 layers.follow();
             }
-            layers.paint_soon();
+            layers.paint();
         });
     }
     {

@@ -1,7 +1,7 @@
 //! Colours for the text, as named highlights (the CSS Custom Highlight API): ranges
 //! over the text the browser edits, so the DOM stays plain text. Only the blocks near
-//! the screen are coloured, after the frame a keystroke changed has been shown, and a
-//! block is coloured again only when its text changed. The lines of fields no
+//! the screen are coloured, in the frame that shows a keystroke's text, and a block
+//! is coloured again only when its text changed. The lines of fields no
 //! comparison looks at are greyed over their colours. A browser without the API shows
 //! the text uncoloured. Which characters get which colour is worked out here
 //! (`syntax::tokens`); paint.js makes the ranges.
