@@ -17,7 +17,14 @@ const section = (page, name) => page.locator(`#panel-${name.toLowerCase()}`);
 function coloured(page, name, highlight) {
   return pane(page, name).evaluate((editor, highlight) => {
     const ranges = [...(CSS.highlights.get(highlight) ?? [])];
-    return ranges.filter((range) => editor.contains(range.startContainer)).map((range) => range.toString());
+    // The highlights hold static ranges, which have no text of their own: a live copy says it.
+    const text = (range) => {
+      const live = document.createRange();
+      live.setStart(range.startContainer, range.startOffset);
+      live.setEnd(range.endContainer, range.endOffset);
+      return live.toString();
+    };
+    return ranges.filter((range) => editor.contains(range.startContainer)).map(text);
   }, highlight);
 }
 
