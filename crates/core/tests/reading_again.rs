@@ -126,6 +126,21 @@ fn in_every_form(count: usize) -> Vec<String> {
     .collect()
 }
 
+/// Deployments as a YAML stream, one document each, as manifests are written:
+/// a comment on top, a marker before each document, one with a comment of its own.
+fn yaml_stream(count: usize) -> String {
+    let mut text = String::from("# shop's services\n");
+    for index in 0..count {
+        let name = format!("service-{index:04}");
+        text.push_str(&format!(
+            "---{}\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n  namespace: shop\n  labels:\n    app: {name}\nspec:\n  replicas: {}\n  template:\n    spec:\n      containers:\n        - name: app\n          image: \"registry.example/{name}:1.{index}\"\n",
+            if index == 3 { " # the third" } else { "" },
+            2 + index % 3,
+        ));
+    }
+    text
+}
+
 /// `text` with the bytes `at..at + removed` replaced by `inserted`.
 fn edited(text: &str, at: usize, removed: usize, inserted: &str) -> String {
     let mut edited = text.to_string();
@@ -188,6 +203,32 @@ everywhere! {
         }
     }
 
+    fn typing_in_one_document_of_a_yaml_stream_reads_that_document_again_and_shares_every_other() {
+        let mut workspace = Workspace::new();
+        let text = yaml_stream(300);
+        let before = workspace.read("desired", &text).unwrap();
+        let digit = text.find("name: service-0200").unwrap();
+        let digit = digit + text[digit..].find("replicas: ").unwrap() + "replicas: ".len();
+        let mut typed = text.clone();
+        for key in ["7", "1", "9"] {
+            let next = edited(&typed, digit, 1, key);
+            read_after(&mut workspace, &typed, &next).expect("the edit reads");
+            typed = next;
+        }
+        let after = workspace.read("desired", &typed).unwrap();
+        let edited_key = "Deployment/shop/service-0200";
+        assert_eq!(after.get(edited_key).unwrap()["spec"]["replicas"], 9);
+        for (key, object) in before.objects() {
+            assert_eq!(std::sync::Arc::ptr_eq(object, &after.objects()[key]), &**key != edited_key, "{key}");
+        }
+        // A marker typed into a document splits it: read whole, as two documents.
+        let split = typed.replacen("spec:\n  replicas: 9", "---\nspec:\n  replicas: 9", 1);
+        assert!(read_after(&mut workspace, &typed, &split).is_err(), "a document of a spec alone is no Kubernetes object");
+        // A line break taken from before a marker joins two documents.
+        let marker = typed.find("---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: service-0201").unwrap();
+        read_after(&mut workspace, &typed, &edited(&typed, marker - 1, 1, "")).ok();
+    }
+
     fn a_rename_is_read_and_a_rename_onto_another_object_is_the_duplicate_it_is() {
         let mut workspace = Workspace::new();
         for text in in_every_form(500) {
@@ -242,5 +283,19 @@ proptest! {
         let text = &in_every_form(80)[form];
         prop_assert!(text.len() > SHORTEST_KEPT + 6, "{} bytes, kept from {SHORTEST_KEPT}", text.len());
         read_after(&mut Workspace::new(), text, &edited(text, at.index(text.len()), removed, &inserted)).ok();
+    }
+
+    /// The same of a YAML stream, with the bytes that make or break its documents
+    /// (markers, directives, aliases, comments, block scalars) among those typed.
+    #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+    #[cfg_attr(not(target_arch = "wasm32"), test)]
+    fn any_small_edit_of_a_yaml_stream_reads_as_the_edited_text_alone_reads(
+        at in any::<prop::sample::Index>(),
+        removed in 0..6usize,
+        inserted in "[0-9a-z\"' :#&*%|>.\n-]{0,4}",
+    ) {
+        let text = yaml_stream(160);
+        prop_assert!(text.len() > SHORTEST_KEPT + 6, "{} bytes, kept from {SHORTEST_KEPT}", text.len());
+        read_after(&mut Workspace::new(), &text, &edited(&text, at.index(text.len()), removed, &inserted)).ok();
     }
 }

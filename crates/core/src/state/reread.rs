@@ -1,17 +1,19 @@
-//! Reading a JSON text again after a small edit. A keystroke changes a few
-//! bytes inside one object of a text that read a moment ago; the rest of the
-//! text is the same bytes, so only that object is read again and every other
-//! object of the state stays the very same object.
+//! Reading a text again after a small edit. A keystroke changes a few bytes
+//! inside one object of a text that read a moment ago; the rest of the text is
+//! the same bytes, so only that object is read again and every other object of
+//! the state stays the very same object. The object is a JSON value in a JSON
+//! text, or one document of a YAML stream of several (`text::stream`).
 //!
-//! It is exact: the edited object's new text must read as one JSON value on
-//! its own (with the same strict reader), so the whole text is still JSON of
-//! the same shape; anything else (an edit across objects, a broken object, a
-//! key that another object has) gives up and the text is read in full, which
-//! finds the error and says where it is.
+//! It is exact: the edited object's new text must read as one JSON value (or
+//! one YAML document) on its own, with the same strict reader, so the whole
+//! text still reads in the same shape; anything else (an edit across objects
+//! or a document marker, a broken object, a key that another object has)
+//! gives up and the text is read in full, which finds the error and says
+//! where it is.
 
 use crate::state::{key_of, Form, Key, Object, State};
 use crate::text::bytes::common_suffix;
-use crate::text::json;
+use crate::text::{document, json, stream, yaml};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -24,10 +26,21 @@ use std::sync::{Arc, Weak};
 /// A state's objects, by key.
 type Objects = BTreeMap<Key, Arc<Object>>;
 
-/// Where each object of a state sits in its JSON text, in text order: the
-/// bytes of its value (in the lesson's form, with the name it is under).
+/// Where each object of a state sits in its text, in text order: the bytes of
+/// its JSON value (in the lesson's form, with the name it is under), or of its
+/// document in a YAML stream.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Spans(Vec<Span>);
+pub struct Spans {
+    spans: Vec<Span>,
+    written: Written,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Written {
+    Json,
+    /// A YAML stream of several documents, a span each.
+    Stream,
+}
 
 #[derive(Debug, Clone, PartialEq)]
 struct Span {
@@ -42,8 +55,13 @@ struct Span {
 const DEEPEST_REREAD: usize = 100;
 
 /// The spans of the objects of `text`, which read as `state`; none when the
-/// text is not JSON of one of the forms a state is read from.
+/// text is neither JSON of one of the forms a state is read from nor a YAML
+/// stream whose documents can be read one by one.
 pub fn spans_of(text: &str, state: &State) -> Option<Spans> {
+    json_spans(text, state).or_else(|| stream_spans(text, state))
+}
+
+fn json_spans(text: &str, state: &State) -> Option<Spans> {
     #[derive(Deserialize)]
     struct KubernetesList<'a> {
         #[serde(borrow)]
@@ -76,7 +94,43 @@ pub fn spans_of(text: &str, state: &State) -> Option<Spans> {
         return None;
     }
     crate::collect::sort_by_key(&mut spans, |span| span.bytes.start);
-    Some(Spans(spans))
+    Some(Spans { spans, written: Written::Json })
+}
+
+/// The documents of a YAML stream of several, each of which reads alone as the
+/// object `state` holds under its key. A stream of more bytes than the YAML
+/// reader's cap on nodes, or with an alias anywhere, is left whole: that cap
+/// counts the nodes of the whole stream, which a document read alone would not.
+fn stream_spans(text: &str, state: &State) -> Option<Spans> {
+    if *state.form() != Form::List || state.len() < 2 || document::looks_like_json(text) || !within_node_cap(text) {
+        return None;
+    }
+    let mut spans = Vec::with_capacity(state.len());
+    for part in stream::parts(text)? {
+        let Some(object) = read_document(&text[part.clone()]) else {
+            // A part with no document (space, comments) holds no object; one
+            // that does not read alone leaves the stream to be read whole.
+            if yaml::parse_documents("", &text[part]).ok()?.is_empty() {
+                continue;
+            }
+            return None;
+        };
+        state.object(&key_of(&object)?)?;
+        spans.push(Span { bytes: part, name: None });
+    }
+    (spans.len() == state.len()).then_some(Spans { spans, written: Written::Stream })
+}
+
+/// A stream the YAML reader's cap on nodes cannot stop: fewer bytes than the
+/// cap (a node takes a byte at least) and no alias, which a few bytes expand.
+fn within_node_cap(text: &str) -> bool {
+    text.len() < yaml::MAX_NODES && !text.contains('*')
+}
+
+/// The one document of a part of a YAML stream, read alone.
+fn read_document(text: &str) -> Option<Value> {
+    let mut documents = yaml::parse_documents("", text).ok()?;
+    (documents.len() == 1).then(|| documents.remove(0))
 }
 
 /// A state read again from another: every object the very one the other
@@ -117,26 +171,39 @@ pub fn reread(
 ) -> Option<(State, Spans, Reread)> {
     json::check_size(source, after).ok()?;
     let edited = before.len() - same_end;
-    // An edit that touches the text's first or last bracket, or the space around it,
-    // is not inside an object: no need to find where the objects are.
-    let opening = before.len() - before.trim_start().len();
-    let closing = before.trim_end().len().checked_sub(1)?;
-    if same_start <= opening || edited > closing || edited - same_start > before.len() / 2 {
+    if edited - same_start > before.len() / 2 {
         return None;
+    }
+    // An edit of a JSON text that touches its first or last bracket, or the space
+    // around it, is not inside an object: no need to find where the objects are.
+    if document::looks_like_json(before) {
+        let opening = before.len() - before.trim_start().len();
+        let closing = before.trim_end().len().checked_sub(1)?;
+        if same_start <= opening || edited > closing {
+            return None;
+        }
     }
     let spans = spans.get_or_init(|| spans_of(before, state)).as_ref()?;
     let at = spans
-        .0
+        .spans
         .partition_point(|span| span.bytes.start <= same_start)
         .checked_sub(1)?;
-    let span = &spans.0[at];
+    let span = &spans.spans[at];
     if span.bytes.end < edited {
         return None;
     }
     let grown = after.len() as isize - before.len() as isize;
     let moved = |offset: usize| offset.checked_add_signed(grown);
     let new_bytes = span.bytes.start..moved(span.bytes.end)?;
-    let object = json::parse(source, after.get(new_bytes.clone())?).ok()?;
+    let new_text = after.get(new_bytes.clone())?;
+    let read_alone = |text: &str| match spans.written {
+        Written::Json => json::parse(source, text).ok(),
+        Written::Stream => read_document(text),
+    };
+    if spans.written == Written::Stream && !still_one_part(after, new_text, new_bytes.end) {
+        return None;
+    }
+    let object = read_alone(new_text)?;
     if nesting(&object) > DEEPEST_REREAD {
         return None;
     }
@@ -148,7 +215,7 @@ pub fn reread(
             (name.clone(), name.clone())
         }
         None => {
-            let old_key = key_of(&json::parse(source, before.get(span.bytes.clone())?).ok()?)?;
+            let old_key = key_of(&read_alone(before.get(span.bytes.clone())?)?)?;
             (old_key, key_of(&object)?)
         }
     };
@@ -163,7 +230,7 @@ pub fn reread(
     let mut next = state.clone();
     next.replace(&old_key, new_key, object);
     let mut next_spans = spans.clone();
-    for (index, span) in next_spans.0.iter_mut().enumerate() {
+    for (index, span) in next_spans.spans.iter_mut().enumerate() {
         if index == at {
             span.bytes = new_bytes.clone();
         } else if index > at {
@@ -176,6 +243,19 @@ pub fn reread(
         keys,
     };
     Some((next, next_spans, reread))
+}
+
+/// Whether a document's new text, ending at `end` in the stream `after`, is still
+/// one part of it: no marker or directive written into it, no line break taken
+/// from before the marker after it, no alias, the stream within the node cap,
+/// and not become JSON's to read.
+fn still_one_part(after: &str, text: &str, end: usize) -> bool {
+    let ends_a_line = end == after.len() || text.ends_with('\n');
+    ends_a_line
+        && stream::parts(text).is_some_and(|parts| parts.len() == 1)
+        && after.len() < yaml::MAX_NODES
+        && !text.contains('*')
+        && !document::looks_like_json(after)
 }
 
 /// Whether `after` ends as `before` does from its last byte that is not ASCII

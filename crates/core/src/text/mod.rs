@@ -7,6 +7,7 @@ pub mod edit;
 pub mod json;
 pub mod lines;
 pub mod names;
+pub mod stream;
 #[cfg(feature = "tapes")]
 pub mod tape;
 pub mod typed;

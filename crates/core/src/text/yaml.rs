@@ -22,7 +22,7 @@ use std::collections::HashMap;
 
 pub use item_lines::item_lines;
 
-const MAX_NODES: usize = 1_000_000;
+pub(crate) const MAX_NODES: usize = 1_000_000;
 
 enum Open {
     Sequence(Vec<Value>),
