@@ -143,3 +143,29 @@ function mulberry32(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * Objects as a YAML stream, a document each in block style, as manifests are written:
+ * every string quoted as JSON quotes it (which YAML reads alike), a key bare where it
+ * can be.
+ */
+export function yamlStream(objects) {
+  const key = (name) => (/^[A-Za-z0-9_./-]+$/.test(name) ? name : JSON.stringify(name));
+  const scalar = (value) => (typeof value === 'string' ? JSON.stringify(value) : String(value));
+  const block = (value, indent) => {
+    const pad = ' '.repeat(indent);
+    if (Array.isArray(value)) {
+      if (!value.length) return ' []\n';
+      return '\n' + value.map((item) => `${pad}-${isCollection(item) ? inline(item, indent + 2) : ` ${scalar(item)}\n`}`).join('');
+    }
+    if (!Object.keys(value).length) return ' {}\n';
+    return '\n' + Object.entries(value).map(([name, item]) => `${pad}${key(name)}:${isCollection(item) ? block(item, indent + 2) : ` ${scalar(item)}\n`}`).join('');
+  };
+  // A list item's mapping starts on the dash's line.
+  const inline = (item, indent) => (Array.isArray(item) || !Object.keys(item).length ? block(item, indent) : ' ' + block(item, indent).slice(1).trimStart());
+  return objects.map((object) => `---${block(object, 0)}`).join('');
+}
+
+function isCollection(value) {
+  return value !== null && typeof value === 'object';
+}

@@ -7,7 +7,7 @@
 // requestAnimationFrame runs after that frame is painted).
 
 import { freshPage } from './serve.mjs';
-import { workload } from './inputs.mjs';
+import { workload, yamlStream } from './inputs.mjs';
 import { median } from './stats.mjs';
 import { pasteOver, selectInEditor } from '../e2e/editor-dom.mjs';
 
@@ -19,7 +19,14 @@ const QUIET_MS = 600;
 const KEYSTROKES = 20;
 const LOAD_TIMEOUT = 120_000;
 
-export async function measureKeystroke(browser, server, { objects = OBJECTS, keystrokes = KEYSTROKES } = {}) {
+/** How each form writes a state, and where a replica digit is in it. */
+const FORMS = {
+  json: { write: (objects) => JSON.stringify(objects, null, 2), name: (name) => `"name": "${name}"`, replicas: '"replicas": ' },
+  yaml: { write: yamlStream, name: (name) => `name: "${name}"`, replicas: 'replicas: ' },
+};
+
+export async function measureKeystroke(browser, server, { objects = OBJECTS, keystrokes = KEYSTROKES, format = 'json' } = {}) {
+  const form = FORMS[format];
   // The page's worked example is the application `playground`.
   const work = workload(objects, { application: 'playground' });
   const target = undrifted(work, Math.floor(objects / 2));
@@ -27,8 +34,8 @@ export async function measureKeystroke(browser, server, { objects = OBJECTS, key
   try {
     await page.goto(server.playground);
     await cardCount(page, 2);
-    const actualText = JSON.stringify(work.live, null, 2);
-    const desiredText = JSON.stringify(work.desired, null, 2);
+    const actualText = form.write(work.live);
+    const desiredText = form.write(work.desired);
     await paste(page, 'Actual', actualText);
     await paste(page, 'Desired', desiredText);
     await cardCount(page, work.drifted, LOAD_TIMEOUT);
@@ -43,7 +50,7 @@ export async function measureKeystroke(browser, server, { objects = OBJECTS, key
       const longest = await longestTaskSince(page);
       if (stroke > WARM_UP) pauses.push(longest);
       if (stroke === WARM_UP + keystrokes) break;
-      const timing = await typeReplicaDigit(page, target.metadata.name, digits[stroke % digits.length]);
+      const timing = await typeReplicaDigit(page, form, target.metadata.name, digits[stroke % digits.length]);
       if (stroke >= WARM_UP) for (const [name, values] of Object.entries(runs)) values.push(timing[name]);
     }
     if (errors.length) throw new Error(`the playground failed: ${errors.join('; ')}`);
@@ -51,11 +58,11 @@ export async function measureKeystroke(browser, server, { objects = OBJECTS, key
     // the page keeps, and the keystrokes after it would pay for that.
     const coreAlone = await timeCoreAlone(page, desiredText, actualText);
     const medians = Object.fromEntries(Object.entries(runs).map(([name, values]) => [name, median(values)]));
-    const bare = await measureBareTextarea(browser, JSON.stringify(work.desired, null, 2), target, keystrokes);
+    const bare = await measureBareTextarea(browser, desiredText, form, target, keystrokes);
     // Long tasks are those of 50 ms or more; a pause may have none.
     const long = pauses.filter((duration) => duration > 0);
     const pause = { long: long.length, of: pauses.length, median: long.length ? median(long) : 0, longest: Math.max(0, ...long) };
-    return { objects, lines, keystrokes, ...medians, pause, coreAlone, bare, runs, pauses };
+    return { objects, format, lines, keystrokes, ...medians, pause, coreAlone, bare, runs, pauses };
   } finally {
     await close();
   }
@@ -80,7 +87,7 @@ function longestTaskSince(page) {
  * The floor: the same keystrokes in a bare textarea holding the same Desired text, styled
  * as the playground's editor (monospace, no wrapping), with no script listening.
  */
-async function measureBareTextarea(browser, text, target, keystrokes) {
+async function measureBareTextarea(browser, text, form, target, keystrokes) {
   const { page, close } = await freshPage(browser);
   try {
     await page.setContent(
@@ -94,9 +101,9 @@ async function measureBareTextarea(browser, text, target, keystrokes) {
     const runs = { toInput: [], toFrame: [] };
     for (let stroke = 0; stroke < WARM_UP + keystrokes; stroke += 1) {
       await page.waitForTimeout(QUIET_MS);
-      await page.getByRole('textbox', { name: 'Desired' }).evaluate((area, name) => {
-        const at = area.value.indexOf(`"name": "${name}"`);
-        const digitAt = area.value.indexOf('"replicas": ', at) + '"replicas": '.length;
+      await page.getByRole('textbox', { name: 'Desired' }).evaluate((area, { name, replicas }) => {
+        const at = area.value.indexOf(name);
+        const digitAt = area.value.indexOf(replicas, at) + replicas.length;
         area.focus();
         area.setSelectionRange(digitAt, digitAt + 1);
         window.__typed = new Promise((done) => {
@@ -107,7 +114,7 @@ async function measureBareTextarea(browser, text, target, keystrokes) {
             requestAnimationFrame(() => setTimeout(() => done({ toInput: input - start, toFrame: performance.now() - start }), 0));
           }, { capture: true, once: true });
         });
-      }, target.metadata.name);
+      }, { name: form.name(target.metadata.name), replicas: form.replicas });
       await page.keyboard.press(stroke % 2 === 0 ? '7' : original);
       const timing = await page.evaluate(() => window.__typed);
       if (stroke >= WARM_UP) for (const [name, values] of Object.entries(runs)) values.push(timing[name]);
@@ -175,10 +182,10 @@ async function cardCount(page, count, timeout = 30_000) {
  * Selects the replica digit of the object `name` in Desired, types `digit`, and times it
  * until the Plan shows the object's update to that count.
  */
-async function typeReplicaDigit(page, name, digit) {
+async function typeReplicaDigit(page, form, name, digit) {
   // The replica digit after the object's name, on screen, as where a person types is.
   const desired = page.getByRole('textbox', { name: /^Desired/ });
-  await selectInEditor(desired, { after: `"name": "${name}"`, before: '"replicas": ', length: 1 });
+  await selectInEditor(desired, { after: form.name(name), before: form.replicas, length: 1 });
   await page.evaluate(
     ({ name, digit }) => {
       const plan = document.querySelector('section.plan');

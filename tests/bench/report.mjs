@@ -82,9 +82,9 @@ function planSection({ contenders, results }) {
 
 function keystrokeSection(keystroke) {
   return {
-    title: `Re-plan after a keystroke, in the page, ${count(keystroke.objects)} objects a pane`,
+    title: `Re-plan after a keystroke, in the page, ${count(keystroke.objects)} objects a pane${keystroke.format === 'yaml' ? ' as YAML' : ''}`,
     note:
-      `${count(keystroke.objects)} Deployments in each pane as pretty JSON (Desired: ${count(keystroke.lines)} lines); ` +
+      `${count(keystroke.objects)} Deployments in each pane as ${keystroke.format === 'yaml' ? 'a YAML stream, a document each' : 'pretty JSON'} (Desired: ${count(keystroke.lines)} lines); ` +
       `a replica digit typed over in Desired, median of ${keystroke.keystrokes} keystrokes after 2 warm-up ones. ` +
       'Beside it, the same keystrokes in a bare textarea holding the same text, with no script: the floor.',
     tables: [

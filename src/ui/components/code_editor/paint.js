@@ -85,7 +85,8 @@ export function erase(painted) {
  */
 export function showPair(pair, first, firstAt, second, secondAt) {
   const highlight = highlights?.[pair];
-  if (!highlight) return;
+  // A change to a highlight repaints the page: none when there is nothing to change.
+  if (!highlight || (highlight.size == 0 && !(first && second))) return;
   highlight.clear();
   for (const [node, at] of first && second ? [[first, firstAt], [second, secondAt]] : []) {
     highlight.add(new StaticRange({ startContainer: node, startOffset: at, endContainer: node, endOffset: at + 1 }));
