@@ -94,7 +94,7 @@ function keystrokeSection(keystroke) {
           ['the input event (the browser edits the text)', ms(keystroke.toInput), ms(keystroke.bare.toInput)],
           ['the Plan showing the new card', ms(keystroke.toPlan), ''],
           ['the end of the next frame', ms(keystroke.toFrame), ms(keystroke.bare.toFrame)],
-          ['the last paint (the colours come a frame after the text)', ms(keystroke.toLastPaint), ms(keystroke.bare.toFrame)],
+          ['the last paint (the text, its colours, the plan)', ms(keystroke.toLastPaint), ms(keystroke.bare.toFrame)],
           ['(the core alone: diff of the two pane texts)', ms(keystroke.coreAlone), ''],
         ],
       ),

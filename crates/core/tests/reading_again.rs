@@ -292,7 +292,7 @@ proptest! {
     fn any_small_edit_of_a_yaml_stream_reads_as_the_edited_text_alone_reads(
         at in any::<prop::sample::Index>(),
         removed in 0..6usize,
-        inserted in "[0-9a-z\"' :#&*%|>.\n-]{0,4}",
+        inserted in "[0-9a-z\"' :#&*%|>.\n\r\t-]{0,4}",
     ) {
         let text = yaml_stream(160);
         prop_assert!(text.len() > SHORTEST_KEPT + 6, "{} bytes, kept from {SHORTEST_KEPT}", text.len());

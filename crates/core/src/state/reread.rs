@@ -55,10 +55,14 @@ struct Span {
 const DEEPEST_REREAD: usize = 100;
 
 /// The spans of the objects of `text`, which read as `state`; none when the
-/// text is neither JSON of one of the forms a state is read from nor a YAML
-/// stream whose documents can be read one by one.
+/// text is neither JSON of one of the forms a state is read from nor (with the
+/// `patched-reports` feature, which is for typing) a YAML stream whose
+/// documents can be read one by one.
 pub fn spans_of(text: &str, state: &State) -> Option<Spans> {
-    json_spans(text, state).or_else(|| stream_spans(text, state))
+    json_spans(text, state).or_else(|| match cfg!(feature = "patched-reports") {
+        true => stream_spans(text, state),
+        false => None,
+    })
 }
 
 fn json_spans(text: &str, state: &State) -> Option<Spans> {
@@ -200,7 +204,8 @@ pub fn reread(
         Written::Json => json::parse(source, text).ok(),
         Written::Stream => read_document(text),
     };
-    if spans.written == Written::Stream && !still_one_part(after, new_text, new_bytes.end) {
+    let stream_part_holds = || cfg!(feature = "patched-reports") && still_one_part(after, new_text, new_bytes.end);
+    if spans.written == Written::Stream && !stream_part_holds() {
         return None;
     }
     let object = read_alone(new_text)?;

@@ -12,36 +12,54 @@ use std::ops::Range;
 /// order (the first before any marker, the last after the last one); `None`
 /// for a stream that cannot be split so.
 pub fn parts(text: &str) -> Option<Vec<Range<usize>>> {
+    let bytes = text.as_bytes();
     let mut parts = Vec::new();
-    let (mut start, mut at) = (0, 0);
-    for line in text.split_inclusive('\n') {
-        if line.starts_with('%') {
+    let (mut start, mut line) = (0, 0);
+    while line < bytes.len() {
+        let end = bytes[line..].iter().position(|&byte| byte == b'\n').map_or(bytes.len(), |at| line + at + 1);
+        let this = &bytes[line..end];
+        let body = this.strip_suffix(b"\r\n").or_else(|| this.strip_suffix(b"\n")).unwrap_or(this);
+        if body.contains(&b'\r') {
+            // A carriage return alone breaks a line too, where this split would not.
             return None;
         }
-        if is_marker(line) {
-            if !is_bare_marker(line) {
-                return None;
+        match marker(this) {
+            Line::Directive | Line::MarkerWithContent => return None,
+            Line::Marker => {
+                parts.push(start..line);
+                start = end;
             }
-            parts.push(start..at);
-            start = at + line.len();
+            Line::Other => {}
         }
-        at += line.len();
+        line = end;
     }
     parts.push(start..text.len());
     Some(parts)
 }
 
-/// Whether a line is a document marker: `---` or `...` and then a space, a
-/// tab, or the line's end.
-fn is_marker(line: &str) -> bool {
-    (line.starts_with("---") || line.starts_with("..."))
-        && matches!(line.as_bytes().get(3), None | Some(b' ' | b'\t' | b'\r' | b'\n'))
+enum Line {
+    Directive,
+    /// `---` or `...` and then a space, a tab or the line's end, with nothing
+    /// after it but space and a comment.
+    Marker,
+    MarkerWithContent,
+    Other,
 }
 
-/// A marker with nothing after it but space and a comment.
-fn is_bare_marker(line: &str) -> bool {
-    let rest = line[3..].trim_start_matches([' ', '\t']);
-    rest.is_empty() || rest.starts_with('#') || rest.trim_end_matches(['\r', '\n']).is_empty()
+fn marker(line: &[u8]) -> Line {
+    let is_space = |byte: &u8| matches!(byte, b' ' | b'\t');
+    match line {
+        [b'%', ..] => Line::Directive,
+        [b'-', b'-', b'-', rest @ ..] | [b'.', b'.', b'.', rest @ ..]
+            if matches!(rest.first(), None | Some(b' ' | b'\t' | b'\r' | b'\n')) =>
+        {
+            match rest.iter().position(|byte| !is_space(byte)).map(|at| &rest[at..]) {
+                None | Some([b'#', ..] | [b'\r', b'\n'] | [b'\n']) => Line::Marker,
+                Some(_) => Line::MarkerWithContent,
+            }
+        }
+        _ => Line::Other,
+    }
 }
 
 #[cfg(test)]
@@ -65,5 +83,6 @@ mod tests {
         assert_eq!(parts("%YAML 1.2\n---\na: 1\n"), None);
         assert_eq!(parts("a: 1\n--- !!map\nb: 2\n"), None);
         assert_eq!(parts("--- text\n"), None);
+        assert_eq!(parts("a: 1\n--- \rb: 2\n"), None, "a carriage return alone breaks the line");
     }
 }
