@@ -6,6 +6,7 @@
 use crate::agent::waves::{step_hold, Hold};
 use crate::cluster::comparable;
 use crate::edits::{edit_message, environment_changes};
+use crate::repository::paths::is_under;
 use crate::repository::{Files, PullRequest};
 use crate::scenario::{Layout, Mode};
 use crate::script::ScriptedAction;
@@ -322,33 +323,30 @@ impl World {
         }
         let directory = self.repository.paths().of(environment);
         let changes = environment_changes(&self.repository.head().files, &directory, text);
-        let title = edit_message(&directory);
-        let open = self
-            .repository
-            .pull_requests()
-            .iter()
-            .rev()
-            .find(|pull| pull.author == YOU && pull.title == title && pull.merged_as.is_none());
-        match open.map(|pull| pull.number) {
+        // The commit's message, or the page's, as a forge titles a pull request
+        // after its branch's first commit.
+        let message = match message.trim() {
+            "" => edit_message(&directory),
+            written => written.to_string(),
+        };
+        let open = self.repository.pull_requests().iter().rev().find(|pull| {
+            pull.author == YOU
+                && pull.merged_as.is_none()
+                && pull.changes.paths().all(|path| is_under(path, &directory))
+        });
+        let event = match open.map(|pull| pull.number) {
             Some(number) => {
                 self.repository.revise_pull_request(number, changes);
+                crate::event::Event::new(self.step, YOU, format!("pushed to pull request #{number}: {message}"))
+                    .because("a new commit asks for the review again: its approvals are dismissed")
             }
             None => {
-                let number = self
-                    .repository
-                    .open_pull_request(YOU, &title, changes, self.step);
-                self.events.push(
-                    crate::event::Event::new(
-                        self.step,
-                        YOU,
-                        format!("opened pull request #{number}: {title}"),
-                    )
-                    .because(format!(
-                        "{directory} changes only through reviewed pull requests"
-                    )),
-                );
+                let number = self.repository.open_pull_request(YOU, &message, changes, self.step);
+                crate::event::Event::new(self.step, YOU, format!("opened pull request #{number}: {message}"))
+                    .because(format!("{directory} changes only through reviewed pull requests"))
             }
-        }
+        };
+        self.events.push(event);
     }
 }
 

@@ -258,6 +258,32 @@ everywhere! {
         assert!(checked.goals[0].why.contains("is open, not approved by anyone else"), "{}", checked.goals[0].why);
     }
 
+    fn a_commit_in_a_reviewed_environment_opens_a_pull_request_titled_by_its_message_and_the_next_commit_goes_to_it() {
+        let (_, text, right, _) = EXERCISES[1];
+        let scenario = Scenario::parse("promotion", text).unwrap();
+        let desired = attempt(right).interactions.into_iter().find_map(|interaction| match interaction {
+            Interaction::Desired(text) => Some(text),
+            _ => None,
+        });
+        let desired = desired.expect("the solution edits Desired");
+        let mut world = World::new(&scenario);
+        let head = world.repository.head().id.clone();
+        world.interact("prod", &Interaction::Desired(desired.clone()));
+        world.interact("prod", &Interaction::Commit("Pin the production image by its digest".into()));
+        let last = |world: &World| world.events.last().map(|event| format!("{}: {} ({})", event.actor, event.what, event.why)).unwrap();
+        assert_eq!(last(&world), "you: opened pull request #1: Pin the production image by its digest (envs/prod changes only through reviewed pull requests)");
+        world.interact("prod", &Interaction::Approve(1));
+        assert_eq!(world.repository.pull_requests()[0].approvals.len(), 1);
+        world.interact("prod", &Interaction::Desired(desired.replace("replicas: 2", "replicas: 3").into()));
+        world.interact("prod", &Interaction::Commit("Three replicas".into()));
+        assert_eq!(last(&world), "you: pushed to pull request #1: Three replicas (a new commit asks for the review again: its approvals are dismissed)");
+        let pulls = world.repository.pull_requests();
+        assert_eq!(pulls.len(), 1, "the same pull request, revised");
+        assert_eq!(pulls[0].title, "Pin the production image by its digest", "titled by the commit that opened it");
+        assert!(pulls[0].approvals.is_empty());
+        assert_eq!(world.repository.head().id, head, "Git's main is unchanged until it is merged");
+    }
+
     fn predictions_are_graded_by_the_simulation() {
         let checked = run("compromised-ci", Some("wrong"));
         let results: Vec<bool> = checked.questions.iter().map(|outcome| outcome.passed).collect();

@@ -84,7 +84,7 @@ impl FileChanges {
         next
     }
 
-    fn paths(&self) -> impl Iterator<Item = &String> + Clone {
+    pub(crate) fn paths(&self) -> impl Iterator<Item = &String> + Clone {
         self.write.keys().chain(&self.remove)
     }
 }
