@@ -195,14 +195,15 @@ impl World {
         self.workspace.with(|workspace| crate::repository::desired_state(workspace, &files, &directory)).ok()
     }
 
-    /// The person's open pull request of edits to `environment`, if any.
+    /// The person's open pull request of edits to `environment`, if any: one
+    /// of theirs, not merged, that changes files of its directory alone.
     pub fn open_proposal(&self, environment: &str) -> Option<&PullRequest> {
-        let title = edit_message(&self.repository.paths().of(environment));
-        self.repository
-            .pull_requests()
-            .iter()
-            .rev()
-            .find(|pull| pull.author == YOU && pull.title == title && pull.merged_as.is_none())
+        let directory = self.repository.paths().of(environment);
+        self.repository.pull_requests().iter().rev().find(|pull| {
+            pull.author == YOU
+                && pull.merged_as.is_none()
+                && pull.changes.paths().all(|path| is_under(path, &directory))
+        })
     }
 
     /// Why Git and the cluster of `environment` cannot be compared, if
@@ -329,12 +330,7 @@ impl World {
             "" => edit_message(&directory),
             written => written.to_string(),
         };
-        let open = self.repository.pull_requests().iter().rev().find(|pull| {
-            pull.author == YOU
-                && pull.merged_as.is_none()
-                && pull.changes.paths().all(|path| is_under(path, &directory))
-        });
-        let event = match open.map(|pull| pull.number) {
+        let event = match self.open_proposal(environment).map(|pull| pull.number) {
             Some(number) => {
                 self.repository.revise_pull_request(number, changes);
                 crate::event::Event::new(self.step, YOU, format!("pushed to pull request #{number}: {message}"))
