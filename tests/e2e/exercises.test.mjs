@@ -92,7 +92,7 @@ test('exercise 2: promotion is a reviewed pull request pinning the digest', asyn
     assert.equal(await pending.count(), 1, 'the Desired pane says its text waits in a pull request');
     // The review and the merge stand above the pane, where the student looks (and in the timeline).
     const pull = page.getByRole('group', { name: 'Your pull request' });
-    assert.match(await pull.innerText(), /Your pull request #1 waits for a review/);
+    assert.match(await pull.innerText(), /Your pull request #1 “Promote web to production” waits for a review/, 'titled by the commit message');
     const paneTop = (await desiredPane(page).boundingBox()).y;
     assert.ok(Math.abs((await pull.boundingBox()).y - paneTop) < 200, 'next to the pane, not thousands of pixels below');
     await pull.getByRole('button', { name: 'Have riley approve it' }).click();

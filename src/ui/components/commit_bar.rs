@@ -6,6 +6,7 @@
 use crate::ui::sender::Sender;
 use gitops_page::{Action, Model};
 use gitops_world::person::REVIEWER;
+use gitops_world::repository::PullRequest;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -14,7 +15,7 @@ use yew::prelude::*;
 pub fn commit_bar(model: &Model, send: &Sender) -> Html {
     if !model.panes.uncommitted {
         return match model.world.open_proposal(&model.environment) {
-            Some(pull) => pull_request_bar(pull.number, pull.approvals.is_empty(), send),
+            Some(pull) => pull_request_bar(pull, send),
             None => Html::default(),
         };
     }
@@ -42,12 +43,15 @@ pub fn commit_bar(model: &Model, send: &Sender) -> Html {
     }
 }
 
-/// The person's pull request: the reviewer's approval, then the merge (the
-/// timeline's Pull requests list has the same buttons, by number).
-fn pull_request_bar(number: u32, unapproved: bool, send: &Sender) -> Html {
+/// The person's pull request, titled by the commit that opened it: the
+/// reviewer's approval, then the merge (the timeline's Pull requests list has
+/// the same buttons, by number).
+fn pull_request_bar(pull: &PullRequest, send: &Sender) -> Html {
+    let (number, title) = (pull.number, &pull.title);
+    let unapproved = pull.approvals.is_empty();
     let what = match unapproved {
-        true => format!("Your pull request #{number} waits for a review: you cannot approve your own."),
-        false => format!("Your pull request #{number} is approved: merging it commits it to Git."),
+        true => format!("Your pull request #{number} “{title}” waits for a review: you cannot approve your own."),
+        false => format!("Your pull request #{number} “{title}” is approved: merging it commits it to Git."),
     };
     html! {
         <div class="commit-bar" role="group" aria-label="Your pull request">
