@@ -56,22 +56,28 @@ pub fn controls(model: &Model, send: &Sender, full: Option<FullControls>) -> Htm
 
 /// What a pane marks (drift, greyed lines, objects to fold) for the report on screen.
 /// While a large text is being typed they wait for the pause, which finds them in the
-/// texts as they then are: a pane whose text did not change keeps its marks meanwhile,
-/// and the pane being typed in shows none.
+/// texts as they then are: meanwhile a pane keeps its marks while no keystroke has
+/// moved its lines (typing within a line), and the pane being typed in shows none once
+/// one has.
 #[hook]
 pub fn use_pane_marks(model: &Model, pane: Pane) -> Rc<PaneMarks> {
-    type Marked = (SameText, Option<PtrEq<gitops_core::Report>>);
+    type Marked = (SameText, Option<PtrEq<gitops_core::Report>>, u64);
     let last = use_mut_ref(|| None::<(Marked, Rc<PaneMarks>)>);
     let panes = &model.panes;
     let editor = panes.editor(pane);
-    let key = (SameText::from(editor.text.clone()), panes.report.clone().map(PtrEq));
+    let key = (SameText::from(editor.text.clone()), panes.report.clone().map(PtrEq), panes.line_moves);
     let large = panes.typing().is_some()
         && panes.desired.text.len() + panes.actual.text.len() > LARGEST_MARKED_WHILE_TYPING;
     let mut last = last.borrow_mut();
-    match &*last {
-        Some((seen, marks)) if *seen == key => return marks.clone(),
-        Some((seen, marks)) if large && seen.0 == key.0 => return marks.clone(),
-        _ => {}
+    if let Some((seen, marks)) = &mut *last {
+        if seen.0 == key.0 && seen.1 == key.1 {
+            // Made for this very text: they stand on its lines, however it came.
+            seen.2 = key.2;
+            return marks.clone();
+        }
+        if large && (seen.0 == key.0 || seen.2 == key.2) {
+            return marks.clone();
+        }
     }
     if large {
         return Rc::default();

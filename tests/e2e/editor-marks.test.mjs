@@ -181,3 +181,32 @@ test('an object folds to its first line from the keyboard or the gutter, and sta
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });
+
+test('in a large text the marks stay while typing within a line, and go while a line break is typed, until the pause', async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  // 300 services whose replicas differ in the cluster: over 16 KB, every object marked.
+  const services = (replicas) =>
+    JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, index) => [`service-${index}`, { image: `registry.example/service-${index}:1.0.${index}`, replicas }])), null, 2);
+  await pasteOver(pane(page, 'Actual'), services(9));
+  await pasteOver(pane(page, 'Desired'), services(3));
+  const marks = () => section(page, 'Desired').locator('.code-editor-mark.drift').count();
+  await until(marks, 300);
+  // What the pane marks a frame after a keystroke, well before typing pauses.
+  const typeAndLook = async (key) => {
+    await page.evaluate(() => {
+      window.__marksAfterKey = new Promise((done) =>
+        addEventListener('input', () => requestAnimationFrame(() => done(document.querySelectorAll('#panel-desired .code-editor-mark.drift').length)), { once: true }),
+      );
+    });
+    await page.keyboard.press(key);
+    return page.evaluate(() => window.__marksAfterKey);
+  };
+  await selectInEditor(pane(page, 'Desired'), { after: '"service-150"', before: '"replicas": ', length: 1 });
+  assert.equal(await typeAndLook('4'), 300, 'a digit typed over moves no line: the marks stay where they stand');
+  await until(marks, 300);
+  await selectInEditor(pane(page, 'Desired'), { after: '"service-151"', before: '"replicas": ', length: 0 });
+  assert.equal(await typeAndLook('Enter'), 0, 'a line break moves the lines after it: the marks wait for the pause');
+  await until(marks, 300);
+  await close();
+});

@@ -43,6 +43,10 @@ pub struct Panes {
     pub commit_message: String,
     /// Counts keystrokes, so that a pause in typing can be noticed.
     pub(crate) keystrokes: u64,
+    /// Counts the texts taken that may have moved a pane's lines (a line break
+    /// typed or taken away, or a text written whole): marks made since the last
+    /// count still stand on their lines.
+    pub line_moves: u64,
 }
 
 impl Panes {
@@ -139,6 +143,9 @@ impl Panes {
             .workspace
             .with(|workspace| workspace.read_typed(name, typed));
         let text = &typed.text;
+        if typed.edit.as_ref().is_none_or(|edit| edit.moves_lines(text)) {
+            self.line_moves += 1;
+        }
         let editor = self.editor_mut(pane);
         editor.format = Format::of(text);
         editor.lines.clear();
@@ -161,6 +168,8 @@ impl Panes {
             return;
         };
         let actual = cluster.actual().clone();
+        // What the world shows may be written anew, its lines elsewhere.
+        self.line_moves += 1;
         self.actual.show(&actual);
         self.uncommitted = false;
         if let Some(draft) = world.draft(environment) {

@@ -451,3 +451,22 @@ fn a_text_typed_is_read_once_from_the_keystroke_to_its_commit_and_the_plan_after
     model.act(Action::Commit);
     assert_eq!(texts_read(&model), before + 2, "the next edit reads its text once too");
 }
+
+#[test]
+fn typing_within_a_line_moves_no_line_and_a_line_break_does() {
+    use gitops_core::text::edit::{Edit, SharedText, TypedText};
+    let mut model = opened();
+    let before = model.panes.desired.text.clone();
+    let type_over = |model: &mut Model, before: &SharedText, from: &str, to: &str| {
+        let at = before.find(from).expect("the text is there");
+        let text: SharedText = before.replacen(from, to, 1).into();
+        let typed = TypedText { text: text.clone(), edit: Some(Edit { before: before.clone(), replaced: at..at + from.len() }) };
+        model.act(Action::Edit(Pane::Desired, typed));
+        text
+    };
+    let moves = model.panes.line_moves;
+    let typed = type_over(&mut model, &before, "\"replicas\": 3", "\"replicas\": 4");
+    assert_eq!(model.panes.line_moves, moves, "a digit typed over moves no line: the marks stand");
+    type_over(&mut model, &typed, "\"replicas\": 4", "\"replicas\":\n 4");
+    assert_eq!(model.panes.line_moves, moves + 1, "a line break typed moves the lines after it");
+}

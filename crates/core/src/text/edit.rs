@@ -108,6 +108,27 @@ impl<T: Into<SharedText>> From<T> for TypedText {
 }
 
 impl Edit {
+    /// Whether the edit that made `after` took or wrote a line break, so that
+    /// lines after it may stand elsewhere; true when `after` cannot be its text.
+    /// The replaced range may be wider than what changed (an editor's block):
+    /// only the bytes that differ within it count.
+    pub fn moves_lines(&self, after: &str) -> bool {
+        let Range { start, end } = self.replaced;
+        let inserted_end = (self.before.len().checked_sub(end))
+            .and_then(|kept_after| after.len().checked_sub(kept_after));
+        let (Some(taken), Some(written)) = (
+            self.before.as_bytes().get(start..end),
+            inserted_end.and_then(|inserted_end| after.as_bytes().get(start..inserted_end)),
+        ) else {
+            return true;
+        };
+        let same_start = common_prefix(taken, written);
+        let (taken, written) = (&taken[same_start..], &written[same_start..]);
+        let same_end = common_suffix(taken, written);
+        let changed = |bytes: &[u8]| bytes[..bytes.len() - same_end].contains(&b'\n');
+        changed(taken) || changed(written)
+    }
+
     /// How many bytes `before` and `after` share at their start, and then at
     /// their end, never counting a byte twice (as comparing them whole
     /// counts): found by looking only near the replaced range. None when
@@ -140,6 +161,19 @@ mod tests {
     use super::*;
     use crate::text::bytes::common_ends;
     use proptest::prelude::*;
+
+    #[test]
+    fn an_edit_moves_lines_when_it_takes_or_writes_a_line_break() {
+        let before = SharedText::from("a: 1\nb: 2\n");
+        let edit = |start: usize, end: usize| Edit { before: before.clone(), replaced: start..end };
+        assert!(!edit(3, 4).moves_lines("a: 7\nb: 2\n"), "a digit typed over");
+        assert!(!edit(4, 4).moves_lines("a: 10\nb: 2\n"), "a digit typed in");
+        assert!(edit(4, 4).moves_lines("a: 1\n\nb: 2\n"), "a line break typed");
+        assert!(edit(4, 5).moves_lines("a: 1b: 2\n"), "a line break taken away");
+        assert!(edit(3, 4).moves_lines("other"), "a text this edit cannot have made");
+        assert!(!edit(0, 10).moves_lines("a: 1\nb: 5\n"), "a block replaced whole, a digit changed in it");
+        assert!(edit(0, 10).moves_lines("a: 1\nb:\n 2\n"), "a block replaced whole, a line break typed in it");
+    }
 
     proptest! {
         #[test]
