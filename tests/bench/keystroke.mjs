@@ -1,10 +1,12 @@
 // The re-plan after a keystroke, in the built page: both panes hold 2,000 objects (as
-// the page writes states: pretty JSON), then one digit of a replica count is typed over
-// in Desired, again and again, each time with a digit not typed in the last six strokes
-// (so that no text is one the page read a moment ago). Each time the page clocks from the keydown to the input
-// event (the browser's own editing of the text), to the moment the Plan shows the new
-// card count (a MutationObserver), and to the end of the next frame (a task queued from
-// requestAnimationFrame runs after that frame is painted).
+// the page writes states: pretty JSON; or as a YAML stream), then one digit of a replica
+// count is typed over in Desired, again and again, each time with a digit not typed in
+// the last six strokes (so that no text is one the page read a moment ago). Each time the
+// page clocks from the keydown to the input event (the browser's own editing of the
+// text), to the moment the Plan shows the new card count (a MutationObserver), to the end
+// of the next frame (a task queued from requestAnimationFrame runs after that frame is
+// painted), and to the last paint: the end of the frame after the keystroke's last change
+// to the page or to the editor's highlights.
 
 import { freshPage } from './serve.mjs';
 import { workload, yamlStream } from './inputs.mjs';
