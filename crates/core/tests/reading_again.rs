@@ -173,18 +173,33 @@ fn replicas_at(text: &str, name: &str) -> usize {
         + 12
 }
 
+/// `text` with 7, 1 and 9 typed one after the other over the digit at `digit`,
+/// each text read right after the one before it.
+fn type_digits_over(workspace: &mut Workspace, text: &str, digit: usize) -> String {
+    let mut typed = text.to_string();
+    for key in ["7", "1", "9"] {
+        let next = edited(&typed, digit, 1, key);
+        read_after(workspace, &typed, &next).expect("the edit reads");
+        typed = next;
+    }
+    typed
+}
+
+/// `after` holds 9 replicas at `edited_key`, and every other object of
+/// `before` is the very same object.
+fn assert_shares_all_but(before: &State, after: &State, edited_key: &str) {
+    assert_eq!(after.get(edited_key).unwrap()["spec"]["replicas"], 9);
+    for (key, object) in before.objects() {
+        assert_eq!(std::sync::Arc::ptr_eq(object, &after.objects()[key]), &**key != edited_key, "{key}");
+    }
+}
+
 everywhere! {
     fn typing_in_one_object_reads_that_object_again_and_shares_every_other() {
         let mut workspace = Workspace::new();
         for text in in_every_form(500) {
             let before = workspace.read("desired", &text).unwrap();
-            let digit = replicas_at(&text, "service-0300");
-            let mut typed = text.clone();
-            for key in ["7", "1", "9"] {
-                let next = edited(&typed, digit, 1, key);
-                read_after(&mut workspace, &typed, &next).expect("the edit reads");
-                typed = next;
-            }
+            let typed = type_digits_over(&mut workspace, &text, replicas_at(&text, "service-0300"));
             let after = workspace.read("desired", &typed).unwrap();
             let edited_key = after
                 .objects()
@@ -192,14 +207,7 @@ everywhere! {
                 .find(|key| key.ends_with("service-0300"))
                 .expect("the edited object")
                 .clone();
-            assert_eq!(after.get(&edited_key).unwrap()["spec"]["replicas"], 9);
-            for (key, object) in before.objects() {
-                assert_eq!(
-                    std::sync::Arc::ptr_eq(object, &after.objects()[key]),
-                    *key != edited_key,
-                    "{key}"
-                );
-            }
+            assert_shares_all_but(&before, &after, &edited_key);
         }
     }
 
@@ -209,18 +217,9 @@ everywhere! {
         let before = workspace.read("desired", &text).unwrap();
         let digit = text.find("name: service-0200").unwrap();
         let digit = digit + text[digit..].find("replicas: ").unwrap() + "replicas: ".len();
-        let mut typed = text.clone();
-        for key in ["7", "1", "9"] {
-            let next = edited(&typed, digit, 1, key);
-            read_after(&mut workspace, &typed, &next).expect("the edit reads");
-            typed = next;
-        }
+        let typed = type_digits_over(&mut workspace, &text, digit);
         let after = workspace.read("desired", &typed).unwrap();
-        let edited_key = "Deployment/shop/service-0200";
-        assert_eq!(after.get(edited_key).unwrap()["spec"]["replicas"], 9);
-        for (key, object) in before.objects() {
-            assert_eq!(std::sync::Arc::ptr_eq(object, &after.objects()[key]), &**key != edited_key, "{key}");
-        }
+        assert_shares_all_but(&before, &after, "Deployment/shop/service-0200");
         // A marker typed into a document splits it: read whole, as two documents.
         let split = typed.replacen("spec:\n  replicas: 9", "---\nspec:\n  replicas: 9", 1);
         assert!(read_after(&mut workspace, &typed, &split).is_err(), "a document of a spec alone is no Kubernetes object");

@@ -111,15 +111,14 @@ fn stream_spans(text: &str, state: &State) -> Option<Spans> {
     }
     let mut spans = Vec::with_capacity(state.len());
     for part in stream::parts(text)? {
-        let Some(object) = read_document(&text[part.clone()]) else {
-            // A part with no document (space, comments) holds no object; one
-            // that does not read alone leaves the stream to be read whole.
-            if yaml::parse_documents("", &text[part]).ok()?.is_empty() {
-                continue;
-            }
-            return None;
+        // A part with no document (space, comments) holds no object; one that
+        // does not read alone as one leaves the stream to be read whole.
+        let mut documents = yaml::parse_documents("", &text[part.clone()]).ok()?;
+        match documents.len() {
+            0 => continue,
+            1 => state.object(&key_of(&documents.remove(0))?)?,
+            _ => return None,
         };
-        state.object(&key_of(&object)?)?;
         spans.push(Span { bytes: part, name: None });
     }
     (spans.len() == state.len()).then_some(Spans { spans, written: Written::Stream })
