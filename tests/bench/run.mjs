@@ -48,7 +48,7 @@ const FAIRNESS = [
 ];
 
 if (!existsSync(join(playgroundDir, 'api.js'))) {
-  console.error(`no build in ${playgroundDir}: ./scripts/bench builds it (trunk build --release --dist target/bench-dist)`);
+  console.error(`no build in ${playgroundDir}: ./scripts/bench builds it (scripts/trunk build --release --dist target/bench-dist)`);
   process.exit(1);
 }
 

@@ -26,7 +26,7 @@ export const dist = resolve(process.env.DIST ?? join(here, '../../target/e2e-dis
 export const artifacts = resolve(process.env.E2E_ARTIFACTS ?? join(here, 'artifacts'));
 
 /** Fails at once when `folder` holds no release build to test, saying how to make one. */
-export function checkBuild(folder, how = 'trunk build --release --dist target/e2e-dist; or set DIST') {
+export function checkBuild(folder, how = 'scripts/trunk build --release --dist target/e2e-dist; or set DIST') {
   const index = join(folder, 'index.html');
   if (!existsSync(index)) throw new Error(`no build in ${folder}: scripts/test builds it (${how})`);
   if (readFileSync(index, 'utf8').includes('.well-known/trunk/ws')) {

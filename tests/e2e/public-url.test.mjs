@@ -13,7 +13,7 @@ import { cards, checkBuild, controlledBy, menuEntries, openPage, servedInChromiu
 const prefix = '/courses/gitops/playground/';
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = resolve(process.env.DIST_PUBLIC_URL ?? join(here, '../../target/e2e-dist-public-url'));
-checkBuild(dir, 'trunk build --release --public-url /courses/gitops/playground/ --dist target/e2e-dist-public-url; or set DIST_PUBLIC_URL');
+checkBuild(dir, 'scripts/trunk build --release --public-url /courses/gitops/playground/ --dist target/e2e-dist-public-url; or set DIST_PUBLIC_URL');
 
 let server;
 let browser;

@@ -10,18 +10,19 @@ import { dist, test } from './harness.mjs';
 
 const KB = 1024;
 /**
- * The issues' budget for a first visit: 460 KB gzipped, set when it was 442.7 KB, so that
- * a growth of a few kilobytes shows here and a larger one fails. (It was 560 KB until the
- * page's wasm came packed with xz, and guarded nothing after that.) Git's history of
- * this file has each earlier budget and what moved it.
+ * The first visit's budget: 442.7 KB gzipped, what it was on 2026-12-05, which the issues
+ * hold it to however the code grows (it was 460 KB while it stood above that, 560 KB
+ * until the page's wasm came packed with xz). Git's history of this file has each earlier
+ * budget and what moved it.
  */
-const BUDGET = 460 * KB;
+const BUDGET = 442.7 * KB;
 
 /**
- * The API module a lesson page loads (its wasm, glue and api.js), gzipped: 506.6 KB when
- * set, with a margin of about 2%.
+ * The API module a lesson page loads (its wasm, glue and api.js), gzipped: 491.1 KB when
+ * set, with a margin of about 2% (it was 515 KB before scripts/trunk built the standard
+ * library with the modules).
  */
-const API_BUDGET = 515 * KB;
+const API_BUDGET = 500 * KB;
 
 /** The one file in dist/ whose name matches, however Trunk hashed it. */
 function one(pattern) {
