@@ -6,6 +6,9 @@
 //! - its reads (`state/recent_reads.rs`): the last few large texts with what
 //!   they read as, so that a text read a moment ago is not read again and an
 //!   edit inside one object reads that object again alone;
+//! - its files (`state/file_reads.rs`): what each file of a repository read
+//!   as, by its path and content, so that a file is read once however often
+//!   its directory is rendered;
 //! - its memos (`memo.rs`): what the last large reports found for each object,
 //!   by the object's address, which a reread shares with the state it was made
 //!   from for every object the edit did not touch;
@@ -18,16 +21,19 @@ use crate::health::{health, Health};
 use crate::last_reports::{LastReports, ReportMade};
 use crate::options::Options;
 use crate::report::{report_in, Found, Report};
-use crate::state::recent_reads::{RecentReads, Text};
+use crate::state::file_reads::FileReads;
+use crate::state::recent_reads::{RecentReads, Text, SHORTEST_KEPT};
 use crate::state::{Key, Object, State};
 use crate::sync::hook_tasks::{resources_before_in, Places};
 use crate::text::edit::{SharedText, TypedText};
+use serde_json::Value;
 use std::sync::Arc;
 
 /// What the core remembers between calls; see the module's documentation.
 #[derive(Default)]
 pub struct Workspace {
     pub(crate) reads: RecentReads,
+    pub(crate) files: FileReads,
     found: Found,
     last_reports: LastReports,
     places: Places,
@@ -57,10 +63,27 @@ impl Workspace {
         self.reads.read(source, Text::Shared(&typed.text), typed.edit.as_ref())
     }
 
+    /// What the file at `path` of a repository reads as: a text as `read`
+    /// reads it, a value as `State::from_value`. A file of the same path and
+    /// content read before is recalled, not read again.
+    pub fn read_file(&mut self, path: &str, content: &Value) -> Result<State, InputError> {
+        match content {
+            Value::String(text) if text.len() >= SHORTEST_KEPT => self.read(path, text),
+            Value::String(text) => self.files.read(path, content, || State::read(path, text)),
+            value => self.files.read(path, content, || State::from_value(path, value.clone())),
+        }
+    }
+
     /// How many texts this workspace has read, whole or in part, rather than
     /// recalled from a read a moment ago: what each text read once means.
     pub fn texts_read(&self) -> usize {
-        self.reads.texts_read()
+        self.reads.texts_read() + self.files.texts_read()
+    }
+
+    /// How many files `read_file` has read, texts and values, rather than
+    /// recalled: one for each path and content.
+    pub fn files_read(&self) -> usize {
+        self.files.files_read()
     }
 
     /// What `report` gives: a recent report patched where the states changed

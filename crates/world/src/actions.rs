@@ -61,7 +61,7 @@ impl World {
                     .because("a reviewer needs read access and the right to approve, not the author's credentials"),
                 Err(error) => Event::new(step, by, format!("could not approve pull request #{pull_request}")).because(error).refused(),
             },
-            ScriptedAction::Merge { by, pull_request } => match self.repository.merge(*pull_request, by, step) {
+            ScriptedAction::Merge { by, pull_request } => match self.workspace.with(|workspace| self.repository.merge(workspace, *pull_request, by, step)) {
                 Ok(commit) => {
                     let id = commit.id.clone();
                     self.committed = true;

@@ -66,7 +66,7 @@ impl World {
             if wanted.is_empty() {
                 return refuse(format!("{key} runs no image of {repository}"));
             }
-            return match overlay_with_images(&files, &directory, key, &wanted) {
+            return match self.workspace.with(|workspace| overlay_with_images(workspace, &files, &directory, key, &wanted)) {
                 Ok((path, content)) => {
                     let changes = FileChanges {
                         write: Files::from([(path, content)]),
@@ -79,7 +79,7 @@ impl World {
                 Err(error) => refuse(error),
             };
         }
-        let Some((path, content)) = file_declaring(&files, &directory, key) else {
+        let Some((path, content)) = self.workspace.with(|workspace| file_declaring(workspace, &files, &directory, key)) else {
             return refuse(format!("{key} is not in {directory}"));
         };
         let mut updated = content.clone();
@@ -156,7 +156,7 @@ impl World {
                     .iter()
                     .map(|(pointer, image)| (pointer.clone(), image.to_string()))
                     .collect();
-                match overlay_with_images(&files, &to_directory, key, &wanted) {
+                match self.workspace.with(|workspace| overlay_with_images(workspace, &files, &to_directory, key, &wanted)) {
                     Ok(overlay) => Some(overlay),
                     Err(error) => return refuse(error),
                 }
@@ -174,7 +174,7 @@ impl World {
             return Event::new(step, author, format!("opened pull request #{number}: {title}"))
                 .because(format!("a promotion sets the image {from} runs in the `images:` of {path}, the overlay of {to}"));
         }
-        let Some((path, content)) = file_declaring(&files, &to_directory, key) else {
+        let Some((path, content)) = self.workspace.with(|workspace| file_declaring(workspace, &files, &to_directory, key)) else {
             return refuse(format!("{key} is not in {to_directory}"));
         };
         let updated = edit_as_values(&path, &content, &mut |values| {
@@ -208,13 +208,13 @@ impl World {
 }
 
 /// The file in `directory` that declares `key`.
-fn file_declaring(files: &Files, directory: &str, key: &str) -> Option<(String, Value)> {
+fn file_declaring(workspace: &mut Workspace, files: &Files, directory: &str, key: &str) -> Option<(String, Value)> {
     files
         .iter()
         .filter(|(path, _)| is_under(path, directory))
         .find(|(path, content)| {
             let single = Files::from([((*path).clone(), (*content).clone())]);
-            desired_state(&mut Workspace::new(), &single, directory).is_ok_and(|state| state.get(key).is_some())
+            desired_state(workspace, &single, directory).is_ok_and(|state| state.get(key).is_some())
         })
         .map(|(path, content)| (path.clone(), content.clone()))
 }
@@ -224,6 +224,7 @@ fn file_declaring(files: &Files, directory: &str, key: &str) -> Option<(String, 
 /// `wanted` names (by JSON pointer) renders as the reference given; an
 /// error when the file is text or the entries would not reach the field.
 fn overlay_with_images(
+    workspace: &mut Workspace,
     files: &Files,
     directory: &str,
     key: &str,
@@ -242,7 +243,7 @@ fn overlay_with_images(
     })?;
     let mut edited = files.clone();
     edited.insert(path.clone(), content.clone());
-    let rendered = desired_state(&mut Workspace::new(), &edited, directory).map_err(|error| error.to_string())?;
+    let rendered = desired_state(workspace, &edited, directory).map_err(|error| error.to_string())?;
     let object = rendered
         .get(key)
         .ok_or_else(|| format!("{key} is not in {directory}"))?;

@@ -19,6 +19,19 @@ everywhere! {
         }
     }
 
+    fn a_world_reads_each_file_once_however_often_it_renders_it() {
+        for (name, _) in PRESETS {
+            let world = run(name);
+            let files_read = || world.workspace.with(|workspace| workspace.files_read());
+            let after_the_run = files_read();
+            assert!(after_the_run > 0, "{name}: the run rendered its files");
+            let (summary, history) = (world.summary(), world.history());
+            let after_one_look = files_read();
+            assert_eq!((world.summary(), world.history()), (summary, history), "{name}");
+            assert_eq!(files_read(), after_one_look, "{name}: a second look at every commit reads no file again");
+        }
+    }
+
     fn the_same_scenario_gives_the_same_events_every_time() {
         for (name, _) in PRESETS {
             let (first, second) = (run(name), run(name));

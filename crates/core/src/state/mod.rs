@@ -1,6 +1,7 @@
 //! A state: the objects of an environment, by key. It is read from one of
 //! three forms and written back in the form it was read from.
 
+pub(crate) mod file_reads;
 pub mod hook_annotations;
 pub mod kinds;
 pub mod meta;

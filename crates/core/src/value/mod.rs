@@ -7,6 +7,7 @@
 //! tapes; the page's wasm holds no code that reads one until its panes do too.
 
 mod cow;
+pub mod digest;
 mod equal;
 pub mod in_text;
 mod indexed;

@@ -23,6 +23,7 @@ pub use trees::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
+use gitops_core::value::digest::{feed_len, feed_str, feed_value};
 use xxhash_rust::xxh64::Xxh64;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -296,46 +297,6 @@ fn commit_id(parent: Option<&str>, author: &str, message: &str, files: &Files) -
         feed_value(&mut hash, content);
     }
     format!("{:016x}", hash.digest())[..7].to_string()
-}
-
-fn feed_len(hash: &mut Xxh64, length: usize) {
-    hash.update(&(length as u64).to_le_bytes());
-}
-
-fn feed_str(hash: &mut Xxh64, text: &str) {
-    feed_len(hash, text.len());
-    hash.update(text.as_bytes());
-}
-
-fn feed_value(hash: &mut Xxh64, value: &Value) {
-    match value {
-        Value::Null => hash.update(b"n"),
-        Value::Bool(false) => hash.update(b"f"),
-        Value::Bool(true) => hash.update(b"t"),
-        Value::Number(number) => {
-            hash.update(b"#");
-            feed_str(hash, &number.to_string());
-        }
-        Value::String(text) => {
-            hash.update(b"s");
-            feed_str(hash, text);
-        }
-        Value::Array(items) => {
-            hash.update(b"[");
-            feed_len(hash, items.len());
-            for item in items {
-                feed_value(hash, item);
-            }
-        }
-        Value::Object(fields) => {
-            hash.update(b"{");
-            feed_len(hash, fields.len());
-            for (name, field) in fields {
-                feed_str(hash, name);
-                feed_value(hash, field);
-            }
-        }
-    }
 }
 
 /// The id earlier builds of the playground gave a commit: the first seven hex digits

@@ -2,6 +2,7 @@
 //! that protected environments need.
 
 use super::{touched_environments, Commit, FileChanges, Repository};
+use gitops_core::Workspace;
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -72,10 +73,10 @@ impl Repository {
     /// The environments a pull request changes that need a review: those
     /// whose directory it changes, or a file their render reads (a shared
     /// base of their kustomization).
-    fn protected_environments_of(&self, changes: &FileChanges) -> BTreeSet<String> {
+    fn protected_environments_of(&self, workspace: &mut Workspace, changes: &FileChanges) -> BTreeSet<String> {
         let before = &self.head().files;
         let after = changes.applied_to(before);
-        let mut environments = touched_environments(&mut gitops_core::Workspace::new(), before, &after, changes.paths(), &self.paths);
+        let mut environments = touched_environments(workspace, before, &after, changes.paths(), &self.paths);
         environments.retain(|environment| {
             self.protected
                 .iter()
@@ -84,9 +85,9 @@ impl Repository {
         environments
     }
 
-    pub fn merge(&mut self, number: u32, by: &str, step: u32) -> Result<&Commit, String> {
+    pub fn merge(&mut self, workspace: &mut Workspace, number: u32, by: &str, step: u32) -> Result<&Commit, String> {
         let pull_request = self.pull_request_mut(number)?.clone();
-        let protected = self.protected_environments_of(&pull_request.changes);
+        let protected = self.protected_environments_of(workspace, &pull_request.changes);
         let reviewed = pull_request
             .approvals
             .iter()

@@ -170,7 +170,7 @@ fn production_needs_a_review_by_someone_else() {
     };
     let number = repo.open_pull_request("alice", "Promote web", change, 1);
     assert!(repo
-        .merge(number, "alice", 2)
+        .merge(&mut gitops_core::Workspace::new(), number, "alice", 2)
         .unwrap_err()
         .contains("approval by someone other than alice"));
     assert!(repo
@@ -178,12 +178,12 @@ fn production_needs_a_review_by_someone_else() {
         .unwrap_err()
         .contains("cannot approve"));
     repo.approve(number, "bob").unwrap();
-    let merged = repo.merge(number, "alice", 3).unwrap().id.clone();
+    let merged = repo.merge(&mut gitops_core::Workspace::new(), number, "alice", 3).unwrap().id.clone();
     assert_eq!(
         repo.pull_requests()[0].merged_as.as_deref(),
         Some(merged.as_str())
     );
-    assert!(repo.merge(number, "alice", 4).is_err(), "merged once");
+    assert!(repo.merge(&mut gitops_core::Workspace::new(), number, "alice", 4).is_err(), "merged once");
 }
 
 #[test]
@@ -194,7 +194,7 @@ fn staging_needs_no_review() {
         ..FileChanges::default()
     };
     let number = repo.open_pull_request("alice", "Try web 4", change, 1);
-    assert!(repo.merge(number, "alice", 2).is_ok());
+    assert!(repo.merge(&mut gitops_core::Workspace::new(), number, "alice", 2).is_ok());
 }
 
 #[test]

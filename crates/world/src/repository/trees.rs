@@ -82,10 +82,7 @@ pub fn render(
     let mut merged: Option<(State, String, BTreeMap<String, String>)> = None;
     for (path, content) in files.iter().filter(|(path, _)| is_under(path, directory)) {
         read.insert(path.clone());
-        let state = match content {
-            Value::String(text) => workspace.read(path, text)?,
-            other => State::from_value(path, other.clone())?,
-        };
+        let state = workspace.read_file(path, content)?;
         let Some((combined, first_path, origins)) = merged.as_mut() else {
             merged = Some((state, path.clone(), BTreeMap::new()));
             continue;

@@ -392,10 +392,7 @@ pub fn resolve(directory: &str, entry: &str) -> Result<String, String> {
 
 /// The objects of a resource file: Kubernetes objects only.
 fn read_resources(workspace: &mut Workspace, path: &str, content: &Value) -> Result<Vec<Resource>, InputError> {
-    let state = match content {
-        Value::String(text) => workspace.read(path, text)?,
-        other => State::from_value(path, other.clone())?,
-    };
+    let state = workspace.read_file(path, content)?;
     if matches!(state.form(), Form::Named) && !state.is_empty() {
         return Err(InputError::shape(
             path,
