@@ -1,4 +1,6 @@
 use super::*;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
 
 #[test]
 fn a_preset_link_is_short() {
