@@ -2,15 +2,11 @@
 //! the menu and the built-in worked example, and a choice, a link or saved
 //! work waits for the texts, then runs; if they cannot be fetched, it says so.
 
-use gitops_page::{Action, MenuEntry, Model, Preset, Source, Theme};
-use gitops_world::share::{Interaction, Session};
-use std::collections::BTreeMap;
+mod common;
 
-fn opened() -> Model {
-    let mut model = Model::new(Theme::System, BTreeMap::new(), BTreeMap::new());
-    model.act(Action::Started);
-    model
-}
+use common::{opened};
+use gitops_page::{Action, MenuEntry, Preset, Source};
+use gitops_world::share::{Interaction, Session};
 
 /// Every preset and exercise of `static/`, as the page reads `scenarios.json`.
 fn all_presets() -> Vec<Preset> {

@@ -2,14 +2,10 @@
 //! for which object and field, in the worked example, in a pane someone retyped as
 //! YAML, and none while a pane does not read.
 
-use gitops_page::{Action, DriftMark, MarkKind, Model, Pane, Theme};
-use std::collections::BTreeMap;
+mod common;
 
-fn opened() -> Model {
-    let mut model = Model::new(Theme::System, BTreeMap::new(), BTreeMap::new());
-    model.act(Action::Started);
-    model
-}
+use common::{opened};
+use gitops_page::{Action, DriftMark, MarkKind, Model, Pane};
 
 /// Each mark as `kind key field: the text of its lines`.
 fn shown(model: &Model, pane: Pane) -> Vec<String> {

@@ -2,24 +2,11 @@
 //! after Step, the arrows of a step with their credentials, a refused act,
 //! a tag pushed again.
 
-use gitops_page::{Action, ClusterBox, Model, Picture, Theme};
+mod common;
+
+use common::{opened, with_preset};
+use gitops_page::{Action, ClusterBox, Model, Picture};
 use gitops_world::event::Place;
-use std::collections::BTreeMap;
-
-fn opened() -> Model {
-    let mut model = Model::new(Theme::System, BTreeMap::new(), BTreeMap::new());
-    model.act(Action::Started);
-    model
-}
-
-fn with_preset(file: &str) -> Model {
-    let path = format!("{}/../../static/presets/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(path).expect("the preset");
-    let (preset, _) = gitops_page::Preset::read(file, &text).expect("the preset reads");
-    let mut model = opened();
-    model.act(Action::Load(preset));
-    model
-}
 
 /// Each card of the current cluster as `name sync operation` and `next` for the next one.
 fn cards(picture: &Picture) -> Vec<String> {
