@@ -171,6 +171,10 @@ test('exercise 4: the database is protected, prune still works', async () => {
   await desiredPane(page).click();
   await page.keyboard.press('Control+s');
   await until(async () => page.getByRole('group', { name: 'Your working copy' }).count(), 0);
+  // The annotation goes into the file that declares the database, and no other file moves.
+  const committed = await page.getByRole('region', { name: 'Events' }).innerText();
+  assert.match(committed, /you committed [0-9a-f]{7}: Edit envs\/prod in the playground[\s\S]*writes envs\/prod\/db\.yaml/);
+  assert.doesNotMatch(committed, /manifests\.yaml|removes envs\/prod/, 'web.yaml and worker.yaml stay as they were');
   assert.match((await check(page)).verdict, /^Solved/);
   await page.getByRole('button', { name: 'Run the script out' }).click();
   const unmanaged = page.getByRole('list', { name: 'Not managed by the agent' });

@@ -4,11 +4,12 @@
 
 use crate::event::Event;
 use crate::repository::paths::is_under;
-use crate::repository::{on_branch, FileChanges, Files};
+use crate::repository::{on_branch, written_back, FileChanges, Files};
 use crate::scenario::Layout;
 use crate::script::ScriptedAction;
 use crate::World;
 use gitops_core::state::State;
+use gitops_core::Workspace;
 use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -33,9 +34,9 @@ pub fn edit_message(directory: &str) -> String {
 }
 
 impl World {
-    /// `by` writes `text` as the whole desired state of `environment`: one
-    /// file in its directory, `manifests.json` (or `.yaml`), in place of
-    /// the others (a kustomization's too).
+    /// `by` writes `text` as the whole desired state of `environment`: each
+    /// object into the file that declares it, or else one file in its
+    /// directory in place of the others (`environment_changes`).
     pub fn edit_desired(&mut self, by: &str, environment: &str, text: &str) {
         let typed = self.workspace.with(|workspace| workspace.read("desired", text));
         match typed {
@@ -59,7 +60,8 @@ impl World {
     fn commit_desired(&mut self, by: &str, environment: &str, text: &str, typed: Option<State>, message: &str) {
         self.forget_applied();
         let directory = self.repository.path_of(environment, self.options.layout);
-        let changes = environment_changes(&self.desired_files(environment).1, &directory, text);
+        let head = self.desired_files(environment).1;
+        let changes = self.workspace.with(|workspace| environment_changes(workspace, &head, &directory, text, typed.as_ref()));
         let (branch, changes) = match self.options.layout {
             Layout::Directories => (None, changes),
             Layout::Branches => (
@@ -176,8 +178,20 @@ impl World {
     }
 }
 
-/// The changes that make `text` the whole desired state of `directory`.
-pub(crate) fn environment_changes(head: &Files, directory: &str, text: &str) -> FileChanges {
+/// The changes that make `text` (which reads as `typed`, when it reads) the whole
+/// desired state of `directory`: written back into the files that declare its
+/// objects (`repository::written_back`), or else as the directory's one file,
+/// `manifests.json` (or `.yaml`), in place of the others.
+pub(crate) fn environment_changes(
+    workspace: &mut Workspace,
+    head: &Files,
+    directory: &str,
+    text: &str,
+    typed: Option<&State>,
+) -> FileChanges {
+    if let Some(changes) = typed.and_then(|typed| written_back(workspace, head, directory, text, typed)) {
+        return changes;
+    }
     let extension = match gitops_core::state::render::Format::of(text) {
         gitops_core::state::render::Format::Json => "json",
         gitops_core::state::render::Format::Yaml => "yaml",

@@ -323,7 +323,8 @@ impl World {
             return self.edit_desired_read(YOU, environment, text, state, message);
         }
         let directory = self.repository.paths().of(environment);
-        let changes = environment_changes(&self.repository.head().files, &directory, text);
+        let head = self.repository.head().files.clone();
+        let changes = self.workspace.with(|workspace| environment_changes(workspace, &head, &directory, text, Some(&state)));
         // The commit's message, or the page's, as a forge titles a pull request
         // after its branch's first commit.
         let message = match message.trim() {

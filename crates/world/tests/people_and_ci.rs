@@ -185,7 +185,11 @@ everywhere! {
             world.edit_desired("you", "prod", text);
         }
         assert_eq!(world.repository.log().count(), 2, "the burst amended its own commit");
-        assert_eq!(world.repository.head().files.keys().collect::<Vec<_>>(), ["envs/prod/manifests.yaml"]);
+        assert_eq!(
+            world.repository.head().files.keys().collect::<Vec<_>>(),
+            ["envs/prod/manifests.yaml"],
+            "the directory's one file takes the text, renamed for the format it was last typed in"
+        );
         let commits: Vec<String> = world.events.iter().filter(|e| e.actor == "you").map(|e| e.what.clone()).collect();
         assert_eq!(commits, [format!("committed {}: Edit envs/prod in the playground", world.repository.head().id)]);
 
@@ -210,7 +214,7 @@ everywhere! {
         assert_eq!(world.repository.head().id, main, "main did not move");
         let staging = &world.repository.branches()["staging"];
         assert_eq!(staging.len(), 2, "one commit for the burst, on staging");
-        assert_eq!(staging[1].files.keys().collect::<Vec<_>>(), ["app/manifests.json"]);
+        assert_eq!(staging[1].files.keys().collect::<Vec<_>>(), ["app/web.json"], "the branch's one file, typed as JSON");
         assert_eq!(world.desired_state("staging").unwrap().get("web"), Some(&json!({"replicas": 4})));
         assert_eq!(world.repository.branches()["prod"].len(), 1, "prod's branch is untouched");
         world.next_step();
