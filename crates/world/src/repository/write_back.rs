@@ -20,12 +20,10 @@ use super::kustomize::kustomization_file;
 use super::paths::is_under;
 use super::{FileChanges, Files};
 use gitops_core::state::render::{render, Format};
-use gitops_core::state::{Form, Key, Object, State};
+use gitops_core::state::{Form, State};
 use gitops_core::Workspace;
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::mem::discriminant;
-use std::sync::Arc;
 
 /// The changes that make `text`, which reads as `typed`, the desired state of
 /// `directory` in `head`, file by file; none where the files cannot say where
@@ -47,60 +45,46 @@ pub fn written_back(
         let remove = if path == *only { Vec::new() } else { vec![only.clone()] };
         return Some(FileChanges { write: Files::from([(path, Value::String(text.to_string()))]), remove });
     }
-    let mut declared: Vec<(&String, &Value, State)> = Vec::new();
+    // Each file with what it declares, and the same state as it is edited (few files:
+    // each object is looked for in each).
+    let mut declared: Vec<(&String, &Value, State, Option<State>)> = Vec::new();
     for (path, content) in head.iter().filter(|(path, _)| is_under(path, directory)) {
         let state = workspace.read_file(path, content).ok()?;
         if discriminant(state.form()) != discriminant(typed.form()) {
             return None;
         }
-        declared.push((path, content, state));
+        declared.push((path, content, state, None));
     }
-    if declared.is_empty() {
-        return None;
-    }
-    let file_of: BTreeMap<&Key, usize> = declared
-        .iter()
-        .enumerate()
-        .flat_map(|(index, (_, _, state))| state.objects().keys().map(move |key| (key, index)))
-        .collect();
-    let mut edited: BTreeMap<usize, State> = BTreeMap::new();
-    let mut added: Vec<(&Key, &Arc<Object>)> = Vec::new();
+    let mut added = State::empty(typed.form().clone());
     for (key, object) in typed.objects() {
-        match file_of.get(key) {
-            Some(&index) if declared[index].2.object(key) == Some(object) => {}
-            Some(&index) => edited
-                .entry(index)
-                .or_insert_with(|| declared[index].2.clone())
+        match declared.iter_mut().find(|(_, _, state, _)| state.object(key).is_some()) {
+            Some((_, _, state, _)) if state.object(key) == Some(object) => {}
+            Some((_, _, state, edited)) => edited
+                .get_or_insert_with(|| state.clone())
                 .insert_shared(key.clone(), object.clone()),
-            None => added.push((key, object)),
-        }
-    }
-    for (key, &index) in &file_of {
-        if typed.object(key).is_none() {
-            edited.entry(index).or_insert_with(|| declared[index].2.clone()).remove(key);
+            None => added.insert_shared(key.clone(), object.clone()),
         }
     }
     let mut changes = FileChanges::default();
-    for (index, state) in edited {
-        let (path, content, _) = declared[index];
-        match state.is_empty() {
-            true => changes.remove.push(path.clone()),
-            false => {
-                changes.write.insert(path.clone(), content_like(content, &state));
+    for (path, content, state, edited) in &mut declared {
+        for key in state.objects().keys().filter(|key| typed.object(key).is_none()) {
+            edited.get_or_insert_with(|| state.clone()).remove(key);
+        }
+        match edited {
+            Some(edited) if edited.is_empty() => changes.remove.push(path.to_string()),
+            Some(edited) => {
+                changes.write.insert(path.to_string(), content_like(content, edited));
             }
+            None => {}
         }
     }
-    if let Some(&(first, _)) = added.first() {
+    if let Some(first) = added.objects().keys().next() {
         let name = match added.len() {
             1 => first.rsplit('/').next().unwrap_or(first),
             _ => "manifests",
         };
-        let mut new = State::empty(typed.form().clone());
-        for (key, object) in added {
-            new.insert_shared(key.clone(), object.clone());
-        }
         let path = new_file(head, &changes, directory, name, format);
-        changes.write.insert(path, Value::String(render(&new, format).text));
+        changes.write.insert(path, Value::String(render(&added, format).text));
     }
     Some(changes)
 }
