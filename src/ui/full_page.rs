@@ -1,14 +1,13 @@
 //! The playground's own page: presets, the two states, the plan and status, the
 //! options, the controls and the world's timeline.
 
-use crate::ui::components::commit_bar::commit_bar;
 use crate::ui::components::plan_view::card_id;
 use crate::ui::components::{
     header, options_panel, preset_menu, tabs, time_bar, HeaderProps, OptionsPanelProps, PresetMenuProps, TabsProps, TimeBarProps,
     
     ExercisePanel, FullControls, Help, PictureView, PlanView, SharePanel, StatePane, StatusView, Timeline, WarningsView,
 };
-use crate::ui::page_parts::{controls, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
+use crate::ui::page_parts::{above_desired, controls, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
 use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::reducer::ModelHandle;
 use crate::ui::sender::{use_send, Sender};
@@ -149,7 +148,7 @@ pub fn full_page(props: &PageProps) -> Html {
                             marks={desired_marks.clone()}
                             on_mark={show_card.clone()}
                             on_edit={on_edit.clone()}
-                            above={commit_bar(&model, &send)}
+                            above={above_desired(&model, &send)}
                         />
                     </div>
                     <div class={panel_class(Panel::Actual)}>

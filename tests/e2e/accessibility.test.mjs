@@ -37,13 +37,16 @@ async function choose(page, title) {
 const picture = (page) => page.getByRole('group', { name: /^The world at/ });
 
 for (const colorScheme of ['light', 'dark']) {
-  test(`axe finds no violation in the worked example, before and after Step (${colorScheme})`, async () => {
+  test(`axe finds no violation in the worked example, before and after Step, with Git's files open (${colorScheme})`, async () => {
     const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 }, colorScheme });
     await picture(page).waitFor();
     assert.deepEqual(await violations(page), [], 'the first screen');
     await page.getByRole('button', { name: 'Step', exact: true }).click();
     await until(async () => picture(page).locator('.object.gone').count(), 1);
     assert.deepEqual(await violations(page), [], 'after Step');
+    await page.getByText('Files in Git', { exact: true }).click();
+    await page.getByRole('region', { name: 'envs/prod/manifests.json in Git' }).waitFor();
+    assert.deepEqual(await violations(page), [], "with Git's files open");
     await context.close();
   });
 }

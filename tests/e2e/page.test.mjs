@@ -275,3 +275,24 @@ for (const [name, options] of [
     await close();
   });
 }
+
+test("Git's files are in sight: an overlay's kustomization, its patch and the base it reads, each opened to its text", async () => {
+  const { page, close } = await openPage(browser, server.url);
+  await until(async () => (await page.getByLabel('Preset').locator('option').count()) >= menuEntries, true);
+  await page.getByLabel('Preset').selectOption({ label: 'A base and two overlays' });
+  const files = page.locator('details.git-files');
+  await page.getByText('Files in Git', { exact: true }).click();
+  const names = await files.locator('details.file > summary code').allInnerTexts();
+  assert.deepEqual(names.filter((name) => name.startsWith('base/')), ['base/deployment.yaml', 'base/kustomization.yaml', 'base/service.yaml']);
+  const overlay = names[0];
+  assert.match(overlay, /^envs\/\w+\/kustomization\.yaml$/, names.join(', '));
+  const opened = (path) => page.getByRole('region', { name: `${path} in Git` });
+  assert.match(await opened(overlay).innerText(), /resources:[\s\S]*\.\.\/\.\.\/base/, 'the overlay opens first, its resources naming the base');
+  assert.equal(await opened('base/kustomization.yaml').isVisible(), false, 'the others wait to be opened');
+  await files.getByText('base/kustomization.yaml', { exact: true }).click();
+  assert.match(await opened('base/kustomization.yaml').innerText(), /- deployment\.yaml/);
+  assert.match(await files.innerText(), /read by the kustomization/);
+  assert.match(await files.innerText(), /does not write an edit back into a kustomization's bases and patches/, 'the page says where it is simpler');
+  await screenshot(page, 'git-files-kustomize-overlays');
+  await close();
+});
