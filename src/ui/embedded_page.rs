@@ -3,7 +3,8 @@
 
 use crate::ui::components::{time_bar, PictureView, PlanView, StatePane, StatusView, TimeBarProps};
 use crate::ui::embed::Panes;
-use crate::ui::page_parts::{above_desired, controls, notice, resumed_notice, use_picture, StepEvents};
+use crate::ui::components::commit_bar::commit_bar;
+use crate::ui::page_parts::{below_desired, controls, notice, resumed_notice, use_picture, StepEvents};
 use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::reducer::ModelHandle;
 use crate::ui::sender::Sender;
@@ -89,7 +90,7 @@ pub fn embedded_page(props: &EmbeddedProps) -> Html {
             if panes.desired || panes.actual {
             <div class={classes!("panes", (!(panes.desired && panes.actual)).then_some("one"))}>
                 if panes.desired {
-                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={SameText::from(model.panes.desired.text.clone())} error={model.panes.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} above={above_desired(&model, &send)} />
+                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={SameText::from(model.panes.desired.text.clone())} error={model.panes.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} above={commit_bar(&model, &send)} below={below_desired(&model)} />
                 }
                 if panes.actual {
                 <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={SameText::from(model.panes.actual.text.clone())} error={model.panes.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />

@@ -7,7 +7,8 @@ use crate::ui::components::{
     
     ExercisePanel, FullControls, Help, PictureView, PlanView, SharePanel, StatePane, StatusView, Timeline, WarningsView,
 };
-use crate::ui::page_parts::{above_desired, controls, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
+use crate::ui::components::commit_bar::commit_bar;
+use crate::ui::page_parts::{below_desired, controls, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
 use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::reducer::ModelHandle;
 use crate::ui::sender::{use_send, Sender};
@@ -148,7 +149,7 @@ pub fn full_page(props: &PageProps) -> Html {
                             marks={desired_marks.clone()}
                             on_mark={show_card.clone()}
                             on_edit={on_edit.clone()}
-                            above={above_desired(&model, &send)}
+                            above={commit_bar(&model, &send)} below={below_desired(&model)}
                         />
                     </div>
                     <div class={panel_class(Panel::Actual)}>

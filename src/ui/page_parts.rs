@@ -3,7 +3,6 @@
 //! events of the step on screen.
 
 use crate::ui::components::controls::ControlsProps;
-use crate::ui::components::commit_bar::commit_bar;
 use crate::ui::components::{FullControls, GitFilesView};
 use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::sender::Sender;
@@ -38,14 +37,10 @@ pub fn resumed_notice(model: &Model, send: &Sender) -> Html {
 }
 
 /// The controls, as the model allows them; the full page adds its own (`full`).
-/// What stands above the Desired pane's text: the commit bar (or the pull request's)
-/// and the files of Git the environment renders from.
-pub fn above_desired(model: &Model, send: &Sender) -> Html {
+/// What follows the Desired pane's text: the files of Git the environment renders from.
+pub fn below_desired(model: &Model) -> Html {
     html! {
-        <>
-            { commit_bar(model, send) }
-            <GitFilesView world={PtrEq(model.world.clone())} environment={AttrValue::from(model.environment.clone())} />
-        </>
+        <GitFilesView world={PtrEq(model.world.clone())} environment={AttrValue::from(model.environment.clone())} />
     }
 }
 

@@ -1,4 +1,4 @@
-//! Above the Desired pane's text: the files of Git the environment renders from,
+//! Under the Desired pane's text: the files of Git the environment renders from,
 //! its directory's and those its kustomization reads from elsewhere, each a
 //! disclosure of its text (the first open), so that what Git holds is in sight and not only what it renders to.
 //! Read when opened, and again only when the world changes.
@@ -33,9 +33,9 @@ pub fn git_files_view(props: &GitFilesProps) -> Html {
     html! {
         <details class="git-files" open=true {ontoggle}>
             <summary>{ "Files in Git" }</summary>
-            <p class="hint">{ format!("{} at commit {}; the text below is what they render to.", shown.source, shown.commit) }</p>
+            <p class="hint">{ format!("{} at commit {}; the text above is what they render to.", shown.source, shown.commit) }</p>
             if shown.kustomized {
-                <p class="hint">{ "Simpler than kustomize: a commit from the text below writes what it renders to as one manifests file in place of these, since the playground does not write an edit back into a kustomization's bases and patches." }</p>
+                <p class="hint">{ "Simpler than kustomize: a commit from the text above writes what it renders to as one manifests file in place of these, since the playground does not write an edit back into a kustomization's bases and patches." }</p>
             }
             { for shown.files.iter().enumerate().map(|(index, file)| html! {
                 <details class="file" open={index == 0}>

@@ -25,6 +25,9 @@ pub struct StatePaneProps {
     /// What stands between the title and the text (the commit bar).
     #[prop_or_default]
     pub above: Html,
+    /// What follows the text (Git's files), so that both panes' texts start level.
+    #[prop_or_default]
+    pub below: Html,
 }
 
 /// A labelled editor for one state, with its error under it.
@@ -77,6 +80,7 @@ pub fn state_pane(props: &StatePaneProps) -> Html {
             if let Some(error) = &props.error {
                 <p id={error_id} class="error" role="alert">{ error.to_string() }</p>
             }
+            { props.below.clone() }
         </section>
     }
 }
