@@ -80,8 +80,9 @@ impl Workspace {
         self.reads.texts_read() + self.files.texts_read()
     }
 
-    /// How many files `read_file` has read, texts and values, rather than
-    /// recalled: one for each path and content.
+    /// How many files `read_file` has read rather than recalled, values and
+    /// texts under 32 KB (a larger text counts in `texts_read`, as `read`'s do):
+    /// one for each path and content.
     pub fn files_read(&self) -> usize {
         self.files.files_read()
     }

@@ -4,10 +4,11 @@
 
 use crate::event::Event;
 use crate::repository::paths::is_under;
-use crate::repository::{on_branch, written_back, FileChanges, Files};
+use crate::repository::{extension_of, on_branch, written_back, FileChanges, Files};
 use crate::scenario::Layout;
 use crate::script::ScriptedAction;
 use crate::World;
+use gitops_core::state::render::Format;
 use gitops_core::state::State;
 use gitops_core::Workspace;
 use serde_json::Value;
@@ -192,11 +193,7 @@ pub(crate) fn environment_changes(
     if let Some(changes) = typed.and_then(|typed| written_back(workspace, head, directory, text, typed)) {
         return changes;
     }
-    let extension = match gitops_core::state::render::Format::of(text) {
-        gitops_core::state::render::Format::Json => "json",
-        gitops_core::state::render::Format::Yaml => "yaml",
-    };
-    let file = format!("{directory}/manifests.{extension}");
+    let file = format!("{directory}/manifests.{}", extension_of(Format::of(text)));
     let remove = head
         .keys()
         .filter(|path| is_under(path, directory) && **path != file)

@@ -1,7 +1,8 @@
 //! Under the Desired pane's text: the files of Git the environment renders from,
 //! its directory's and those its kustomization reads from elsewhere, each a
-//! disclosure of its text (the first open), so that what Git holds is in sight and not only what it renders to.
-//! Read when opened, and again only when the world changes.
+//! disclosure of its text (the first open), so that what Git holds is in sight and
+//! not only what it renders to. Read when opened, and again only when the world
+//! changes.
 
 use crate::ui::ptr_eq::PtrEq;
 use gitops_page::git_files;

@@ -15,7 +15,7 @@ mod write_back;
 
 pub use branches::{branch_view, on_branch};
 pub use paths::Paths;
-pub use write_back::written_back;
+pub use write_back::{extension_of, written_back};
 pub use pull_requests::{PullRequest, PullRequestStatus};
 pub use trees::{
     desired_state, diff_files, diff_states, diff_trees, list_object_changes, missing_path, render,

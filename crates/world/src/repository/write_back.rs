@@ -113,7 +113,8 @@ fn new_file(head: &Files, changes: &FileChanges, directory: &str, name: &str, fo
         .unwrap_or_default()
 }
 
-fn extension_of(format: Format) -> &'static str {
+/// The extension of a file written in `format`.
+pub fn extension_of(format: Format) -> &'static str {
     match format {
         Format::Json => "json",
         Format::Yaml => "yaml",
