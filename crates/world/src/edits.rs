@@ -63,13 +63,7 @@ impl World {
         let directory = self.repository.path_of(environment, self.options.layout);
         let head = self.desired_files(environment).1;
         let changes = self.workspace.with(|workspace| environment_changes(workspace, &head, &directory, text, typed.as_ref()));
-        let (branch, changes) = match self.options.layout {
-            Layout::Directories => (None, changes),
-            Layout::Branches => (
-                Some(environment.to_string()),
-                on_branch(environment, &changes),
-            ),
-        };
+        let (branch, changes) = self.on_its_branch(environment, changes);
         let says = |state: Option<&State>| typed.as_ref().zip(state).is_some_and(|(typed, state)| typed.same_objects(state));
         let burst = self.burst_event(&Kind::Desired(None), environment);
         let now = self.desired_state(environment).ok();
@@ -108,6 +102,25 @@ impl World {
                 return;
             }
         }
+        self.commit_changes(by, environment, branch, changes, message);
+        self.editing = Some(Burst {
+            kind: Kind::Desired(now),
+            environment: environment.into(),
+            event: self.events.len() - 1,
+        });
+    }
+
+    /// `changes` to `environment`'s files as the branch that holds them takes
+    /// them: `main`'s as they are, or the environment's branch's under `app/`.
+    pub(crate) fn on_its_branch(&self, environment: &str, changes: FileChanges) -> (Option<String>, FileChanges) {
+        match self.options.layout {
+            Layout::Directories => (None, changes),
+            Layout::Branches => (Some(environment.to_string()), on_branch(environment, &changes)),
+        }
+    }
+
+    /// `by` commits `changes` on `branch` with `message` (empty: the page's own).
+    pub(crate) fn commit_changes(&mut self, by: &str, environment: &str, branch: Option<String>, changes: FileChanges, message: &str) {
         let message = match message.trim() {
             "" => self.default_commit_message(environment),
             written => written.to_string(),
@@ -119,11 +132,6 @@ impl World {
             write: changes.write,
             remove: changes.remove,
             set: Vec::new(),
-        });
-        self.editing = Some(Burst {
-            kind: Kind::Desired(now),
-            environment: environment.into(),
-            event: self.events.len() - 1,
         });
     }
 

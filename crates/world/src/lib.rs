@@ -25,6 +25,8 @@ mod secrets;
 pub mod share;
 pub mod summary;
 pub mod workspace;
+mod working_files;
+pub use working_files::file_text;
 
 use agent::Agent;
 use cluster::Cluster;
@@ -63,6 +65,9 @@ pub struct World {
     /// The person's working copies: what they typed in the Desired pane of an
     /// environment and have not committed yet, which Git does not hold.
     drafts: Vec<(String, SharedText)>,
+    /// The person's working copies of files of Git, by environment and path
+    /// (`working_files.rs`).
+    file_drafts: Vec<(String, String, SharedText)>,
     /// Git moved during the last step (for push-mode CI, and for a webhook
     /// the agent hears at the next step).
     committed: bool,
@@ -106,6 +111,7 @@ impl World {
             script: scenario.script.clone(),
             editing: None,
             drafts: Vec::new(),
+            file_drafts: Vec::new(),
             committed: false,
             workspace: SharedWorkspace::default(),
         }
@@ -131,6 +137,12 @@ impl World {
     /// files `desired_files` gives.
     pub fn desired_path(&self, environment: &str) -> String {
         self.repository.path_of(environment, self.options.layout)
+    }
+
+    /// Whether a kustomization builds `environment` at the commit it follows.
+    pub fn is_kustomized(&self, environment: &str) -> bool {
+        let files = self.desired_files(environment).1;
+        matches!(repository::kustomize::kustomization_file(&files, &self.desired_path(environment)), Ok(Some(_)))
     }
 
     /// The desired state of `environment` at the commit it follows.

@@ -7,7 +7,7 @@ use crate::agent::waves::{step_hold, Hold};
 use crate::cluster::comparable;
 use crate::edits::{edit_message, environment_changes};
 use crate::repository::paths::is_under;
-use crate::repository::{Files, PullRequest};
+use crate::repository::{FileChanges, Files, PullRequest};
 use crate::scenario::{Layout, Mode};
 use crate::script::ScriptedAction;
 use crate::World;
@@ -32,6 +32,11 @@ pub enum Interaction {
     /// `Edit envs/prod in the playground`).
     #[serde(rename = "o", alias = "commit")]
     Commit(String),
+    /// Typed a text into a file of Git: its path on the first line, then the
+    /// text (`Interaction::file`). A working copy of that file alone, which
+    /// Git does not hold until the person commits it.
+    #[serde(rename = "f", alias = "file")]
+    File(SharedText),
     /// Typed this text into the Actual pane.
     #[serde(rename = "a", alias = "actual")]
     Actual(SharedText),
@@ -75,6 +80,18 @@ pub enum Interaction {
     Answer(usize, usize),
 }
 
+impl Interaction {
+    /// `text` typed into the file of Git at `path`.
+    pub fn file(path: &str, text: &str) -> Interaction {
+        Interaction::File(format!("{path}\n{text}").into())
+    }
+}
+
+/// The path and the text of what `Interaction::File` holds.
+pub fn file_typed(typed: &str) -> (&str, &str) {
+    typed.split_once('\n').unwrap_or((typed, ""))
+}
+
 impl World {
     /// Does what the person did in `environment`. `None` when it does not
     /// apply (nothing to step, the end of the script); else whether its text
@@ -100,6 +117,14 @@ impl World {
                 }
                 Some(reads)
             }
+            Interaction::File(typed) => match known {
+                true => {
+                    let (path, text) = file_typed(typed);
+                    self.keep_file_draft(environment, path, &text.into())
+                }
+                false => Some(false),
+            },
+            Interaction::Commit(message) if self.has_file_drafts(environment) => self.commit_files(environment, message),
             Interaction::Commit(message) => {
                 let text = self.draft(environment)?.clone();
                 let state = read_as(self, "desired", &text)?;
@@ -325,6 +350,13 @@ impl World {
         let directory = self.repository.paths().of(environment);
         let head = self.repository.head().files.clone();
         let changes = self.workspace.with(|workspace| environment_changes(workspace, &head, &directory, text, Some(&state)));
+        self.propose_changes(environment, changes, message);
+    }
+
+    /// Opens a pull request of `changes` to `environment`, or pushes them to
+    /// the person's open one.
+    pub(crate) fn propose_changes(&mut self, environment: &str, changes: FileChanges, message: &str) {
+        let directory = self.repository.paths().of(environment);
         // The commit's message, or the page's, as a forge titles a pull request
         // after its branch's first commit.
         let message = match message.trim() {

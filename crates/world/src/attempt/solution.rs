@@ -82,8 +82,9 @@ pub fn validate_questions(
 
 /// The interactions a solution file may name: the name files write, the
 /// short one links use, and what it takes (`None` for nothing).
-const INTERACTIONS: [(&str, &str, Option<&str>); 17] = [
+const INTERACTIONS: [(&str, &str, Option<&str>); 18] = [
     ("desired", "d", Some("the Desired pane's whole text")),
+    ("file", "f", Some("a file of Git's working copy: its path on the first line, then its text")),
     ("commit", "o", Some("the commit's message, as text")),
     ("actual", "a", Some("the Actual pane's whole text")),
     ("step", "s", None),

@@ -4,6 +4,7 @@
 //! base64url-encoded, in the URL fragment (which no server ever sees).
 
 pub use crate::person::Interaction;
+use crate::person::file_typed;
 pub use decode::{decode, decode_saved, decode_saved_json, read_link, read_saved, Deflated, Inflated};
 pub use encode::{encode, encode_link, fragment_of, link_of, Encoder};
 use serde::{Deserialize, Serialize};
@@ -109,7 +110,7 @@ impl Session {
         }
     }
 
-    /// Records an interaction. Typing in a pane is one entry per burst, as
+    /// Records an interaction. Typing in a pane (or a file) is one entry per burst, as
     /// the world keeps one commit per burst: a text replaces the texts typed
     /// into the same pane just before it, except a good one followed by a
     /// broken one (the good one reached the world, so both are kept). Ignore
@@ -120,11 +121,11 @@ impl Session {
                 (earlier, &interaction),
                 (Interaction::Desired(_), Interaction::Desired(_))
                     | (Interaction::Actual(_), Interaction::Actual(_))
-            )
+            ) || matches!((earlier, &interaction), (Interaction::File(earlier), Interaction::File(typed)) if file_typed(earlier).0 == file_typed(typed).0)
         };
         let is_text = matches!(
             interaction,
-            Interaction::Desired(_) | Interaction::Actual(_)
+            Interaction::Desired(_) | Interaction::Actual(_) | Interaction::File(_)
         );
         if is_text && self.broken_tail && self.interactions.last().is_some_and(same_pane) {
             self.interactions.pop();
