@@ -1,15 +1,15 @@
 //! In a lesson's iframe (`?embed=1`): the scenario, its panes and plan, and the
 //! controls; or (`view=picture`) the picture of the world with its controls.
 
-use crate::ui::components::{time_bar, PictureView, PlanView, StatePane, StatusView, TimeBarProps};
+use crate::ui::components::{time_bar, PictureView, PlanView, StatusView, TimeBarProps};
 use crate::ui::embed::Panes;
-use crate::ui::components::commit_bar::commit_bar;
-use crate::ui::page_parts::{below_desired, controls, notice, resumed_notice, use_picture, StepEvents};
-use crate::ui::ptr_eq::{PtrEq, SameText};
+use crate::ui::page_parts::{controls, state_pane, notice, resumed_notice, use_picture, StepEvents};
+use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::ModelHandle;
 use crate::ui::sender::Sender;
 use gitops_page::{Action, Pane};
 use wasm_bindgen::JsCast;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -90,10 +90,10 @@ pub fn embedded_page(props: &EmbeddedProps) -> Html {
             if panes.desired || panes.actual {
             <div class={classes!("panes", (!(panes.desired && panes.actual)).then_some("one"))}>
                 if panes.desired {
-                <StatePane pane={Pane::Desired} title="Desired (Git)" hint="" text={SameText::from(model.panes.desired.text.clone())} error={model.panes.desired.error.clone()} highlight={model.highlighted_lines(Pane::Desired)} on_edit={on_edit.clone()} above={commit_bar(&model, &send)} below={below_desired(&model)} />
+                { state_pane(model, &send, Pane::Desired, on_edit.clone(), Rc::default(), Callback::noop()) }
                 }
                 if panes.actual {
-                <StatePane pane={Pane::Actual} title="Actual (cluster)" hint="" text={SameText::from(model.panes.actual.text.clone())} error={model.panes.actual.error.clone()} highlight={model.highlighted_lines(Pane::Actual)} {on_edit} />
+{ state_pane(model, &send, Pane::Actual, on_edit, Rc::default(), Callback::noop()) }
                 }
             </div>
             }

@@ -5,11 +5,10 @@ use crate::ui::components::plan_view::card_id;
 use crate::ui::components::{
     header, options_panel, preset_menu, tabs, time_bar, HeaderProps, OptionsPanelProps, PresetMenuProps, TabsProps, TimeBarProps,
     
-    ExercisePanel, FullControls, Help, PictureView, PlanView, SharePanel, StatePane, StatusView, Timeline, WarningsView,
+    ExercisePanel, FullControls, Help, PictureView, PlanView, SharePanel, StatusView, Timeline, WarningsView,
 };
-use crate::ui::components::commit_bar::commit_bar;
-use crate::ui::page_parts::{below_desired, controls, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
-use crate::ui::ptr_eq::{PtrEq, SameText};
+use crate::ui::page_parts::{controls, state_pane, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
+use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::ModelHandle;
 use crate::ui::sender::{use_send, Sender};
 use gitops_page::{Action, Pane, Panel, PlaybackAction, ViewAction, WorkAction};
@@ -40,7 +39,6 @@ pub fn full_page(props: &PageProps) -> Html {
         |panel: Panel| classes!("panel", (model.view.panel == panel).then_some("active"));
     let report = model.panes.report.clone();
     let environments = model.environments();
-    let (desired_title, desired_hint) = model.desired_heading();
     let picture = use_picture(model);
     let on_inspect = use_send(&send, Action::Inspect);
     let desired_marks = use_pane_marks(model, Pane::Desired);
@@ -139,31 +137,10 @@ pub fn full_page(props: &PageProps) -> Html {
                 </div>
                 <div class="panes">
                     <div class={panel_class(Panel::Desired)}>
-                        <StatePane
-                            pane={Pane::Desired}
-                            title={desired_title}
-                            hint={desired_hint}
-                            text={SameText::from(model.panes.desired.text.clone())}
-                            error={model.panes.desired.error.clone()}
-                            highlight={model.highlighted_lines(Pane::Desired)}
-                            marks={desired_marks.clone()}
-                            on_mark={show_card.clone()}
-                            on_edit={on_edit.clone()}
-                            above={commit_bar(&model, &send)} below={below_desired(&model)}
-                        />
+                        { state_pane(model, &send, Pane::Desired, on_edit.clone(), desired_marks.clone(), show_card.clone()) }
                     </div>
                     <div class={panel_class(Panel::Actual)}>
-                        <StatePane
-                            pane={Pane::Actual}
-                            title={format!("Actual (cluster: {})", model.environment)}
-                            hint="Editing changes the cluster by hand"
-                            text={SameText::from(model.panes.actual.text.clone())}
-                            error={model.panes.actual.error.clone()}
-                            highlight={model.highlighted_lines(Pane::Actual)}
-                            marks={actual_marks.clone()}
-                            on_mark={show_card}
-                            {on_edit}
-                        />
+                        { state_pane(model, &send, Pane::Actual, on_edit, actual_marks.clone(), show_card) }
                     </div>
                 </div>
                 <div id="panel-plan" class={classes!(panel_class(Panel::Plan), "results", model.panes.is_stale().then_some("stale"))}>

@@ -3,7 +3,8 @@
 //! events of the step on screen.
 
 use crate::ui::components::controls::ControlsProps;
-use crate::ui::components::{FullControls, GitFilesView};
+use crate::ui::components::{FullControls, GitFilesView, StatePane};
+use gitops_core::text::edit::TypedText;
 use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::sender::Sender;
 use gitops_page::{Action, Model, Pane, PaneMarks, PlaybackAction, ViewAction, WorkAction};
@@ -38,9 +39,35 @@ pub fn resumed_notice(model: &Model, send: &Sender) -> Html {
 
 /// The controls, as the model allows them; the full page adds its own (`full`).
 /// What follows the Desired pane's text: the files of Git the environment renders from.
-pub fn below_desired(model: &Model) -> Html {
+/// A pane: Desired with the working copy's heading, its commit bar above the text
+/// and Git's files below it, read only where it shows a render of files
+/// (`Panes::rendered`); Actual, the cluster's.
+pub fn state_pane(model: &Model, send: &Sender, pane: Pane, on_edit: Callback<(Pane, TypedText)>, marks: Rc<PaneMarks>, on_mark: Callback<String>) -> Html {
+    let editor = model.panes.editor(pane);
+    let (title, hint, above, below) = match pane {
+        Pane::Desired => {
+            let (title, hint) = model.desired_heading();
+            let on_edit_file = send.with(|(path, text)| Action::EditFile(path, text));
+            let files = html! { <GitFilesView world={PtrEq(model.world.clone())} environment={AttrValue::from(model.environment.clone())} on_edit={on_edit_file} /> };
+            (title, hint, crate::ui::components::commit_bar::commit_bar(model, send), files)
+        }
+        Pane::Actual => (format!("Actual (cluster: {})", model.environment), "Editing changes the cluster by hand", Html::default(), Html::default()),
+    };
     html! {
-        <GitFilesView world={PtrEq(model.world.clone())} environment={AttrValue::from(model.environment.clone())} />
+        <StatePane
+            {pane}
+            {title}
+            {hint}
+            text={SameText::from(editor.text.clone())}
+            error={editor.error.clone()}
+            highlight={model.highlighted_lines(pane)}
+            {marks}
+            {on_mark}
+            {on_edit}
+            {above}
+            {below}
+            readonly={pane == Pane::Desired && model.panes.rendered}
+        />
     }
 }
 

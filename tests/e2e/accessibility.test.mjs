@@ -45,7 +45,7 @@ for (const colorScheme of ['light', 'dark']) {
     await until(async () => picture(page).locator('.object.gone').count(), 1);
     assert.deepEqual(await violations(page), [], 'after Step');
     await page.getByText('Files in Git', { exact: true }).click();
-    await page.getByRole('region', { name: 'envs/prod/manifests.json in Git' }).waitFor();
+    await page.getByRole('textbox', { name: 'envs/prod/manifests.json', exact: true }).waitFor();
     assert.deepEqual(await violations(page), [], "with Git's files open");
     await context.close();
   });

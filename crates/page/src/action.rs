@@ -54,14 +54,16 @@ pub enum Action {
     Restart,
     SelectEnvironment(String),
     Edit(Pane, TypedText),
+    /// Typed this text into the file of Git at this path (`Files in Git`).
+    EditFile(String, String),
     /// Typing paused: the world takes the text typed last.
     Settle,
     /// The message the person writes for their next commit.
     WriteCommitMessage(String),
-    /// Commits the Desired pane's working copy (Ctrl/Cmd+S), with the message
+    /// Commits the working copy, the Desired pane's or its files' (Ctrl/Cmd+S), with the message
     /// written, else the page's own.
     Commit,
-    /// Drops the working copy: the Desired pane shows Git's head again.
+    /// Drops the working copy: the Desired pane and the files show Git's head again.
     Discard,
     SetPrune(bool),
     SetSelfHeal(bool),

@@ -72,7 +72,7 @@ impl Model {
                 self.view.highlight = None;
                 if matches!(
                     interaction,
-                    Interaction::Desired(_) | Interaction::Actual(_)
+                    Interaction::Desired(_) | Interaction::Actual(_) | Interaction::File(_)
                 ) {
                     self.playback.playing = false;
                 }
@@ -128,9 +128,17 @@ impl Model {
         self.panes.keystrokes += 1;
     }
 
-    /// Drops the working copy: the Desired pane shows Git's head again, as
-    /// the person's text, so that the session records it.
+    /// Drops the working copy: the files and the Desired pane show Git's head
+    /// again, as the person's texts, so that the session records them.
     pub(crate) fn discard(&mut self) {
+        let environment = self.environment.clone();
+        for (path, in_git) in self.world.drafted_files_in_git(&environment) {
+            // Each file typed back as Git has it: a working copy no more.
+            self.interact(Interaction::file(&path, &in_git));
+        }
+        if self.world.draft(&environment).is_none() {
+            return;
+        }
         let Ok(head) = self.world.desired_state(&self.environment) else {
             return;
         };

@@ -101,9 +101,10 @@ impl Model {
         match (self.panes.uncommitted, self.world.open_proposal(&self.environment)) {
             (true, _) => (
                 format!("Desired (your working copy of {source}, not committed)"),
-                match reviewed {
-                    true => "Git is unchanged: commit to open or update your pull request",
-                    false => "Git is unchanged until you commit (Ctrl/Cmd+S)",
+                match (reviewed, self.panes.rendered) {
+                    (true, _) => "Git is unchanged: commit to open or update your pull request",
+                    (false, true) => "What your files render to; Git is unchanged until you commit (Ctrl/Cmd+S)",
+                    (false, false) => "Git is unchanged until you commit (Ctrl/Cmd+S)",
                 },
             ),
             (false, Some(pull)) => (
@@ -112,6 +113,10 @@ impl Model {
                     pull.number
                 ),
                 "Git is unchanged until it is merged; a commit updates the pull request",
+            ),
+            (false, None) if self.panes.rendered => (
+                format!("Desired (Git: {source}, rendered)"),
+                "Read only: kustomize builds it from Files in Git, below, where you edit",
             ),
             (false, None) => (
                 format!("Desired (Git: {source})"),

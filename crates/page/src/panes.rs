@@ -39,6 +39,13 @@ pub struct Panes {
     /// Whether the Desired pane holds a working copy that Git does not:
     /// the plan previews it, and Step waits for its commit.
     pub uncommitted: bool,
+    /// Why the working copy of Git's files does not render, while it does not
+    /// (the Desired pane shows the head's render then, and nothing commits).
+    pub files_error: Option<String>,
+    /// Whether the Desired pane shows a render of files the person edits
+    /// there no more: the working copy is in Git's files, or a kustomization
+    /// builds the environment (an edit of its render could not go back into them).
+    pub rendered: bool,
     /// The message written for the next commit (empty: the page's own).
     pub commit_message: String,
     /// Counts keystrokes, so that a pause in typing can be noticed.
@@ -172,6 +179,19 @@ impl Panes {
         self.line_moves += 1;
         self.actual.show(&actual);
         self.uncommitted = false;
+        self.files_error = None;
+        self.rendered = world.has_file_drafts(environment) || world.is_kustomized(environment);
+        if let Some(working) = world.working_state(environment) {
+            self.uncommitted = true;
+            match working {
+                Ok(state) => {
+                    self.head_error = None;
+                    self.desired.show(&state);
+                    return self.report_on(&state, &actual, world, environment);
+                }
+                Err(error) => self.files_error = Some(error.to_string()),
+            }
+        }
         if let Some(draft) = world.draft(environment) {
             // The working copy stays as typed, and the plan previews it.
             if !self.desired.text.same(draft) {

@@ -46,6 +46,7 @@ impl Model {
                 next.interact(Interaction::Environment(environment))
             }
             Action::Edit(pane, text) => next.type_text(pane, text),
+            Action::EditFile(path, text) => next.interact(Interaction::file(&path, &text)),
             // Settled above, as every action that is not typing does.
             Action::Settle => {}
             Action::WriteCommitMessage(message) => next.panes.commit_message = message,

@@ -36,6 +36,9 @@ pub fn commit_bar(model: &Model, send: &Sender) -> Html {
     html! {
         <div class="commit-bar" role="group" aria-label="Your working copy">
             <p class="hint">{ "Not in Git yet: the plan shows what the agent would do once you commit." }</p>
+            if let Some(error) = &model.panes.files_error {
+                <p class="error" role="alert">{ format!("Your files do not render, so Commit waits: {error}") }</p>
+            }
             <input type="text" aria-label="Commit message" placeholder={model.default_commit_message()} value={model.panes.commit_message.clone()} {oninput} {onkeydown} />
             <button class="primary" onclick={on_commit.reform(|_| ())}>{ "Commit" }</button>
             <button onclick={send.with(|_| Action::Discard)}>{ "Discard" }</button>

@@ -25,6 +25,9 @@ pub struct StatePaneProps {
     /// What stands between the title and the text (the commit bar).
     #[prop_or_default]
     pub above: Html,
+    /// Whether the text is a render that takes no typing (Git's files do).
+    #[prop_or_default]
+    pub readonly: bool,
     /// What follows the text (Git's files), so that both panes' texts start level.
     #[prop_or_default]
     pub below: Html,
@@ -76,6 +79,7 @@ pub fn state_pane(props: &StatePaneProps) -> Html {
                 on_mark={props.on_mark.clone()}
                 described_by={props.error.as_ref().map(|_| AttrValue::from(error_id.clone()))}
                 highlight={props.highlight.clone()}
+                readonly={props.readonly}
             />
             if let Some(error) = &props.error {
                 <p id={error_id} class="error" role="alert">{ error.to_string() }</p>
