@@ -10,12 +10,13 @@ import { dist, test } from './harness.mjs';
 
 const KB = 1024;
 /**
- * The first visit's budget: 442.7 KB gzipped, what it was on 2026-12-05, which the issues
- * hold it to however the code grows (it was 460 KB while it stood above that, 560 KB
- * until the page's wasm came packed with xz). Git's history of this file has each earlier
- * budget and what moved it.
+ * The first visit's budget: 460 KB gzipped, what the open issues hold it to however the
+ * code grows (442.7 KB while the issue that restructured the code required it to be no
+ * larger than on 2026-12-05; 560 KB until the page's wasm came packed with xz). The
+ * figure prints on every run, so what each change costs shows. Git's history of this
+ * file has each earlier budget and what moved it.
  */
-const BUDGET = 442.7 * KB;
+const BUDGET = 460 * KB;
 
 /**
  * The API module a lesson page loads (its wasm, glue and api.js), gzipped: 491.1 KB when
