@@ -44,6 +44,19 @@ test('the worked example: Step asks the agent, the agent applies to the card, an
     'agent → cluster prod: deleted debug from prod, with cluster: write',
   ]);
   assert.match(await page.getByRole('region', { name: /^At minute 0/ }).innerText(), /you: asked the agent for the next operation of prod's sync[\s\S]*agent: deleted debug from prod/);
+  // The request goes over Git, which it does not touch, not through its box.
+  const crossings = await picture(page).evaluate((svg) => {
+    const git = svg.querySelector('g.git > rect').getBBox();
+    const request = [...svg.querySelectorAll('g.arrow')].find((arrow) => arrow.getAttribute('aria-label').startsWith('you → the agent'));
+    const path = request.querySelector('path');
+    const inside = [];
+    for (let along = 0; along <= path.getTotalLength(); along += 2) {
+      const { x, y } = path.getPointAtLength(along);
+      if (x > git.x && x < git.x + git.width && y > git.y && y < git.y + git.height) inside.push([Math.round(x), Math.round(y)]);
+    }
+    return inside;
+  });
+  assert.deepEqual(crossings, [], "the request's arrow stays out of Git's box");
   await screenshot(page, 'picture-worked-example-deleted', { fullPage: false });
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await until(async () => cards(page), [

@@ -20,7 +20,14 @@ pub(super) fn arrow_view(
     boxes: &Boxes,
     layout: &Layout,
 ) {
-    let Some(curve) = curve(arrow, index, boxes, layout) else {
+    let Some((path, (badge_x, badge_y))) = request_over_the_boxes(arrow, index, boxes, layout).or_else(|| {
+        let curve = curve(arrow, index, boxes, layout)?;
+        // Each badge at its own point of its curve, so that arrows between the same
+        // boxes do not hide each other's numbers.
+        let along = [0.5, 0.3, 0.7, 0.4, 0.6][index % 5];
+        let [(from_x, from_y), (c1_x, c1_y), (c2_x, c2_y), (to_x, to_y)] = curve;
+        Some((format!("M{from_x},{from_y} C{c1_x},{c1_y} {c2_x},{c2_y} {to_x},{to_y}"), point(&curve, along)))
+    }) else {
         return;
     };
     let class = if arrow.refused {
@@ -29,15 +36,10 @@ pub(super) fn arrow_view(
         "arrow"
     };
     let label = escape(&arrow.label());
-    // Each badge at its own point of its curve, so that arrows between the same
-    // boxes do not hide each other's numbers.
-    let along = [0.5, 0.3, 0.7, 0.4, 0.6][index % 5];
-    let (badge_x, badge_y) = point(&curve, along);
-    let [(from_x, from_y), (c1_x, c1_y), (c2_x, c2_y), (to_x, to_y)] = curve;
     let name = layout.name;
     let _ = write!(
         out,
-        r#"<g class="{class}" role="img" aria-label="{label}"><title>{label}</title><path d="M{from_x},{from_y} C{c1_x},{c1_y} {c2_x},{c2_y} {to_x},{to_y}" marker-end="url(#arrow-head-{name})"/><circle cx="{badge_x}" cy="{badge_y}" r="9"/>"#
+        r#"<g class="{class}" role="img" aria-label="{label}"><title>{label}</title><path d="{path}" marker-end="url(#arrow-head-{name})"/><circle cx="{badge_x}" cy="{badge_y}" r="9"/>"#
     );
     // The badge is its event's number in the list beside the picture; a refusal is a cross.
     let mark = match arrow.refused {
@@ -46,6 +48,32 @@ pub(super) fn arrow_view(
     };
     text(out, badge_x, badge_y + 4, "number", &mark);
     out.push_str("</g>");
+}
+
+/// Side by side, a person's request to the agent (Step asks it for the next
+/// operation): up from the top of the person's box into the lane above the boxes,
+/// along it over Git, which the request does not touch, and down into the agent's
+/// badge; its number in the gutter before the clusters. Its path and its number's place.
+fn request_over_the_boxes(arrow: &Arrow, index: usize, boxes: &Boxes, layout: &Layout) -> Option<(String, (i32, i32))> {
+    let Place::Agent(environment) = &arrow.place else {
+        return None;
+    };
+    if layout.stacked || arrow.actor == "agent" {
+        return None;
+    }
+    let (x, y) = boxes.agent_of(environment)?;
+    let (_, top, _) = boxes.actors.iter().find(|(name, ..)| *name == arrow.actor)?;
+    let (from_x, to_x) = (layout.actor.0 + layout.actor.1 - 14, x + super::cluster::AGENT_W / 2);
+    let lane = boxes.git - 6;
+    let gutter = (layout.git.0 + layout.git.1 + layout.cluster.0) / 2 + [0, -20, 20][index % 3];
+    Some((
+        format!(
+            "M{from_x},{top} Q{from_x},{lane} {},{lane} L{},{lane} Q{to_x},{lane} {to_x},{y}",
+            from_x + 6,
+            to_x - 6
+        ),
+        (gutter, lane),
+    ))
 }
 
 /// The arrow's curve, when both its ends are in the picture.
