@@ -109,4 +109,26 @@ everywhere! {
         assert!(yaml(&world.desired_state("prod").unwrap()).contains("replicas: 4"));
         assert!(yaml(&world.desired_state("staging").unwrap()).contains("replicas: 1"), "staging's branch is untouched");
     }
+
+    fn in_a_reviewed_environment_a_file_typed_in_goes_into_a_pull_request_and_its_next_edit_keeps_the_first() {
+        let mut world = world_of("promotion.yaml", include_str!("../../../static/exercises/promotion.yaml"));
+        let path = "envs/prod/web.yaml";
+        let original = in_git(&world, "prod", path);
+        let head = world.repository.head().id.clone();
+        world.interact("prod", &Interaction::file(path, &original.replacen("replicas: 2", "replicas: 3", 1)));
+        assert_eq!(world.interact("prod", &Interaction::Commit("Three replicas".into())), Some(true));
+        assert_eq!(world.repository.head().id, head, "a reviewed environment's Git changes only by a merge");
+        let pull = world.open_proposal("prod").expect("a pull request").clone();
+        assert_eq!(pull.changes.write.keys().collect::<Vec<_>>(), [path]);
+        // The next edit starts from the pull request, not from Git's head, and the push keeps both.
+        let proposed = file_text(path, &world.working_files("prod")[path]);
+        assert!(proposed.contains("replicas: 3"), "the working copy starts from the pull request: {proposed}");
+        world.interact("prod", &Interaction::file(path, &format!("# scaled for the launch\n{proposed}")));
+        world.interact("prod", &Interaction::Commit(String::new()));
+        let revised = world.open_proposal("prod").expect("the same pull request");
+        assert_eq!(revised.number, pull.number);
+        let text = file_text(path, &revised.changes.write[path]);
+        assert!(text.starts_with("# scaled for the launch") && text.contains("replicas: 3"), "{text}");
+        assert!(yaml(&world.proposal("prod").unwrap()).contains("replicas: 3"));
+    }
 }
