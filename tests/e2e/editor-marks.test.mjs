@@ -62,6 +62,33 @@ test('the panes are coloured as JSON and as YAML', async () => {
   await close();
 });
 
+test('a digit typed over a digit leaves the colours where they stand; a longer value colours the block again', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  await until(async () => (await coloured(page, 'Desired', 'code-number')).includes('3'), true);
+  // Any change to a highlight repaints the page: count them.
+  await page.evaluate(() => {
+    window.__highlightChanges = 0;
+    for (const method of ['add', 'delete', 'clear']) {
+      const own = Highlight.prototype[method];
+      Highlight.prototype[method] = function (...args) {
+        window.__highlightChanges += 1;
+        return own.apply(this, args);
+      };
+    }
+  });
+  await selectInEditor(pane(page, 'Desired'), { after: '"web"', before: '"replicas": ', length: 1 });
+  await page.keyboard.press('5');
+  await until(async () => (await coloured(page, 'Desired', 'code-number')).includes('5'), true);
+  assert.equal(await page.evaluate(() => window.__highlightChanges), 0, 'the ranges still cover the same tokens');
+  assert.deepEqual(await coloured(page, 'Desired', 'code-number'), ['2', '5'], 'and the new digit is coloured as a number');
+  await page.keyboard.type('0');
+  await until(async () => (await coloured(page, 'Desired', 'code-number')).includes('50'), true);
+  assert.ok((await page.evaluate(() => window.__highlightChanges)) > 0, 'a token that grew is coloured again');
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
 test('drift is marked in both panes, and a mark shows its card in the plan', async () => {
   const { page, record, close } = await openPage(browser, server.url);
   await until(() => cards(page), ['DELETE debug', 'UPDATE web']);

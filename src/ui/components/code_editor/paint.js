@@ -74,6 +74,21 @@ export function colourBlock(block, spans) {
   return painted;
 }
 
+/**
+ * Whether what `colourBlock` highlighted still stands on `block`'s text: each range
+ * over one of its text nodes, within that node's text (the browser edits a text node
+ * in place, so a character typed over another leaves every range where it was).
+ */
+export function stillOver(painted, block) {
+  for (let at = 1; at < painted.length; at += 2) {
+    const range = painted[at];
+    for (const [node, offset] of [[range.startContainer, range.startOffset], [range.endContainer, range.endOffset]]) {
+      if (node.parentNode !== block || offset > node.length) return false;
+    }
+  }
+  return true;
+}
+
 /** Takes off what `colourBlock` highlighted. */
 export function erase(painted) {
   for (let at = 0; at < painted.length; at += 2) painted[at].delete(painted[at + 1]);

@@ -21,6 +21,8 @@ extern "C" {
     #[wasm_bindgen(js_name = colourBlock)]
     fn colour_block(block: &Node, spans: &[u32]) -> JsValue;
     fn erase(painted: &JsValue);
+    #[wasm_bindgen(js_name = stillOver)]
+    fn still_over(painted: &JsValue, block: &Node) -> bool;
     #[wasm_bindgen(js_name = showPair)]
     fn show_pair(pair: usize, first: Option<&Node>, first_at: u32, second: Option<&Node>, second_at: u32);
 }
@@ -63,6 +65,8 @@ struct Painted {
     text: String,
     /// The ignored lines it greyed, counted from its first line.
     ignored: Vec<usize>,
+    /// What it highlighted, as `spans` gives it.
+    spans: Vec<u32>,
     ranges: JsValue,
 }
 
@@ -77,9 +81,22 @@ impl Painter {
         for painted in std::mem::take(&mut self.painted) {
             let text = block_text(&painted.block, MOST_COLOURED_UNITS);
             let shown = blocks.iter().find(|block| block.index == painted.index && block.element == painted.block);
-            match (shown, text) {
-                (Some(block), Some(text)) if text == painted.text && greyed(block, &text, ignored) == painted.ignored => kept.push(painted),
-                _ => erase(&painted.ranges),
+            let (Some(block), Some(text)) = (shown, text) else {
+                erase(&painted.ranges);
+                continue;
+            };
+            let greyed_now = greyed(block, &text, ignored);
+            if text == painted.text && greyed_now == painted.ignored {
+                kept.push(painted);
+                continue;
+            }
+            // A change that leaves every colour where it was (a digit typed over a
+            // digit) keeps the ranges: any change to a highlight repaints the page.
+            let spans_now = spans(&text, &greyed_now);
+            if spans_now == painted.spans && still_over(&painted.ranges, &block.element) {
+                kept.push(Painted { text, ignored: greyed_now, ..painted });
+            } else {
+                erase(&painted.ranges);
             }
         }
         for block in blocks {
@@ -90,8 +107,9 @@ impl Painter {
                 continue;
             };
             let ignored = greyed(block, &text, ignored);
-            let ranges = colour_block(&block.element, &spans(&text, &ignored));
-            kept.push(Painted { index: block.index, block: block.element.clone(), text, ignored, ranges });
+            let spans = spans(&text, &ignored);
+            let ranges = colour_block(&block.element, &spans);
+            kept.push(Painted { index: block.index, block: block.element.clone(), text, ignored, spans, ranges });
         }
         self.painted = kept;
     }
