@@ -7,7 +7,7 @@ use crate::agent::waves::{step_hold, Hold};
 use crate::cluster::comparable;
 use crate::edits::{edit_message, environment_changes};
 use crate::repository::paths::is_under;
-use crate::repository::{FileChanges, Files, PullRequest};
+use crate::repository::{FileChanges, PullRequest};
 use crate::scenario::{Layout, Mode};
 use crate::script::ScriptedAction;
 use crate::World;
@@ -210,13 +210,8 @@ impl World {
     /// The desired state the person proposes for `environment` in their
     /// open pull request, when edits there need one.
     pub fn proposal(&self, environment: &str) -> Option<State> {
-        let pull = self.open_proposal(environment)?;
-        let mut files = Files::clone(&self.repository.head().files);
-        for path in &pull.changes.remove {
-            files.remove(path);
-        }
-        files.extend(pull.changes.write.clone());
-        let directory = self.repository.paths().of(environment);
+        self.open_proposal(environment)?;
+        let (files, directory) = (self.files_in_git(environment), self.desired_path(environment));
         self.workspace.with(|workspace| crate::repository::desired_state(workspace, &files, &directory)).ok()
     }
 

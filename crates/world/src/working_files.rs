@@ -45,7 +45,7 @@ impl World {
 
     /// Git's files at the commit `environment` follows, with the person's open
     /// pull request's changes where one waits.
-    fn files_in_git(&self, environment: &str) -> Files {
+    pub(crate) fn files_in_git(&self, environment: &str) -> Files {
         let files = self.desired_files(environment).1;
         match self.open_proposal(environment) {
             Some(pull) => pull.changes.applied_to(&files),
