@@ -37,8 +37,6 @@ pub fn resumed_notice(model: &Model, send: &Sender) -> Html {
     })
 }
 
-/// The controls, as the model allows them; the full page adds its own (`full`).
-/// What follows the Desired pane's text: the files of Git the environment renders from.
 /// A pane: Desired with the working copy's heading, its commit bar above the text
 /// and Git's files below it, read only where it shows a render of files
 /// (`Panes::rendered`); Actual, the cluster's.
@@ -71,6 +69,7 @@ pub fn state_pane(model: &Model, send: &Sender, pane: Pane, on_edit: Callback<(P
     }
 }
 
+/// The controls, as the model allows them; the full page adds its own (`full`).
 pub fn controls(model: &Model, send: &Sender, full: Option<FullControls>) -> Html {
     crate::ui::components::controls::controls(&ControlsProps {
         can_step: model.panes.can_step(),
