@@ -237,3 +237,26 @@ test('in a large text the marks stay while typing within a line, and go while a 
   await until(marks, 300);
   await close();
 });
+
+test('in a large text only the lines near the screen are coloured, and scrolling colours the lines it shows', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  // 600 services, four lines each: 2,400 lines, twelve blocks.
+  const text = JSON.stringify(Object.fromEntries(Array.from({ length: 600 }, (_, index) => [`service-${index}`, { image: `registry.example/service-${index}:1.0.${index}`, replicas: 3 }])), null, 2);
+  await pasteOver(pane(page, 'Desired'), text);
+  const services = async () => (await coloured(page, 'Desired', 'code-key')).filter((key) => key.startsWith('"service-'));
+  await until(async () => (await services()).includes('"service-0"'), true);
+  // The browser draws every range of every highlight again at each change to the page:
+  // the pane colours the rows on screen and a step either side, not its whole blocks.
+  const atTop = await services();
+  assert.ok(atTop.length < 60, `${atTop.length} services coloured at the top of 600`);
+  assert.ok(!atTop.includes('"service-599"'));
+  await pane(page, 'Desired').evaluate((editor) => editor.scrollTo(0, editor.scrollHeight));
+  await until(async () => (await services()).includes('"service-599"'), true);
+  const atBottom = await services();
+  assert.ok(atBottom.length < 60 && !atBottom.includes('"service-0"'), atBottom.join(' '));
+  await section(page, 'Desired').scrollIntoViewIfNeeded();
+  await screenshot(page, 'editor-colours-scrolled', { fullPage: false });
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});

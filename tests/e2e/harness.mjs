@@ -219,6 +219,8 @@ export async function screenshot(page, name, { fullPage = true, timeout = 30_000
   const path = join(artifacts, `${name}.png`);
   const viewport = page.viewportSize();
   if (!fullPage || !viewport) {
+    // Blocks just scrolled on screen render in the frame after the one that finds them there.
+    await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
     await page.screenshot({ path, fullPage, timeout });
     return path;
   }

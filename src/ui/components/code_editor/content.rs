@@ -40,11 +40,13 @@ pub const BLOCK_LINES: usize = 200;
 /// The class of a block, for style.css.
 const BLOCK_CLASS: &str = "code-editor-block";
 
-/// A block near the screen: its place among the blocks, its element, its first line.
+/// A block with lines near the screen: its place among the blocks, its element, its
+/// first line, and which of its lines are near the screen (counted from its first).
 pub struct ShownBlock {
     pub index: u32,
     pub element: Node,
     pub first_line: usize,
+    pub near: Range<usize>,
 }
 
 /// The editable element and what it holds.
@@ -318,23 +320,25 @@ impl Content {
         })
     }
 
-    /// The blocks shown around the `line`th line (from 0): the one above its block, its
-    /// own and the two below, each with its index and first line. None while the element
-    /// holds anything but blocks.
-    pub fn blocks_around(&self, line: usize) -> Vec<ShownBlock> {
+    /// The blocks that show any of `lines` (a window of the text's lines, from 0), each
+    /// with the part of the window it holds. Folded blocks show none. None while the
+    /// element holds anything but blocks.
+    pub fn blocks_over(&self, lines: Range<usize>) -> Vec<ShownBlock> {
         let mut first_line = 0;
         let mut shown = Vec::new();
         for (index, block) in self.blocks.iter().enumerate() {
             let next = first_line + block.lines;
-            if !block.folded && next + BLOCK_LINES > line {
+            if first_line >= lines.end {
+                break;
+            }
+            let near = lines.start.max(first_line)..lines.end.min(next);
+            if !block.folded && !near.is_empty() {
                 shown.push(ShownBlock {
                     index: index as u32,
                     element: block.element.clone(),
                     first_line,
+                    near: near.start - first_line..near.end - first_line,
                 });
-                if shown.len() == 4 {
-                    break;
-                }
             }
             first_line = next;
         }

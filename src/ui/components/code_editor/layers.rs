@@ -12,12 +12,17 @@ use std::rc::Rc;
 use web_sys::{Element, HtmlElement};
 use yew::prelude::*;
 
+/// The colours are painted on the rows on screen and a step of rows either side,
+/// from a multiple of the step: scrolling within a step paints nothing again.
+const COLOUR_STEP: usize = 50;
+
 /// The colours' painter, and where it paints.
 #[derive(Default)]
 pub(super) struct Painting {
     pub(super) painter: Painter,
-    /// The line at the top of the text's scroll.
-    first_line: usize,
+    /// The row at the top of the text's scroll, and how many rows the screen shows.
+    first_row: usize,
+    rows_shown: usize,
     /// The marks, whose ignored lines are greyed.
     pub(super) marks: Rc<PaneMarks>,
 }
@@ -50,7 +55,10 @@ impl Layers {
             let first_visible = (f64::from(y) / row_height) as usize;
             self.window_start
                 .set((first_visible / WINDOW_STEP).saturating_sub(1) * WINDOW_STEP);
-            self.painting.borrow_mut().first_line = self.folds.line(first_visible);
+            let rows_shown = (f64::from(area.client_height()) / row_height).ceil() as usize;
+            let mut painting = self.painting.borrow_mut();
+            (painting.first_row, painting.rows_shown) = (first_visible, rows_shown);
+            drop(painting);
             self.paint();
         }
         let vertical = format!("transform: translateY({}px)", -y);
@@ -63,19 +71,29 @@ impl Layers {
         );
     }
 
-    /// Colours the blocks near the screen now, before the frame is painted: a
+    /// Colours the lines near the screen now, before the frame is painted: a
     /// keystroke's colours come in the frame that shows its text, rather than in a
     /// second frame whose painting the page would pay for again.
     pub(super) fn paint(&self) {
         let mut painting = self.painting.borrow_mut();
-        let line = painting.first_line;
+        let rows = near_the_screen(painting.first_row, painting.rows_shown);
+        let lines = self.folds.line(rows.start)..self.folds.line(rows.end);
         if let Some(content) = self.content.borrow().as_ref() {
             let marks = painting.marks.clone();
             painting
                 .painter
-                .paint(&content.blocks_around(line), &marks.ignored);
+                .paint(&content.blocks_over(lines), &marks.ignored);
         }
     }
+}
+
+/// The rows to colour when the screen shows `shown` rows from `first`: from the
+/// multiple of the step above the step it is in, to the second multiple below
+/// the last row shown.
+fn near_the_screen(first: usize, shown: usize) -> std::ops::Range<usize> {
+    let start = (first / COLOUR_STEP).saturating_sub(1) * COLOUR_STEP;
+    let end = ((first + shown) / COLOUR_STEP + 2) * COLOUR_STEP;
+    start..end
 }
 
 /// Sets an element's style, unless it is already that.

@@ -1,7 +1,9 @@
 //! Colours for the text, as named highlights (the CSS Custom Highlight API): ranges
-//! over the text the browser edits, so the DOM stays plain text. Only the blocks near
-//! the screen are coloured, in the frame that shows a keystroke's text, and a block
-//! is coloured again only when its text changed. The lines of fields no
+//! over the text the browser edits, so the DOM stays plain text. Only the lines near
+//! the screen are coloured, in the frame that shows a keystroke's text, and a block's
+//! lines are coloured again only when its text or the lines near the screen changed:
+//! the browser draws again every range of every highlight whenever the page changes,
+//! so each range coloured costs each keystroke. The lines of fields no
 //! comparison looks at are greyed over their colours. A browser without the API shows
 //! the text uncoloured. Which characters get which colour is worked out here
 //! (`syntax::tokens`); paint.js makes the ranges.
@@ -63,7 +65,8 @@ struct Painted {
     index: u32,
     block: Node,
     text: String,
-    /// The ignored lines it greyed, counted from its first line.
+    /// The lines it coloured and the ignored lines it greyed, counted from its first line.
+    near: Lines<usize>,
     ignored: Vec<usize>,
     /// What it highlighted, as `spans` gives it.
     spans: Vec<u32>,
@@ -71,8 +74,8 @@ struct Painted {
 }
 
 impl Painter {
-    /// Colours `blocks`, the ones near the screen, greying the `ignored` lines, and
-    /// takes the colours off blocks further away or gone.
+    /// Colours the lines of `blocks` near the screen, greying the `ignored` lines, and
+    /// takes the colours off lines further away and blocks gone.
     pub fn paint(&mut self, blocks: &[ShownBlock], ignored: &[Lines<usize>]) {
         if !registered() {
             return;
@@ -80,19 +83,21 @@ impl Painter {
         let mut kept = Vec::new();
         for painted in std::mem::take(&mut self.painted) {
             let text = block_text(&painted.block, MOST_COLOURED_UNITS);
-            let shown = blocks.iter().find(|block| block.index == painted.index && block.element == painted.block);
+            let shown = blocks.iter().find(|block| {
+                block.index == painted.index && block.element == painted.block && block.near == painted.near
+            });
             let (Some(block), Some(text)) = (shown, text) else {
                 erase(&painted.ranges);
                 continue;
             };
-            let greyed_now = greyed(block, &text, ignored);
+            let greyed_now = greyed(block, ignored);
             if text == painted.text && greyed_now == painted.ignored {
                 kept.push(painted);
                 continue;
             }
             // A change that leaves every colour where it was (a digit typed over a
             // digit) keeps the ranges: any change to a highlight repaints the page.
-            let spans_now = spans(&text, &greyed_now);
+            let spans_now = spans(&text, &block.near, &greyed_now);
             if spans_now == painted.spans && still_over(&painted.ranges, &block.element) {
                 kept.push(Painted { text, ignored: greyed_now, ..painted });
             } else {
@@ -106,10 +111,18 @@ impl Painter {
             let Some(text) = block_text(&block.element, MOST_COLOURED_UNITS) else {
                 continue;
             };
-            let ignored = greyed(block, &text, ignored);
-            let spans = spans(&text, &ignored);
+            let ignored = greyed(block, ignored);
+            let spans = spans(&text, &block.near, &ignored);
             let ranges = colour_block(&block.element, &spans);
-            kept.push(Painted { index: block.index, block: block.element.clone(), text, ignored, spans, ranges });
+            kept.push(Painted {
+                index: block.index,
+                block: block.element.clone(),
+                text,
+                near: block.near.clone(),
+                ignored,
+                spans,
+                ranges,
+            });
         }
         self.painted = kept;
     }
@@ -122,9 +135,9 @@ impl Painter {
     }
 }
 
-/// The lines of `block` (holding `text`) that `ignored` greys, counted from its first.
-fn greyed(block: &ShownBlock, text: &str, ignored: &[Lines<usize>]) -> Vec<usize> {
-    let lines = block.first_line..block.first_line + text.split('\n').count();
+/// The lines of `block` near the screen that `ignored` greys, counted from its first.
+fn greyed(block: &ShownBlock, ignored: &[Lines<usize>]) -> Vec<usize> {
+    let lines = block.first_line + block.near.start..block.first_line + block.near.end;
     let inside = |range: &Lines<usize>| range.start.max(lines.start)..range.end.min(lines.end);
     ignored.iter().flat_map(inside).map(|line| line - lines.start).collect()
 }
@@ -140,12 +153,17 @@ pub fn show_brackets(pair: Option<&[(Node, u32); 2]>) {
     }
 }
 
-/// What to highlight in a block's text, as (highlight, start, end) in UTF-16 units:
-/// its tokens, and its `greyed` lines (counted from its first) from their indentation.
-fn spans(text: &str, greyed: &[usize]) -> Vec<u32> {
+/// What to highlight in the `near` lines of a block's text, as (highlight, start, end)
+/// in UTF-16 units: their tokens, and those of its `greyed` lines (counted from its
+/// first) from their indentation.
+fn spans(text: &str, near: &Lines<usize>, greyed: &[usize]) -> Vec<u32> {
     let mut spans = Vec::new();
     let mut line_start = 0;
-    for (index, line) in text.split('\n').enumerate() {
+    for (index, line) in text.split('\n').enumerate().take(near.end) {
+        if index < near.start {
+            line_start += units(line) + 1;
+            continue;
+        }
         let coloured = &line[..line.floor_char_boundary(LONGEST_COLOURED_LINE)];
         for (bytes, token) in tokens(coloured) {
             let start = line_start + units(&line[..bytes.start]);
