@@ -7,6 +7,7 @@
 //! - [`state`]: a state's objects and forms, read again cheaply after an edit;
 //! - [`diff`]: comparing desired with actual (normalized, with ignore rules);
 //! - [`sync`]: the plan, its order, what it writes, apply;
+//! - [`ssa`]: server-side apply, and who owns each field of a live object;
 //! - [`health`]: Argo CD's health rules, by kind;
 //! - [`warnings`]: the lesson's checklist;
 //! - [`report`]: all of them from one comparison;
@@ -25,6 +26,7 @@ mod memo;
 pub mod options;
 pub mod pointer;
 pub mod report;
+pub mod ssa;
 pub mod state;
 pub mod sync;
 pub mod text;

@@ -1,0 +1,27 @@
+//! Server-side apply: who owns each field of a live object, as the API server
+//! records it in `metadata.managedFields`, and what an apply, an update and
+//! Flux's cleanup of field managers do to the object and to its owners.
+//!
+//! It follows Kubernetes' structured-merge-diff (`merge.Updater`'s `Apply` and
+//! `Update`, sigs.k8s.io/structured-merge-diff) and the API server's field
+//! manager (`fieldmanager`: `stripmeta` leaves out `apiVersion`, `kind`, the
+//! object's name and what the server writes; a subresource's writes are an
+//! entry of their own), and fluxcd/pkg's `ssa` (`PatchReplaceFieldsManagers`).
+//!
+//! Where the playground is simpler: a list merges by one key field (the
+//! strategic merge key of `diff::patch`; Kubernetes keys ports by port and
+//! protocol), a list of scalars is owned whole rather than item by item, and
+//! a custom resource's lists are owned whole, as its schema would have them
+//! without `x-kubernetes-list-type: map`.
+
+mod apply;
+mod cleanup;
+mod entries;
+mod fields;
+mod update;
+
+pub use apply::{apply, Applied, Conflict, Taken};
+pub use cleanup::{replace_field_managers, FieldManager, FLUX_CLEANUP};
+pub use entries::{managed_fields, with_managed_fields, Entry, Operation};
+pub use fields::{field_set, from_fields_v1, to_fields_v1, FieldPath, FieldSet, Segment};
+pub use update::update;

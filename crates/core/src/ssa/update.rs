@@ -1,0 +1,39 @@
+//! An update (structured-merge-diff `Updater.Update`): a `kubectl edit`, a
+//! controller writing through the scale subresource. Its manager comes to own
+//! each field it set or changed and each list item it added, which no other
+//! manager owns any more; a field it removed is no one's.
+
+use super::apply::value_at;
+use super::entries::{managed_fields, with_managed_fields, Entry, Operation};
+use super::fields::{field_set, Segment};
+
+/// `after`, written by `manager` (through `subresource`, empty for the object
+/// itself) over `before`, with the owners that makes; none before: a create.
+pub fn update(before: Option<&serde_json::Value>, after: &serde_json::Value, manager: &str, subresource: &str) -> serde_json::Value {
+    let mut entries = before.map(managed_fields).unwrap_or_default();
+    let was = before.map(field_set).unwrap_or_default();
+    let now = field_set(after);
+    // A field is changed when its value is; an item of a keyed list, when it is new.
+    let changed: Vec<_> = now
+        .iter()
+        .filter(|path| match (before, path.last()) {
+            (None, _) => true,
+            (Some(_), Some(Segment::Key(_))) => !was.contains(*path),
+            (Some(before), _) => value_at(before, path) != value_at(after, path),
+        })
+        .cloned()
+        .collect();
+    let gone: Vec<_> = was.difference(&now).cloned().collect();
+    for entry in &mut entries {
+        for path in &changed {
+            entry.fields.remove(path);
+        }
+        entry.fields.retain(|owned| !gone.iter().any(|path| owned.starts_with(path)));
+    }
+    let own = |entry: &Entry| entry.is(manager, Operation::Update, subresource);
+    match entries.iter_mut().find(|entry| own(entry)) {
+        Some(entry) => entry.fields.extend(changed),
+        None => entries.push(Entry::new(manager, Operation::Update, subresource, changed.into_iter().collect())),
+    }
+    with_managed_fields(after.clone(), &entries)
+}
