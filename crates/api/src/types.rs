@@ -48,14 +48,24 @@ export interface Options {
   /** Argo CD's `RespectIgnoreDifferences=true`: a sync keeps what its rules ignore. */
   respectIgnoreDifferences?: boolean;
   /**
-   * The Argo CD Application the Kubernetes objects belong to: what is
-   * applied carries its tracking id (`argocd.argoproj.io/tracking-id`), and
-   * only live objects carrying theirs are extra. Left out, every live object
-   * Git does not declare is extra (the playground's simpler rule).
+   * The Argo CD Application (or, with `agent: "flux"`, the Flux Kustomization)
+   * the Kubernetes objects belong to: what is applied carries its tracking id
+   * (`argocd.argoproj.io/tracking-id`; Flux's `kustomize.toolkit.fluxcd.io/name`
+   * and `/namespace` labels), and only live objects carrying theirs are extra.
+   * Left out, every live object Git does not declare is extra (the
+   * playground's simpler rule).
    */
   application?: string;
   /** Flux's `spec.force`: an update the API server refuses recreates the object. */
   force?: boolean;
+  /**
+   * Whose agent compares and applies: `argocd` (the default: a client-side
+   * apply with its last-applied record) or `flux` (with an `application`:
+   * kustomize-controller's forced server-side apply after its cleanup of
+   * field managers, each live object compared with what that apply would
+   * write, and `metadata.managedFields` saying who owns each field).
+   */
+  agent?: "argocd" | "flux";
 }
 
 /** One field that differs: the live value `from`, the desired value `to`. */

@@ -5,9 +5,9 @@
 //! Grouped as gitops-engine groups its packages:
 //! - [`text`]: reading JSON and YAML texts, with lines, columns and caps;
 //! - [`state`]: a state's objects and forms, read again cheaply after an edit;
-//! - [`diff`]: comparing desired with actual (normalized, with ignore rules);
+//! - [`diff`]: comparing desired with actual (normalized, with ignore rules),
+//!   and server-side apply with who owns each field (`diff::ssa`);
 //! - [`sync`]: the plan, its order, what it writes, apply;
-//! - [`ssa`]: server-side apply, and who owns each field of a live object;
 //! - [`health`]: Argo CD's health rules, by kind;
 //! - [`warnings`]: the lesson's checklist;
 //! - [`report`]: all of them from one comparison;
@@ -25,8 +25,8 @@ mod last_reports;
 mod memo;
 pub mod options;
 pub mod pointer;
+pub mod agent;
 pub mod report;
-pub mod ssa;
 pub mod state;
 pub mod sync;
 pub mod text;

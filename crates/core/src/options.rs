@@ -1,3 +1,4 @@
+pub use crate::agent::{Agent, Owner};
 use crate::diff::ignore::IgnoreRule;
 use serde::{Deserialize, Serialize};
 
@@ -31,6 +32,9 @@ pub struct Options {
     /// (`sync::immutable`). Off by default, as in both.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub force: bool,
+    /// The tool whose agent applies and compares: Argo CD (the default) or Flux.
+    #[serde(skip_serializing_if = "Agent::is_argo_cd")]
+    pub agent: Agent,
 }
 
 impl Options {
@@ -42,6 +46,12 @@ impl Options {
             respect_ignore_differences: false,
             application: None,
             force: false,
+            agent: Agent::ArgoCd,
         }
+    }
+
+    /// The owner of the objects, when there is an application.
+    pub fn owner(&self) -> Option<Owner<'_>> {
+        self.application.as_deref().map(|application| Owner { application, agent: self.agent })
     }
 }

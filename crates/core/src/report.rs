@@ -71,7 +71,7 @@ pub fn drift(desired: &State, actual: &State, options: &Options) -> Drift {
         desired,
         actual,
         &options.ignore,
-        options.application.as_deref(),
+        options.owner(),
     ))
 }
 
@@ -123,7 +123,7 @@ pub(crate) fn report_in<'a>(
         actual,
         &pairs,
         &options.ignore,
-        options.application.as_deref(),
+        options.owner(),
     );
     let drift = drift_for(&differences);
     let objects = object_statuses(&mut memos.healths, actual, &pairs, &differences);

@@ -1,9 +1,9 @@
-//! Server-side apply and who owns each field (`gitops_core::ssa`), as the API
+//! Server-side apply and who owns each field (`gitops_core::diff::ssa`), as the API
 //! server records it (structured-merge-diff's `Updater.Apply` and `Update`) and as
 //! Flux hands fields over before it applies (fluxcd/pkg `PatchReplaceFieldsManagers`,
 //! kustomize-controller's list of managers).
 
-use gitops_core::ssa::{
+use gitops_core::diff::ssa::{
     apply, field_set, from_fields_v1, managed_fields, replace_field_managers, to_fields_v1, update, with_managed_fields, Operation, Segment,
     FLUX_CLEANUP,
 };

@@ -82,6 +82,7 @@ fn options(prune: bool, ignore_replicas: bool) -> Options {
         respect_ignore_differences: false,
         application: None,
         force: false,
+        agent: Default::default(),
     }
 }
 

@@ -158,6 +158,8 @@ pub fn plan_and_report(pair: &Pair) -> Outcome {
         respect_ignore_differences: pair.respect,
         application: pair.tracked.then(|| "fuzz".to_string()),
         force: false,
+        // The byte format predates the agent: Argo CD's (the core's property tests draw both).
+        agent: gitops_core::options::Agent::ArgoCd,
     };
     let plan = plan(&desired, &actual, &options);
     laws::a_workspace_reports_as_the_pure_report(&desired, &actual, &options)?;

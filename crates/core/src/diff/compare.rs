@@ -4,7 +4,11 @@
 use crate::diff::changes::{changes, Change, Rules};
 use crate::diff::ignore::{patterns_for, IgnoreRule};
 use crate::diff::normalize::{desired_as_stored, last_applied_beside, Mode};
+use crate::diff::flux_labels::{is_labelled_by, with_owner_labels};
 use crate::diff::tracking::{is_tracked_by, with_tracking};
+use crate::agent::{Agent, Owner};
+use crate::diff::ssa::flux_apply;
+use crate::diff::ignore::with_live_at;
 use crate::memo::Memo;
 use crate::state::hook_annotations::is_hook;
 use crate::state::pairs::{aligned, Pair};
@@ -114,18 +118,22 @@ pub fn mode_of(desired: &State) -> Mode {
 /// Every difference between `desired` and `actual`, in key order. One merge
 /// over the two sorted states: linear in their sizes.
 ///
-/// With an `application`, Kubernetes objects are compared as Argo CD
-/// compares them, Git's carrying their tracking id, and a live object Git
+/// With an `owner`, Kubernetes objects are compared as its agent compares
+/// them: Argo CD's, Git's carrying their tracking id, and a live object Git
 /// does not declare is extra only when it carries its own (`tracking.rs`);
-/// without one every such object is extra, the playground's simpler rule.
+/// Flux's, Git's carrying the Kustomization's labels, each compared with what
+/// its forced server-side apply would write (`flux_apply`, fluxcd/pkg's dry run
+/// and `hasDriftedWithIgnore`), and only labelled live objects extra
+/// (`flux_labels.rs`). Without one every such object is extra, the
+/// playground's simpler rule.
 pub fn compare<'a>(
     desired: &'a State,
     actual: &'a State,
     ignore: &[IgnoreRule],
-    application: Option<&str>,
+    owner: Option<Owner>,
 ) -> Vec<Difference<'a>> {
     let pairs = aligned(desired, actual);
-    compare_pairs(&mut Comparisons::off(), desired, actual, &pairs, ignore, application)
+    compare_pairs(&mut Comparisons::off(), desired, actual, &pairs, ignore, owner)
 }
 
 /// `compare`, over the `pairs` of the two states (`aligned`), walked already. A
@@ -138,13 +146,13 @@ pub(crate) fn compare_pairs<'a>(
     actual: &'a State,
     pairs: &[Pair<'a>],
     ignore: &[IgnoreRule],
-    application: Option<&str>,
+    owner: Option<Owner>,
 ) -> Vec<Difference<'a>> {
-    let how = How::of(desired, ignore, application);
+    let how = How::of(desired, ignore, owner);
     let condition = (
         how.mode,
         ignore.to_vec(),
-        how.application.map(str::to_string),
+        how.owner.map(|owner| (owner.application.to_string(), owner.agent)),
     );
     let objects = desired.len() + actual.len();
     found.pass(condition, objects, |found| {
@@ -168,9 +176,9 @@ pub(crate) fn compare_pair<'a>(
     desired: &State,
     pair: Pair<'a>,
     ignore: &[IgnoreRule],
-    application: Option<&str>,
+    owner: Option<Owner>,
 ) -> Option<Difference<'a>> {
-    let how = How::of(desired, ignore, application);
+    let how = How::of(desired, ignore, owner);
     difference_of(pair, how, &mut |key, desired, actual| {
         judge(key, desired, actual, how)
     })
@@ -181,19 +189,23 @@ pub(crate) fn compare_pair<'a>(
 struct How<'r> {
     ignore: &'r [IgnoreRule],
     mode: Mode,
-    application: Option<&'r str>,
+    owner: Option<Owner<'r>>,
 }
 
 impl<'r> How<'r> {
-    /// How the objects of `desired` compare under these rules: an application
+    /// How the objects of `desired` compare under these rules: an owner
     /// counts for Kubernetes objects alone.
-    fn of(desired: &State, ignore: &'r [IgnoreRule], application: Option<&'r str>) -> Self {
+    fn of(desired: &State, ignore: &'r [IgnoreRule], owner: Option<Owner<'r>>) -> Self {
         let mode = mode_of(desired);
         How {
             ignore,
             mode,
-            application: application.filter(|_| mode == Mode::Kubernetes),
+            owner: owner.filter(|_| mode == Mode::Kubernetes),
         }
+    }
+
+    fn is_flux(&self) -> bool {
+        self.owner.is_some_and(|owner| owner.agent == Agent::Flux)
     }
 }
 
@@ -212,7 +224,7 @@ pub(crate) enum Verdict {
 }
 
 /// What a comparison depends on besides the objects, as the memo keeps it.
-pub(crate) type Condition = (Mode, Vec<IgnoreRule>, Option<String>);
+pub(crate) type Condition = (Mode, Vec<IgnoreRule>, Option<(String, Agent)>);
 
 /// How a desired and a live object differ.
 #[derive(Clone)]
@@ -276,11 +288,14 @@ fn difference_of<'a>(
 /// object, one another object owns (none), one the application does not
 /// manage, or extra.
 fn not_declared<'a>(key: &'a str, actual: &'a Object, how: How) -> Option<Difference<'a>> {
-    match how.application {
+    match how.owner {
         _ if is_hook_here(actual, how) => Some(Difference::Hook { key }),
         _ if is_owned(actual) => None,
         _ if flux_releases(actual).is_some() => Some(Difference::Unmanaged { key }),
-        Some(application) if !is_tracked_by(actual, application) => {
+        Some(Owner { application, agent: Agent::ArgoCd }) if !is_tracked_by(actual, application) => {
+            Some(Difference::Unmanaged { key })
+        }
+        Some(Owner { application, agent: Agent::Flux }) if !is_labelled_by(actual, application) => {
             Some(Difference::Unmanaged { key })
         }
         _ => Some(Difference::Extra { key, actual }),
@@ -309,6 +324,9 @@ fn judge(key: &str, desired: &Object, actual: &Object, how: How) -> Verdict {
 fn find(key: &str, desired: &Object, actual: &Object, how: How) -> Option<Found> {
     let How { ignore, mode, .. } = how;
     let desired = stored(desired, how);
+    if how.is_flux() {
+        return flux_drift(key, desired, actual, ignore);
+    }
     let last_applied = match mode {
         Mode::Exact => None,
         Mode::Kubernetes => last_applied_beside(actual, desired.view()),
@@ -348,15 +366,65 @@ fn is_owned(object: &Object) -> bool {
 /// Kubernetes object as the API server stores it, with the application's
 /// tracking id when there is an application.
 fn stored<'v>(desired: &'v Object, how: How) -> AsStored<'v> {
-    let stored = match (how.mode, how.application) {
+    let stored = match (how.mode, how.owner) {
         (Mode::Exact, _) => return AsStored::Declared(desired),
         (Mode::Kubernetes, None) => desired_as_stored(desired),
-        (Mode::Kubernetes, Some(application)) => {
+        (Mode::Kubernetes, Some(Owner { application, agent: Agent::ArgoCd })) => {
             with_tracking(desired_as_stored(desired), application)
+        }
+        (Mode::Kubernetes, Some(Owner { application, agent: Agent::Flux })) => {
+            with_owner_labels(desired_as_stored(desired), application)
         }
     };
     match stored {
         ValueCow::Same(_) => AsStored::Declared(desired),
         ValueCow::Changed(copy) => AsStored::Copied(Arc::new(copy)),
+    }
+}
+
+/// How a live object differs from what Flux's apply of Git's would write
+/// (fluxcd/pkg `ResourceManager.ApplyAll`: a server-side dry run, then
+/// `hasDriftedWithIgnore` against the live object), who owns each field
+/// aside: a field Flux's cleanup takes and its apply no longer sets is
+/// drift, a field only another manager owns is not. An ignored field is
+/// no drift and keeps its live value (`computeDriftedPaths` and
+/// `applyDriftResult`: stripped from the apply, or the live value adopted).
+/// The object it would write is kept for the plan's update.
+fn flux_drift(key: &str, desired: AsStored, actual: &Object, ignore: &[IgnoreRule]) -> Option<Found> {
+    let ignored = patterns_for(ignore, key, desired.view());
+    let applied = flux_apply(Some(actual.value()), desired.value()).object;
+    let written = with_live_at(applied, actual.value(), &ignored);
+    let rules = Rules {
+        mode: Mode::Exact,
+        ignored: &ignored,
+    };
+    let [after, before] = [&written, actual.value()].map(without_managed_fields);
+    let changes = changes(after.view(), before.view(), None, rules);
+    if changes.is_empty() {
+        return None;
+    }
+    let written = Arc::new(written);
+    let cells: [OnceCell<Arc<Value>>; 2] = [OnceCell::from(written.clone()), OnceCell::from(written)];
+    Some(Found {
+        stored: match desired {
+            AsStored::Declared(_) => None,
+            AsStored::Copied(copy) => Some(copy),
+        },
+        changes: changes.into(),
+        last_applied: None,
+        written: Rc::new(cells),
+    })
+}
+
+fn without_managed_fields(object: &Value) -> ValueCow<'_> {
+    match object.pointer("/metadata/managedFields") {
+        None => ValueCow::Same(ValueRef::from(object)),
+        Some(_) => {
+            let mut copy = object.clone();
+            if let Some(metadata) = copy.get_mut("metadata").and_then(Value::as_object_mut) {
+                metadata.remove("managedFields");
+            }
+            ValueCow::Changed(copy)
+        }
     }
 }

@@ -5,11 +5,13 @@
 pub mod changes;
 pub mod compare;
 pub mod drift;
+pub mod flux_labels;
 pub(crate) mod held;
 pub mod ignore;
 pub mod normalize;
 pub mod patch;
 pub mod quantity;
+pub mod ssa;
 pub mod tracking;
 pub mod go_types;
 

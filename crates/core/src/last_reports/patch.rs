@@ -61,7 +61,7 @@ pub(super) fn patched(
                     desired,
                     pair,
                     &options.ignore,
-                    options.application.as_deref(),
+                    options.owner(),
                 ),
             )
         })

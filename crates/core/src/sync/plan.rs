@@ -6,7 +6,8 @@ use crate::diff::changes::Change;
 use crate::diff::compare::{compare, mode_of, Difference};
 use crate::diff::ignore::kept_live;
 use crate::diff::normalize::Mode;
-use crate::options::Options;
+use crate::options::{Agent, Options};
+use crate::diff::ssa::flux_apply;
 use crate::state::namespace::namespace_of;
 use crate::state::protection::{prune_protection, prunes_last, requires_prune_confirmation};
 use crate::state::{Object, State};
@@ -115,7 +116,7 @@ pub fn plan(desired: &State, actual: &State, options: &Options) -> Plan {
             desired,
             actual,
             &options.ignore,
-            options.application.as_deref(),
+            options.owner(),
         ),
         desired,
         options,
@@ -196,7 +197,10 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Missing { key, desired } => Operation::Create {
                 key: key.to_string(),
                 wave,
-                object: Arc::new(created(desired.view(), mode)),
+                object: Arc::new(match (mode, options.agent) {
+                    (Mode::Kubernetes, Agent::Flux) => flux_apply(None, desired.value()).object,
+                    _ => created(desired.view(), mode),
+                }),
             },
             Difference::Changed {
                 key,

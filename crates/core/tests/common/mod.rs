@@ -6,6 +6,7 @@
 
 pub mod sessions;
 
+use gitops_core::options::Agent;
 use gitops_core::{IgnoreRule, Options, State};
 use serde_json::{json, Value};
 
@@ -54,6 +55,7 @@ pub fn options(prune: bool, ignore: Value) -> Options {
         respect_ignore_differences: false,
         application: None,
         force: false,
+        agent: Agent::ArgoCd,
     }
 }
 
@@ -67,6 +69,7 @@ pub mod generate {
     //! a hook's annotations or a status.
 
     use gitops_core::state::key_of;
+    use gitops_core::options::Agent;
     use gitops_core::{IgnoreRule, Options, State};
     use proptest::prelude::*;
     use serde_json::{json, Map, Value};
@@ -358,8 +361,9 @@ pub mod generate {
             prop::collection::vec(rule, 0..3),
             any::<bool>(),
             application,
+            agent(),
         )
-            .prop_map(|(prune, rules, respect_ignore_differences, application)| {
+            .prop_map(|(prune, rules, respect_ignore_differences, application, agent)| {
                 let (ignore, written) = rules.into_iter().unzip();
                 let options = Options {
                     prune,
@@ -367,8 +371,14 @@ pub mod generate {
                     respect_ignore_differences,
                     application,
                     force: false,
+                    agent,
                 };
                 (options, written)
             })
+    }
+
+    /// Either tool's agent.
+    pub fn agent() -> impl Strategy<Value = Agent> {
+        prop_oneof![Just(Agent::ArgoCd), Just(Agent::Flux)]
     }
 }

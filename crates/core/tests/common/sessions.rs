@@ -253,14 +253,16 @@ fn options() -> impl Strategy<Value = Options> {
         any::<bool>(),
         any::<bool>(),
         prop::collection::vec(ignore_rule(), 1..4),
+        generate::agent(),
     )
         .prop_map(
-            |(prune, respect_ignore_differences, tracked, ignore)| Options {
+            |(prune, respect_ignore_differences, tracked, ignore, agent)| Options {
                 prune,
                 ignore: serde_json::from_value(Value::Array(ignore)).expect("valid rules"),
                 respect_ignore_differences,
                 application: tracked.then(|| "shop".to_string()),
                 force: false,
+                agent,
             },
         );
     prop_oneof![generate::options(), written]

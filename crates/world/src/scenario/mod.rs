@@ -215,6 +215,8 @@ impl WorldOptions {
             respect_ignore_differences: self.respect_ignore_differences,
             application: Some(self.application.clone()),
             force: self.force,
+            // The world's agent is Argo CD's (`agent/`).
+            agent: gitops_core::options::Agent::ArgoCd,
         }
     }
 }

@@ -13,11 +13,15 @@
 
 mod fields;
 mod jq;
+mod keep;
 mod read;
 mod select;
 mod write;
 
 pub use fields::ignored_fields;
+
+pub use keep::with_live_at;
+pub(crate) use keep::keep_live;
 
 pub use read::{deserialize_rules, rules_from_text, rules_from_value, RulesError};
 

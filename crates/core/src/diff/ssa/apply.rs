@@ -9,6 +9,9 @@ use super::fields::{field_set, list_key, key_of, FieldPath, Segment};
 use crate::diff::patch::Patch;
 use serde_json::{Map, Value};
 
+/// The manager an apply gives the fields of an object that recorded no owner.
+pub const BEFORE_FIRST_APPLY: &str = "before-first-apply";
+
 /// A field whose value an apply would change while other managers own it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Conflict {
@@ -36,6 +39,11 @@ pub struct Applied {
 /// object), forced or not.
 pub fn apply(live: Option<&Value>, config: &Value, manager: &str, force: bool) -> Result<Applied, Vec<Conflict>> {
     let mut entries = live.map(managed_fields).unwrap_or_default();
+    // A live object that records no owner has its fields given to `before-first-apply`
+    // by the first apply (the API server's field manager, `fieldmanager.go`).
+    if let Some(live) = live.filter(|live| live.pointer("/metadata/managedFields").is_none()) {
+        entries.push(Entry::new(BEFORE_FIRST_APPLY, Operation::Update, "", field_set(live)));
+    }
     let applied = field_set(config);
     let own = |entry: &Entry| entry.is(manager, Operation::Apply, "");
 

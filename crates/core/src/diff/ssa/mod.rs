@@ -18,10 +18,12 @@ mod apply;
 mod cleanup;
 mod entries;
 mod fields;
+mod flux;
 mod update;
 
-pub use apply::{apply, Applied, Conflict, Taken};
+pub use apply::{apply, Applied, Conflict, Taken, BEFORE_FIRST_APPLY};
 pub use cleanup::{replace_field_managers, FieldManager, FLUX_CLEANUP};
 pub use entries::{managed_fields, with_managed_fields, Entry, Operation};
 pub use fields::{field_set, from_fields_v1, to_fields_v1, FieldPath, FieldSet, Segment};
+pub use flux::{flux_apply, KUSTOMIZE_CONTROLLER};
 pub use update::update;

@@ -1,0 +1,45 @@
+//! Which live objects are Flux's: kustomize-controller labels what it applies
+//! with its Kustomization's name and namespace (`resourceManager.SetOwnerLabels`
+//! in `kustomization_controller.go`), and its inventory and those labels decide
+//! what it prunes. The playground's Kustomization lives where `flux bootstrap`
+//! puts it, in `flux-system`.
+
+use crate::value::{ValueCow, ValueRef};
+use serde_json::{Map, Value};
+
+pub const NAME_LABEL: &str = "kustomize.toolkit.fluxcd.io/name";
+pub const NAMESPACE_LABEL: &str = "kustomize.toolkit.fluxcd.io/namespace";
+pub const KUSTOMIZATION_NAMESPACE: &str = "flux-system";
+
+/// `object` with the owner labels of the Kustomization `name`.
+pub fn with_owner_labels<'a>(object: impl Into<ValueCow<'a>>, name: &str) -> ValueCow<'a> {
+    let object = object.into();
+    if is_labelled_by(object.view(), name) {
+        return object;
+    }
+    let mut labelled = object.into_owned();
+    if let Some(fields) = labelled.as_object_mut() {
+        let metadata = fields.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+        if !metadata.is_object() {
+            *metadata = Value::Object(Map::new());
+        }
+        if let Some(metadata) = metadata.as_object_mut() {
+            let labels = metadata.entry("labels").or_insert_with(|| Value::Object(Map::new()));
+            if !labels.is_object() {
+                *labels = Value::Object(Map::new());
+            }
+            if let Some(labels) = labels.as_object_mut() {
+                labels.insert(NAME_LABEL.into(), Value::String(name.into()));
+                labels.insert(NAMESPACE_LABEL.into(), Value::String(KUSTOMIZATION_NAMESPACE.into()));
+            }
+        }
+    }
+    ValueCow::Changed(labelled)
+}
+
+/// Whether `object` carries the owner labels of the Kustomization `name`.
+pub fn is_labelled_by<'a>(object: impl Into<ValueRef<'a>>, name: &str) -> bool {
+    let object = object.into();
+    let label = |label: &str| object.at(&["metadata", "labels", label]).and_then(ValueRef::as_str);
+    label(NAME_LABEL) == Some(name) && label(NAMESPACE_LABEL) == Some(KUSTOMIZATION_NAMESPACE)
+}
