@@ -54,7 +54,7 @@ fn changed(actual: &State, manager: &str, subresource: &str, change: impl FnOnce
 }
 
 fn owners(object: &Value, field: &str) -> Vec<String> {
-    let path: Vec<_> = field.split('/').map(|name| gitops_core::diff::ssa::Segment::Field(name.into())).collect();
+    let path = field.split('/').fold(String::new(), |path, name| gitops_core::diff::ssa::field(&path, name));
     managed_fields(object).into_iter().filter(|entry| entry.fields.contains(&path)).map(|entry| entry.manager).collect()
 }
 

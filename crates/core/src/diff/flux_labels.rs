@@ -4,8 +4,9 @@
 //! what it prunes. The playground's Kustomization lives where `flux bootstrap`
 //! puts it, in `flux-system`.
 
+use crate::state::meta::set_in_metadata;
 use crate::value::{ValueCow, ValueRef};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub const NAME_LABEL: &str = "kustomize.toolkit.fluxcd.io/name";
 pub const NAMESPACE_LABEL: &str = "kustomize.toolkit.fluxcd.io/namespace";
@@ -18,22 +19,8 @@ pub fn with_owner_labels<'a>(object: impl Into<ValueCow<'a>>, name: &str) -> Val
         return object;
     }
     let mut labelled = object.into_owned();
-    if let Some(fields) = labelled.as_object_mut() {
-        let metadata = fields.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
-        if !metadata.is_object() {
-            *metadata = Value::Object(Map::new());
-        }
-        if let Some(metadata) = metadata.as_object_mut() {
-            let labels = metadata.entry("labels").or_insert_with(|| Value::Object(Map::new()));
-            if !labels.is_object() {
-                *labels = Value::Object(Map::new());
-            }
-            if let Some(labels) = labels.as_object_mut() {
-                labels.insert(NAME_LABEL.into(), Value::String(name.into()));
-                labels.insert(NAMESPACE_LABEL.into(), Value::String(KUSTOMIZATION_NAMESPACE.into()));
-            }
-        }
-    }
+    set_in_metadata(&mut labelled, "labels", NAME_LABEL, Value::String(name.into()));
+    set_in_metadata(&mut labelled, "labels", NAMESPACE_LABEL, Value::String(KUSTOMIZATION_NAMESPACE.into()));
     ValueCow::Changed(labelled)
 }
 

@@ -12,10 +12,10 @@
 //! drift nor pruned. Flux does the same with its inventory and its
 //! `kustomize.toolkit.fluxcd.io/name` labels.
 
-use crate::state::meta::annotation;
+use crate::state::meta::{annotation, set_in_metadata};
 use crate::state::namespace::{namespace_of, DESTINATION_NAMESPACE};
 use crate::value::{ValueCow, ValueRef};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub const TRACKING_ID: &str = "argocd.argoproj.io/tracking-id";
 
@@ -38,25 +38,7 @@ pub fn with_tracking<'a>(object: impl Into<ValueCow<'a>>, application: &str) -> 
         return object;
     }
     let mut tracked = object.into_owned();
-    if let Some(fields) = tracked.as_object_mut() {
-        let metadata = fields
-            .entry("metadata")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if !metadata.is_object() {
-            *metadata = Value::Object(Map::new());
-        }
-        if let Some(metadata) = metadata.as_object_mut() {
-            let annotations = metadata
-                .entry("annotations")
-                .or_insert_with(|| Value::Object(Map::new()));
-            if !annotations.is_object() {
-                *annotations = Value::Object(Map::new());
-            }
-            if let Some(annotations) = annotations.as_object_mut() {
-                annotations.insert(TRACKING_ID.into(), Value::String(id));
-            }
-        }
-    }
+    set_in_metadata(&mut tracked, "annotations", TRACKING_ID, Value::String(id));
     ValueCow::Changed(tracked)
 }
 

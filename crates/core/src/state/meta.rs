@@ -3,6 +3,7 @@
 //! (one without `metadata`).
 
 use crate::value::ValueRef;
+use serde_json::{Map, Value};
 
 /// `metadata.<field>` of a Kubernetes object, or the top-level `<field>` of an
 /// object of the lesson's form.
@@ -18,6 +19,28 @@ pub fn metadata_map<'a>(object: impl Into<ValueRef<'a>>, field: &str) -> Option<
 /// The text of one annotation.
 pub fn annotation<'a>(object: impl Into<ValueRef<'a>>, name: &str) -> Option<&'a str> {
     metadata_map(object, "annotations")?.get(name)?.as_str()
+}
+
+/// Sets `metadata.<field>.<name>` of a Kubernetes object (a label, an
+/// annotation), making `metadata` and the map where they are missing or not maps.
+pub fn set_in_metadata(object: &mut Value, field: &str, name: &str, value: Value) {
+    let Some(fields) = object.as_object_mut() else {
+        return;
+    };
+    let metadata = fields.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+    if !metadata.is_object() {
+        *metadata = Value::Object(Map::new());
+    }
+    let Some(metadata) = metadata.as_object_mut() else {
+        return;
+    };
+    let map = metadata.entry(field).or_insert_with(|| Value::Object(Map::new()));
+    if !map.is_object() {
+        *map = Value::Object(Map::new());
+    }
+    if let Some(map) = map.as_object_mut() {
+        map.insert(name.to_string(), value);
+    }
 }
 
 #[cfg(test)]

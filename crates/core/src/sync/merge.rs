@@ -10,12 +10,12 @@
 //! JSON merge patch, RFC 7386). In both forms,
 //! ignored fields and fields the cluster writes keep their live values.
 
-use crate::diff::normalize::{with_last_applied, Mode, LAST_APPLIED, SERVER_WRITTEN};
+use crate::diff::normalize::{with_last_applied, Mode, SERVER_WRITTEN};
 use crate::diff::ignore::keep_live;
-use crate::diff::patch::Patch;
+use crate::diff::patch::{merged, Patch};
 use crate::pointer::Pattern;
 use crate::value::ValueRef;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The object a create writes.
 pub fn created<'a>(desired: impl Into<ValueRef<'a>>, mode: Mode) -> Value {
@@ -36,7 +36,7 @@ pub fn updated(
 ) -> Value {
     let mut result = match mode {
         Mode::Exact => desired.clone(),
-        Mode::Kubernetes => merge(desired, live, last_applied, "", Patch::of(desired)),
+        Mode::Kubernetes => merged(desired, live, last_applied, "", Patch::of(desired)),
     };
     for pattern in ignored {
         let segments: Vec<Option<&str>> = pattern.segments().collect();
@@ -54,87 +54,6 @@ pub fn updated(
     }
 }
 
-fn merge(desired: &Value, live: &Value, last: Option<&Value>, field: &str, patch: Patch) -> Value {
-    match (desired, live) {
-        (Value::Object(want), Value::Object(have)) => {
-            // Git removed a field it set before: the merge deletes it.
-            let removed = |name: &String| {
-                name != LAST_APPLIED
-                    && !want.contains_key(name)
-                    && last
-                        .and_then(Value::as_object)
-                        .is_some_and(|before| before.contains_key(name))
-            };
-            // Null in Git deletes the field, as `kubectl apply` reads it.
-            let deleted = |name: &String| want.get(name).is_some_and(Value::is_null);
-            // The live fields in their order, merged where Git sets them, then the
-            // fields Git sets that the cluster does not have.
-            let mut result: Map<String, Value> = have
-                .iter()
-                .filter(|(name, _)| !removed(name) && !deleted(name))
-                .map(|(name, current)| {
-                    let merged = match want.get(name) {
-                        Some(value) => {
-                            merge(value, current, last.and_then(|l| l.get(name)), name, patch)
-                        }
-                        None => current.clone(),
-                    };
-                    (name.clone(), merged)
-                })
-                .collect();
-            let added = want
-                .iter()
-                .filter(|(name, value)| !have.contains_key(*name) && !value.is_null());
-            for (name, value) in added {
-                result.insert(name.clone(), value.clone());
-            }
-            Value::Object(result)
-        }
-        (Value::Array(want), Value::Array(have)) => {
-            let before = last
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            let all: Vec<ValueRef> = want.iter().chain(have).chain(before).map(ValueRef::from).collect();
-            match patch.merge_key(field, &all) {
-                Some(key) => merge_keyed_list(key, want, have, before, patch),
-                None => desired.clone(),
-            }
-        }
-        _ => desired.clone(),
-    }
-}
-
-/// Desired items merged with their live counterparts, then the live items
-/// that Git never set (injected by the cluster).
-fn merge_keyed_list(
-    key: &str,
-    want: &[Value],
-    have: &[Value],
-    before: &[Value],
-    patch: Patch,
-) -> Value {
-    let find =
-        |items: &[Value], id: Option<&Value>| items.iter().position(|item| item.get(key) == id);
-    let mut items: Vec<Value> = want
-        .iter()
-        .map(|item| match find(have, item.get(key)) {
-            Some(at) => merge(
-                item,
-                &have[at],
-                find(before, item.get(key)).map(|b| &before[b]),
-                "",
-                patch,
-            ),
-            None => item.clone(),
-        })
-        .collect();
-    let injected = have.iter().filter(|item| {
-        find(want, item.get(key)).is_none() && find(before, item.get(key)).is_none()
-    });
-    items.extend(injected.cloned());
-    Value::Array(items)
-}
 
 
 #[cfg(test)]

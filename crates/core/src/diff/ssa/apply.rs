@@ -5,8 +5,8 @@
 //! forced apply (`--force-conflicts`, `client.ForceOwnership`) takes over.
 
 use super::entries::{managed_fields, with_managed_fields, Entry, Operation};
-use super::fields::{field_set, list_key, key_of, FieldPath, Segment};
-use crate::diff::patch::Patch;
+use super::fields::{field_set, is_at_or_below, is_item, key_of, list_key, segments, FieldPath, Segment};
+use crate::diff::patch::{merged, Patch};
 use serde_json::{Map, Value};
 
 /// The manager an apply gives the fields of an object that recorded no owner.
@@ -44,11 +44,12 @@ pub fn apply(live: Option<&Value>, config: &Value, manager: &str, force: bool) -
     if let Some(live) = live.filter(|live| live.pointer("/metadata/managedFields").is_none()) {
         entries.push(Entry::new(BEFORE_FIRST_APPLY, Operation::Update, "", field_set(live)));
     }
+    let config = &as_applied(config);
     let applied = field_set(config);
     let own = |entry: &Entry| entry.is(manager, Operation::Apply, "");
 
     let mut conflicts = Vec::new();
-    for path in applied.iter().filter(|path| matches!(path.last(), Some(Segment::Field(_)))) {
+    for path in applied.iter().filter(|path| !is_item(path)) {
         let changes = live.is_some_and(|live| value_at(live, path) != value_at(config, path));
         let owners: Vec<String> = entries
             .iter()
@@ -71,21 +72,15 @@ pub fn apply(live: Option<&Value>, config: &Value, manager: &str, force: bool) -
         }
     }
 
-    let before = entries.iter().find(|entry| own(entry)).map(|entry| entry.fields.clone()).unwrap_or_default();
-    let owned_by_others = |path: &FieldPath| {
-        entries
-            .iter()
-            .filter(|entry| !own(entry))
-            .any(|entry| entry.fields.range(path.clone()..).next().is_some_and(|owned| owned.starts_with(path)))
-    };
     let mut object = live.cloned().unwrap_or_else(|| Value::Object(Map::new()));
-    let mut removed = Vec::new();
-    for path in before.difference(&applied) {
-        if owned_by_others(path) || removed.iter().any(|above: &FieldPath| path.starts_with(above)) {
-            continue;
-        }
-        if remove_at(&mut object, path) {
-            removed.push(path.clone());
+    let mut removed: Vec<FieldPath> = Vec::new();
+    if let Some(before) = entries.iter().find(|entry| own(entry)) {
+        for path in before.fields.iter().filter(|path| !applied.contains(path)) {
+            let others_own = entries.iter().any(|entry| !own(entry) && entry.fields.holds_at_or_below(path));
+            let gone_above = removed.iter().any(|above| is_at_or_below(path, above));
+            if !others_own && !gone_above && remove_at(&mut object, path) {
+                removed.push(path.clone());
+            }
         }
     }
     merge_into(&mut object, config);
@@ -98,52 +93,53 @@ pub fn apply(live: Option<&Value>, config: &Value, manager: &str, force: bool) -
 }
 
 /// The value at `path` in `object`, if it has one there.
-pub(super) fn value_at<'v>(object: &'v Value, path: &FieldPath) -> Option<&'v Value> {
+pub(super) fn value_at<'v>(object: &'v Value, path: &str) -> Option<&'v Value> {
+    let patch = Patch::of(object);
     let mut node = object;
-    let mut field = "";
-    for segment in path {
+    let mut field: &str = "";
+    let mut names = Vec::new();
+    for segment in segments(path) {
+        names.push(segment?);
+    }
+    for segment in &names {
         node = match segment {
             Segment::Field(name) => {
                 field = name;
-                node.get(name)?
+                node.get(name.as_ref())?
             }
-            Segment::Key(key) => item_at(node, field, key, Patch::of(object))?,
+            Segment::Key(key) => {
+                let items = node.as_array()?;
+                let by = list_key(field, items, patch)?;
+                items.iter().find(|item| key_of(item, by) == *key)?
+            }
         };
     }
     Some(node)
 }
 
-fn item_at<'v>(list: &'v Value, field: &str, key: &str, patch: Patch) -> Option<&'v Value> {
-    let items = list.as_array()?;
-    let by = list_key(field, items, patch)?;
-    items.iter().find(|item| key_of(item, by) == key)
-}
-
 /// Removes the field or item at `path` from `object`, and any object or list
 /// the removal left empty; whether there was one.
-pub(super) fn remove_at(object: &mut Value, path: &FieldPath) -> bool {
+pub(super) fn remove_at(object: &mut Value, path: &str) -> bool {
     let patch = Patch::of(&*object);
-    remove_below(object, path, "", patch)
+    let names: Option<Vec<Segment>> = segments(path).collect();
+    names.is_some_and(|names| remove_below(object, &names, "", patch))
 }
 
 fn remove_below(node: &mut Value, path: &[Segment], field: &str, patch: Patch) -> bool {
     let Some((first, rest)) = path.split_first() else {
         return false;
     };
-    let removed = match (first, node) {
+    match (first, node) {
+        (Segment::Field(name), Value::Object(fields)) if rest.is_empty() => fields.remove(name.as_ref()).is_some(),
         (Segment::Field(name), Value::Object(fields)) => {
-            if rest.is_empty() {
-                fields.remove(name).is_some()
-            } else {
-                let Some(below) = fields.get_mut(name) else {
-                    return false;
-                };
-                let removed = remove_below(below, rest, name, patch);
-                if removed && is_emptied(below) {
-                    fields.remove(name);
-                }
-                removed
+            let Some(below) = fields.get_mut(name.as_ref()) else {
+                return false;
+            };
+            let removed = remove_below(below, rest, name, patch);
+            if removed && is_emptied(below) {
+                fields.remove(name.as_ref());
             }
+            removed
         }
         (Segment::Key(key), Value::Array(items)) => {
             let Some(by) = list_key(field, items, patch) else {
@@ -160,8 +156,7 @@ fn remove_below(node: &mut Value, path: &[Segment], field: &str, patch: Patch) -
             }
         }
         _ => false,
-    };
-    removed
+    }
 }
 
 fn is_emptied(value: &Value) -> bool {
@@ -172,66 +167,33 @@ fn is_emptied(value: &Value) -> bool {
     }
 }
 
-/// Writes `config` over `object`: objects merged field by field, lists merged
-/// by key item by item (the configuration's items in its order, then the live
-/// items it does not name), anything else replaced. The configuration's
-/// `status` and `managedFields` are not written.
+/// What an apply of `config` sets: a null sets nothing, as the API server
+/// stores none, and `status` and `managedFields` are not the apply's.
+fn as_applied(config: &Value) -> Value {
+    let mut written = config.clone();
+    if let Some(fields) = written.as_object_mut() {
+        fields.remove("status");
+        if let Some(metadata) = fields.get_mut("metadata").and_then(Value::as_object_mut) {
+            metadata.remove("managedFields");
+        }
+    }
+    drop_nulls(&mut written);
+    written
+}
+
+/// `config` written over `object` as a patch without a last-applied record
+/// writes it (`diff::patch::merged`).
 fn merge_into(object: &mut Value, config: &Value) {
-    let patch = Patch::of(config);
-    let (Value::Object(live), Value::Object(fields)) = (&mut *object, config) else {
-        *object = config.clone();
-        return;
-    };
-    for (name, value) in fields {
-        if name == "status" {
-            continue;
-        }
-        if name == "metadata" {
-            let mut value = value.clone();
-            if let Some(metadata) = value.as_object_mut() {
-                metadata.remove("managedFields");
-            }
-            merge_field(live, name, &value, patch);
-            continue;
-        }
-        merge_field(live, name, value, patch);
-    }
+    *object = merged(config, object, None, "", Patch::of(config));
 }
 
-fn merge_field(live: &mut Map<String, Value>, name: &str, value: &Value, patch: Patch) {
-    match live.get_mut(name) {
-        Some(current) => merge_value(current, value, name, patch),
-        None => {
-            live.insert(name.to_string(), value.clone());
+fn drop_nulls(value: &mut Value) {
+    match value {
+        Value::Object(fields) => {
+            fields.retain(|_, value| !value.is_null());
+            fields.values_mut().for_each(drop_nulls);
         }
-    }
-}
-
-fn merge_value(current: &mut Value, value: &Value, field: &str, patch: Patch) {
-    match (&mut *current, value) {
-        (Value::Object(live), Value::Object(fields)) if !fields.is_empty() => {
-            for (name, value) in fields {
-                merge_field(live, name, value, patch);
-            }
-        }
-        (Value::Array(have), Value::Array(want)) => match list_key(field, want, patch) {
-            Some(by) => {
-                let mut merged: Vec<Value> = Vec::new();
-                for item in want {
-                    let key = key_of(item, by);
-                    let mut result = match have.iter().find(|live| key_of(live, by) == key) {
-                        Some(live) => live.clone(),
-                        None => Value::Object(Map::new()),
-                    };
-                    merge_value(&mut result, item, field, patch);
-                    merged.push(result);
-                }
-                let named: Vec<String> = want.iter().map(|item| key_of(item, by)).collect();
-                merged.extend(have.iter().filter(|live| !named.contains(&key_of(live, by))).cloned());
-                *current = Value::Array(merged);
-            }
-            None => *current = value.clone(),
-        },
-        _ => *current = value.clone(),
+        Value::Array(items) => items.iter_mut().for_each(drop_nulls),
+        _ => {}
     }
 }

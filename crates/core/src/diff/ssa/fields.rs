@@ -1,22 +1,140 @@
 //! Field paths and field sets, and their `fieldsV1` form: a tree whose keys
 //! are `f:<field>`, `k:<key fields as JSON>` for an item of a list merged by
 //! key, and `.` for a node that is a member itself and has members below.
+//!
+//! A path is written as its `fieldsV1` names, each after a `/` and escaped as
+//! a JSON pointer escapes (`~0`, `~1`): `/f:spec/f:replicas`. A set keeps its
+//! paths sorted, so a path comes before the paths below it.
 
 use crate::diff::patch::Patch;
+use crate::pointer::{escape, unescape};
 use crate::value::ValueRef;
 use serde_json::{Map, Value};
-use std::collections::BTreeSet;
+use std::borrow::Cow;
 
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Segment {
+pub type FieldPath = String;
+
+/// One step of a field path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Segment<'a> {
     /// A field of an object.
-    Field(String),
-    /// The item of a list merged by key, named by its key fields (compact JSON).
-    Key(String),
+    Field(Cow<'a, str>),
+    /// The item of a list merged by key, named by its key field (compact JSON).
+    Key(Cow<'a, str>),
 }
 
-pub type FieldPath = Vec<Segment>;
-pub type FieldSet = BTreeSet<FieldPath>;
+/// The path of the field `name` of the object at `path`.
+pub fn field(path: &str, name: &str) -> FieldPath {
+    format!("{path}/{}", escape(&format!("f:{name}")))
+}
+
+/// The path of the item named `key` (`key_of`) of the list at `path`.
+pub fn item(path: &str, key: &str) -> FieldPath {
+    format!("{path}/{}", escape(&format!("k:{key}")))
+}
+
+/// The steps of `path`; none for a step that is not one.
+pub fn segments(path: &str) -> impl Iterator<Item = Option<Segment<'_>>> {
+    path.split('/').skip(1).map(|step| {
+        let name = match step.contains('~') {
+            true => Cow::Owned(unescape(step)?),
+            false => Cow::Borrowed(step),
+        };
+        let rest = |prefix: usize| match &name {
+            Cow::Borrowed(name) => Cow::Borrowed(&name[prefix..]),
+            Cow::Owned(name) => Cow::Owned(name[prefix..].to_string()),
+        };
+        match name.get(..2) {
+            Some("f:") => Some(Segment::Field(rest(2))),
+            Some("k:") => Some(Segment::Key(rest(2))),
+            _ => None,
+        }
+    })
+}
+
+/// Whether `path` names an item of a keyed list (rather than a field).
+pub fn is_item(path: &str) -> bool {
+    path.rsplit('/').next().is_some_and(|last| last.starts_with("k:"))
+}
+
+/// Whether `member` is `path` or a path below it.
+pub fn is_at_or_below(member: &str, path: &str) -> bool {
+    member.starts_with(path) && matches!(member.as_bytes().get(path.len()), None | Some(b'/'))
+}
+
+/// Paths, sorted and each once.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldSet(Vec<FieldPath>);
+
+impl FieldSet {
+    pub fn new() -> Self {
+        FieldSet(Vec::new())
+    }
+
+    /// Adds `path`; whether it was not there.
+    pub fn insert(&mut self, path: FieldPath) -> bool {
+        match self.0.binary_search(&path) {
+            Ok(_) => false,
+            Err(at) => {
+                self.0.insert(at, path);
+                true
+            }
+        }
+    }
+
+    pub fn contains(&self, path: &str) -> bool {
+        self.0.binary_search_by(|member| member.as_str().cmp(path)).is_ok()
+    }
+
+    /// Takes `path` out; whether it was there.
+    pub fn remove(&mut self, path: &str) -> bool {
+        match self.0.binary_search_by(|member| member.as_str().cmp(path)) {
+            Ok(at) => {
+                self.0.remove(at);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &FieldPath> {
+        self.0.iter()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn retain(&mut self, keep: impl FnMut(&FieldPath) -> bool) {
+        self.0.retain(keep);
+    }
+
+    /// Whether a member is `path` or below it.
+    pub fn holds_at_or_below(&self, path: &str) -> bool {
+        let from = self.0.partition_point(|member| member.as_str() < path);
+        self.0[from..].iter().take_while(|member| member.starts_with(path)).any(|member| is_at_or_below(member, path))
+    }
+}
+
+impl Extend<FieldPath> for FieldSet {
+    fn extend<I: IntoIterator<Item = FieldPath>>(&mut self, paths: I) {
+        for path in paths {
+            self.insert(path);
+        }
+    }
+}
+
+impl FromIterator<FieldPath> for FieldSet {
+    fn from_iter<I: IntoIterator<Item = FieldPath>>(paths: I) -> Self {
+        let mut set = FieldSet::new();
+        set.extend(paths);
+        set
+    }
+}
 
 /// The metadata fields no manager owns (`stripmeta.go`): the object's identity
 /// and what the API server writes.
@@ -32,55 +150,43 @@ const STRIPPED_METADATA: [&str; 8] = [
 ];
 
 /// The fields of `object` a manager owns once it sets them: every leaf (a
-/// scalar, a list owned whole, an empty object) and every item of a list
+/// scalar but null, a list owned whole, an empty object) and every item of a list
 /// merged by key, less `apiVersion`, `kind`, the stripped metadata and `status`
 /// (written through the status subresource, not by an apply of the object).
 pub fn field_set(object: &Value) -> FieldSet {
     let mut set = FieldSet::new();
     let patch = Patch::of(object);
-    if let Value::Object(fields) = object {
-        for (name, value) in fields {
-            if matches!(name.as_str(), "apiVersion" | "kind" | "status") {
-                continue;
-            }
-            let path = vec![Segment::Field(name.clone())];
-            if name == "metadata" {
-                if let Value::Object(metadata) = value {
-                    for (field, value) in metadata {
-                        if !STRIPPED_METADATA.contains(&field.as_str()) {
-                            let path = vec![Segment::Field(name.clone()), Segment::Field(field.clone())];
-                            collect(value, field, path, patch, &mut set);
-                        }
-                    }
+    let Value::Object(fields) = object else {
+        return set;
+    };
+    for (name, value) in fields {
+        match (name.as_str(), value) {
+            ("apiVersion" | "kind" | "status", _) => {}
+            ("metadata", Value::Object(metadata)) => {
+                let path = field("", name);
+                for (name, value) in metadata.iter().filter(|(name, _)| !STRIPPED_METADATA.contains(&name.as_str())) {
+                    collect(value, name, field(&path, name), patch, &mut set);
                 }
-                continue;
             }
-            collect(value, name, path, patch, &mut set);
+            _ => collect(value, name, field("", name), patch, &mut set),
         }
     }
     set
 }
 
-fn collect(value: &Value, field: &str, path: FieldPath, patch: Patch, set: &mut FieldSet) {
+fn collect(value: &Value, name: &str, path: FieldPath, patch: Patch, set: &mut FieldSet) {
     match value {
         Value::Object(fields) if !fields.is_empty() => {
             for (name, value) in fields {
-                let mut below = path.clone();
-                below.push(Segment::Field(name.clone()));
-                collect(value, name, below, patch, set);
+                collect(value, name, field(&path, name), patch, set);
             }
         }
-        Value::Array(items) => match list_key(field, items, patch) {
+        Value::Array(items) => match list_key(name, items, patch) {
             Some(key) => {
-                for item in items {
-                    let mut below = path.clone();
-                    below.push(Segment::Key(key_of(item, key)));
-                    if let Value::Object(fields) = item {
-                        for (name, value) in fields {
-                            let mut inner = below.clone();
-                            inner.push(Segment::Field(name.clone()));
-                            collect(value, name, inner, patch, set);
-                        }
+                for member in items {
+                    let below = item(&path, &key_of(member, key));
+                    for (name, value) in member.as_object().into_iter().flatten() {
+                        collect(value, name, field(&below, name), patch, set);
                     }
                     set.insert(below);
                 }
@@ -89,6 +195,8 @@ fn collect(value: &Value, field: &str, path: FieldPath, patch: Patch, set: &mut 
                 set.insert(path);
             }
         },
+        // A null sets nothing.
+        Value::Null => {}
         _ => {
             set.insert(path);
         }
@@ -101,67 +209,59 @@ pub(super) fn list_key(field: &str, items: &[Value], patch: Patch) -> Option<&'s
     patch.merge_key(field, &all)
 }
 
-/// An item's name in a field path: its key field as compact JSON (`{"name":"web"}`).
+/// An item's name in a field path: its key field as compact JSON (`{"name":"web"}`);
+/// a merge key is a string or a number (`merge_key`).
 pub(super) fn key_of(item: &Value, key: &str) -> String {
-    let mut fields = Map::new();
-    fields.insert(key.to_string(), item.get(key).cloned().unwrap_or(Value::Null));
-    Value::Object(fields).to_string()
+    let value = match item.get(key) {
+        Some(Value::String(text)) => serde_json::to_string(text).unwrap_or_default(),
+        Some(Value::Number(number)) => number.to_string(),
+        _ => "null".to_string(),
+    };
+    format!("{{\"{key}\":{value}}}")
 }
 
 /// A field set in the API server's `fieldsV1` form.
 pub fn to_fields_v1(set: &FieldSet) -> Value {
-    Value::Object(tree_below(set, &Vec::new()))
+    let mut root = Map::new();
+    for path in set.iter() {
+        node_at(&mut root, path);
+    }
+    // A member with members below is marked `.` beside them.
+    for path in set.iter() {
+        if let Some(node) = node_at(&mut root, path).filter(|node| !node.is_empty()) {
+            node.insert(".".to_string(), Value::Object(Map::new()));
+        }
+    }
+    Value::Object(root)
 }
 
-/// The tree of the members of `set` below `prefix`.
-fn tree_below(set: &FieldSet, prefix: &FieldPath) -> Map<String, Value> {
-    let mut children: Vec<&Segment> = set
-        .range(prefix.clone()..)
-        .take_while(|path| path.starts_with(prefix))
-        .filter_map(|path| path.get(prefix.len()))
-        .collect();
-    children.dedup();
-    let mut tree = Map::new();
-    for child in children {
-        let mut path = prefix.clone();
-        path.push(child.clone());
-        let mut below = tree_below(set, &path);
-        if set.contains(&path) && !below.is_empty() {
-            below.insert(".".to_string(), Value::Object(Map::new()));
-        }
-        let name = match child {
-            Segment::Field(field) => format!("f:{field}"),
-            Segment::Key(key) => format!("k:{key}"),
-        };
-        tree.insert(name, Value::Object(below));
+/// The node of `path` in `tree`, made if missing.
+fn node_at<'t>(tree: &'t mut Map<String, Value>, path: &str) -> Option<&'t mut Map<String, Value>> {
+    let mut node = tree;
+    for step in path.split('/').skip(1) {
+        let below = node.entry(unescape(step)?).or_insert_with(|| Value::Object(Map::new()));
+        node = below.as_object_mut()?;
     }
-    tree
+    Some(node)
 }
 
 /// A field set read from `fieldsV1`; none where the tree is not one.
 pub fn from_fields_v1(tree: &Value) -> Option<FieldSet> {
     let mut set = FieldSet::new();
-    read_tree(tree, &mut Vec::new(), &mut set)?;
+    read_tree(tree, "", &mut set)?;
     Some(set)
 }
 
-fn read_tree(tree: &Value, path: &mut FieldPath, set: &mut FieldSet) -> Option<()> {
+fn read_tree(tree: &Value, path: &str, set: &mut FieldSet) -> Option<()> {
     let node = tree.as_object()?;
     if (node.is_empty() || node.contains_key(".")) && !path.is_empty() {
-        set.insert(path.clone());
+        set.insert(path.to_string());
     }
-    for (name, below) in node {
-        if name == "." {
-            continue;
+    for (name, below) in node.iter().filter(|(name, _)| *name != ".") {
+        if !matches!(name.get(..2), Some("f:" | "k:")) {
+            return None;
         }
-        let segment = match name.split_once(':')? {
-            ("f", field) => Segment::Field(field.to_string()),
-            ("k", key) => Segment::Key(key.to_string()),
-            _ => return None,
-        };
-        path.push(segment);
-        read_tree(below, path, set)?;
-        path.pop();
+        read_tree(below, &format!("{path}/{}", escape(name)), set)?;
     }
     Some(())
 }

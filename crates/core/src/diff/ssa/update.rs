@@ -5,7 +5,7 @@
 
 use super::apply::value_at;
 use super::entries::{managed_fields, with_managed_fields, Entry, Operation};
-use super::fields::{field_set, Segment};
+use super::fields::{field_set, is_at_or_below, is_item, FieldSet};
 
 /// `after`, written by `manager` (through `subresource`, empty for the object
 /// itself) over `before`, with the owners that makes; none before: a create.
@@ -16,24 +16,24 @@ pub fn update(before: Option<&serde_json::Value>, after: &serde_json::Value, man
     // A field is changed when its value is; an item of a keyed list, when it is new.
     let changed: Vec<_> = now
         .iter()
-        .filter(|path| match (before, path.last()) {
-            (None, _) => true,
-            (Some(_), Some(Segment::Key(_))) => !was.contains(*path),
-            (Some(before), _) => value_at(before, path) != value_at(after, path),
+        .filter(|path| match before {
+            None => true,
+            Some(_) if is_item(path) => !was.contains(path),
+            Some(before) => value_at(before, path) != value_at(after, path),
         })
         .cloned()
         .collect();
-    let gone: Vec<_> = was.difference(&now).cloned().collect();
+    let gone: Vec<_> = was.iter().filter(|path| !now.contains(path)).cloned().collect();
     for entry in &mut entries {
         for path in &changed {
             entry.fields.remove(path);
         }
-        entry.fields.retain(|owned| !gone.iter().any(|path| owned.starts_with(path)));
+        entry.fields.retain(|owned| !gone.iter().any(|path| is_at_or_below(owned, path)));
     }
     let own = |entry: &Entry| entry.is(manager, Operation::Update, subresource);
     match entries.iter_mut().find(|entry| own(entry)) {
         Some(entry) => entry.fields.extend(changed),
-        None => entries.push(Entry::new(manager, Operation::Update, subresource, changed.into_iter().collect())),
+        None => entries.push(Entry::new(manager, Operation::Update, subresource, changed.into_iter().collect::<FieldSet>())),
     }
     with_managed_fields(after.clone(), &entries)
 }
