@@ -50,6 +50,13 @@ impl Options {
         }
     }
 
+    /// The agent whose rules compare and apply: Flux's need the Kustomization's
+    /// name (`application`); without one, the playground's simpler rule, which
+    /// is Argo CD's otherwise.
+    pub fn acting_agent(&self) -> Agent {
+        self.owner().map_or(Agent::ArgoCd, |owner| owner.agent)
+    }
+
     /// The owner of the objects, when there is an application.
     pub fn owner(&self) -> Option<Owner<'_>> {
         self.application.as_deref().map(|application| Owner { application, agent: self.agent })

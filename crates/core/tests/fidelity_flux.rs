@@ -153,4 +153,37 @@ everywhere! {
         let plan = plan(&desired, &state(Value::Array(live)), &options(Agent::Flux));
         assert_eq!(steps(&plan), ["delete Deployment/shop/old"], "the unlabelled one is not Flux's");
     }
+
+    fn flux_has_no_sync_waves_and_no_hooks_argo_cd_s_annotations_do_nothing() {
+        let annotated = |kind: &str, name: &str, annotations: Value| json!({
+            "apiVersion": if kind == "Job" { "batch/v1" } else { "v1" }, "kind": kind,
+            "metadata": {"name": name, "namespace": "shop", "annotations": annotations},
+        });
+        let desired = state(json!([
+            annotated("ConfigMap", "late", json!({"argocd.argoproj.io/sync-wave": "5"})),
+            annotated("ConfigMap", "early", json!({"argocd.argoproj.io/sync-wave": "-1"})),
+            annotated("Job", "migrate", json!({"argocd.argoproj.io/hook": "PreSync"})),
+        ]));
+        let empty = state(json!([]));
+        let argo = plan(&desired, &empty, &options(Agent::ArgoCd));
+        assert_eq!(steps(&argo), ["create ConfigMap/shop/early", "create ConfigMap/shop/late"], "the hook runs in its phase, not in the plan");
+        assert_eq!(argo.iter().map(|operation| operation.wave()).collect::<Vec<_>>(), [-1, 5]);
+        let flux = plan(&desired, &empty, &options(Agent::Flux));
+        assert_eq!(steps(&flux), ["create ConfigMap/shop/early", "create ConfigMap/shop/late", "create Job/shop/migrate"]);
+        assert!(flux.iter().all(|operation| operation.wave() == 0), "one stage, by kind then name");
+    }
+
+    fn a_forced_recreate_under_flux_writes_flux_s_object() {
+        let mut moved = web(Some(2));
+        moved["spec"]["selector"]["matchLabels"]["tier"] = json!("front");
+        moved["spec"]["template"]["metadata"]["labels"]["tier"] = json!("front");
+        let before = synced(&state(json!([web(Some(2))])), Agent::Flux);
+        let forcing = Options { force: true, ..options(Agent::Flux) };
+        let run = sync(&state(json!([moved])), &before, &forcing);
+        assert_eq!(run.recreated.len(), 1, "a Deployment's selector is immutable: spec.force recreates it");
+        let web = run.actual.get(KEY).unwrap();
+        assert_eq!(web["metadata"].get("annotations"), None, "no {LAST_APPLIED}");
+        assert_eq!(owners(web, "spec/replicas"), ["kustomize-controller"]);
+        assert_eq!(web["metadata"]["labels"][NAME_LABEL], "apps");
+    }
 }

@@ -89,15 +89,20 @@ fn managed(desired: &State, object: &Value, options: &Options) -> bool {
         Agent::Flux => is_labelled_by(object, application),
     };
     flux_releases(object).is_none()
-        && (*desired.form() == Form::Named || (!is_hook(object) && application.is_none_or(owns)))
+        && (*desired.form() == Form::Named || (!is_argo_cd_hook(object, options) && application.is_none_or(owns)))
+}
+
+/// Whether an object is a hook of Argo CD's agent (under Flux an object like any other).
+fn is_argo_cd_hook(object: &Value, options: &Options) -> bool {
+    options.acting_agent() == Agent::ArgoCd && is_hook(object)
 }
 
 /// Whether Git declares the object at `key` as a resource (a hook is none,
 /// in the lesson's form no object is one).
-fn declared(desired: &State, key: &str) -> bool {
+fn declared(desired: &State, key: &str, options: &Options) -> bool {
     desired
         .get(key)
-        .is_some_and(|object| *desired.form() == Form::Named || !is_hook(object))
+        .is_some_and(|object| *desired.form() == Form::Named || !is_argo_cd_hook(object, options))
 }
 
 fn selecting<'r>(options: &'r Options, written: &[Written], key: &str, object: &Value) -> Vec<&'r Pattern> {
@@ -274,7 +279,7 @@ laws! {
     fn one_pass_converges_whatever_the_ignore_rules((desired, actual) in desired_and_actual(), options in options()) {
         let actual = partly_applied(&actual, &options);
         let mut after = apply(&plan(&desired, &actual, &options), &actual);
-        if options.agent == Agent::Flux {
+        if options.acting_agent() == Agent::Flux {
             // A live object that recorded no owner has its fields given to
             // `before-first-apply` by Flux's first apply, which its cleanup hands
             // to Flux at the next: a field Git does not set goes then.
@@ -284,7 +289,7 @@ laws! {
         let left = drift(&desired, &after, &options);
         prop_assert!(left.missing.is_empty() && left.changed.is_empty(), "{:?}", left);
         let extras: BTreeSet<&str> = actual.objects().iter()
-            .filter(|(key, object)| !declared(&desired, key) && managed(&desired, object.value(), &options))
+            .filter(|(key, object)| !declared(&desired, key, &options) && managed(&desired, object.value(), &options))
             .map(|(key, _)| &**key)
             .collect();
         let kept = if options.prune { extras.intersection(&protected(&actual)).copied().collect() } else { extras };
@@ -408,6 +413,11 @@ laws! {
             plan.windows(2).all(|pair| (pair[0].wave(), !is_deletion(&pair[0])) <= (pair[1].wave(), !is_deletion(&pair[1]))),
             "wave by wave, a wave's deletions before its writes"
         );
+        if options.acting_agent() == Agent::Flux {
+            // No waves and no PruneLast: one stage (`ApplyAllStaged`).
+            prop_assert!(plan.iter().all(|operation| operation.wave() == 0), "Flux has no waves");
+            return Ok(());
+        }
         let own = |operation: &Operation| annotated_wave(actual.get(operation.key()).unwrap());
         let last = |operation: &Operation| annotated_prune_last(actual.get(operation.key()).unwrap());
         let deletions: Vec<&Operation> = plan.iter().filter(|operation| is_deletion(operation)).collect();

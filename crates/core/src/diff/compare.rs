@@ -302,10 +302,11 @@ fn not_declared<'a>(key: &'a str, actual: &'a Object, how: How) -> Option<Differ
     }
 }
 
-/// Whether an object is a hook: a Kubernetes object that `is_hook`; in the
-/// lesson's form no object is.
+/// Whether an object is a hook: a Kubernetes object that `is_hook`, unless
+/// Flux applies it (Flux runs no hooks: Argo CD's annotations do nothing);
+/// in the lesson's form no object is.
 fn is_hook_here(object: &Object, how: How) -> bool {
-    how.mode == Mode::Kubernetes && is_hook(object)
+    how.mode == Mode::Kubernetes && !how.is_flux() && is_hook(object)
 }
 
 /// How the pair of objects at `key` compares: Git's is a hook, Flux leaves

@@ -3,7 +3,6 @@
 //! what was last applied, and Secret `stringData`.
 
 use crate::pointer::Step;
-use crate::state::meta::set_in_metadata;
 use crate::state::namespace::in_destination;
 use crate::text::json;
 use crate::value::reads_as::reads_as;
@@ -100,7 +99,20 @@ fn read_record(record: &str) -> Option<Value> {
 /// `object` with the annotation that records it as the last applied one.
 pub fn with_last_applied<'a>(mut object: Value, applied: impl Into<ValueRef<'a>>) -> Value {
     let record = format!("{}\n", serde_json::to_string(&applied.into()).unwrap_or_default());
-    set_in_metadata(&mut object, "annotations", LAST_APPLIED, Value::String(record));
+    // Annotations that are no map (which the API server would refuse) stay as Git has them.
+    if let Some(fields) = object.as_object_mut() {
+        let metadata = fields
+            .entry("metadata")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(metadata) = metadata.as_object_mut() {
+            let annotations = metadata
+                .entry("annotations")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Some(annotations) = annotations.as_object_mut() {
+                annotations.insert(LAST_APPLIED.to_string(), Value::String(record));
+            }
+        }
+    }
     object
 }
 

@@ -44,8 +44,11 @@
 //!   or `spec.force` (`Options::force`), when the API server refuses
 //!   (fluxcd/pkg `ssa` `shouldForceApply`).
 
+use crate::agent::{Agent, Owner};
 use crate::diff::compare::mode_of;
-use crate::diff::normalize::desired_as_stored;
+use crate::diff::flux_labels::with_owner_labels;
+use crate::diff::normalize::{desired_as_stored, Mode};
+use crate::diff::ssa::flux_apply;
 use crate::options::Options;
 use crate::state::meta::metadata_map;
 use crate::state::protection::{has_sync_option, ARGO_SYNC_OPTIONS};
@@ -110,7 +113,13 @@ pub fn outcome(
     match recreation(wanted, live, options, refused.is_some()) {
         Some(why) => Outcome::Recreated {
             why,
-            object: created(wanted, mode_of(desired)),
+            object: match (mode_of(desired), options.owner()) {
+                (Mode::Kubernetes, Some(Owner { application, agent: Agent::Flux })) => {
+                    let stored = with_owner_labels(desired_as_stored(wanted), application);
+                    flux_apply(None, &stored.into_owned()).object
+                }
+                (mode, _) => created(wanted, mode),
+            },
             refusal: refused,
         },
         None => match refused {

@@ -128,7 +128,7 @@ pub(crate) fn plan_for(differences: &[Difference], desired: &State, options: &Op
     if !options.prune {
         return writes;
     }
-    let prunes = prunes(differences, desired);
+    let prunes = prunes(differences, desired, options.acting_agent());
     if prunes.is_empty() {
         return writes;
     }
@@ -160,7 +160,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
         .collect();
     let namespace_waves = earliest_wave_per_namespace(&written);
     let wave_of = |object: ValueRef| {
-        let own = wave(object);
+        let own = wave_under(options.acting_agent(), object);
         match object.get("kind").and_then(ValueRef::as_str) {
             Some("Namespace") => {
                 let name = object
@@ -197,7 +197,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Missing { key, desired } => Operation::Create {
                 key: key.to_string(),
                 wave,
-                object: Arc::new(match (mode, options.agent) {
+                object: Arc::new(match (mode, options.acting_agent()) {
                     (Mode::Kubernetes, Agent::Flux) => flux_apply(None, desired.value()).object,
                     _ => created(desired.view(), mode),
                 }),
@@ -290,7 +290,7 @@ fn earliest_wave_per_namespace<'v>(written: &[(&str, ValueRef<'v>)]) -> BTreeMap
 /// of the sync phase (every resource Git declares, every Sync hook and
 /// every object to prune, never below wave 0). Within a wave: by kind,
 /// then name.
-fn prunes(differences: &[Difference], desired: &State) -> Plan {
+fn prunes(differences: &[Difference], desired: &State, agent: Agent) -> Plan {
     let extras: Vec<(&str, &Object)> = differences
         .iter()
         .filter_map(|difference| match difference {
@@ -298,6 +298,8 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
             _ => None,
         })
         .collect();
+    let wave = |object: &Object| wave_under(agent, object);
+    let prunes_last = |object: &Object| agent == Agent::ArgoCd && prunes_last(object);
     let mut waves: Vec<i64> = extras.iter().map(|(_, actual)| wave(actual)).collect();
     sort_by_key(&mut waves, |&wave| wave);
     waves.dedup();
@@ -310,7 +312,7 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
             .objects()
             .values()
             .filter(|object| runs_in_sync_phase(desired, object))
-            .map(wave);
+            .map(|object| wave(object));
         let last = declared.chain(waves.last().copied()).fold(0, i64::max);
         last.saturating_add(1)
     } else {
@@ -343,4 +345,14 @@ fn prunes(differences: &[Difference], desired: &State) -> Plan {
             },
         })
         .collect()
+}
+
+/// An object's sync wave under `agent`: Argo CD's annotation (`order::wave`);
+/// Flux has no waves, and applies in one stage ordered by kind (fluxcd/pkg
+/// `ApplyAllStaged`: Namespaces and definitions before what they hold).
+fn wave_under<'a>(agent: Agent, object: impl Into<ValueRef<'a>>) -> i64 {
+    match agent {
+        Agent::ArgoCd => wave(object),
+        Agent::Flux => 0,
+    }
 }
