@@ -186,4 +186,27 @@ everywhere! {
         assert_eq!(owners(web, "spec/replicas"), ["kustomize-controller"]);
         assert_eq!(web["metadata"]["labels"][NAME_LABEL], "apps");
     }
+
+    fn argo_cd_s_sync_options_do_nothing_under_flux() {
+        let desired = state(json!([web(Some(2))]));
+        let flux_owned = |name: &str, sync_options: &str| {
+            let mut object = web(Some(1));
+            object["metadata"]["name"] = json!(name);
+            object["metadata"]["labels"][NAME_LABEL] = json!("apps");
+            object["metadata"]["labels"][NAMESPACE_LABEL] = json!("flux-system");
+            object["metadata"]["annotations"] = json!({"argocd.argoproj.io/sync-options": sync_options});
+            object
+        };
+        let mut live = synced(&desired, Agent::Flux).objects().values().map(|object| object.value().clone()).collect::<Vec<_>>();
+        live.extend([flux_owned("kept", "Prune=false"), flux_owned("asked", "Prune=confirm")]);
+        let plan = plan(&desired, &state(Value::Array(live)), &options(Agent::Flux));
+        assert_eq!(steps(&plan), ["delete Deployment/shop/asked", "delete Deployment/shop/kept"]);
+        assert!(plan.iter().all(|operation| matches!(operation, gitops_core::Operation::Delete { confirm: false, .. })));
+        // Force=true,Replace=true is Argo CD's `kubectl replace --force`: under Flux an update.
+        let mut replacing = web(Some(3));
+        replacing["metadata"]["annotations"] = json!({"argocd.argoproj.io/sync-options": "Force=true,Replace=true"});
+        let run = sync(&state(json!([replacing])), &synced(&desired, Agent::Flux), &options(Agent::Flux));
+        assert!(run.recreated.is_empty());
+        assert_eq!(run.actual.get(KEY).unwrap()["spec"]["replicas"], 3);
+    }
 }

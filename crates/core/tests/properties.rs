@@ -33,11 +33,15 @@ fn set(keys: &[String]) -> BTreeSet<&str> {
     keys.iter().map(String::as_str).collect()
 }
 
-fn protected(state: &State) -> BTreeSet<&str> {
+/// The objects a prune leaves: protected by an annotation the acting agent reads
+/// (Argo CD's `Prune=false` and Flux's `prune: disabled`; under Flux, Flux's alone).
+fn protected<'s>(state: &'s State, options: &Options) -> BTreeSet<&'s str> {
     state
         .objects()
         .iter()
-        .filter(|(_, object)| prune_protection(object).is_some())
+        .filter(|(_, object)| {
+            prune_protection(object).is_some() && (options.acting_agent() == Agent::ArgoCd || flux_releases(object.value()).is_some())
+        })
         .map(|(key, _)| &**key)
         .collect()
 }
@@ -292,7 +296,7 @@ laws! {
             .filter(|(key, object)| !declared(&desired, key, &options) && managed(&desired, object.value(), &options))
             .map(|(key, _)| &**key)
             .collect();
-        let kept = if options.prune { extras.intersection(&protected(&actual)).copied().collect() } else { extras };
+        let kept = if options.prune { extras.intersection(&protected(&actual, &options)).copied().collect() } else { extras };
         prop_assert_eq!(set(&left.extra), kept);
         if *desired.form() == Form::Named && options.ignore.is_empty() {
             for (key, object) in desired.objects() {
@@ -367,7 +371,7 @@ laws! {
 
     fn protected_objects_are_never_deleted((desired, actual) in desired_and_actual(), options in options()) {
         let after = sync(&desired, &actual, &options).actual;
-        for key in protected(&actual) {
+        for key in protected(&actual, &options) {
             prop_assert!(after.get(key).is_some(), "{} was deleted", key);
         }
     }
@@ -400,7 +404,7 @@ laws! {
             prop_assert_eq!(restored.get(key), Some(object.value()));
         }
         for key in restored.objects().keys().filter(|key| running.get(key).is_none()) {
-            prop_assert!(protected(&bad).contains(&**key), "{} is left over but was not protected", key);
+            prop_assert!(protected(&bad, &prune).contains(&**key), "{} is left over but was not protected", key);
         }
     }
 

@@ -173,7 +173,9 @@ pub fn refusal(key: &str, live: &Value, written: &Value) -> Option<Refusal> {
 /// Why the tool deletes and creates the object instead of updating it, if
 /// it does (`refused`: whether the API server refuses the update).
 fn recreation(desired: &Value, live: &Value, options: &Options, refused: bool) -> Option<String> {
-    let either = |option: &str| has_sync_option(desired, option) || has_sync_option(live, option);
+    // Argo CD's sync options do nothing under Flux.
+    let argo_cd = options.acting_agent() == Agent::ArgoCd;
+    let either = |option: &str| argo_cd && (has_sync_option(desired, option) || has_sync_option(live, option));
     let force = either("Force=true");
     let kind = desired.get("kind").and_then(Value::as_str);
     let replaces = !matches!(kind, Some("Namespace" | "CustomResourceDefinition"));

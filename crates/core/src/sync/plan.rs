@@ -332,7 +332,9 @@ fn prunes(differences: &[Difference], desired: &State, agent: Agent) -> Plan {
     sort_by_key(&mut ordered, |&(order, ..)| order);
     ordered
         .into_iter()
-        .map(|(_, wave, key, actual)| match prune_protection(actual) {
+        // Argo CD's sync options do nothing under Flux, whose own protection
+        // (`prune: disabled`) leaves the object out of its inventory (`flux_releases`).
+        .map(|(_, wave, key, actual)| match prune_protection(actual).filter(|_| agent == Agent::ArgoCd) {
             Some(reason) => Operation::Skip {
                 key: key.to_string(),
                 wave,
@@ -341,7 +343,7 @@ fn prunes(differences: &[Difference], desired: &State, agent: Agent) -> Plan {
             None => Operation::Delete {
                 key: key.to_string(),
                 wave,
-                confirm: requires_prune_confirmation(actual),
+                confirm: agent == Agent::ArgoCd && requires_prune_confirmation(actual),
             },
         })
         .collect()
