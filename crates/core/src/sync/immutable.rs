@@ -47,13 +47,12 @@
 use crate::agent::{Agent, Owner};
 use crate::diff::compare::mode_of;
 use crate::diff::flux_labels::with_owner_labels;
-use crate::diff::normalize::{desired_as_stored, Mode};
-use crate::diff::ssa::flux_apply;
+use crate::diff::normalize::desired_as_stored;
 use crate::options::Options;
 use crate::state::meta::metadata_map;
 use crate::state::protection::{has_sync_option, ARGO_SYNC_OPTIONS};
 use crate::state::State;
-use crate::sync::merge::created;
+use crate::sync::merge::{created, created_by};
 use crate::sync::plan::Operation;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -113,12 +112,12 @@ pub fn outcome(
     match recreation(wanted, live, options, refused.is_some()) {
         Some(why) => Outcome::Recreated {
             why,
-            object: match (mode_of(desired), options.owner()) {
-                (Mode::Kubernetes, Some(Owner { application, agent: Agent::Flux })) => {
+            object: match options.owner() {
+                Some(Owner { application, agent: Agent::Flux }) => {
                     let stored = with_owner_labels(desired_as_stored(wanted), application);
-                    flux_apply(None, &stored.into_owned()).object
+                    created_by(Agent::Flux, stored.view(), mode_of(desired))
                 }
-                (mode, _) => created(wanted, mode),
+                _ => created(wanted, mode_of(desired)),
             },
             refusal: refused,
         },

@@ -7,12 +7,11 @@ use crate::diff::compare::{compare, mode_of, Difference};
 use crate::diff::ignore::kept_live;
 use crate::diff::normalize::Mode;
 use crate::options::{Agent, Options};
-use crate::diff::ssa::flux_apply;
 use crate::state::namespace::namespace_of;
 use crate::state::protection::{prune_protection, prunes_last, requires_prune_confirmation};
 use crate::state::{Object, State};
 use crate::sync::hook_tasks::runs_in_sync_phase;
-use crate::sync::merge::{created, updated};
+use crate::sync::merge::{created_by, updated};
 use crate::sync::order::{sort_key, wave};
 use crate::value::ValueRef;
 use serde::{Deserialize, Serialize};
@@ -197,10 +196,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Missing { key, desired } => Operation::Create {
                 key: key.to_string(),
                 wave,
-                object: Arc::new(match (mode, options.acting_agent()) {
-                    (Mode::Kubernetes, Agent::Flux) => flux_apply(None, desired.value()).object,
-                    _ => created(desired.view(), mode),
-                }),
+                object: Arc::new(created_by(options.acting_agent(), desired.view(), mode)),
             },
             Difference::Changed {
                 key,

@@ -97,10 +97,7 @@ pub(super) fn value_at<'v>(object: &'v Value, path: &str) -> Option<&'v Value> {
     let patch = Patch::of(object);
     let mut node = object;
     let mut field: &str = "";
-    let mut names = Vec::new();
-    for segment in segments(path) {
-        names.push(segment?);
-    }
+    let names: Vec<Segment> = segments(path).collect::<Option<_>>()?;
     for segment in &names {
         node = match segment {
             Segment::Field(name) => {

@@ -33,20 +33,18 @@ pub fn item(path: &str, key: &str) -> FieldPath {
     format!("{path}/{}", escape(&format!("k:{key}")))
 }
 
-/// The steps of `path`; none for a step that is not one.
+/// The steps of `path`; none for a step that is not one. The `f:` and `k:` of
+/// a step hold nothing an escape changes.
 pub fn segments(path: &str) -> impl Iterator<Item = Option<Segment<'_>>> {
     path.split('/').skip(1).map(|step| {
-        let name = match step.contains('~') {
-            true => Cow::Owned(unescape(step)?),
-            false => Cow::Borrowed(step),
+        let (kind, name) = step.split_at_checked(2)?;
+        let name = match name.contains('~') {
+            true => Cow::Owned(unescape(name)?),
+            false => Cow::Borrowed(name),
         };
-        let rest = |prefix: usize| match &name {
-            Cow::Borrowed(name) => Cow::Borrowed(&name[prefix..]),
-            Cow::Owned(name) => Cow::Owned(name[prefix..].to_string()),
-        };
-        match name.get(..2) {
-            Some("f:") => Some(Segment::Field(rest(2))),
-            Some("k:") => Some(Segment::Key(rest(2))),
+        match kind {
+            "f:" => Some(Segment::Field(name)),
+            "k:" => Some(Segment::Key(name)),
             _ => None,
         }
     })
@@ -103,10 +101,6 @@ impl FieldSet {
 
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.len()
     }
 
     pub fn retain(&mut self, keep: impl FnMut(&FieldPath) -> bool) {
