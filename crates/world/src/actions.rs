@@ -104,7 +104,15 @@ impl World {
             ScriptedAction::Sync { by, environment } => match self.agent.as_mut() {
                 Some(agent) => {
                     agent.request_sync(environment);
-                    Event::new(step, by, format!("asked the agent to sync {environment}"))
+                    match self.options.agent {
+                        gitops_core::options::Agent::ArgoCd => Event::new(step, by, format!("asked the agent to sync {environment}")),
+                        gitops_core::options::Agent::Flux => Event::new(
+                            step,
+                            by,
+                            format!("ran `flux reconcile kustomization {} --with-source` for {environment}", self.options.application),
+                        )
+                        .because("Flux reconciles at its interval; a person can ask for a reconcile now"),
+                    }
                 }
                 None => Event::new(step, by, format!("cannot sync {environment}")).because("there is no agent in push mode").refused(),
             },
@@ -363,7 +371,7 @@ impl World {
             return Event::new(step, by, format!("could not edit {key}"))
                 .because(format!("there is no {environment} cluster"));
         };
-        match cluster.set_field(key, path, value.clone()) {
+        match cluster.set_field(key, path, value.clone(), crate::cluster::writer::KUBECTL_EDIT) {
             Ok(old) => {
                 self.notify(Notice::Changed {
                     environment: environment.into(),

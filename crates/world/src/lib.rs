@@ -275,7 +275,12 @@ impl World {
             }
             let old = current.pointer(&controller.path).cloned();
             if cluster
-                .set_field(&controller.key, &controller.path, controller.value.clone())
+                .set_field(
+                    &controller.key,
+                    &controller.path,
+                    controller.value.clone(),
+                    cluster::Writer::controller(&controller.name, &controller.path),
+                )
                 .is_ok()
             {
                 let old = old.map_or("absent".into(), |value| value.to_string());

@@ -108,7 +108,9 @@ pub enum ScriptedAction {
         environment: String,
         key: String,
     },
-    /// A person asks the agent to sync now.
+    /// A person asks the agent to sync now (Argo CD's `argocd app sync`;
+    /// `flux reconcile` under Flux's agent, which scripts may call `reconcile`).
+    #[serde(alias = "reconcile")]
     Sync {
         by: String,
         #[serde(default = "default_environment")]

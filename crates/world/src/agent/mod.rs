@@ -58,6 +58,9 @@ pub struct Application {
     /// The hooks of the sync in progress, when it runs any.
     #[serde(skip)]
     hooks: Option<sync_phases::HookRun>,
+    /// Under Flux's agent, the status of the environment's Kustomization.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kustomization: Option<flux::Kustomization>,
 }
 
 impl Application {
@@ -150,7 +153,8 @@ impl Agent {
         if !self.running {
             return events;
         }
-        if options.trigger == Trigger::Edge && self.fetched_once {
+        let flux = options.agent == gitops_core::options::Agent::Flux;
+        if options.trigger == Trigger::Edge && self.fetched_once && !flux {
             self.reconcile_edge(step, workspace, repository, clusters, options, &mut events);
             self.update_health(step, &mut events);
             return events;
@@ -174,7 +178,11 @@ impl Agent {
                     &mut events,
                 );
             }
-            self.act(workspace, step, &environment, cluster, options, manual, &mut events);
+            if flux {
+                self.reconcile_flux(workspace, step, &environment, cluster, options, manual, &mut events);
+            } else {
+                self.act(workspace, step, &environment, cluster, options, manual, &mut events);
+            }
         }
         self.fetched_once = true;
         self.update_health(step, &mut events);
@@ -296,6 +304,7 @@ impl Agent {
 
 mod act;
 mod edge;
+pub mod flux;
 pub(crate) mod operation_events;
 mod settle;
 mod sync_phases;

@@ -6,8 +6,10 @@
 
 mod disruption;
 mod kubelet;
+pub mod writer;
 
 pub use kubelet::{Running, NEEDS, PROGRESS_DEADLINE};
+pub use writer::Writer;
 
 use gitops_core::collect::map_of;
 use gitops_core::options::Options;
@@ -170,24 +172,25 @@ impl Cluster {
     }
 
     /// Sets one field of an object (the whole object, creating it, when
-    /// `path` is empty); `Err` says why it cannot.
+    /// `path` is empty), as `writer` updates it; `Err` says why it cannot.
     pub fn set_field(
         &mut self,
         key: &str,
         path: &str,
         value: Value,
+        writer: Writer,
     ) -> Result<Option<Value>, String> {
-        if path.is_empty() {
-            let old = self.actual.get(key).cloned();
-            self.write(key, value);
-            return Ok(old);
-        }
-        let mut object = self
-            .actual
-            .get(key)
-            .cloned()
-            .ok_or_else(|| format!("{key} is not in the {} cluster", self.environment))?;
-        let old = set_pointer(&mut object, path, value)?;
+        let before = self.actual.get(key);
+        let (old, object) = if path.is_empty() {
+            (before.cloned(), value)
+        } else {
+            let mut object = before
+                .cloned()
+                .ok_or_else(|| format!("{key} is not in the {} cluster", self.environment))?;
+            let old = set_pointer(&mut object, path, value)?;
+            (old, object)
+        };
+        let object = writer.recorded(before, object);
         self.write(key, object);
         Ok(old)
     }

@@ -10,7 +10,10 @@ pub use crate::repository::{Files, Layout, Paths, DEFAULT_ENVIRONMENT};
 
 use crate::script::ScriptStep;
 use gitops_core::diff::ignore::IgnoreRule;
+use gitops_core::diff::flux_labels::{is_labelled_by, with_owner_labels};
+use gitops_core::diff::ssa::flux_apply;
 use gitops_core::diff::tracking::{with_tracking, TRACKING_ID};
+use gitops_core::options::Agent;
 use gitops_core::error::{ErrorKind, InputError};
 use gitops_core::options::Options;
 use gitops_core::state::meta::annotation;
@@ -112,18 +115,27 @@ fn is_default_application(name: &String) -> bool {
     name == DEFAULT_APPLICATION
 }
 
-/// A cluster's objects at the start, as the agent left them: each one
-/// that carries no tracking id gets the application's, so that what the
+/// A cluster's objects at the start, as the agent left them: each one that
+/// carries no mark of the agent's gets the application's, so that what the
 /// scenario's clusters hold is the agent's, and what appears later without
-/// one (a pod started by hand) is not.
-pub fn as_the_agent_left_it(state: State, application: &str) -> State {
+/// one (a pod started by hand) is not. Argo CD's mark is its tracking id;
+/// Flux's, its owner labels, and the field managers of its server-side apply
+/// (`kustomize-controller` owning each field, as its last apply left them).
+pub fn as_the_agent_left_it(state: State, application: &str, agent: Agent) -> State {
     if *state.form() == gitops_core::state::Form::Named {
         return state;
     }
     let objects = gitops_core::collect::map_of(state.objects().iter().map(|(key, object)| {
-        let stamped = match annotation(object, TRACKING_ID) {
-            Some(_) => object.value().clone(),
-            None => with_tracking(object.view(), application).into_owned(),
+        let stamped = match agent {
+            Agent::ArgoCd => match annotation(object, TRACKING_ID) {
+                Some(_) => object.value().clone(),
+                None => with_tracking(object.view(), application).into_owned(),
+            },
+            Agent::Flux if is_labelled_by(object.view(), application) => object.value().clone(),
+            Agent::Flux => {
+                let labelled = with_owner_labels(object.view(), application).into_owned();
+                flux_apply(None, &labelled).object
+            }
         };
         (key.to_string(), stamped)
     }));
@@ -134,6 +146,10 @@ pub fn as_the_agent_left_it(state: State, application: &str) -> State {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase", default)]
 pub struct WorldOptions {
+    /// The tool whose agent reconciles: Argo CD (the default) or Flux's
+    /// kustomize-controller, each with its own tool's defaults (`agent/`).
+    #[serde(skip_serializing_if = "Agent::is_argo_cd")]
+    pub agent: Agent,
     pub mode: Mode,
     /// Delete what Git no longer declares (off by default, as in Argo CD; Flux's `prune` has no default).
     pub prune: bool,
@@ -168,8 +184,13 @@ pub struct WorldOptions {
     pub auto_sync: bool,
     /// Revert changes made to the cluster outside Git.
     pub self_heal: bool,
-    /// The agent reads Git every this many steps.
+    /// The agent reads Git every this many steps (Flux's `interval`, of its
+    /// GitRepository and of its Kustomization).
     pub poll_every: u32,
+    /// Flux's `retryInterval`: the steps after which a failed reconcile is
+    /// tried again (its interval when unset).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_interval: Option<u32>,
     /// Git tells the agent about a commit at once.
     pub webhook: bool,
     /// Environments whose pull requests need an approval by someone other than the author.
@@ -186,6 +207,7 @@ pub struct WorldOptions {
 impl Default for WorldOptions {
     fn default() -> Self {
         WorldOptions {
+            agent: Agent::ArgoCd,
             mode: Mode::Pull,
             prune: false,
             allow_empty: false,
@@ -197,6 +219,7 @@ impl Default for WorldOptions {
             auto_sync: true,
             self_heal: true,
             poll_every: 3,
+            retry_interval: None,
             webhook: false,
             protected_environments: vec![DEFAULT_ENVIRONMENT.into()],
             require_pull_requests: false,
@@ -215,8 +238,7 @@ impl WorldOptions {
             respect_ignore_differences: self.respect_ignore_differences,
             application: Some(self.application.clone()),
             force: self.force,
-            // The world's agent is Argo CD's (`agent/`).
-            agent: gitops_core::options::Agent::ArgoCd,
+            agent: self.agent,
         }
     }
 }

@@ -1,0 +1,172 @@
+//! Flux's kustomize-controller as the world's agent (`agent/flux.rs`): it
+//! reconciles at its interval, when its source moves, or when a person runs
+//! `flux reconcile`; it always heals; it applies the whole build at once, or
+//! nothing when a dry run fails, and tries again after `retryInterval`; and
+//! who writes a field is recorded in `managedFields`.
+
+mod common;
+
+use common::events::{has, lines};
+
+use gitops_testing::everywhere;
+
+use gitops_world::scenario::Scenario;
+use gitops_world::World;
+use serde_json::{json, Value};
+
+const WEB: &str = "Deployment/shop/web";
+
+fn web(replicas: Option<u32>, app: &str) -> Value {
+    let mut web = json!({
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "shop"},
+        "spec": {"selector": {"matchLabels": {"app": app}},
+                 "template": {"metadata": {"labels": {"app": app}}, "spec": {"containers": [{"name": "web", "image": "registry.example/web:1"}]}}},
+    });
+    if let Some(replicas) = replicas {
+        web["spec"]["replicas"] = json!(replicas);
+    }
+    web
+}
+
+fn settings(level: &str) -> Value {
+    json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings", "namespace": "shop"}, "data": {"level": level}})
+}
+
+/// A Flux world whose Git holds `web` and the settings, with these options
+/// (Flux's agent, every 5 minutes, unless they say otherwise), a controller
+/// or none, and a script.
+fn flux_world(web: Value, options: Value, controllers: Value, script: Value, steps: u32) -> World {
+    let mut all = json!({"agent": "flux", "pollEvery": 5});
+    for (name, value) in options.as_object().unwrap() {
+        all[name] = value.clone();
+    }
+    let text = json!({
+        "registry": [{"tag": "registry.example/web:1"}],
+        "repository": {"files": {"envs/prod/web.json": web, "envs/prod/settings.json": settings("info")}},
+        "controllers": controllers,
+        "options": all,
+        "script": script,
+        "steps": steps,
+    });
+    World::run(&Scenario::parse("flux.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
+}
+
+fn live<'w>(world: &'w World, key: &str) -> &'w Value {
+    world.clusters["prod"].actual().get(key).unwrap_or_else(|| panic!("{key} is there"))
+}
+
+/// Each manager of `object`'s fields, with its operation and subresource.
+fn managers(object: &Value) -> Vec<String> {
+    object["metadata"]["managedFields"]
+        .as_array()
+        .map(|entries| {
+            entries
+                .iter()
+                .map(|entry| {
+                    let subresource = entry["subresource"].as_str().map(|name| format!(" /{name}")).unwrap_or_default();
+                    format!("{} {}{subresource}", entry["manager"].as_str().unwrap(), entry["operation"].as_str().unwrap())
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn agent_steps(world: &World) -> Vec<u32> {
+    world.events.iter().filter(|event| event.actor == "agent").map(|event| event.step).collect()
+}
+
+fn kubectl_edits() -> Value {
+    json!([
+        {"at": 6, "do": "edit-cluster", "by": "bob", "key": WEB, "path": "/spec/replicas", "value": 9},
+        {"at": 6, "do": "edit-cluster", "by": "bob", "key": WEB, "path": "/metadata/labels/debug", "value": "true"},
+    ])
+}
+
+everywhere! {
+    fn a_kubectl_edit_is_reverted_at_the_kustomizations_interval_and_its_label_removed() {
+        let edited = flux_world(web(Some(2), "web"), json!({}), json!([]), kubectl_edits(), 8);
+        assert_eq!(live(&edited, WEB)["spec"]["replicas"], 9, "nothing watches the cluster between reconciles");
+        assert_eq!(managers(live(&edited, WEB)), ["kustomize-controller Apply", "kubectl-edit Update"]);
+
+        let reconciled = flux_world(web(Some(2), "web"), json!({}), json!([]), kubectl_edits(), 10);
+        assert!(has(&reconciled, "10 agent: Deployment/shop/web in prod drifted at /metadata/labels/debug (true → absent), /spec/replicas (9 → 2); reverting"), "{:#?}", lines(&reconciled));
+        assert!(has(&reconciled, "its interval of 5 min has passed"));
+        assert!(!agent_steps(&reconciled).iter().any(|step| (6..10).contains(step)), "{:#?}", lines(&reconciled));
+        let web = live(&reconciled, WEB);
+        assert_eq!(web["metadata"]["labels"].get("debug"), None, "Flux's cleanup hands kubectl-edit's fields to itself, then drops the label");
+        assert_eq!(managers(web), ["kustomize-controller Apply"]);
+    }
+
+    fn flux_has_no_self_heal_switch() {
+        let world = flux_world(web(Some(2), "web"), json!({"selfHeal": false}), json!([]), kubectl_edits(), 10);
+        assert_eq!(live(&world, WEB)["spec"]["replicas"], 2, "{:#?}", lines(&world));
+    }
+
+    fn a_person_can_ask_for_a_reconcile_now() {
+        let mut script = kubectl_edits();
+        script.as_array_mut().unwrap().push(json!({"at": 7, "do": "reconcile", "by": "carol"}));
+        let world = flux_world(web(Some(2), "web"), json!({}), json!([]), script, 9);
+        assert!(has(&world, "7 carol: ran `flux reconcile kustomization playground --with-source` for prod"), "{:#?}", lines(&world));
+        assert!(has(&world, "8 agent: Deployment/shop/web in prod drifted"), "{:#?}", lines(&world));
+        assert!(has(&world, "a person ran `flux reconcile kustomization`"));
+    }
+
+    fn objects_at_the_start_are_as_flux_left_them() {
+        let text = json!({
+            "repository": {"files": {"envs/prod/settings.json": settings("info")}},
+            "clusters": {"prod": [settings("info")]},
+            "options": {"agent": "flux"},
+        });
+        let scenario = Scenario::parse("flux.json", &text.to_string()).unwrap();
+        let settings = scenario.clusters["prod"].get("ConfigMap/shop/settings").unwrap().clone();
+        assert_eq!(settings["metadata"]["labels"]["kustomize.toolkit.fluxcd.io/name"], "playground");
+        assert_eq!(settings["metadata"]["annotations"].get("argocd.argoproj.io/tracking-id"), None);
+        assert_eq!(managers(&settings), ["kustomize-controller Apply"]);
+        let world = World::run(&scenario);
+        assert!(!has(&world, "updated ConfigMap/shop/settings"), "in sync from the start: {:#?}", lines(&world));
+    }
+
+    fn with_replicas_in_git_flux_takes_the_field_back_from_the_autoscaler_at_each_interval() {
+        let autoscaler = json!([{"name": "autoscaler", "environment": "prod", "key": WEB, "path": "/spec/replicas", "value": 5, "reason": "load"}]);
+        let world = flux_world(web(Some(2), "web"), json!({}), autoscaler, json!([]), 14);
+        let reverts: Vec<u32> = world.events.iter().filter(|event| event.what.contains("drifted at /spec/replicas (5 → 2)")).map(|event| event.step).collect();
+        assert_eq!(reverts, [5, 10], "{:#?}", lines(&world));
+        assert_eq!(managers(live(&world, WEB)), ["kustomize-controller Apply", "kube-controller-manager Update /scale"]);
+    }
+
+    fn without_replicas_in_git_the_autoscaler_keeps_the_field() {
+        let autoscaler = json!([{"name": "autoscaler", "environment": "prod", "key": WEB, "path": "/spec/replicas", "value": 5, "reason": "load"}]);
+        let world = flux_world(web(None, "web"), json!({}), autoscaler, json!([]), 14);
+        assert!(!has(&world, "drifted"), "{:#?}", lines(&world));
+        assert_eq!(live(&world, WEB)["spec"]["replicas"], 5);
+    }
+
+    fn a_dry_run_that_fails_applies_nothing_and_is_tried_again_after_the_retry_interval() {
+        let release = json!({"at": 1, "do": "commit", "author": "alice", "message": "Rename web's selector", "write": {
+            "envs/prod/web.json": web(Some(2), "web-v2"),
+            "envs/prod/settings.json": settings("debug"),
+        }});
+        let world = flux_world(web(Some(2), "web"), json!({"pollEvery": 1, "retryInterval": 3}), json!([]), json!([release]), 9);
+        assert!(has(&world, "2 agent: prod: Kustomization flux-system/playground is Ready=False (ReconciliationFailed: Deployment/shop/web dry-run failed"), "{:#?}", lines(&world));
+        assert!(has(&world, "it tries again in 3 min (retryInterval)"));
+        assert_eq!(live(&world, "ConfigMap/shop/settings")["data"]["level"], "info", "Flux applies nothing of a stage whose dry run fails");
+        let status = world.agent.as_ref().unwrap().applications["prod"].kustomization.clone().unwrap();
+        assert_eq!(status.ready.reason, "ReconciliationFailed");
+        assert_eq!(status.last_attempted_revision.as_deref(), Some(format!("main@sha1:{}", world.repository.head().id).as_str()));
+        assert_ne!(status.last_applied_revision, status.last_attempted_revision);
+        assert_eq!(status.next_at, 11, "tried at 2, 5 and 8; next at 11");
+
+        let forced = flux_world(web(Some(2), "web"), json!({"pollEvery": 1, "force": true}), json!([]), json!([release]), 3);
+        assert!(has(&forced, "2 agent: recreated Deployment/shop/web in prod"), "{:#?}", lines(&forced));
+        assert_eq!(live(&forced, "ConfigMap/shop/settings")["data"]["level"], "debug");
+    }
+
+    fn a_build_that_fails_is_ready_false_and_the_cluster_keeps_the_last_applied_revision() {
+        let broken = json!({"at": 1, "do": "commit", "author": "bob", "message": "Break it", "write": {"envs/prod/settings.json": "{"}});
+        let world = flux_world(web(Some(2), "web"), json!({"pollEvery": 1}), json!([]), json!([broken]), 3);
+        assert!(has(&world, "2 agent: prod: Kustomization flux-system/playground is Ready=False (BuildFailed:"), "{:#?}", lines(&world));
+        let status = world.agent.as_ref().unwrap().applications["prod"].kustomization.clone().unwrap();
+        assert_eq!(status.inventory, ["ConfigMap/shop/settings", WEB]);
+    }
+}
