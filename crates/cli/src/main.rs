@@ -1,6 +1,7 @@
 //! `gitops-sim`: the reconcile core on the command line, for lesson authors.
 
 use clap::{Parser, Subcommand};
+use gitops_core::options::Agent;
 use gitops_core::sync::immutable::{Recreated, Refusal};
 use gitops_core::text::document::parse_one;
 use gitops_core::state::State;
@@ -36,6 +37,8 @@ enum Command {
         /// The environment to plan (default: the first by name).
         #[arg(long)]
         environment: Option<String>,
+        #[command(flatten)]
+        agent: AgentChoice,
     },
     /// Apply plans until a pass is empty, or the API server refuses an update;
     /// print each pass, the final actual state and what was refused.
@@ -45,11 +48,15 @@ enum Command {
         /// The environment to sync (default: the first by name).
         #[arg(long)]
         environment: Option<String>,
+        #[command(flatten)]
+        agent: AgentChoice,
     },
     /// Run the scenario's world step by step; print its events and where it ends.
     Run {
         /// A scenario file (`-` reads standard input).
         file: String,
+        #[command(flatten)]
+        agent: AgentChoice,
     },
     /// Check an exercise's goals against a solution; exit 0 only when all hold.
     Check {
@@ -71,16 +78,37 @@ enum Command {
     },
 }
 
+/// The agent that reconciles, over the scenario's `options.agent`.
+#[derive(clap::Args)]
+struct AgentChoice {
+    /// The agent that reconciles, with its tool's defaults: `argocd` or `flux`
+    /// (default: the scenario's `options.agent`, else `argocd`).
+    #[arg(long, value_parser = ["argocd", "flux"])]
+    agent: Option<String>,
+}
+
+impl AgentChoice {
+    /// `scenario` with the chosen agent.
+    fn over(&self, mut scenario: Scenario) -> Scenario {
+        match self.agent.as_deref() {
+            Some("flux") => scenario.options.agent = Agent::Flux,
+            Some(_) => scenario.options.agent = Agent::ArgoCd,
+            None => {}
+        }
+        scenario
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match &cli.command {
-        Command::Plan { file, environment } => {
-            load(file).and_then(|scenario| plan_output(&scenario, environment.as_deref()))
+        Command::Plan { file, environment, agent } => {
+            load(file).and_then(|scenario| plan_output(&agent.over(scenario), environment.as_deref()))
         }
-        Command::Sync { file, environment } => {
-            load(file).and_then(|scenario| sync_output(&scenario, environment.as_deref()))
+        Command::Sync { file, environment, agent } => {
+            load(file).and_then(|scenario| sync_output(&agent.over(scenario), environment.as_deref()))
         }
-        Command::Run { file } => load(file).map(|scenario| run_output(&scenario)),
+        Command::Run { file, agent } => load(file).map(|scenario| run_output(&agent.over(scenario))),
         Command::Link { file, preset } => link(file.as_deref(), preset.as_deref()),
         Command::Check { file, solution } => return check(file, solution.as_deref()),
     };

@@ -278,3 +278,43 @@ fn run_refuses_a_set_on_a_file_git_never_has_with_its_place() {
         "{error}"
     );
 }
+
+/// An autoscaler that wants 5 replicas of a Deployment whose Git says 2, polled every 5 minutes.
+const AUTOSCALER: &str = r#"{
+  "repository": {"files": {"envs/prod/web.json": {"apiVersion": "apps/v1", "kind": "Deployment",
+    "metadata": {"name": "web", "namespace": "shop"},
+    "spec": {"replicas": 2, "template": {"spec": {"containers": [{"name": "web", "image": "web@sha256:1111111111111111111111111111111111111111111111111111111111111111"}]}}}}}},
+  "controllers": [{"name": "autoscaler", "environment": "prod", "key": "Deployment/shop/web", "path": "/spec/replicas", "value": 5}],
+  "options": {"pollEvery": 5},
+  "steps": 11
+}"#;
+
+fn agent_reverts(output: &Value) -> Vec<u64> {
+    output["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|event| event["actor"] == "agent" && event["what"].as_str().unwrap().contains("drifted at /spec/replicas (5 → 2); reverting"))
+        .map(|event| event["step"].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn agent_chooses_flux_over_the_scenarios_options() {
+    let argo = succeeds(&["run", "-"], AUTOSCALER);
+    assert_eq!(agent_reverts(&argo), [1, 2, 3, 4, 5, 8], "Argo CD's self-heal, with its backoff");
+    let flux = succeeds(&["run", "--agent", "flux", "-"], AUTOSCALER);
+    assert_eq!(agent_reverts(&flux), [5, 10], "Flux, at its Kustomization's interval");
+    let status = &flux["final"]["agent"]["applications"]["prod"]["kustomization"];
+    assert_eq!(status["ready"]["reason"], "ReconciliationSucceeded", "{status}");
+    assert_eq!(status["inventory"], json!(["Deployment/shop/web"]));
+
+    let web = &succeeds(&["sync", "--agent", "flux", "-"], AUTOSCALER)["actual"][0];
+    assert_eq!(web["metadata"]["labels"]["kustomize.toolkit.fluxcd.io/name"], "playground");
+    assert_eq!(web["metadata"]["managedFields"][0]["manager"], "kustomize-controller");
+
+    let refused = gitops_sim(&["run", "--agent", "kubectl", "-"], "");
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("invalid value 'kubectl' for '--agent <AGENT>'") && message.contains("possible values: argocd, flux"), "{message}");
+}

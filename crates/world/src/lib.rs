@@ -80,11 +80,9 @@ impl World {
     pub fn new(scenario: &Scenario) -> Self {
         let environments = scenario.environments();
         let clusters =
-            gitops_core::collect::map_of(scenario.clusters.iter().map(|(environment, state)| {
-                (
-                    environment.clone(),
-                    Cluster::new(environment, state.clone()),
-                )
+            gitops_core::collect::map_of(scenario.clusters.keys().filter_map(|environment| {
+                let state = scenario.cluster_at_start(environment)?;
+                Some((environment.clone(), Cluster::new(environment, state)))
             }));
         let initial = &scenario.repository;
         let mut repository = Repository::new(

@@ -119,7 +119,7 @@ everywhere! {
             "options": {"agent": "flux"},
         });
         let scenario = Scenario::parse("flux.json", &text.to_string()).unwrap();
-        let settings = scenario.clusters["prod"].get("ConfigMap/shop/settings").unwrap().clone();
+        let settings = scenario.cluster_at_start("prod").unwrap().get("ConfigMap/shop/settings").unwrap().clone();
         assert_eq!(settings["metadata"]["labels"]["kustomize.toolkit.fluxcd.io/name"], "playground");
         assert_eq!(settings["metadata"]["annotations"].get("argocd.argoproj.io/tracking-id"), None);
         assert_eq!(managers(&settings), ["kustomize-controller Apply"]);

@@ -251,7 +251,8 @@ pub struct Scenario {
     pub repository: InitialRepository,
     /// Where each environment's desired state is on the one branch.
     pub paths: Paths,
-    /// The actual state of each environment's cluster at the start.
+    /// The actual state of each environment's cluster at the start, as the
+    /// scenario writes it: `cluster_at_start` gives it as the agent left it.
     pub clusters: BTreeMap<String, State>,
     /// The clusters' states as the author wrote them, where written as text
     /// (`actual: |`): the page shows that text until it is edited.
@@ -409,11 +410,16 @@ impl Scenario {
         let desired = crate::repository::desired_state(&mut gitops_core::Workspace::new(), &files, &self.path_of(environment))
             .unwrap_or_else(|_| State::empty(gitops_core::state::Form::Named));
         let actual = self
-            .clusters
-            .get(environment)
-            .cloned()
+            .cluster_at_start(environment)
             .unwrap_or_else(|| State::empty(desired.form().clone()));
         (desired, actual)
+    }
+
+    /// `environment`'s cluster at the start, as the scenario's agent left it
+    /// (`as_the_agent_left_it`).
+    pub fn cluster_at_start(&self, environment: &str) -> Option<State> {
+        let state = self.clusters.get(environment)?.clone();
+        Some(as_the_agent_left_it(state, &self.options.application, self.options.agent))
     }
 }
 

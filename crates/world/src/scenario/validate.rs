@@ -158,7 +158,6 @@ impl Scenario {
                 },
             };
             let actual = in_form_of(source, &places, &desired, actual)?;
-            let actual = as_the_agent_left_it(actual, &raw.options.application, raw.options.agent);
             clusters.insert(environment.clone(), actual);
         }
         if raw.options.poll_every == 0 {
