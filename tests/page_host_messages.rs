@@ -152,6 +152,18 @@ async fn a_host_sets_a_panes_text_and_the_options_and_asks_for_the_state() {
         serde_json::json!("push"),
     )
     .await;
+    post(r#"{"type": "gitops:setOptions", "options": {"agent": "flux", "mode": "pull"}}"#);
+    until(
+        || host.messages("gitops:state").pop().unwrap()["options"]["agent"].clone(),
+        serde_json::json!("flux"),
+    )
+    .await;
+    post(r#"{"type": "gitops:setOptions", "options": {"agent": "argocd", "mode": "push"}}"#);
+    until(
+        || host.messages("gitops:state").pop().unwrap()["options"].get("agent").cloned(),
+        None,
+    )
+    .await;
 
     post(r#"{"type": "gitops:setText", "pane": "actual", "text": "{\"web\": "}"#);
     until(
@@ -192,6 +204,11 @@ async fn a_host_sets_a_panes_text_and_the_options_and_asks_for_the_state() {
             r#"{"type": "gitops:setOptions", "options": {"mode": "both"}}"#,
             "/options/mode",
             "mode is \"push\" or \"pull\"",
+        ),
+        (
+            r#"{"type": "gitops:setOptions", "options": {"agent": "kubectl"}}"#,
+            "/options/agent",
+            "agent is \"argocd\" or \"flux\"",
         ),
         (
             r#"{"type": "gitops:setText", "pane": "git", "text": ""}"#,

@@ -70,6 +70,8 @@ pub enum Action {
     SetAutoSync(bool),
     SetRespectIgnoreDifferences(bool),
     SetMode(Mode),
+    /// Puts Argo CD's or Flux's agent in the clusters.
+    SetAgent(gitops_core::options::Agent),
     EditIgnore(String),
     /// Applies the next operation of the plan.
     Step,

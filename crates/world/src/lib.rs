@@ -73,6 +73,10 @@ pub struct World {
     committed: bool,
     /// What the world remembers of its reads and reports (`workspace.rs`).
     pub workspace: SharedWorkspace,
+    /// The clusters at the start as the scenario writes them, before an agent
+    /// left its marks (`Scenario::cluster_at_start`): what a change of agent
+    /// before the start stamps again.
+    written_clusters: Rc<BTreeMap<String, State>>,
 }
 
 impl World {
@@ -112,6 +116,7 @@ impl World {
             file_drafts: Vec::new(),
             committed: false,
             workspace: SharedWorkspace::default(),
+            written_clusters: Rc::new(scenario.clusters.clone()),
         }
     }
 

@@ -60,6 +60,9 @@ pub enum Interaction {
     RespectIgnoreDifferences(bool),
     #[serde(rename = "m", alias = "mode")]
     Mode(Mode),
+    /// Chose the agent: Argo CD's or Flux's (`World::choose_agent`).
+    #[serde(rename = "t", alias = "agent")]
+    Agent(gitops_core::options::Agent),
     /// Wrote these ignore rules.
     #[serde(rename = "i", alias = "ignore")]
     Ignore(String),
@@ -160,6 +163,10 @@ impl World {
             }
             Interaction::Mode(mode) => {
                 self.set_mode(*mode);
+                Some(true)
+            }
+            Interaction::Agent(agent) => {
+                self.choose_agent(*agent);
                 Some(true)
             }
             Interaction::Ignore(text) => match ignore_rules(text) {
@@ -292,6 +299,30 @@ impl World {
             }
             Mode::Push => self.agent = None,
             Mode::Pull => {}
+        }
+    }
+
+    /// Puts `agent` in the clusters in place of the one there: before the
+    /// start, the story from its start told by that tool (each cluster as
+    /// that agent left it); after it, a new agent that knows nothing yet and
+    /// finds the objects as the other tool left them, as a team that moves
+    /// from one tool to the other does.
+    fn choose_agent(&mut self, agent: gitops_core::options::Agent) {
+        if self.options.agent == agent {
+            return;
+        }
+        self.options.agent = agent;
+        if !self.started {
+            for (environment, cluster) in &mut self.clusters {
+                if let Some(written) = self.written_clusters.get(environment) {
+                    let at_start = crate::scenario::as_the_agent_left_it(written.clone(), &self.options.application, agent);
+                    *cluster = crate::cluster::Cluster::new(environment, at_start);
+                }
+            }
+        }
+        if self.agent.is_some() {
+            let environments: Vec<String> = self.clusters.keys().cloned().collect();
+            self.agent = Some(crate::agent::Agent::new(&environments));
         }
     }
 

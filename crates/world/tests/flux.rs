@@ -10,6 +10,8 @@ use common::events::{has, lines};
 
 use gitops_testing::everywhere;
 
+use gitops_core::options::Agent;
+use gitops_world::person::Interaction;
 use gitops_world::scenario::Scenario;
 use gitops_world::World;
 use serde_json::{json, Value};
@@ -168,5 +170,61 @@ everywhere! {
         assert!(has(&world, "2 agent: prod: Kustomization flux-system/playground is Ready=False (BuildFailed:"), "{:#?}", lines(&world));
         let status = world.agent.as_ref().unwrap().applications["prod"].kustomization.clone().unwrap();
         assert_eq!(status.inventory, ["ConfigMap/shop/settings", WEB]);
+    }
+
+    fn choosing_flux_before_the_start_tells_the_same_story_as_a_flux_scenario() {
+        let text = json!({
+            "registry": [{"tag": "registry.example/web:1"}],
+            "repository": {"files": {"envs/prod/web.json": web(Some(2), "web"), "envs/prod/settings.json": settings("info")}},
+            "clusters": {"prod": [web(Some(2), "web"), settings("debug")]},
+            "options": {"pollEvery": 5},
+            "script": kubectl_edits(),
+            "steps": 10,
+        });
+        let argo = Scenario::parse("argo.json", &text.to_string()).unwrap();
+        let mut flux = argo.clone();
+        flux.options.agent = Agent::Flux;
+        let told_by_flux = World::run(&flux);
+
+        let mut chosen = World::new(&argo);
+        assert_eq!(chosen.interact("prod", &Interaction::Agent(Agent::Flux)), Some(true));
+        while chosen.step < 10 || !chosen.started {
+            chosen.next_step();
+        }
+        assert_eq!(lines(&chosen), lines(&told_by_flux));
+        assert_eq!(chosen.clusters["prod"].actual(), told_by_flux.clusters["prod"].actual());
+        assert!(has(&chosen, "0 agent: updated ConfigMap/shop/settings in prod at /data/level (debug → info)"), "{:#?}", lines(&chosen));
+        assert!(has(&chosen, "10 agent: Deployment/shop/web in prod drifted"));
+
+        let mut back = World::new(&flux);
+        back.interact("prod", &Interaction::Agent(Agent::ArgoCd));
+        back.next_step();
+        let web = back.clusters["prod"].actual().get(WEB).unwrap();
+        assert!(web["metadata"]["annotations"]["argocd.argoproj.io/tracking-id"].is_string(), "{web}");
+        assert!(web["metadata"].get("managedFields").is_none());
+    }
+
+    fn a_new_agent_after_the_start_finds_the_objects_as_the_other_tool_left_them() {
+        let text = json!({
+            "repository": {"files": {"envs/prod/settings.json": settings("info")}},
+            "options": {"pollEvery": 1},
+            "steps": 4,
+        });
+        let mut world = World::new(&Scenario::parse("argo.json", &text.to_string()).unwrap());
+        world.next_step();
+        world.next_step();
+        let by_argo = world.clusters["prod"].actual().get("ConfigMap/shop/settings").unwrap().clone();
+        assert!(by_argo["metadata"]["annotations"]["argocd.argoproj.io/tracking-id"].is_string());
+        world.interact("prod", &Interaction::Agent(Agent::Flux));
+        world.next_step();
+        let by_flux = world.clusters["prod"].actual().get("ConfigMap/shop/settings").unwrap();
+        assert_eq!(by_flux["metadata"]["labels"]["kustomize.toolkit.fluxcd.io/name"], "playground");
+        assert_eq!(managers(by_flux), ["before-first-apply Update", "kustomize-controller Apply"], "the API server's first apply leaves what it found to `before-first-apply`: {by_flux}");
+        assert!(by_flux["metadata"]["annotations"]["argocd.argoproj.io/tracking-id"].is_string());
+        assert!(has(&world, "2 agent: prod: Kustomization flux-system/playground is Ready=True"), "{:#?}", lines(&world));
+        world.next_step();
+        let next = world.clusters["prod"].actual().get("ConfigMap/shop/settings").unwrap();
+        assert_eq!(next["metadata"].get("annotations"), None, "Flux's cleanup hands `before-first-apply` to itself, then drops Argo CD's mark: {next}");
+        assert_eq!(managers(next), ["kustomize-controller Apply"]);
     }
 }

@@ -1,6 +1,7 @@
 use super::code_spans::code_spans;
 use crate::ui::ptr_eq::PtrEq;
 use gitops_page::manifest::{argo_cd_application, flux_kustomization, ManifestLine};
+use gitops_core::options::Agent;
 use gitops_world::scenario::Mode;
 use gitops_world::World;
 use web_sys::{HtmlInputElement, HtmlTextAreaElement};
@@ -19,6 +20,7 @@ pub struct OptionsPanelProps {
     pub on_auto_sync: Callback<bool>,
     pub on_respect_ignore: Callback<bool>,
     pub on_mode: Callback<Mode>,
+    pub on_agent: Callback<Agent>,
     pub on_ignore: Callback<String>,
 }
 
@@ -37,6 +39,12 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
         let onchange = props.on_mode.reform(move |_: Event| value);
         html! {
             <label class="check"><input type="radio" name="mode" checked={options.mode == value} {onchange} />{ label }</label>
+        }
+    };
+    let agent = |value: Agent, label: &'static str| {
+        let onchange = props.on_agent.reform(move |_: Event| value);
+        html! {
+            <label class="check"><input type="radio" name="agent" checked={options.agent == value} {onchange} />{ label }</label>
         }
     };
     let on_ignore = props
@@ -65,6 +73,12 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
                 { mode(Mode::Pull, "Pull: an agent in the cluster reads Git") }
                 { mode(Mode::Push, "Push: CI applies with cluster credentials") }
             </fieldset>
+            <fieldset>
+                <legend>{ "Agent" }</legend>
+                { agent(Agent::ArgoCd, "Argo CD: syncs when Git moves; self-heal reverts drift at once") }
+                { agent(Agent::Flux, "Flux: reconciles at its interval, and always heals then") }
+                <p class="hint">{ code_spans(&agent_note(options)) }</p>
+            </fieldset>
             <details class="manifests">
                 <summary>{ "These options in Argo CD's Application and Flux's Kustomization" }</summary>
                 <p class="hint">{ "Marked: what the tool does not do by default." }</p>
@@ -89,6 +103,18 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
                 <p id="ignore-error" class="error" role="alert">{ code_spans(error) }</p>
             }
         </section>
+    }
+}
+
+/// What the chosen agent does with the options above, in its tool's words.
+fn agent_note(options: &gitops_world::scenario::WorldOptions) -> String {
+    match options.agent {
+        Agent::ArgoCd => "Argo CD applies client-side with its last-applied record; sync waves and hooks order a sync.".into(),
+        Agent::Flux => format!(
+            "Flux's kustomize-controller applies server-side, as `kustomize-controller`, every {} min (the Kustomization's `interval`): \
+             Self-heal and Auto-sync do nothing (it has no such switch), nor do Argo CD's sync waves, hooks and RespectIgnoreDifferences.",
+            options.poll_every
+        ),
     }
 }
 

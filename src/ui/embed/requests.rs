@@ -5,6 +5,7 @@
 use gitops_core::InputError;
 use gitops_js::json_of;
 use gitops_page::{Action, Location, Pane, PlaybackAction, Problem, Source};
+use gitops_core::options::Agent;
 use gitops_world::scenario::Mode;
 use gitops_world::share::Session;
 use wasm_bindgen::{JsCast, JsValue};
@@ -128,8 +129,9 @@ fn set_text(message: &JsValue) -> Result<Vec<Action>, Problem> {
 }
 
 /// A `gitops:setOptions`: any of `prune`, `selfHeal`, `autoSync`,
-/// `respectIgnoreDifferences` (booleans) and `mode` (`push` or `pull`), as
-/// the Options panel sets them; nothing changes when one is wrong.
+/// `respectIgnoreDifferences` (booleans), `mode` (`push` or `pull`) and
+/// `agent` (`argocd` or `flux`), as the Options panel sets them; nothing
+/// changes when one is wrong.
 fn set_options(message: &JsValue) -> Result<Vec<Action>, Problem> {
     let Some(options) = field(message, "options").filter(JsValue::is_object) else {
         return Err(wrong(
@@ -147,7 +149,7 @@ fn set_options(message: &JsValue) -> Result<Vec<Action>, Problem> {
             Action::SetRespectIgnoreDifferences,
         ),
     ];
-    let known = "prune, selfHeal, autoSync, respectIgnoreDifferences and mode";
+    let known = "prune, selfHeal, autoSync, respectIgnoreDifferences, mode and agent";
     let mut actions = Vec::new();
     for key in js_sys::Object::keys(options.unchecked_ref::<js_sys::Object>()).iter() {
         let name = key.as_string().unwrap_or_default();
@@ -158,6 +160,14 @@ fn set_options(message: &JsValue) -> Result<Vec<Action>, Problem> {
                 Some("push") => Mode::Push,
                 Some("pull") => Mode::Pull,
                 _ => return Err(wrong(&pointer, "mode is \"push\" or \"pull\"".into())),
+            }));
+            continue;
+        }
+        if name == "agent" {
+            actions.push(Action::SetAgent(match value.as_string().as_deref() {
+                Some("argocd") => Agent::ArgoCd,
+                Some("flux") => Agent::Flux,
+                _ => return Err(wrong(&pointer, "agent is \"argocd\" or \"flux\"".into())),
             }));
             continue;
         }
