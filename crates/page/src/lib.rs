@@ -42,7 +42,7 @@ pub use loading::{Failure, Loading};
 pub use model::Model;
 pub use panes::Panes;
 pub use playback::{Playback, PlaybackAction};
-pub use picture::{Arrow, Card, ClusterBox, Picture, MOST_COMMITS};
+pub use picture::{AgentBadge, Arrow, Card, ClusterBox, Picture, MOST_COMMITS};
 pub use preset::{MenuEntry, Preset, FIRST_PRESET};
 pub use problem::{Location, Problem};
 pub use session::not_a_link;

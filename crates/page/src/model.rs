@@ -130,6 +130,14 @@ impl Model {
         self.world.default_commit_message(&self.environment)
     }
 
+    /// Under Flux's agent, the Kustomization of the environment in the panes:
+    /// its name and status, as `flux get kustomizations` shows them.
+    pub fn kustomization(&self) -> Option<(String, gitops_world::agent::flux::Kustomization)> {
+        let application = self.world.agent.as_ref()?.applications.get(&self.environment)?;
+        let status = application.kustomization.clone()?;
+        Some((format!("flux-system/{}", self.world.options.application), status))
+    }
+
     pub fn environments(&self) -> Vec<String> {
         self.world.clusters.keys().cloned().collect()
     }

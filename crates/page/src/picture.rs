@@ -40,8 +40,37 @@ pub struct Picture {
     pub open_registry: bool,
     pub clusters: Vec<ClusterBox>,
     pub arrows: Vec<Arrow>,
-    /// Whether the agent runs in the clusters (pull mode).
-    pub agent: bool,
+    /// The agent in the clusters, when one runs there (pull mode).
+    pub agent: Option<AgentBadge>,
+}
+
+/// The agent's badge in each cluster: its tool, and how it acts, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentBadge {
+    /// `Argo CD` or `Flux`.
+    pub tool: &'static str,
+    /// What it does and when (`it reconciles every 5 min`).
+    pub pace: String,
+}
+
+impl AgentBadge {
+    fn of(options: &gitops_world::scenario::WorldOptions) -> Self {
+        let every = options.poll_every;
+        match options.agent {
+            gitops_core::options::Agent::ArgoCd => AgentBadge {
+                tool: "Argo CD",
+                pace: match (options.auto_sync, options.self_heal) {
+                    (true, true) => format!("it polls Git every {every} min, syncs when Git moves, and reverts drift at once"),
+                    (true, false) => format!("it polls Git every {every} min and syncs when Git moves; drift stays"),
+                    (false, _) => format!("it polls Git every {every} min and syncs only when a person asks"),
+                },
+            },
+            gitops_core::options::Agent::Flux => AgentBadge {
+                tool: "Flux",
+                pace: format!("it reconciles every {every} min: it applies Git then, and reverts drift only then"),
+            },
+        }
+    }
 }
 
 impl Model {
@@ -136,7 +165,7 @@ impl Model {
                     })
                 })
                 .collect(),
-            agent: world.agent.is_some(),
+            agent: world.agent.as_ref().map(|_| AgentBadge::of(&world.options)),
         }
     }
 }

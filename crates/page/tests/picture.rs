@@ -105,7 +105,7 @@ fn in_the_pull_model_ci_s_apply_is_a_refused_arrow_and_ci_holds_no_cluster() {
         model.act(Action::Advance);
     }
     let picture = model.picture();
-    assert!(picture.agent);
+    assert_eq!(picture.agent.as_ref().map(|agent| agent.tool), Some("Argo CD"));
     let ci = picture
         .actors
         .iter()
@@ -399,4 +399,30 @@ fn the_agents_prune_at_a_minute_is_drawn_as_its_asked_for_step_is() {
         current(&model.picture()).cards.iter().all(|card| !card.gone),
         "the next minute draws it no more"
     );
+}
+
+#[test]
+fn the_agent_switch_redraws_the_agent_and_tells_the_story_with_the_other_tool() {
+    let mut model = with_preset("autoscaler-flapping.yaml");
+    let argo = model.picture().agent.expect("an agent");
+    assert_eq!(argo.tool, "Argo CD");
+    assert!(argo.pace.contains("reverts drift at once"), "{}", argo.pace);
+    model.act(Action::SetAgent(gitops_core::options::Agent::Flux));
+    let flux = model.picture().agent.expect("an agent");
+    assert_eq!(flux.tool, "Flux");
+    assert_eq!(flux.pace, "it reconciles every 1 min: it applies Git then, and reverts drift only then");
+    for _ in 0..3 {
+        model.act(Action::Advance);
+    }
+    let agent_arrows: Vec<String> = model
+        .picture()
+        .arrows
+        .iter()
+        .filter(|arrow| arrow.actor == "agent")
+        .map(|arrow| arrow.what.clone())
+        .collect();
+    assert_eq!(agent_arrows, ["Deployment/shop/web in prod drifted at /spec/replicas (5 → 2); reverting"]);
+    let events = &model.world.events;
+    assert!(events.iter().any(|event| event.what.contains("Kustomization flux-system/playground is Ready=True")), "{events:#?}");
+    assert_eq!(model.work.session.interactions.first(), Some(&gitops_world::person::Interaction::Agent(gitops_core::options::Agent::Flux)));
 }

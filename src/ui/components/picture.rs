@@ -176,7 +176,7 @@ pub fn svg(picture: &Picture, layout: &Layout) -> String {
     text(&mut body, layout.cluster.0, top - 12, "column", "Clusters");
     for cluster in &picture.clusters {
         boxes.clusters.push((cluster.environment.clone(), top));
-        top += cluster_view(&mut body, cluster, top, picture.agent, layout, &mut boxes) + 2 * GAP;
+        top += cluster_view(&mut body, cluster, top, picture.agent.as_ref(), layout, &mut boxes) + 2 * GAP;
     }
     for (index, arrow) in picture.arrows.iter().enumerate() {
         arrow_view(&mut body, arrow, index, &boxes, layout);

@@ -1,6 +1,7 @@
 use super::plan_view::ChangeList;
 use super::status_icons::{health_icon, icon_markup, sync_icon};
 use gitops_core::{Report, SyncStatus};
+use gitops_world::agent::flux::Kustomization;
 use crate::ui::ptr_eq::PtrEq;
 use yew::prelude::*;
 
@@ -8,6 +9,9 @@ use yew::prelude::*;
 pub struct StatusViewProps {
     /// A new report is a new allocation: compared by it, not field by field.
     pub report: PtrEq<Report>,
+    /// Under Flux's agent, its Kustomization's name and status.
+    #[prop_or_default]
+    pub kustomization: Option<(String, Kustomization)>,
 }
 
 /// Sync status and health side by side, then every difference.
@@ -47,6 +51,9 @@ pub fn status_view(props: &StatusViewProps) -> Html {
                 <p class={classes!("badge", "sync", sync.to_ascii_lowercase())}>{ icon(sync_icon(sync, false)) }{ "Sync: " }<strong>{ sync }</strong></p>
                 <p class={classes!("badge", "health", health.to_ascii_lowercase())}>{ icon(health_icon(report.status.health)) }{ "Health: " }<strong>{ health }</strong></p>
             </div>
+            if let Some((name, status)) = &props.kustomization {
+                { kustomization_view(name, status) }
+            }
             <h3>{ "Drift" }</h3>
             <dl class="drift">
                 { group("Missing", &drift.missing) }
@@ -61,6 +68,26 @@ pub fn status_view(props: &StatusViewProps) -> Html {
                 </ul>
             }
         </section>
+    }
+}
+
+/// A Flux Kustomization's status, as `flux get kustomizations` gives it.
+fn kustomization_view(name: &str, status: &Kustomization) -> Html {
+    let ready = &status.ready;
+    let revision = |revision: &Option<String>| revision.clone().unwrap_or_else(|| "none".into());
+    html! {
+        <div class="kustomization">
+            <h3>{ format!("Kustomization {name}") }</h3>
+            <p class={classes!("badge", "ready", ready.status.to_ascii_lowercase())} role="status">
+                { "Ready: " }<strong>{ ready.status }</strong>{ format!(" · {}: {}", ready.reason, ready.message) }
+            </p>
+            <dl class="kustomization-status">
+                <dt>{ "Last applied revision" }</dt><dd><code>{ revision(&status.last_applied_revision) }</code></dd>
+                <dt>{ "Last attempted revision" }</dt><dd><code>{ revision(&status.last_attempted_revision) }</code></dd>
+                <dt>{ "Next reconcile" }</dt><dd>{ format!("minute {}", status.next_at) }</dd>
+                <dt>{ "Inventory" }</dt><dd>{ match status.inventory.len() { 1 => "1 object".to_string(), count => format!("{count} objects") } }</dd>
+            </dl>
+        </div>
     }
 }
 

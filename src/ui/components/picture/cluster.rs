@@ -4,7 +4,7 @@
 use super::card::{card_view, CARD_H, CARD_W};
 use super::markup::{escape, text};
 use super::{Boxes, Layout, GAP, LINE};
-use gitops_page::ClusterBox;
+use gitops_page::{AgentBadge, ClusterBox};
 use std::fmt::Write;
 
 /// The agent's badge's width.
@@ -16,7 +16,7 @@ pub(super) fn cluster_view(
     out: &mut String,
     cluster: &ClusterBox,
     top: i32,
-    agent: bool,
+    agent: Option<&AgentBadge>,
     layout: &Layout,
     boxes: &mut Boxes,
 ) -> i32 {
@@ -27,7 +27,7 @@ pub(super) fn cluster_view(
     // On a phone the agent sits under the cluster's name, not beside it; the
     // cards stand far enough below it for its arrows to them to show.
     let cards_top = top
-        + match (agent, layout.stacked) {
+        + match (agent.is_some(), layout.stacked) {
             (true, true) => 68,
             (true, false) => 44,
             (false, _) => 32,
@@ -50,7 +50,7 @@ pub(super) fn cluster_view(
         title = escape(&title)
     );
     text(out, cluster_x + 10, top + 19, "name", &title);
-    if agent {
+    if let Some(agent) = agent {
         let (x, y) = match layout.stacked {
             true => (cluster_x + 10, top + 28),
             false => (cluster_x + cluster_w - AGENT_W - 10, top + 6),
@@ -58,10 +58,14 @@ pub(super) fn cluster_view(
         boxes.agents.push((cluster.environment.clone(), x, y));
         let _ = write!(
             out,
-            r#"<g class="agent" role="img" aria-label="the agent in {}, holding Git: read and cluster: write"><rect x="{x}" y="{y}" width="{AGENT_W}" height="20" rx="10"/>"#,
+            r#"<g class="agent" role="img" aria-label="the agent in {}, {}: {}; it holds Git: read and cluster: write"><title>{}: {}</title><rect x="{x}" y="{y}" width="{AGENT_W}" height="20" rx="10"/>"#,
             escape(&cluster.environment),
+            agent.tool,
+            escape(&agent.pace),
+            agent.tool,
+            escape(&agent.pace),
         );
-        text(out, x + 10, y + 14, "held", "⟳ agent · Git: read");
+        text(out, x + 10, y + 14, "held", &format!("⟳ {} · Git: read", agent.tool));
         out.push_str("</g>");
     }
     for (index, card) in cluster.cards.iter().enumerate() {
