@@ -4,7 +4,7 @@
 //! kustomize-controller's list of managers).
 
 use gitops_core::diff::ssa::{
-    apply, field, field_set, from_fields_v1, item, managed_fields, replace_field_managers, to_fields_v1, update, with_managed_fields, Operation,
+    apply, field, field_set, from_fields_v1, item, managed_fields, readable, replace_field_managers, to_fields_v1, update, with_managed_fields, Operation,
     FLUX_CLEANUP,
 };
 use gitops_testing::{everywhere, laws};
@@ -75,6 +75,13 @@ fn flux_apply(live: Option<&Value>, config: &Value) -> Value {
 }
 
 everywhere! {
+    fn a_field_path_reads_as_a_pointer_with_items_by_their_keys() {
+        assert_eq!(readable(&field("", "spec")), "/spec");
+        let image = field(&item(&field(&field(&field(&field("", "spec"), "template"), "spec"), "containers"), r#"{"name":"web"}"#), "image");
+        assert_eq!(readable(&image), "/spec/template/spec/containers/[name=web]/image");
+        assert_eq!(readable(&field(&field("", "metadata"), "a/b")), "/metadata/a~1b");
+    }
+
     fn fields_are_written_as_the_api_server_writes_fields_v1() {
         let object = deployment(Some(2), json!({"app": "web"}));
         let fields = field_set(&object);

@@ -421,7 +421,13 @@ fn the_agent_switch_redraws_the_agent_and_tells_the_story_with_the_other_tool() 
         .filter(|arrow| arrow.actor == "agent")
         .map(|arrow| arrow.what.clone())
         .collect();
-    assert_eq!(agent_arrows, ["Deployment/shop/web in prod drifted at /spec/replicas (5 → 2); reverting"]);
+    assert_eq!(
+        agent_arrows,
+        [
+            "Deployment/shop/web in prod drifted at /spec/replicas (5 → 2); reverting",
+            "kustomize-controller took /spec/replicas of Deployment/shop/web from kube-controller-manager",
+        ]
+    );
     let events = &model.world.events;
     assert!(events.iter().any(|event| event.what.contains("Kustomization flux-system/playground is Ready=True")), "{events:#?}");
     assert_eq!(model.work.session.interactions.first(), Some(&gitops_world::person::Interaction::Agent(gitops_core::options::Agent::Flux)));

@@ -134,6 +134,7 @@ everywhere! {
         let world = flux_world(web(Some(2), "web"), json!({}), autoscaler, json!([]), 14);
         let reverts: Vec<u32> = world.events.iter().filter(|event| event.what.contains("drifted at /spec/replicas (5 → 2)")).map(|event| event.step).collect();
         assert_eq!(reverts, [5, 10], "{:#?}", lines(&world));
+        assert!(has(&world, "5 agent: kustomize-controller took /spec/replicas of Deployment/shop/web from kube-controller-manager"), "{:#?}", lines(&world));
         assert_eq!(managers(live(&world, WEB)), ["kustomize-controller Apply", "kube-controller-manager Update /scale"]);
     }
 

@@ -21,6 +21,8 @@ use super::*;
 use crate::cluster::{comparable, Cluster};
 use crate::event::Event;
 use crate::scenario::WorldOptions;
+use gitops_core::diff::flux_labels::with_owner_labels;
+use gitops_core::diff::ssa::{flux_apply, readable, KUSTOMIZE_CONTROLLER};
 use gitops_core::sync::immutable::{outcome, Outcome};
 use gitops_core::sync::plan::Operation;
 use gitops_core::Workspace;
@@ -168,6 +170,30 @@ impl Agent {
     }
 }
 
+/// The fields an update takes from other managers: Flux applies with
+/// `client.ForceOwnership`, so a field Git sets that another manager owns (an
+/// autoscaler's `replicas`) becomes kustomize-controller's, an event each.
+fn takeovers(step: u32, environment: &str, operation: &Operation, target: &State, actual: &State, name: &str) -> Vec<Event> {
+    let (Operation::Update { key, .. }, Some(desired), Some(live)) = (operation, target.get(operation.key()), actual.get(operation.key())) else {
+        return Vec::new();
+    };
+    let config = with_owner_labels(desired, name);
+    flux_apply(Some(live), &config.into_owned())
+        .taken
+        .iter()
+        .map(|taken| {
+            Event::new(
+                step,
+                "agent",
+                format!("{KUSTOMIZE_CONTROLLER} took {} of {key} from {}", readable(&taken.path), taken.from),
+            )
+            .because("Flux applies with force: a field Git sets that another manager owns changes owner (client.ForceOwnership)")
+            .in_cluster(environment)
+            .on(key)
+        })
+        .collect()
+}
+
 /// Applies the whole build at once, then prunes; the inventory it leaves, or
 /// the `Ready` condition of its failure. Flux's dry run of every object
 /// comes first (`ApplyAllStaged` validates a stage before it applies it): an
@@ -209,6 +235,7 @@ fn apply_all(
             continue;
         }
         let applied = operation_event(step, environment, operation, why, following_git, cluster.actual());
+        let takeovers = takeovers(step, environment, operation, target, cluster.actual(), &options.application);
         match cluster.carry_out(operation, target, &reconcile) {
             Outcome::Recreated { why: option, refusal, .. } => events.push(super::waves::recreated_event(
                 step,
@@ -219,6 +246,7 @@ fn apply_all(
             )),
             _ => events.push(applied),
         }
+        events.extend(takeovers);
     }
     Ok(target.objects().keys().map(|key| key.to_string()).collect())
 }

@@ -50,6 +50,34 @@ pub fn segments(path: &str) -> impl Iterator<Item = Option<Segment<'_>>> {
     })
 }
 
+/// `path` as a person reads it: a JSON pointer to a field, an item of a keyed
+/// list as its key (`/spec/template/spec/containers/[name=web]/image`).
+pub fn readable(path: &str) -> String {
+    let mut out = String::new();
+    for segment in segments(path) {
+        out.push('/');
+        match segment {
+            Some(Segment::Field(name)) => out.push_str(&escape(&name)),
+            Some(Segment::Key(key)) => {
+                let fields: Vec<String> = serde_json::from_str::<Map<String, Value>>(&key)
+                    .map(|fields| {
+                        fields
+                            .iter()
+                            .map(|(name, value)| match value {
+                                Value::String(text) => format!("{name}={text}"),
+                                other => format!("{name}={other}"),
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_else(|_| vec![key.to_string()]);
+                out.push_str(&format!("[{}]", fields.join(",")));
+            }
+            None => out.push('?'),
+        }
+    }
+    out
+}
+
 /// Whether `path` names an item of a keyed list (rather than a field).
 pub fn is_item(path: &str) -> bool {
     path.rsplit('/').next().is_some_and(|last| last.starts_with("k:"))

@@ -24,6 +24,6 @@ mod update;
 pub use apply::{apply, Applied, Conflict, Taken, BEFORE_FIRST_APPLY};
 pub use cleanup::{replace_field_managers, FieldManager, FLUX_CLEANUP};
 pub use entries::{managed_fields, with_managed_fields, Entry, Operation};
-pub use fields::{field, field_set, from_fields_v1, is_at_or_below, item, segments, to_fields_v1, FieldPath, FieldSet, Segment};
+pub use fields::{field, field_set, from_fields_v1, is_at_or_below, item, readable, segments, to_fields_v1, FieldPath, FieldSet, Segment};
 pub use flux::{flux_apply, KUSTOMIZE_CONTROLLER};
 pub use update::update;

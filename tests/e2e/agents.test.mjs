@@ -1,0 +1,66 @@
+// One preset told by both agents: the autoscaler fight under Argo CD (its
+// self-heal reverts at once) and under Flux (its Kustomization reverts at its
+// interval), chosen with the Options panel's Agent switch; the badge in the
+// cluster names the tool, the status shows the Kustomization's Ready
+// condition, and a share link carries the choice.
+
+import assert from 'node:assert/strict';
+import { menuEntries, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
+
+let server;
+let browser;
+servedInChromium({}, (started) => ({ server, browser } = started));
+
+const picture = (page) => page.getByRole('group', { name: /^The world at/ });
+const agentBadge = (page) => picture(page).locator('g.agent').getAttribute('aria-label');
+const agentArrows = (page) => picture(page).locator('g.arrow').evaluateAll((found) => found.map((arrow) => arrow.getAttribute('aria-label')).filter((label) => label.startsWith('agent →')));
+
+async function choose(page, title) {
+  await until(async () => (await page.getByLabel('Preset').locator('option').count()) >= menuEntries, true);
+  await page.getByLabel('Preset').selectOption({ label: title });
+  await until(async () => (await page.getByRole('heading', { level: 3, name: title }).count()) > 0, true);
+}
+
+async function minutes(page, count) {
+  for (let minute = 0; minute < count; minute += 1) {
+    await page.getByRole('button', { name: 'Next minute', exact: true }).click();
+  }
+}
+
+test('the agent switch tells the autoscaler fight with Flux: a revert at each interval, the Kustomization Ready', async () => {
+  const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'An autoscaler and the reconciler fight');
+  assert.match(await agentBadge(page), /^the agent in prod, Argo CD: it polls Git every 1 min, syncs when Git moves, and reverts drift at once/);
+  await minutes(page, 3);
+  await until(() => agentArrows(page), ['agent → cluster prod: Deployment/shop/web in prod drifted at /spec/replicas (5 → 2); reverting, with cluster: write']);
+  await screenshot(page, 'agents-autoscaler-argo-cd', { fullPage: false });
+
+  await page.getByRole('button', { name: 'Reset', exact: true }).click();
+  await page.getByRole('radio', { name: /^Flux:/ }).check();
+  await until(async () => agentBadge(page), 'the agent in prod, Flux: it reconciles every 1 min: it applies Git then, and reverts drift only then; it holds Git: read and cluster: write');
+  assert.equal(await picture(page).locator('g.agent text').textContent(), '⟳ Flux · Git: read');
+  await minutes(page, 3);
+  await until(() => agentArrows(page), [
+    'agent → cluster prod: Deployment/shop/web in prod drifted at /spec/replicas (5 → 2); reverting, with cluster: write',
+    'agent → cluster prod: kustomize-controller took /spec/replicas of Deployment/shop/web from kube-controller-manager, with cluster: write',
+  ]);
+  const status = page.getByRole('region', { name: 'Status' });
+  await until(async () => (await status.innerText()).includes('Kustomization flux-system/playground'), true);
+  assert.match(await status.innerText(), /Ready: True · ReconciliationSucceeded: Applied revision: main@sha1:[0-9a-f]+/);
+  assert.match(await status.innerText(), /Inventory\s+2 objects/);
+  assert.match(await page.getByRole('region', { name: /^At minute 2/ }).innerText(), /its interval of 1 min has passed/);
+  await screenshot(page, 'agents-autoscaler-flux', { fullPage: false });
+  await page.getByRole('region', { name: 'Status' }).scrollIntoViewIfNeeded();
+  await screenshot(page, 'agents-flux-kustomization-status', { fullPage: false });
+
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const shareLink = page.getByRole('textbox', { name: 'Link to this scenario, with what you did' });
+  await until(async () => (await shareLink.inputValue()).includes('#v1.'), true);
+  const link = await shareLink.inputValue();
+  await context.close();
+
+  const opened = await openPage(browser, link, { viewport: { width: 1440, height: 900 } });
+  await until(async () => (await agentBadge(opened.page).catch(() => '')).includes('Flux'), true);
+  assert.ok(await opened.page.getByRole('radio', { name: /^Flux:/ }).isChecked(), 'the link opens with Flux chosen');
+  await opened.context.close();
+});
