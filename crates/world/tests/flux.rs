@@ -105,6 +105,21 @@ everywhere! {
         assert_eq!(live(&world, WEB)["spec"]["replicas"], 2, "{:#?}", lines(&world));
     }
 
+    fn auto_sync_off_is_a_suspended_kustomization() {
+        let mut script = kubectl_edits();
+        script.as_array_mut().unwrap().push(json!({"at": 7, "do": "reconcile", "by": "carol"}));
+        let text = json!({
+            "repository": {"files": {"envs/prod/web.json": web(Some(2), "web")}},
+            "clusters": {"prod": [web(Some(2), "web")]},
+            "options": {"agent": "flux", "pollEvery": 5, "autoSync": false},
+            "script": script,
+            "steps": 12,
+        });
+        let world = World::run(&Scenario::parse("flux.json", &text.to_string()).unwrap());
+        assert!(has(&world, "8 agent: prod: Kustomization flux-system/playground is suspended: nothing reconciles"), "{:#?}", lines(&world));
+        assert_eq!(live(&world, WEB)["spec"]["replicas"], 9, "{:#?}", lines(&world));
+    }
+
     fn a_person_can_ask_for_a_reconcile_now() {
         let mut script = kubectl_edits();
         script.as_array_mut().unwrap().push(json!({"at": 7, "do": "reconcile", "by": "carol"}));

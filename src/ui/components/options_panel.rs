@@ -112,7 +112,8 @@ fn agent_note(options: &gitops_world::scenario::WorldOptions) -> String {
         Agent::ArgoCd => "Argo CD applies client-side with its last-applied record; sync waves and hooks order a sync.".into(),
         Agent::Flux => format!(
             "Flux's kustomize-controller applies server-side, as `kustomize-controller`, every {} min (the Kustomization's `interval`): \
-             Self-heal and Auto-sync do nothing (it has no such switch), nor do Argo CD's sync waves, hooks and RespectIgnoreDifferences.",
+             Self-heal does nothing (it has no such switch), Auto-sync off is its `suspend: true`, \
+             and Argo CD's sync waves, hooks and RespectIgnoreDifferences do nothing.",
             options.poll_every
         ),
     }

@@ -111,6 +111,19 @@ impl Agent {
         if !(first || manual || source_moved || due) {
             return;
         }
+        if !options.auto_sync {
+            // `spec.suspend: true` (the playground's Auto-sync off): the
+            // reconciler returns before anything (`obj.Spec.Suspend`), and `flux
+            // reconcile` refuses a suspended resource.
+            if manual {
+                events.push(
+                    Event::new(step, "agent", format!("{environment}: Kustomization flux-system/{name} is suspended: nothing reconciles"))
+                        .because("spec.suspend is true (Auto-sync off): `flux resume kustomization` resumes it")
+                        .refused(),
+                );
+            }
+            return;
+        }
         let why = if manual {
             "a person ran `flux reconcile kustomization`".to_string()
         } else if first || source_moved {
