@@ -130,12 +130,17 @@ impl Model {
         self.world.default_commit_message(&self.environment)
     }
 
-    /// Under Flux's agent, the Kustomization of the environment in the panes:
-    /// its name and status, as `flux get kustomizations` shows them.
-    pub fn kustomization(&self) -> Option<(String, gitops_world::agent::flux::Kustomization)> {
-        let application = self.world.agent.as_ref()?.applications.get(&self.environment)?;
-        let status = application.kustomization.clone()?;
-        Some((format!("flux-system/{}", self.world.options.application), status))
+    /// Under Flux's agent, the Kustomizations of the environment in the panes:
+    /// each one's name and status, as `flux get kustomizations` shows them.
+    pub fn kustomizations(&self) -> Vec<(String, gitops_world::agent::flux::Kustomization)> {
+        let Some(application) = self.world.agent.as_ref().and_then(|agent| agent.applications.get(&self.environment)) else {
+            return Vec::new();
+        };
+        application
+            .kustomizations
+            .iter()
+            .map(|(name, status)| (format!("flux-system/{name}"), status.clone()))
+            .collect()
     }
 
     pub fn environments(&self) -> Vec<String> {

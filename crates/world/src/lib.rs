@@ -151,9 +151,18 @@ impl World {
     /// The desired state of `environment` at the commit it follows.
     pub fn desired_state(&self, environment: &str) -> Result<State, InputError> {
         let files = self.desired_files(environment).1;
-        let directory = self.desired_path(environment);
-        self.workspace
-            .with(|workspace| repository::desired_state(workspace, &files, &directory))
+        self.rendered(&files, &self.desired_path(environment))
+    }
+
+    /// What an environment whose directory is `directory` in `files` declares,
+    /// as the agent reads it (under Flux's, what its Kustomizations apply:
+    /// `repository::flux`).
+    pub fn rendered(&self, files: &Files, directory: &str) -> Result<State, InputError> {
+        let options = &self.options;
+        self.workspace.with(|workspace| {
+            repository::flux::desired_under(workspace, files, directory, options.agent, &options.application)
+                .map(|(state, _)| state)
+        })
     }
 
     /// Runs every step of a scenario: step 0 and `scenario.steps` more.

@@ -6,7 +6,7 @@ use crate::cluster::Running;
 use crate::credentials::CI;
 use crate::registry::Image;
 use crate::repository::{
-    branch_view, desired_state, diff_files, diff_trees, Commit, FileDiff, ObjectDiff, Paths,
+    branch_view, diff_files, diff_trees, Commit, FileDiff, ObjectDiff, Paths,
     PullRequest,
 };
 use crate::World;
@@ -193,7 +193,7 @@ impl World {
         for (environment, cluster) in &self.clusters {
             let files = self.desired_files(environment).1;
             let directory = self.desired_path(environment);
-            let wanted = self.workspace.with(|workspace| desired_state(workspace, &files, &directory));
+            let wanted = self.rendered(&files, &directory);
             actual.insert(environment.clone(), cluster.actual().to_value());
             let head = heads[environment].clone();
             let synced_revision = self

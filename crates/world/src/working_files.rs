@@ -4,7 +4,7 @@
 //! files and no other (as `git commit` of the files a person edited).
 
 use crate::person::YOU;
-use crate::repository::{desired_state, FileChanges, Files};
+use crate::repository::{FileChanges, Files};
 use crate::World;
 use gitops_core::text::edit::SharedText;
 use gitops_core::{InputError, State};
@@ -60,7 +60,7 @@ impl World {
             return None;
         }
         let (files, directory) = (self.working_files(environment), self.desired_path(environment));
-        Some(self.workspace.with(|workspace| desired_state(workspace, &files, &directory)))
+        Some(self.rendered(&files, &directory))
     }
 
     /// Keeps `text` as the working copy of the file at `path`, or none where it

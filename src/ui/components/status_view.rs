@@ -9,9 +9,9 @@ use yew::prelude::*;
 pub struct StatusViewProps {
     /// A new report is a new allocation: compared by it, not field by field.
     pub report: PtrEq<Report>,
-    /// Under Flux's agent, its Kustomization's name and status.
+    /// Under Flux's agent, its Kustomizations' names and statuses.
     #[prop_or_default]
-    pub kustomization: Option<(String, Kustomization)>,
+    pub kustomizations: Vec<(String, Kustomization)>,
 }
 
 /// Sync status and health side by side, then every difference.
@@ -51,9 +51,7 @@ pub fn status_view(props: &StatusViewProps) -> Html {
                 <p class={classes!("badge", "sync", sync.to_ascii_lowercase())}>{ icon(sync_icon(sync, false)) }{ "Sync: " }<strong>{ sync }</strong></p>
                 <p class={classes!("badge", "health", health.to_ascii_lowercase())}>{ icon(health_icon(report.status.health)) }{ "Health: " }<strong>{ health }</strong></p>
             </div>
-            if let Some((name, status)) = &props.kustomization {
-                { kustomization_view(name, status) }
-            }
+            { for props.kustomizations.iter().map(|(name, status)| kustomization_view(name, status)) }
             <h3>{ "Drift" }</h3>
             <dl class="drift">
                 { group("Missing", &drift.missing) }

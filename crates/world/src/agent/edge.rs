@@ -43,7 +43,7 @@ impl Agent {
                     .applications
                     .get(&environment)
                     .and_then(|application| application.target.clone());
-                self.fetch(workspace, step, &environment, repository, options.layout, true, events);
+                self.fetch(workspace, step, &environment, repository, options, true, events);
                 let after = self
                     .applications
                     .get(&environment)

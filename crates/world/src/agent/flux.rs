@@ -23,6 +23,9 @@ use crate::event::Event;
 use crate::scenario::WorldOptions;
 use gitops_core::diff::flux_labels::with_owner_labels;
 use gitops_core::diff::ssa::{flux_apply, readable, KUSTOMIZE_CONTROLLER};
+use crate::repository::flux::{applied_by, KustomizationSpec};
+use gitops_core::health::{health, Health};
+use gitops_core::options::Options;
 use gitops_core::sync::immutable::{outcome, Outcome};
 use gitops_core::sync::plan::Operation;
 use gitops_core::Workspace;
@@ -42,6 +45,10 @@ pub struct Kustomization {
     /// The step of its next reconcile (its interval, or its retry interval,
     /// after the last one).
     pub next_at: u32,
+    /// While Ready waits for health (`wait`, `healthChecks`): the step its
+    /// `timeout` ends at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub health_deadline: Option<u32>,
 }
 
 /// The `Ready` condition: its status (`True`, `False` or `Unknown`), reason and message.
@@ -87,8 +94,36 @@ pub fn flux_revision(revision: &str) -> String {
     format!("main@sha1:{revision}")
 }
 
+/// The Kustomization an environment is without Kustomization objects in Git:
+/// named after `application`, with the scenario's options (`pollEvery` its
+/// interval, Auto-sync off its `suspend`).
+pub fn root_kustomization(options: &WorldOptions) -> KustomizationSpec {
+    let interval = options.poll_every.max(1);
+    KustomizationSpec {
+        name: options.application.clone(),
+        path: String::new(),
+        interval,
+        retry_interval: options.retry_interval.unwrap_or(interval).max(1),
+        timeout: interval,
+        prune: options.prune,
+        force: options.force,
+        wait: false,
+        health_checks: Vec::new(),
+        depends_on: Vec::new(),
+        suspend: !options.auto_sync,
+        target_namespace: None,
+    }
+}
+
+/// Why a Kustomization reconciles now.
+struct Trigger {
+    why: String,
+    following_git: bool,
+}
+
 impl Agent {
-    /// One pass of Flux's agent over `environment`: a reconcile when one is due.
+    /// One pass of Flux's agent over `environment`: each of its Kustomizations
+    /// (the root, then those Git declares, by name) reconciles when one is due.
     pub(super) fn reconcile_flux(
         &mut self,
         workspace: &mut Workspace,
@@ -99,87 +134,228 @@ impl Agent {
         manual: bool,
         events: &mut Vec<Event>,
     ) {
+        let has_access = self.has_access;
         let Some(application) = self.applications.get_mut(environment) else {
             return;
         };
-        let name = options.application.as_str();
-        let revision = application.target_revision.clone().unwrap_or_default();
-        let status = application.kustomization.get_or_insert_with(Kustomization::default);
-        let first = status.last_attempted_revision.is_none();
-        let source_moved = status.last_attempted_revision.as_deref() != Some(flux_revision(&revision).as_str());
-        let due = step >= status.next_at;
-        if !(first || manual || source_moved || due) {
-            return;
+        let mut specs = vec![root_kustomization(options)];
+        specs.extend(dependencies_first(&application.flux_layout));
+        for spec in &specs {
+            reconcile_one(workspace, step, environment, cluster, options, application, spec, manual, has_access, events);
         }
-        if !options.auto_sync {
-            // `spec.suspend: true` (the playground's Auto-sync off): the
-            // reconciler returns before anything (`obj.Spec.Suspend`), and `flux
-            // reconcile` refuses a suspended resource.
-            if manual {
-                events.push(
-                    Event::new(step, "agent", format!("{environment}: Kustomization flux-system/{name} is suspended: nothing reconciles"))
-                        .because("spec.suspend is true (Auto-sync off): `flux resume kustomization` resumes it")
-                        .refused(),
-                );
-            }
-            return;
+        application.kustomizations.retain(|name, _| specs.iter().any(|spec| spec.name == *name));
+        let revision = application.target_revision.clone();
+        let applied = specs.iter().all(|spec| {
+            application.kustomizations.get(&spec.name).is_some_and(|status| {
+                status.last_applied_revision.as_deref() == revision.as_deref().map(flux_revision).as_deref()
+            })
+        });
+        if applied {
+            application.synced_revision = revision;
         }
-        let why = if manual {
-            "a person ran `flux reconcile kustomization`".to_string()
-        } else if first || source_moved {
-            format!("its source moved to {}", flux_revision(&revision))
-        } else {
-            format!(
-                "its interval of {} min has passed: Flux corrects drift only when a Kustomization reconciles",
-                options.poll_every
-            )
-        };
-        let interval = options.poll_every;
-        let retry_interval = options.retry_interval.unwrap_or(interval);
-        status.last_attempted_revision = Some(flux_revision(&revision));
-        let following_git = first || source_moved;
-        let has_access = self.has_access;
-        let result = match (&application.last_error, &application.target) {
-            (Some(error), _) if !has_access => Err(Ready::failed("ArtifactFailed", error.clone())),
-            (Some(error), _) => Err(Ready::failed("BuildFailed", error.clone())),
-            (None, None) => return,
-            (None, Some(target)) => match comparable(target, cluster.actual()) {
-                Err(why) => Err(Ready::failed("ReconciliationFailed", why)),
-                Ok(()) => apply_all(workspace, step, environment, target, cluster, options, (&why, following_git), events)
-                    .map(|inventory| {
+    }
+}
+
+/// The Kustomizations in an order where each comes after those it depends on
+/// (then by name), so that a pass reads as Flux's reconciles settle: Flux runs
+/// them at once and requeues a dependent until its dependencies are Ready. A
+/// cycle keeps its members in name order.
+fn dependencies_first(specs: &[KustomizationSpec]) -> Vec<KustomizationSpec> {
+    let mut left: Vec<&KustomizationSpec> = specs.iter().collect();
+    let mut ordered: Vec<KustomizationSpec> = Vec::with_capacity(specs.len());
+    while !left.is_empty() {
+        let placed = |name: &String| ordered.iter().any(|spec| spec.name == *name) || !specs.iter().any(|spec| spec.name == *name);
+        let next = left.iter().position(|spec| spec.depends_on.iter().all(placed)).unwrap_or(0);
+        ordered.push(left.remove(next).clone());
+    }
+    ordered
+}
+
+/// One Kustomization's reconcile, when one is due: its dependencies first,
+/// then its build applied, then the health it waits for.
+#[allow(clippy::too_many_arguments)]
+fn reconcile_one(
+    workspace: &mut Workspace,
+    step: u32,
+    environment: &str,
+    cluster: &mut Cluster,
+    options: &WorldOptions,
+    application: &mut Application,
+    spec: &KustomizationSpec,
+    manual: bool,
+    has_access: bool,
+    events: &mut Vec<Event>,
+) {
+    let name = spec.name.as_str();
+    let revision = flux_revision(application.target_revision.as_deref().unwrap_or_default());
+    let dependencies: Vec<(String, bool)> = spec
+        .depends_on
+        .iter()
+        .map(|dependency| {
+            let ready = application.kustomizations.get(dependency).is_some_and(|status| {
+                status.ready.status == "True" && status.last_applied_revision.as_deref() == Some(revision.as_str())
+            });
+            (dependency.clone(), ready)
+        })
+        .collect();
+    let own = application.target.as_ref().map(|target| match application.flux_layout.is_empty() {
+        true => target.clone(),
+        false => applied_by(target, name),
+    });
+    let status = application.kustomizations.entry(name.to_string()).or_default();
+    if let Some(deadline) = status.health_deadline {
+        let ready = health_wait(spec, own.as_ref(), cluster, &revision, step >= deadline);
+        let status = application.kustomizations.entry(name.to_string()).or_default();
+        return settle(step, environment, spec, status, ready, (&format!("it waits for the health of what it applied, within {} min (timeout)", spec.timeout), &revision), events);
+    }
+    let first = status.last_attempted_revision.is_none();
+    let source_moved = status.last_attempted_revision.as_deref() != Some(revision.as_str());
+    if !(first || manual || source_moved || step >= status.next_at) {
+        return;
+    }
+    if spec.suspend {
+        // `spec.suspend: true`: the reconciler returns before anything
+        // (`obj.Spec.Suspend`), and `flux reconcile` refuses a suspended resource.
+        if manual {
+            events.push(
+                Event::new(step, "agent", format!("{environment}: Kustomization flux-system/{name} is suspended: nothing reconciles"))
+                    .because("spec.suspend is true (Auto-sync off): `flux resume kustomization` resumes it")
+                    .refused(),
+            );
+        }
+        return;
+    }
+    let trigger = if manual {
+        Trigger { why: "a person ran `flux reconcile kustomization`".into(), following_git: source_moved }
+    } else if first || source_moved {
+        Trigger { why: format!("its source moved to {revision}"), following_git: true }
+    } else if status.ready.reason == "DependencyNotReady" {
+        Trigger { why: "it checks its dependencies again".into(), following_git: true }
+    } else {
+        Trigger {
+            why: format!("its interval of {} min has passed: Flux corrects drift only when a Kustomization reconciles", spec.interval),
+            following_git: false,
+        }
+    };
+    status.last_attempted_revision = Some(revision.clone());
+    if let Some((dependency, _)) = dependencies.iter().find(|(_, ready)| !ready) {
+        // `checkDependencies`: requeued after `--requeue-dependency` (30 s).
+        let ready = Ready::failed("DependencyNotReady", format!("dependency 'flux-system/{dependency}' is not ready"));
+        status.next_at = step.saturating_add(1);
+        return report(step, environment, name, status, ready, &trigger.why, "; it checks again in 1 min (--requeue-dependency 30s)", events);
+    }
+    let ready = match (&application.last_error, own) {
+        (Some(error), _) if !has_access => Ready::failed("ArtifactFailed", error.clone()),
+        (Some(error), _) => Ready::failed("BuildFailed", error.clone()),
+        (None, None) => return,
+        (None, Some(own)) => {
+            match comparable(&own, cluster.actual()) {
+                Err(why) => Ready::failed("ReconciliationFailed", why),
+                Ok(()) => match apply_all(workspace, step, environment, &own, cluster, &kustomization_options(options, spec), (&trigger.why, trigger.following_git), events) {
+                    Err(failed) => failed,
+                    Ok(inventory) => {
+                        let status = application.kustomizations.entry(name.to_string()).or_default();
                         status.inventory = inventory;
-                        status.last_applied_revision = Some(flux_revision(&revision));
-                        Ready::succeeded(&flux_revision(&revision))
-                    }),
-            },
-        };
-        let (ready, wait) = match result {
-            Ok(ready) => {
-                application.synced_revision = Some(revision.clone());
-                (ready, interval)
+                        match spec.wait || !spec.health_checks.is_empty() {
+                            true => {
+                                status.health_deadline = Some(step.saturating_add(spec.timeout));
+                                health_wait(spec, Some(&own), cluster, &revision, spec.timeout == 0)
+                            }
+                            false => Ready::succeeded(&revision),
+                        }
+                    }
+                },
             }
-            Err(ready) => (ready, retry_interval),
-        };
-        status.next_at = step.saturating_add(wait.max(1));
-        if status.ready != ready {
-            let failed = ready.status == "False";
-            let next = if failed {
-                format!("; it tries again in {wait} min (retryInterval)")
-            } else {
-                format!("; next reconcile in {wait} min (interval)")
-            };
-            let mut event = Event::new(
-                step,
-                "agent",
-                format!("{environment}: Kustomization flux-system/{name} is {ready}"),
-            )
-            .because(format!("{why}{next}"));
-            if failed {
-                event = event.refused();
-            }
-            events.push(event);
-            status.ready = ready;
         }
+    };
+    let status = application.kustomizations.entry(name.to_string()).or_default();
+    settle(step, environment, spec, status, ready, (&trigger.why, &revision), events)
+}
+
+/// Where a reconcile leaves a Kustomization: applied (its revision, and the
+/// next reconcile an interval on), waiting for health, or failed (tried again
+/// after `retryInterval`).
+fn settle(
+    step: u32,
+    environment: &str,
+    spec: &KustomizationSpec,
+    status: &mut Kustomization,
+    ready: Ready,
+    (why, revision): (&str, &str),
+    events: &mut Vec<Event>,
+) {
+    let next = match ready.status {
+        "True" => {
+            status.health_deadline = None;
+            status.last_applied_revision = Some(revision.to_string());
+            status.next_at = step.saturating_add(spec.interval.max(1));
+            format!("; next reconcile in {} min (interval)", spec.interval)
+        }
+        "False" => {
+            status.health_deadline = None;
+            status.next_at = step.saturating_add(spec.retry_interval.max(1));
+            format!("; it tries again in {} min (retryInterval)", spec.retry_interval)
+        }
+        _ => String::new(),
+    };
+    report(step, environment, &spec.name, status, ready, why, &next, events)
+}
+
+/// Tells a change of the `Ready` condition.
+#[allow(clippy::too_many_arguments)]
+fn report(step: u32, environment: &str, name: &str, status: &mut Kustomization, ready: Ready, why: &str, next: &str, events: &mut Vec<Event>) {
+    if status.ready == ready {
+        return;
+    }
+    let mut event = Event::new(step, "agent", format!("{environment}: Kustomization flux-system/{name} is {ready}")).because(format!("{why}{next}"));
+    if ready.status == "False" {
+        event = event.refused();
+    }
+    events.push(event);
+    status.ready = ready;
+}
+
+/// The health Ready waits for (`checkHealth`, kstatus read as the core's
+/// health): every object applied with `wait`, else those `healthChecks`
+/// names. Ready once all are Healthy; failed when one is Degraded, or when
+/// the `timeout` has passed.
+fn health_wait(spec: &KustomizationSpec, applied: Option<&State>, cluster: &Cluster, revision: &str, timed_out: bool) -> Ready {
+    let keys: Vec<String> = match (spec.wait, applied) {
+        (true, Some(applied)) => applied.objects().keys().map(|key| key.to_string()).collect(),
+        _ => spec.health_checks.clone(),
+    };
+    let mut waiting = Vec::new();
+    for key in &keys {
+        match cluster.actual().get(key).map(|object| health(object).unwrap_or(Health::Healthy)) {
+            Some(Health::Healthy) => {}
+            Some(Health::Degraded) => {
+                return Ready::failed("HealthCheckFailed", format!("{key} status: 'Failed'"));
+            }
+            Some(other) => waiting.push(format!("{key} status: '{}'", if other == Health::Progressing { "InProgress" } else { "Unknown" })),
+            None => waiting.push(format!("{key} status: 'NotFound'")),
+        }
+    }
+    match (waiting.is_empty(), timed_out) {
+        (true, _) => Ready::succeeded(revision),
+        (false, true) => Ready::failed(
+            "HealthCheckFailed",
+            format!("health check failed after {} min: timeout waiting for: [{}]", spec.timeout, waiting.join(", ")),
+        ),
+        (false, false) => Ready {
+            status: "Unknown",
+            reason: "Progressing",
+            message: format!("Running health checks for revision {revision} with a timeout of {} min", spec.timeout),
+        },
+    }
+}
+
+/// The core's options for one Kustomization's apply.
+fn kustomization_options(options: &WorldOptions, spec: &KustomizationSpec) -> Options {
+    Options {
+        prune: spec.prune,
+        force: spec.force,
+        application: Some(spec.name.clone()),
+        ..options.reconcile()
     }
 }
 
@@ -219,16 +395,15 @@ fn apply_all(
     environment: &str,
     target: &State,
     cluster: &mut Cluster,
-    options: &WorldOptions,
+    reconcile: &Options,
     (why, following_git): (&str, bool),
     events: &mut Vec<Event>,
 ) -> Result<Vec<String>, Ready> {
-    let reconcile = options.reconcile();
-    let found = workspace.report(target, cluster.actual(), &reconcile);
+    let found = workspace.report(target, cluster.actual(), reconcile);
     let refusals: Vec<String> = found
         .plan
         .iter()
-        .filter_map(|operation| match outcome(operation, target, cluster.actual(), &reconcile) {
+        .filter_map(|operation| match outcome(operation, target, cluster.actual(), reconcile) {
             Outcome::Refused(refusal) => Some(format!("{} dry-run failed: {}", operation.key(), refusal.message)),
             _ => None,
         })
@@ -248,8 +423,8 @@ fn apply_all(
             continue;
         }
         let applied = operation_event(step, environment, operation, why, following_git, cluster.actual());
-        let takeovers = takeovers(step, environment, operation, target, cluster.actual(), &options.application);
-        match cluster.carry_out(operation, target, &reconcile) {
+        let takeovers = takeovers(step, environment, operation, target, cluster.actual(), reconcile.application.as_deref().unwrap_or_default());
+        match cluster.carry_out(operation, target, reconcile) {
             Outcome::Recreated { why: option, refusal, .. } => events.push(super::waves::recreated_event(
                 step,
                 environment,

@@ -5,8 +5,9 @@
 
 use crate::cluster::Cluster;
 use crate::event::{Event, Place};
-use crate::repository::{desired_state, Repository};
-use crate::scenario::{Layout, Trigger, WorldOptions};
+use crate::repository::flux::desired_under;
+use crate::repository::Repository;
+use crate::scenario::{Trigger, WorldOptions};
 use gitops_core::Workspace;
 use gitops_core::state::State;
 use serde::Serialize;
@@ -58,9 +59,14 @@ pub struct Application {
     /// The hooks of the sync in progress, when it runs any.
     #[serde(skip)]
     hooks: Option<sync_phases::HookRun>,
-    /// Under Flux's agent, the status of the environment's Kustomization.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub kustomization: Option<flux::Kustomization>,
+    /// Under Flux's agent, the status of each of the environment's
+    /// Kustomizations, by name.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub kustomizations: BTreeMap<String, flux::Kustomization>,
+    /// Under Flux's agent, the Kustomizations Git declares in the
+    /// environment's directory, read with `target` (none: the root alone).
+    #[serde(skip)]
+    flux_layout: Vec<crate::repository::flux::KustomizationSpec>,
 }
 
 impl Application {
@@ -173,7 +179,7 @@ impl Agent {
                     step,
                     &environment,
                     repository,
-                    options.layout,
+                    options,
                     webhook,
                     &mut events,
                 );
@@ -196,10 +202,11 @@ impl Agent {
         step: u32,
         environment: &str,
         repository: &Repository,
-        layout: Layout,
+        options: &WorldOptions,
         webhook: bool,
         events: &mut Vec<Event>,
     ) {
+        let layout = options.layout;
         let has_access = self.has_access;
         let application = self
             .applications
@@ -225,8 +232,9 @@ impl Agent {
         {
             return;
         }
-        match desired_state(workspace, &files, &directory) {
-            Ok(state) => {
+        match desired_under(workspace, &files, &directory, options.agent, &options.application) {
+            Ok((state, flux_layout)) => {
+                application.flux_layout = flux_layout;
                 let changed = application.target.as_ref() != Some(&state);
                 if application.last_error.take().is_some() {
                     events.push(

@@ -7,6 +7,7 @@
 
 mod branches;
 pub mod file_edit;
+pub mod flux;
 pub mod kustomize;
 pub mod paths;
 mod pull_requests;

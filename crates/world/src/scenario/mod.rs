@@ -407,8 +407,15 @@ impl Scenario {
             .find(|(name, _)| name == environment)
             .map(|(_, files)| files)
             .unwrap_or_default();
-        let desired = crate::repository::desired_state(&mut gitops_core::Workspace::new(), &files, &self.path_of(environment))
-            .unwrap_or_else(|_| State::empty(gitops_core::state::Form::Named));
+        let desired = crate::repository::flux::desired_under(
+            &mut gitops_core::Workspace::new(),
+            &files,
+            &self.path_of(environment),
+            self.options.agent,
+            &self.options.application,
+        )
+        .map(|(state, _)| state)
+        .unwrap_or_else(|_| State::empty(gitops_core::state::Form::Named));
         let actual = self
             .cluster_at_start(environment)
             .unwrap_or_else(|| State::empty(desired.form().clone()));

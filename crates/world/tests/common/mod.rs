@@ -114,7 +114,7 @@ pub mod presets {
         };
     }
 
-    pub const PRESETS: [(&str, &str); 27] = [
+    pub const PRESETS: [(&str, &str); 28] = [
         preset!("worked-example.json"),
         preset!("compromise-push.yaml"),
         preset!("compromise-pull.yaml"),
@@ -141,6 +141,7 @@ pub mod presets {
         preset!("ordering-waves.yaml"),
         preset!("ordering-no-waves.yaml"),
         preset!("ordering-hooks.yaml"),
+        preset!("flux-depends-on.yaml"),
         preset!("monitoring.yaml"),
     ];
 
