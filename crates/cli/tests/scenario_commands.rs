@@ -305,7 +305,8 @@ fn agent_chooses_flux_over_the_scenarios_options() {
     assert_eq!(agent_reverts(&argo), [1, 2, 3, 4, 5, 8], "Argo CD's self-heal, with its backoff");
     let flux = succeeds(&["run", "--agent", "flux", "-"], AUTOSCALER);
     assert_eq!(agent_reverts(&flux), [5, 10], "Flux, at its Kustomization's interval");
-    let status = &flux["final"]["agent"]["applications"]["prod"]["kustomizations"]["playground"];
+    let status = &flux["final"]["agent"]["applications"]["prod"]["kustomizations"][0];
+    assert_eq!(status["name"], "playground", "{status}");
     assert_eq!(status["ready"]["reason"], "ReconciliationSucceeded", "{status}");
     assert_eq!(status["inventory"], json!(["Deployment/shop/web"]));
 

@@ -139,7 +139,7 @@ impl Model {
         application
             .kustomizations
             .iter()
-            .map(|(name, status)| (format!("flux-system/{name}"), status.clone()))
+            .map(|status| (format!("flux-system/{}", status.name), status.clone()))
             .collect()
     }
 

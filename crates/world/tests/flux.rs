@@ -169,7 +169,7 @@ everywhere! {
         assert!(has(&world, "2 agent: prod: Kustomization flux-system/playground is Ready=False (ReconciliationFailed: Deployment/shop/web dry-run failed"), "{:#?}", lines(&world));
         assert!(has(&world, "it tries again in 3 min (retryInterval)"));
         assert_eq!(live(&world, "ConfigMap/shop/settings")["data"]["level"], "info", "Flux applies nothing of a stage whose dry run fails");
-        let status = world.agent.as_ref().unwrap().applications["prod"].kustomizations["playground"].clone();
+        let status = world.agent.as_ref().unwrap().applications["prod"].kustomizations[0].clone();
         assert_eq!(status.ready.reason, "ReconciliationFailed");
         assert_eq!(status.last_attempted_revision.as_deref(), Some(format!("main@sha1:{}", world.repository.head().id).as_str()));
         assert_ne!(status.last_applied_revision, status.last_attempted_revision);
@@ -184,7 +184,7 @@ everywhere! {
         let broken = json!({"at": 1, "do": "commit", "author": "bob", "message": "Break it", "write": {"envs/prod/settings.json": "{"}});
         let world = flux_world(web(Some(2), "web"), json!({"pollEvery": 1}), json!([]), json!([broken]), 3);
         assert!(has(&world, "2 agent: prod: Kustomization flux-system/playground is Ready=False (BuildFailed:"), "{:#?}", lines(&world));
-        let status = world.agent.as_ref().unwrap().applications["prod"].kustomizations["playground"].clone();
+        let status = world.agent.as_ref().unwrap().applications["prod"].kustomizations[0].clone();
         assert_eq!(status.inventory, ["ConfigMap/shop/settings", WEB]);
     }
 

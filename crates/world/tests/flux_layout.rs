@@ -48,10 +48,11 @@ everywhere! {
         assert_eq!(owner("StatefulSet/shop/db"), "infrastructure");
         assert_eq!(owner("Deployment/shop/web"), "apps", "web names no namespace: targetNamespace puts it in shop");
         let statuses = &world.agent.as_ref().unwrap().applications["prod"].kustomizations;
-        assert_eq!(statuses.keys().collect::<Vec<_>>(), ["apps", "flux-system", "infrastructure"]);
-        assert_eq!(statuses["apps"].inventory, ["Deployment/shop/web"]);
-        assert_eq!(statuses["infrastructure"].inventory, ["Namespace/shop", "StatefulSet/shop/db"]);
-        assert!(statuses.values().all(|status| status.ready.reason == "ReconciliationSucceeded"), "{statuses:#?}");
+        let names: Vec<&str> = statuses.iter().map(|status| status.name.as_str()).collect();
+        assert_eq!(names, ["flux-system", "infrastructure", "apps"], "the root, then each after what it depends on");
+        assert_eq!(statuses[2].inventory, ["Deployment/shop/web"]);
+        assert_eq!(statuses[1].inventory, ["Namespace/shop", "StatefulSet/shop/db"]);
+        assert!(statuses.iter().all(|status| status.ready.reason == "ReconciliationSucceeded"), "{statuses:#?}");
         assert_eq!(format!("{:?}", world.summary().status["prod"].sync), "Synced");
     }
 
@@ -106,6 +107,9 @@ everywhere! {
             "again.yaml": kustomization("again", json!({"interval": "5m", "path": "./apps/prod"})),
         });
         let world = laid_out(twice, json!([]), 1).unwrap();
+        let wrong_type = kustomization("apps", json!({"interval": "5m", "path": "./apps/prod", "prune": "yes"}));
+        let world_wrong = laid_out(json!({"apps.yaml": wrong_type}), json!([]), 1).unwrap();
+        assert!(has(&world_wrong, "Kustomization apps: prune is true or false, found \"yes\""), "{:#?}", lines(&world_wrong));
         assert!(has(&world, "ConfigMap/default/extra is applied by two Kustomizations, again and apps"), "{:#?}", lines(&world));
         assert!(world.clusters["prod"].actual().objects().is_empty());
     }

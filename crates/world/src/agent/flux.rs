@@ -35,6 +35,8 @@ use gitops_core::Workspace;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Kustomization {
+    /// Its name, in `flux-system`.
+    pub name: String,
     pub ready: Ready,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_attempted_revision: Option<String>,
@@ -115,6 +117,23 @@ pub fn root_kustomization(options: &WorldOptions) -> KustomizationSpec {
     }
 }
 
+/// The status of the Kustomization `name`, if it has one.
+pub fn status_of<'a>(statuses: &'a [Kustomization], name: &str) -> Option<&'a Kustomization> {
+    statuses.iter().find(|status| status.name == name)
+}
+
+/// The status of the Kustomization `name`, a new one if it has none.
+fn status_mut<'a>(statuses: &'a mut Vec<Kustomization>, name: &str) -> &'a mut Kustomization {
+    let at = match statuses.iter().position(|status| status.name == name) {
+        Some(at) => at,
+        None => {
+            statuses.push(Kustomization { name: name.to_string(), ..Kustomization::default() });
+            statuses.len() - 1
+        }
+    };
+    &mut statuses[at]
+}
+
 /// Why a Kustomization reconciles now.
 struct Trigger {
     why: String,
@@ -143,15 +162,12 @@ impl Agent {
         for spec in &specs {
             reconcile_one(workspace, step, environment, cluster, options, application, spec, manual, has_access, events);
         }
-        application.kustomizations.retain(|name, _| specs.iter().any(|spec| spec.name == *name));
-        let revision = application.target_revision.clone();
-        let applied = specs.iter().all(|spec| {
-            application.kustomizations.get(&spec.name).is_some_and(|status| {
-                status.last_applied_revision.as_deref() == revision.as_deref().map(flux_revision).as_deref()
-            })
-        });
+        application.kustomizations.retain(|status| specs.iter().any(|spec| spec.name == status.name));
+        let revision = application.target_revision.as_deref().map(flux_revision);
+        let applied = application.kustomizations.len() == specs.len()
+            && application.kustomizations.iter().all(|status| status.last_applied_revision == revision);
         if applied {
-            application.synced_revision = revision;
+            application.synced_revision = application.target_revision.clone();
         }
     }
 }
@@ -192,7 +208,7 @@ fn reconcile_one(
         .depends_on
         .iter()
         .map(|dependency| {
-            let ready = application.kustomizations.get(dependency).is_some_and(|status| {
+            let ready = status_of(&application.kustomizations, dependency).is_some_and(|status| {
                 status.ready.status == "True" && status.last_applied_revision.as_deref() == Some(revision.as_str())
             });
             (dependency.clone(), ready)
@@ -202,10 +218,10 @@ fn reconcile_one(
         true => target.clone(),
         false => applied_by(target, name),
     });
-    let status = application.kustomizations.entry(name.to_string()).or_default();
+    let status = status_mut(&mut application.kustomizations, name);
     if let Some(deadline) = status.health_deadline {
         let ready = health_wait(spec, own.as_ref(), cluster, &revision, step >= deadline);
-        let status = application.kustomizations.entry(name.to_string()).or_default();
+        let status = status_mut(&mut application.kustomizations, name);
         return settle(step, environment, spec, status, ready, (&format!("it waits for the health of what it applied, within {} min (timeout)", spec.timeout), &revision), events);
     }
     let first = status.last_attempted_revision.is_none();
@@ -254,7 +270,7 @@ fn reconcile_one(
                 Ok(()) => match apply_all(workspace, step, environment, &own, cluster, &kustomization_options(options, spec), (&trigger.why, trigger.following_git), events) {
                     Err(failed) => failed,
                     Ok(inventory) => {
-                        let status = application.kustomizations.entry(name.to_string()).or_default();
+                        let status = status_mut(&mut application.kustomizations, name);
                         status.inventory = inventory;
                         match spec.wait || !spec.health_checks.is_empty() {
                             true => {
@@ -268,7 +284,7 @@ fn reconcile_one(
             }
         }
     };
-    let status = application.kustomizations.entry(name.to_string()).or_default();
+    let status = status_mut(&mut application.kustomizations, name);
     settle(step, environment, spec, status, ready, (&trigger.why, &revision), events)
 }
 

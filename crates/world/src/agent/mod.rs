@@ -60,9 +60,9 @@ pub struct Application {
     #[serde(skip)]
     hooks: Option<sync_phases::HookRun>,
     /// Under Flux's agent, the status of each of the environment's
-    /// Kustomizations, by name.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub kustomizations: BTreeMap<String, flux::Kustomization>,
+    /// Kustomizations, in the order they reconcile.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub kustomizations: Vec<flux::Kustomization>,
     /// Under Flux's agent, the Kustomizations Git declares in the
     /// environment's directory, read with `target` (none: the root alone).
     #[serde(skip)]

@@ -54,25 +54,16 @@ pub fn segments(path: &str) -> impl Iterator<Item = Option<Segment<'_>>> {
 /// list as its key (`/spec/template/spec/containers/[name=web]/image`).
 pub fn readable(path: &str) -> String {
     let mut out = String::new();
-    for segment in segments(path) {
+    for step in path.split('/').skip(1) {
         out.push('/');
-        match segment {
-            Some(Segment::Field(name)) => out.push_str(&escape(&name)),
-            Some(Segment::Key(key)) => {
-                let fields: Vec<String> = serde_json::from_str::<Map<String, Value>>(&key)
-                    .map(|fields| {
-                        fields
-                            .iter()
-                            .map(|(name, value)| match value {
-                                Value::String(text) => format!("{name}={text}"),
-                                other => format!("{name}={other}"),
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_else(|_| vec![key.to_string()]);
-                out.push_str(&format!("[{}]", fields.join(",")));
+        match step.split_at_checked(2) {
+            Some(("f:", name)) => out.push_str(name),
+            Some(("k:", key)) => {
+                out.push('[');
+                out.extend(key.chars().filter(|c| !matches!(c, '{' | '}' | '"')).map(|c| if c == ':' { '=' } else { c }));
+                out.push(']');
             }
-            None => out.push('?'),
+            _ => out.push_str(step),
         }
     }
     out
