@@ -104,7 +104,7 @@ pub fn embedded_page(props: &EmbeddedProps) -> Html {
                         <p class="stale-note">{ "Showing the last plan that could be computed: fix the error above to update it." }</p>
                     }
                     <PlanView done={model.playback.done.clone()} report={PtrEq(report.clone())} />
-                    <StatusView report={PtrEq(report)} kustomizations={model.kustomizations()} />
+                    <StatusView report={PtrEq(report)} kustomizations={model.kustomizations()} agent_notes={model.agent_notes()} />
                 </div>
             }
         </main>

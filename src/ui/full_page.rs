@@ -149,7 +149,7 @@ pub fn full_page(props: &PageProps) -> Html {
                     }
                     if let Some(report) = report {
                         <PlanView done={model.playback.done.clone()} report={PtrEq(report.clone())} />
-                        <StatusView report={PtrEq(report.clone())} kustomizations={model.kustomizations()} />
+                        <StatusView report={PtrEq(report.clone())} kustomizations={model.kustomizations()} agent_notes={model.agent_notes()} />
                         <WarningsView report={PtrEq(report.clone())} />
                     }
                     { options_panel(&OptionsPanelProps {

@@ -27,6 +27,7 @@ mod problem;
 mod reducer;
 mod reported;
 mod session;
+mod agent_notes;
 mod source;
 pub mod syntax;
 mod time;

@@ -432,3 +432,18 @@ fn the_agent_switch_redraws_the_agent_and_tells_the_story_with_the_other_tool() 
     assert!(events.iter().any(|event| event.what.contains("Kustomization flux-system/playground is Ready=True")), "{events:#?}");
     assert_eq!(model.work.session.interactions.first(), Some(&gitops_world::person::Interaction::Agent(gitops_core::options::Agent::Flux)));
 }
+
+#[test]
+fn under_flux_the_page_says_which_annotations_of_argo_cd_do_nothing() {
+    let mut model = with_preset("ordering-waves.yaml");
+    assert_eq!(model.agent_notes(), Vec::<String>::new(), "Argo CD reads its own annotations");
+    model.act(Action::SetAgent(gitops_core::options::Agent::Flux));
+    assert_eq!(
+        model.agent_notes(),
+        [
+            "`argocd.argoproj.io/sync-wave` on `Deployment/shop/web` does nothing under Flux: Flux has no sync waves: `dependsOn` orders Kustomizations, and one apply is staged by kind.",
+            "`argocd.argoproj.io/sync-wave` on `Job/shop/migrate` does nothing under Flux: Flux has no sync waves: `dependsOn` orders Kustomizations, and one apply is staged by kind.",
+            "`argocd.argoproj.io/sync-wave` on `StatefulSet/shop/db` does nothing under Flux: Flux has no sync waves: `dependsOn` orders Kustomizations, and one apply is staged by kind.",
+        ]
+    );
+}

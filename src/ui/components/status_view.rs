@@ -1,3 +1,4 @@
+use super::code_spans::code_spans;
 use super::plan_view::ChangeList;
 use super::status_icons::{health_icon, icon_markup, sync_icon};
 use gitops_core::{Report, SyncStatus};
@@ -12,6 +13,9 @@ pub struct StatusViewProps {
     /// Under Flux's agent, its Kustomizations' names and statuses.
     #[prop_or_default]
     pub kustomizations: Vec<(String, Kustomization)>,
+    /// What the agent does not read of Desired (`Model::agent_notes`).
+    #[prop_or_default]
+    pub agent_notes: Vec<String>,
 }
 
 /// Sync status and health side by side, then every difference.
@@ -52,6 +56,7 @@ pub fn status_view(props: &StatusViewProps) -> Html {
                 <p class={classes!("badge", "health", health.to_ascii_lowercase())}>{ icon(health_icon(report.status.health)) }{ "Health: " }<strong>{ health }</strong></p>
             </div>
             { for props.kustomizations.iter().map(|(name, status)| kustomization_view(name, status)) }
+            { for props.agent_notes.iter().map(|note| html! { <p class="agent-note" role="status">{ code_spans(note) }</p> }) }
             <h3>{ "Drift" }</h3>
             <dl class="drift">
                 { group("Missing", &drift.missing) }
