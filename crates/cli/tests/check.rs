@@ -197,3 +197,24 @@ fn every_exercise_and_preset_shipped_checks_and_links() {
         assert!(output.status.success(), "{preset}");
     }
 }
+
+#[test]
+fn exercise_1_is_solved_with_flux_as_the_agent_and_its_feedback_speaks_flux() {
+    let exercise = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/exercises/flapping.yaml");
+    let dir = std::env::temp_dir().join(format!("gitops-sim-flux-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let solution = dir.join("flux.yaml");
+    std::fs::write(&solution, "interactions:\n  - agent: flux\n  - ignore: \"- /status\"\n").unwrap();
+    let solved = succeeds(&["check", exercise, "--solution", solution.to_str().unwrap()], "");
+    assert_eq!(solved["solved"], json!(true), "{solved}");
+    let unsolved = dir.join("none.yaml");
+    std::fs::write(&unsolved, "interactions:\n  - agent: flux\n").unwrap();
+    let output = gitops_sim(&["check", exercise, "--solution", unsolved.to_str().unwrap()], "");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("its interval of 1 min has passed: Flux corrects drift only when a Kustomization reconciles"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
