@@ -431,6 +431,9 @@ fn the_agent_switch_redraws_the_agent_and_tells_the_story_with_the_other_tool() 
     let events = &model.world.events;
     assert!(events.iter().any(|event| event.what.contains("Kustomization flux-system/playground is Ready=True")), "{events:#?}");
     assert_eq!(model.work.session.interactions.first(), Some(&gitops_world::person::Interaction::Agent(gitops_core::options::Agent::Flux)));
+    let web = model.picture().clusters[0].cards.iter().find(|card| card.key == "Deployment/shop/web").cloned().expect("web's card");
+    assert_eq!(web.managers, ["kustomize-controller", "kube-controller-manager (scale)"], "the card names who owns its fields");
+    assert!(web.label().ends_with("fields owned by kustomize-controller and kube-controller-manager (scale)"), "{}", web.label());
 }
 
 #[test]

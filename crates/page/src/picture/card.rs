@@ -42,6 +42,10 @@ pub struct Card {
     /// In the cluster but not the application's (no tracking id of its own):
     /// neither drift nor pruned.
     pub unmanaged: bool,
+    /// Who owns its fields in the cluster (`metadata.managedFields`), each
+    /// manager once, with the subresource it writes through:
+    /// `kube-controller-manager (scale)`.
+    pub managers: Vec<String>,
 }
 
 impl Card {
@@ -67,6 +71,7 @@ impl Card {
             fields: Vec::new(),
             gone: false,
             unmanaged: false,
+            managers: Vec::new(),
         }
     }
 
@@ -115,6 +120,9 @@ impl Card {
         if self.unmanaged {
             parts.push("not managed by the application".to_string());
         }
+        if !self.managers.is_empty() {
+            parts.push(format!("fields owned by {}", self.managers.join(" and ")));
+        }
         parts
     }
 
@@ -125,6 +133,21 @@ impl Card {
             false => format!("{}/{}", self.namespace, self.name),
         }
     }
+}
+
+/// The field managers of a live object, each once, in the order it records them.
+pub(super) fn managers_of(object: Option<&serde_json::Value>) -> Vec<String> {
+    let mut managers: Vec<String> = Vec::new();
+    for entry in object.into_iter().flat_map(gitops_core::diff::ssa::managed_fields) {
+        let manager = match entry.subresource.as_str() {
+            "" => entry.manager,
+            subresource => format!("{} ({subresource})", entry.manager),
+        };
+        if !managers.contains(&manager) {
+            managers.push(manager);
+        }
+    }
+    managers
 }
 
 /// `Kind/namespace/name`, `Kind/name` (cluster-scoped) or a named object's name.
