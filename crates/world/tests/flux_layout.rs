@@ -68,6 +68,20 @@ everywhere! {
         assert_eq!(scenario("flux-depends-on.yaml").options.agent, gitops_core::options::Agent::Flux);
     }
 
+    fn the_kubectl_edit_preset_tells_flux_and_with_the_agent_switched_argo_cd() {
+        let flux = run("flux-kubectl-edit.yaml");
+        assert!(has(&flux, "10 agent: Deployment/shop/web in prod drifted at /metadata/labels/debug (true → absent), /spec/replicas (9 → 2); reverting"), "{:#?}", lines(&flux));
+        assert!(!lines(&flux).iter().any(|line| ["7 agent", "8 agent", "9 agent"].iter().any(|step| line.starts_with(step))), "{:#?}", lines(&flux));
+        assert!(has(&flux, "12 agent: Deployment/shop/web in prod drifted at /spec/replicas (4 → 2); reverting"));
+        let mut argo = World::new(&scenario("flux-kubectl-edit.yaml"));
+        argo.interact("prod", &gitops_world::person::Interaction::Agent(gitops_core::options::Agent::ArgoCd));
+        while argo.step < 14 || !argo.started {
+            argo.next_step();
+        }
+        assert!(has(&argo, "7 agent: Deployment/shop/web in prod drifted at /spec/replicas (9 → 2); reverting"), "{:#?}", lines(&argo));
+        assert_eq!(argo.clusters["prod"].actual().get("Deployment/shop/web").unwrap()["metadata"]["labels"]["debug"], "true", "Argo CD's apply keeps a label Git never set");
+    }
+
     fn a_kustomization_prunes_what_it_applied_and_git_no_longer_declares() {
         let apps = kustomization("apps", json!({"interval": "5m", "path": "./apps/prod", "prune": true}));
         let emptied = json!({"at": 2, "do": "commit", "author": "alice", "message": "Drop extra", "write": {"apps/prod/extra.yaml": "[]"}});

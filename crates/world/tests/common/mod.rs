@@ -114,7 +114,7 @@ pub mod presets {
         };
     }
 
-    pub const PRESETS: [(&str, &str); 28] = [
+    pub const PRESETS: [(&str, &str); 29] = [
         preset!("worked-example.json"),
         preset!("compromise-push.yaml"),
         preset!("compromise-pull.yaml"),
@@ -142,6 +142,7 @@ pub mod presets {
         preset!("ordering-no-waves.yaml"),
         preset!("ordering-hooks.yaml"),
         preset!("flux-depends-on.yaml"),
+        preset!("flux-kubectl-edit.yaml"),
         preset!("monitoring.yaml"),
     ];
 
