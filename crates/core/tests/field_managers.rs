@@ -4,7 +4,7 @@
 //! kustomize-controller's list of managers).
 
 use gitops_core::diff::ssa::{
-    apply, field, field_set, from_fields_v1, item, managed_fields, readable, replace_field_managers, to_fields_v1, update, with_managed_fields, Operation,
+    apply, field, field_path_of, field_set, from_fields_v1, item, managed_fields, managers, owners_at, readable, replace_field_managers, to_fields_v1, update, with_managed_fields, Operation,
     FLUX_CLEANUP,
 };
 use gitops_testing::{everywhere, laws};
@@ -75,6 +75,23 @@ fn flux_apply(live: Option<&Value>, config: &Value) -> Value {
 }
 
 everywhere! {
+    fn who_owns_a_field_named_by_its_pointer() {
+        let applied = gitops_core::diff::ssa::flux_apply(None, &deployment(Some(2), json!({"app": "web"}))).object;
+        let mut scaled = applied.clone();
+        scaled["spec"]["replicas"] = json!(5);
+        let scaled = update(Some(&applied), &scaled, "kube-controller-manager", "scale");
+        assert_eq!(owners_at(&scaled, "/spec/replicas"), ["kube-controller-manager (scale)"]);
+        assert_eq!(owners_at(&scaled, "/spec/template/spec/containers/0/image"), [FLUX]);
+        assert_eq!(
+            field_path_of(&scaled, "/spec/template/spec/containers/0/image").as_deref(),
+            Some(r#"/f:spec/f:template/f:spec/f:containers/k:{"name":"web"}/f:image"#)
+        );
+        assert_eq!(owners_at(&scaled, "/spec"), [FLUX, "kube-controller-manager (scale)"], "a field's owners are those of what is below it");
+        assert_eq!(owners_at(&scaled, "/spec/paused"), Vec::<String>::new(), "no value there, no owner");
+        assert_eq!(managers(&scaled), [FLUX, "kube-controller-manager (scale)"]);
+        assert_eq!(managers(&deployment(None, json!({}))), Vec::<String>::new(), "an object that records no owner");
+    }
+
     fn a_field_path_reads_as_a_pointer_with_items_by_their_keys() {
         assert_eq!(readable(&field("", "spec")), "/spec");
         let image = field(&item(&field(&field(&field(&field("", "spec"), "template"), "spec"), "containers"), r#"{"name":"web"}"#), "image");

@@ -135,21 +135,6 @@ impl Card {
     }
 }
 
-/// The field managers of a live object, each once, in the order it records them.
-pub(super) fn managers_of(object: Option<&serde_json::Value>) -> Vec<String> {
-    let mut managers: Vec<String> = Vec::new();
-    for entry in object.into_iter().flat_map(gitops_core::diff::ssa::managed_fields) {
-        let manager = match entry.subresource.as_str() {
-            "" => entry.manager,
-            subresource => format!("{} ({subresource})", entry.manager),
-        };
-        if !managers.contains(&manager) {
-            managers.push(manager);
-        }
-    }
-    managers
-}
-
 /// `Kind/namespace/name`, `Kind/name` (cluster-scoped) or a named object's name.
 fn split_key(key: &str) -> (String, String, String) {
     let parts: Vec<&str> = key.splitn(3, '/').collect();

@@ -2,7 +2,7 @@
 //! Git (the plan's first, then as many others as there is room for), in the
 //! order a sync runs them.
 
-use super::card::{managers_of, Card};
+use super::card::Card;
 use super::MOST_CARDS;
 use gitops_core::collect::{set_of, sort_by};
 use gitops_core::diff::changes::Change;
@@ -136,7 +136,7 @@ pub(super) fn cluster_box(
         .find(|operation| operation.changes_cluster());
     for card in &mut cards {
         card.next = next.is_some_and(|next| next.key() == card.key);
-        card.managers = managers_of(actual.get(&card.key));
+        card.managers = actual.get(&card.key).map(gitops_core::diff::ssa::managers).unwrap_or_default();
     }
     cards.extend(unmanaged);
     for operation in applied {

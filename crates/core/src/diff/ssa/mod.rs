@@ -19,6 +19,7 @@ mod cleanup;
 mod entries;
 mod fields;
 mod flux;
+mod owners;
 mod update;
 
 pub use apply::{apply, Applied, Conflict, Taken, BEFORE_FIRST_APPLY};
@@ -26,4 +27,5 @@ pub use cleanup::{replace_field_managers, FieldManager, FLUX_CLEANUP};
 pub use entries::{managed_fields, with_managed_fields, Entry, Operation};
 pub use fields::{field, field_set, from_fields_v1, is_at_or_below, item, readable, segments, to_fields_v1, FieldPath, FieldSet, Segment};
 pub use flux::{flux_apply, KUSTOMIZE_CONTROLLER};
+pub use owners::{field_path_of, managers, owners_at};
 pub use update::update;
