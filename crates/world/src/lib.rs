@@ -13,6 +13,7 @@ mod ci;
 pub mod cluster;
 pub mod credentials;
 mod edits;
+pub mod durations;
 mod image_changes;
 pub mod event;
 pub mod exercise;

@@ -31,20 +31,7 @@ use gitops_core::state::State;
 use serde::Serialize;
 use std::fmt;
 
-/// The seconds a step of the world stands for.
-pub const SECONDS_PER_STEP: f64 = 60.0;
-
-/// The steps a wait of `seconds` takes: the first step at least that long after.
-pub fn steps_for(seconds: f64) -> u32 {
-    let steps = (seconds / SECONDS_PER_STEP).ceil();
-    if steps.is_nan() || steps <= 0.0 {
-        0
-    } else if steps >= f64::from(u32::MAX) {
-        u32::MAX
-    } else {
-        steps as u32
-    }
-}
+pub use crate::durations::{steps_for, SECONDS_PER_STEP};
 
 /// `selfHealRemainingBackoff` with the controller's default backoff: the
 /// seconds the revert after `reverts` reverts of a revision waits after the

@@ -9,7 +9,7 @@
 
 use super::trees::desired_state;
 use super::Files;
-use crate::scenario::retry::seconds;
+use crate::durations::{seconds, steps_for};
 use gitops_core::diff::flux_labels::{with_owner_labels, NAMESPACE_LABEL, NAME_LABEL};
 use gitops_core::error::InputError;
 use gitops_core::options::Agent;
@@ -187,7 +187,7 @@ fn spec_of(key: &str, object: &Value) -> Result<KustomizationSpec, InputError> {
     let minutes = |field: &str| -> Result<Option<u32>, InputError> {
         let Some(duration) = text(field)? else { return Ok(None) };
         let seconds = seconds(&duration).map_err(|error| wrong(field, error))?;
-        Ok(Some(crate::agent::retry::steps_for(seconds).max(1)))
+        Ok(Some(steps_for(seconds).max(1)))
     };
     let Some(interval) = minutes("interval")? else {
         return Err(wrong("interval", "spec.interval is required (`interval: 10m`)".into()));
