@@ -161,6 +161,7 @@ pub fn full_page(props: &PageProps) -> Html {
                         on_self_heal: send.with(Action::SetSelfHeal),
                         on_auto_sync: send.with(Action::SetAutoSync),
                         on_respect_ignore: send.with(Action::SetRespectIgnoreDifferences),
+                        on_server_side_apply: send.with(Action::SetServerSideApply),
                         on_mode: send.with(Action::SetMode),
                         on_agent: send.with(Action::SetAgent),
                         on_ignore: send.with(Action::EditIgnore),

@@ -165,7 +165,7 @@ fn check_refuses_a_solution_that_does_not_fit_the_exercise() {
     ));
     let unknown = check("interactions: [{ignor: \"- /status\"}]\n");
     assert!(
-        unknown.ends_with("unknown interaction `ignor`; the interactions are desired, file, commit, actual, step, advance, revert, prune, selfHeal, autoSync, respectIgnoreDifferences, mode, agent, ignore, environment, approve, merge, confirmPrune, answer"),
+        unknown.ends_with("unknown interaction `ignor`; the interactions are desired, file, commit, actual, step, advance, revert, prune, selfHeal, autoSync, respectIgnoreDifferences, serverSideApply, mode, agent, ignore, environment, approve, merge, confirmPrune, answer"),
         "{unknown}"
     );
 }

@@ -30,4 +30,7 @@ impl Agent {
 pub struct Owner<'a> {
     pub application: &'a str,
     pub agent: Agent,
+    /// Argo CD's `syncOptions: [ServerSideApply=true]` for the whole
+    /// application (an object may say so, or say `ServerSideApply=false`, itself).
+    pub server_side_apply: bool,
 }

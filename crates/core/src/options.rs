@@ -35,6 +35,12 @@ pub struct Options {
     /// The tool whose agent applies and compares: Argo CD (the default) or Flux.
     #[serde(skip_serializing_if = "Agent::is_argo_cd")]
     pub agent: Agent,
+    /// Argo CD's sync option `ServerSideApply=true` for the whole application:
+    /// its sync applies server-side as `argocd-controller` and compares as that
+    /// apply would merge (`diff::ssa::argo`). Off by default, as in Argo CD;
+    /// Flux always applies server-side.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub server_side_apply: bool,
 }
 
 impl Options {
@@ -47,6 +53,7 @@ impl Options {
             application: None,
             force: false,
             agent: Agent::ArgoCd,
+            server_side_apply: false,
         }
     }
 
@@ -59,6 +66,10 @@ impl Options {
 
     /// The owner of the objects, when there is an application.
     pub fn owner(&self) -> Option<Owner<'_>> {
-        self.application.as_deref().map(|application| Owner { application, agent: self.agent })
+        self.application.as_deref().map(|application| Owner {
+            application,
+            agent: self.agent,
+            server_side_apply: self.server_side_apply,
+        })
     }
 }

@@ -10,7 +10,7 @@ use gitops_core::diff::flux_labels::{is_labelled_by, with_owner_labels};
 use gitops_core::diff::normalize::desired_as_stored;
 use gitops_core::diff::tracking::{is_tracked_by, with_tracking};
 use gitops_core::options::Agent;
-use gitops_core::diff::ssa::flux_apply;
+use gitops_core::diff::ssa::{argo_applies_server_side, argo_apply, flux_apply};
 use gitops_core::pointer::Pattern;
 use gitops_core::state::hook_annotations::is_hook;
 use gitops_core::state::protection::{flux_releases, prune_protection};
@@ -63,6 +63,10 @@ fn applied(state: &State, options: &Options, which: impl Fn(&str) -> bool) -> St
         .iter()
         .map(|(key, object)| {
             let object = match (which(key), options.agent) {
+                (true, Agent::ArgoCd) if argo_applies_server_side(options.owner(), object.view()) => {
+                    let tracked = with_tracking(desired_as_stored(object), application).into_owned();
+                    argo_apply(None, &tracked).object
+                }
                 (true, Agent::ArgoCd) => with_tracking(object.view(), application).into_owned(),
                 (true, Agent::Flux) => {
                     let labelled = with_owner_labels(desired_as_stored(object), application).into_owned();

@@ -83,6 +83,7 @@ fn options(prune: bool, ignore_replicas: bool) -> Options {
         application: None,
         force: false,
         agent: Default::default(),
+        server_side_apply: false,
     }
 }
 

@@ -160,6 +160,7 @@ pub fn plan_and_report(pair: &Pair) -> Outcome {
         force: false,
         // The byte format predates the agent: Argo CD's (the core's property tests draw both).
         agent: gitops_core::options::Agent::ArgoCd,
+        server_side_apply: false,
     };
     let plan = plan(&desired, &actual, &options);
     laws::a_workspace_reports_as_the_pure_report(&desired, &actual, &options)?;

@@ -69,6 +69,8 @@ pub enum Action {
     SetSelfHeal(bool),
     SetAutoSync(bool),
     SetRespectIgnoreDifferences(bool),
+    /// Argo CD's sync option `ServerSideApply=true`.
+    SetServerSideApply(bool),
     SetMode(Mode),
     /// Puts Argo CD's or Flux's agent in the clusters.
     SetAgent(gitops_core::options::Agent),

@@ -43,8 +43,15 @@ pub fn argo_cd_application(options: &WorldOptions) -> Vec<ManifestLine> {
             lines.push(plain("  # selfHeal has no effect without automated: nothing reverts drift"));
         }
     }
-    if options.respect_ignore_differences {
-        lines.push(line("  syncOptions: [RespectIgnoreDifferences=true]   # Argo CD's default: off".into(), true));
+    let sync_options: Vec<&str> = [
+        (options.respect_ignore_differences, "RespectIgnoreDifferences=true"),
+        (options.server_side_apply, "ServerSideApply=true"),
+    ]
+    .into_iter()
+    .filter_map(|(on, option)| on.then_some(option))
+    .collect();
+    if !sync_options.is_empty() {
+        lines.push(line(format!("  syncOptions: [{}]   # Argo CD's default: none", sync_options.join(", ")), true));
     }
     if !options.ignore.is_empty() {
         let count = options.ignore.len();
@@ -55,7 +62,7 @@ pub fn argo_cd_application(options: &WorldOptions) -> Vec<ManifestLine> {
 }
 
 /// What Flux's Kustomization says of the same choices: its own defaults,
-/// for a lesson that teaches it (the playground's agent is Argo CD's).
+/// for a lesson that teaches it.
 pub fn flux_kustomization(options: &WorldOptions) -> Vec<ManifestLine> {
     let line = |text: String, not_default: bool| ManifestLine { text, not_default };
     vec![

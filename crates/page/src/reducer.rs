@@ -62,6 +62,7 @@ impl Model {
                 next.interact(Interaction::RespectIgnoreDifferences(on))
             }
             Action::SetMode(mode) => next.interact(Interaction::Mode(mode)),
+            Action::SetServerSideApply(on) => next.interact(Interaction::ServerSideApply(on)),
             Action::SetAgent(agent) => next.interact(Interaction::Agent(agent)),
             Action::EditIgnore(text) => next.interact(Interaction::Ignore(text)),
             Action::Step => next.interact(Interaction::Step),

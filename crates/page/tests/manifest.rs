@@ -27,6 +27,8 @@ fn ticking_the_boxes_changes_the_manifest_and_its_marks() {
     let mut options = WorldOptions { prune: true, respect_ignore_differences: true, ..WorldOptions::default() };
     let application = argo_cd_application(&options);
     assert_eq!(marked(&application), ["automated:", "prune: true", "selfHeal: true", "syncOptions: [RespectIgnoreDifferences=true]"]);
+    let server_side = WorldOptions { server_side_apply: true, ..options.clone() };
+    assert!(marked(&argo_cd_application(&server_side)).contains(&"syncOptions: [RespectIgnoreDifferences=true, ServerSideApply=true]"));
     options.auto_sync = false;
     options.self_heal = false;
     let manual = argo_cd_application(&options);

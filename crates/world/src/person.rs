@@ -58,6 +58,9 @@ pub enum Interaction {
     /// Argo CD's sync option `RespectIgnoreDifferences=true`, on or off.
     #[serde(rename = "k", alias = "respectIgnoreDifferences")]
     RespectIgnoreDifferences(bool),
+    /// Argo CD's sync option `ServerSideApply=true`, on or off.
+    #[serde(rename = "u", alias = "serverSideApply")]
+    ServerSideApply(bool),
     #[serde(rename = "m", alias = "mode")]
     Mode(Mode),
     /// Chose the agent: Argo CD's or Flux's (`World::choose_agent`).
@@ -161,6 +164,7 @@ impl World {
             Interaction::RespectIgnoreDifferences(on) => {
                 self.set_option(|options| options.respect_ignore_differences = *on)
             }
+            Interaction::ServerSideApply(on) => self.set_option(|options| options.server_side_apply = *on),
             Interaction::Mode(mode) => {
                 self.set_mode(*mode);
                 Some(true)

@@ -363,7 +363,7 @@ everywhere! {
         assert_eq!(solution_error("flapping", "interactions: [{mode: teleport}]\n"), "solution.yaml at /interactions/0/mode: `mode` takes pull or push; found a string");
         assert_eq!(solution_error("flapping", "interactions: [{file: 42}]\n"), "solution.yaml at /interactions/0/file: `file` takes a file of Git's working copy: its path on the first line, then its text; found 42");
         let unknown = solution_error("flapping", "interactions: [{ignor: \"- /status\"}]\n");
-        assert_eq!(unknown, "solution.yaml at /interactions/0: unknown interaction `ignor`; the interactions are desired, file, commit, actual, step, advance, revert, prune, selfHeal, autoSync, respectIgnoreDifferences, mode, agent, ignore, environment, approve, merge, confirmPrune, answer");
+        assert_eq!(unknown, "solution.yaml at /interactions/0: unknown interaction `ignor`; the interactions are desired, file, commit, actual, step, advance, revert, prune, selfHeal, autoSync, respectIgnoreDifferences, serverSideApply, mode, agent, ignore, environment, approve, merge, confirmPrune, answer");
         assert_eq!(solution_error("flapping", "interaction: []\n"), "solution.yaml at /interaction: unknown field `interaction`; a solution has `interactions` and `answers`");
     }
 

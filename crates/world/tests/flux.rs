@@ -244,3 +244,14 @@ everywhere! {
         assert_eq!(managers(next), ["kustomize-controller Apply"]);
     }
 }
+
+everywhere! {
+    fn argo_cd_with_server_side_apply_takes_a_kubectl_edit_back_and_leaves_its_label() {
+        let world = flux_world(web(Some(2), "web"), json!({"agent": "argocd", "serverSideApply": true, "pollEvery": 1}), json!([]), kubectl_edits(), 8);
+        assert!(has(&world, "7 agent: Deployment/shop/web in prod drifted at /spec/replicas (9 → 2); reverting"), "{:#?}", lines(&world));
+        let web = live(&world, WEB);
+        assert_eq!(web["spec"]["replicas"], 2);
+        assert_eq!(web["metadata"]["labels"]["debug"], "true", "Argo CD hands nothing of kubectl's to itself");
+        assert_eq!(managers(web), ["argocd-controller Apply", "kubectl-edit Update"]);
+    }
+}

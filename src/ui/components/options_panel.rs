@@ -19,6 +19,7 @@ pub struct OptionsPanelProps {
     pub on_self_heal: Callback<bool>,
     pub on_auto_sync: Callback<bool>,
     pub on_respect_ignore: Callback<bool>,
+    pub on_server_side_apply: Callback<bool>,
     pub on_mode: Callback<Mode>,
     pub on_agent: Callback<Agent>,
     pub on_ignore: Callback<String>,
@@ -67,6 +68,7 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
                 { checkbox("Self-heal: revert changes made outside Git", options.self_heal, &props.on_self_heal) }
                 { checkbox("Auto-sync: sync when Git moves", options.auto_sync, &props.on_auto_sync) }
                 { checkbox("RespectIgnoreDifferences: a sync keeps ignored fields' live values", options.respect_ignore_differences, &props.on_respect_ignore) }
+                { checkbox("ServerSideApply: Argo CD applies server-side, as argocd-controller", options.server_side_apply, &props.on_server_side_apply) }
             </fieldset>
             <fieldset>
                 <legend>{ "Who deploys" }</legend>
@@ -109,11 +111,14 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
 /// What the chosen agent does with the options above, in its tool's words.
 fn agent_note(options: &gitops_world::scenario::WorldOptions) -> String {
     match options.agent {
+        Agent::ArgoCd if options.server_side_apply => {
+            "Argo CD applies server-side, as `argocd-controller` with `--force-conflicts`: who owns each field is recorded; sync waves and hooks order a sync.".into()
+        }
         Agent::ArgoCd => "Argo CD applies client-side with its last-applied record; sync waves and hooks order a sync.".into(),
         Agent::Flux => format!(
             "Flux's kustomize-controller applies server-side, as `kustomize-controller`, every {} min (the Kustomization's `interval`): \
              Self-heal does nothing (it has no such switch), Auto-sync off is its `suspend: true`, \
-             and Argo CD's sync waves, hooks and RespectIgnoreDifferences do nothing.",
+             and Argo CD's sync waves, hooks, RespectIgnoreDifferences and ServerSideApply do nothing.",
             options.poll_every
         ),
     }

@@ -129,7 +129,7 @@ fn set_text(message: &JsValue) -> Result<Vec<Action>, Problem> {
 }
 
 /// A `gitops:setOptions`: any of `prune`, `selfHeal`, `autoSync`,
-/// `respectIgnoreDifferences` (booleans), `mode` (`push` or `pull`) and
+/// `respectIgnoreDifferences`, `serverSideApply` (booleans), `mode` (`push` or `pull`) and
 /// `agent` (`argocd` or `flux`), as the Options panel sets them; nothing
 /// changes when one is wrong.
 fn set_options(message: &JsValue) -> Result<Vec<Action>, Problem> {
@@ -140,7 +140,7 @@ fn set_options(message: &JsValue) -> Result<Vec<Action>, Problem> {
         ));
     };
     type Switch = fn(bool) -> Action;
-    let switches: [(&str, Switch); 4] = [
+    let switches: [(&str, Switch); 5] = [
         ("prune", Action::SetPrune),
         ("selfHeal", Action::SetSelfHeal),
         ("autoSync", Action::SetAutoSync),
@@ -148,8 +148,9 @@ fn set_options(message: &JsValue) -> Result<Vec<Action>, Problem> {
             "respectIgnoreDifferences",
             Action::SetRespectIgnoreDifferences,
         ),
+        ("serverSideApply", Action::SetServerSideApply),
     ];
-    let known = "prune, selfHeal, autoSync, respectIgnoreDifferences, mode and agent";
+    let known = "prune, selfHeal, autoSync, respectIgnoreDifferences, serverSideApply, mode and agent";
     let mut actions = Vec::new();
     for key in js_sys::Object::keys(options.unchecked_ref::<js_sys::Object>()).iter() {
         let name = key.as_string().unwrap_or_default();

@@ -7,7 +7,7 @@ use crate::diff::normalize::{desired_as_stored, last_applied_beside, Mode};
 use crate::diff::flux_labels::{is_labelled_by, with_owner_labels};
 use crate::diff::tracking::{is_tracked_by, with_tracking};
 use crate::agent::{Agent, Owner};
-use crate::diff::ssa::flux_apply;
+use crate::diff::ssa::{argo_applies_server_side, argo_apply, flux_apply};
 use crate::diff::ignore::with_live_at;
 use crate::memo::Memo;
 use crate::state::hook_annotations::is_hook;
@@ -152,7 +152,7 @@ pub(crate) fn compare_pairs<'a>(
     let condition = (
         how.mode,
         ignore.to_vec(),
-        how.owner.map(|owner| (owner.application.to_string(), owner.agent)),
+        how.owner.map(|owner| (owner.application.to_string(), owner.agent, owner.server_side_apply)),
     );
     let objects = desired.len() + actual.len();
     found.pass(condition, objects, |found| {
@@ -224,7 +224,7 @@ pub(crate) enum Verdict {
 }
 
 /// What a comparison depends on besides the objects, as the memo keeps it.
-pub(crate) type Condition = (Mode, Vec<IgnoreRule>, Option<(String, Agent)>);
+pub(crate) type Condition = (Mode, Vec<IgnoreRule>, Option<(String, Agent, bool)>);
 
 /// How a desired and a live object differ.
 #[derive(Clone)]
@@ -292,10 +292,10 @@ fn not_declared<'a>(key: &'a str, actual: &'a Object, how: How) -> Option<Differ
         _ if is_hook_here(actual, how) => Some(Difference::Hook { key }),
         _ if is_owned(actual) => None,
         _ if flux_releases(actual).is_some() => Some(Difference::Unmanaged { key }),
-        Some(Owner { application, agent: Agent::ArgoCd }) if !is_tracked_by(actual, application) => {
+        Some(Owner { application, agent: Agent::ArgoCd, .. }) if !is_tracked_by(actual, application) => {
             Some(Difference::Unmanaged { key })
         }
-        Some(Owner { application, agent: Agent::Flux }) if !is_labelled_by(actual, application) => {
+        Some(Owner { application, agent: Agent::Flux, .. }) if !is_labelled_by(actual, application) => {
             Some(Difference::Unmanaged { key })
         }
         _ => Some(Difference::Extra { key, actual }),
@@ -326,7 +326,10 @@ fn find(key: &str, desired: &Object, actual: &Object, how: How) -> Option<Found>
     let How { ignore, mode, .. } = how;
     let desired = stored(desired, how);
     if how.is_flux() {
-        return flux_drift(key, desired, actual, ignore);
+        return ssa_drift(key, desired, actual, ignore, Applier::Flux);
+    }
+    if mode == Mode::Kubernetes && argo_applies_server_side(how.owner, desired.view()) {
+        return ssa_drift(key, desired, actual, ignore, Applier::ArgoCd);
     }
     let last_applied = match mode {
         Mode::Exact => None,
@@ -370,10 +373,10 @@ fn stored<'v>(desired: &'v Object, how: How) -> AsStored<'v> {
     let stored = match (how.mode, how.owner) {
         (Mode::Exact, _) => return AsStored::Declared(desired),
         (Mode::Kubernetes, None) => desired_as_stored(desired),
-        (Mode::Kubernetes, Some(Owner { application, agent: Agent::ArgoCd })) => {
+        (Mode::Kubernetes, Some(Owner { application, agent: Agent::ArgoCd, .. })) => {
             with_tracking(desired_as_stored(desired), application)
         }
-        (Mode::Kubernetes, Some(Owner { application, agent: Agent::Flux })) => {
+        (Mode::Kubernetes, Some(Owner { application, agent: Agent::Flux, .. })) => {
             with_owner_labels(desired_as_stored(desired), application)
         }
     };
@@ -391,9 +394,18 @@ fn stored<'v>(desired: &'v Object, how: How) -> AsStored<'v> {
 /// no drift and keeps its live value (`computeDriftedPaths` and
 /// `applyDriftResult`: stripped from the apply, or the live value adopted).
 /// The object it would write is kept for the plan's update.
-fn flux_drift(key: &str, desired: AsStored, actual: &Object, ignore: &[IgnoreRule]) -> Option<Found> {
+///
+/// Argo CD's server-side apply compares the same way (`StructuredMergeDiff`:
+/// the merge of its apply as `argocd-controller` against the live object), with
+/// no cleanup before it, and its ignore rules keep a live value only with
+/// `RespectIgnoreDifferences=true`: the plan's update writes Git's otherwise.
+fn ssa_drift(key: &str, desired: AsStored, actual: &Object, ignore: &[IgnoreRule], applier: Applier) -> Option<Found> {
     let ignored = patterns_for(ignore, key, desired.view());
-    let applied = flux_apply(Some(actual.value()), desired.value()).object;
+    let applied = match applier {
+        Applier::Flux => flux_apply(Some(actual.value()), desired.value()).object,
+        Applier::ArgoCd => argo_apply(Some(actual.value()), desired.value()).object,
+    };
+    let gits = (applier == Applier::ArgoCd && !ignored.is_empty()).then(|| applied.clone());
     let written = with_live_at(applied, actual.value(), &ignored);
     let rules = Rules {
         mode: Mode::Exact,
@@ -405,7 +417,8 @@ fn flux_drift(key: &str, desired: AsStored, actual: &Object, ignore: &[IgnoreRul
         return None;
     }
     let written = Arc::new(written);
-    let cells: [OnceCell<Arc<Value>>; 2] = [OnceCell::from(written.clone()), OnceCell::from(written)];
+    let unkept = gits.map_or_else(|| written.clone(), Arc::new);
+    let cells: [OnceCell<Arc<Value>>; 2] = [OnceCell::from(unkept), OnceCell::from(written)];
     Some(Found {
         stored: match desired {
             AsStored::Declared(_) => None,
@@ -415,6 +428,13 @@ fn flux_drift(key: &str, desired: AsStored, actual: &Object, ignore: &[IgnoreRul
         last_applied: None,
         written: Rc::new(cells),
     })
+}
+
+/// Whose server-side apply `ssa_drift` compares with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Applier {
+    Flux,
+    ArgoCd,
 }
 
 fn without_managed_fields(object: &Value) -> ValueCow<'_> {

@@ -52,7 +52,7 @@ use crate::options::Options;
 use crate::state::meta::metadata_map;
 use crate::state::protection::{has_sync_option, ARGO_SYNC_OPTIONS};
 use crate::state::State;
-use crate::sync::merge::{created, created_by};
+use crate::sync::merge::created_by;
 use crate::sync::plan::Operation;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -113,11 +113,11 @@ pub fn outcome(
         Some(why) => Outcome::Recreated {
             why,
             object: match options.owner() {
-                Some(Owner { application, agent: Agent::Flux }) => {
+                Some(owner @ Owner { application, agent: Agent::Flux, .. }) => {
                     let stored = with_owner_labels(desired_as_stored(wanted), application);
-                    created_by(Agent::Flux, stored.view(), mode_of(desired))
+                    created_by(Some(owner), stored.view(), mode_of(desired))
                 }
-                _ => created(wanted, mode_of(desired)),
+                owner => created_by(owner, wanted, mode_of(desired)),
             },
             refusal: refused,
         },

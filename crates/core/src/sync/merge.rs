@@ -11,20 +11,22 @@
 //! ignored fields and fields the cluster writes keep their live values.
 
 use crate::diff::normalize::{with_last_applied, Mode, SERVER_WRITTEN};
-use crate::agent::Agent;
+use crate::agent::{Agent, Owner};
 use crate::diff::ignore::keep_live;
-use crate::diff::ssa::flux_apply;
+use crate::diff::ssa::{argo_applies_server_side, argo_apply, flux_apply};
 use crate::diff::patch::{merged, Patch};
 use crate::pointer::Pattern;
 use crate::value::ValueRef;
 use serde_json::Value;
 
-/// The object a create by `agent` writes: Flux's forced server-side apply of
-/// a Kubernetes object (`flux_apply`), `created` otherwise.
-pub fn created_by<'a>(agent: Agent, desired: impl Into<ValueRef<'a>>, mode: Mode) -> Value {
+/// The object a create by `owner`'s agent writes: Flux's forced server-side
+/// apply of a Kubernetes object (`flux_apply`), Argo CD's where it applies
+/// server-side (`argo_apply`), `created` otherwise.
+pub fn created_by<'a>(owner: Option<Owner>, desired: impl Into<ValueRef<'a>>, mode: Mode) -> Value {
     let desired = desired.into();
-    match (mode, agent) {
-        (Mode::Kubernetes, Agent::Flux) => flux_apply(None, &desired.to_value()).object,
+    match (mode, owner.map(|owner| owner.agent)) {
+        (Mode::Kubernetes, Some(Agent::Flux)) => flux_apply(None, &desired.to_value()).object,
+        (Mode::Kubernetes, _) if argo_applies_server_side(owner, desired) => argo_apply(None, &desired.to_value()).object,
         _ => created(desired, mode),
     }
 }

@@ -196,7 +196,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Missing { key, desired } => Operation::Create {
                 key: key.to_string(),
                 wave,
-                object: Arc::new(created_by(options.acting_agent(), desired.view(), mode)),
+                object: Arc::new(created_by(options.owner(), desired.view(), mode)),
             },
             Difference::Changed {
                 key,

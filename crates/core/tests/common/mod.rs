@@ -56,6 +56,7 @@ pub fn options(prune: bool, ignore: Value) -> Options {
         application: None,
         force: false,
         agent: Agent::ArgoCd,
+        server_side_apply: false,
     }
 }
 
@@ -362,8 +363,9 @@ pub mod generate {
             any::<bool>(),
             application,
             agent(),
+            any::<bool>(),
         )
-            .prop_map(|(prune, rules, respect_ignore_differences, application, agent)| {
+            .prop_map(|(prune, rules, respect_ignore_differences, application, agent, server_side_apply)| {
                 let (ignore, written) = rules.into_iter().unzip();
                 let options = Options {
                     prune,
@@ -372,6 +374,7 @@ pub mod generate {
                     application,
                     force: false,
                     agent,
+                    server_side_apply,
                 };
                 (options, written)
             })

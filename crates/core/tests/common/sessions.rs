@@ -254,15 +254,17 @@ fn options() -> impl Strategy<Value = Options> {
         any::<bool>(),
         prop::collection::vec(ignore_rule(), 1..4),
         generate::agent(),
+        any::<bool>(),
     )
         .prop_map(
-            |(prune, respect_ignore_differences, tracked, ignore, agent)| Options {
+            |(prune, respect_ignore_differences, tracked, ignore, agent, server_side_apply)| Options {
                 prune,
                 ignore: serde_json::from_value(Value::Array(ignore)).expect("valid rules"),
                 respect_ignore_differences,
                 application: tracked.then(|| "shop".to_string()),
                 force: false,
                 agent,
+                server_side_apply,
             },
         );
     prop_oneof![generate::options(), written]

@@ -82,7 +82,7 @@ pub fn validate_questions(
 
 /// The interactions a solution file may name: the name files write, the
 /// short one links use, and what it takes (`None` for nothing).
-const INTERACTIONS: [(&str, &str, Option<&str>); 19] = [
+const INTERACTIONS: [(&str, &str, Option<&str>); 20] = [
     ("desired", "d", Some("the Desired pane's whole text")),
     ("file", "f", Some("a file of Git's working copy: its path on the first line, then its text")),
     ("commit", "o", Some("the commit's message, as text")),
@@ -98,6 +98,7 @@ const INTERACTIONS: [(&str, &str, Option<&str>); 19] = [
     ("selfHeal", "h", Some("true or false")),
     ("autoSync", "y", Some("true or false")),
     ("respectIgnoreDifferences", "k", Some("true or false")),
+    ("serverSideApply", "u", Some("true or false")),
     ("mode", "m", Some("pull or push")),
     ("agent", "t", Some("argocd or flux")),
     ("ignore", "i", Some("ignore rules, as text")),

@@ -171,6 +171,10 @@ pub struct WorldOptions {
     /// carrying theirs are the agent's to report and prune.
     #[serde(skip_serializing_if = "is_default_application")]
     pub application: String,
+    /// Argo CD's sync option `ServerSideApply=true`: its sync applies
+    /// server-side as `argocd-controller` and compares as that apply merges.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub server_side_apply: bool,
     /// Flux's `spec.force` (as Argo CD's `argocd app sync --force`): an
     /// update the API server refuses deletes and creates the object instead.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -214,6 +218,7 @@ impl Default for WorldOptions {
             ignore: Vec::new(),
             respect_ignore_differences: false,
             application: DEFAULT_APPLICATION.into(),
+            server_side_apply: false,
             force: false,
             retry: None,
             auto_sync: true,
@@ -239,6 +244,7 @@ impl WorldOptions {
             application: Some(self.application.clone()),
             force: self.force,
             agent: self.agent,
+            server_side_apply: self.server_side_apply,
         }
     }
 }

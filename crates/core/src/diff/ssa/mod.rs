@@ -15,6 +15,7 @@
 //! without `x-kubernetes-list-type: map`.
 
 mod apply;
+mod argo;
 mod cleanup;
 mod entries;
 mod fields;
@@ -23,6 +24,7 @@ mod owners;
 mod update;
 
 pub use apply::{apply, Applied, Conflict, Taken, BEFORE_FIRST_APPLY};
+pub use argo::{argo_applies_server_side, argo_apply, ARGOCD_CONTROLLER};
 pub use cleanup::{replace_field_managers, FieldManager, FLUX_CLEANUP};
 pub use entries::{managed_fields, with_managed_fields, Entry, Operation};
 pub use fields::{field, field_set, from_fields_v1, is_at_or_below, item, readable, segments, to_fields_v1, FieldPath, FieldSet, Segment};
