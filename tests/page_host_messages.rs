@@ -123,7 +123,7 @@ async fn a_host_sets_a_panes_text_and_the_options_and_asks_for_the_state() {
     let first = first_state(&host).await;
     assert_eq!(
         first["options"],
-        serde_json::json!({"prune": true, "selfHeal": true, "autoSync": true, "respectIgnoreDifferences": false, "mode": "pull"}),
+        serde_json::json!({"prune": true, "selfHeal": true, "autoSync": true, "respectIgnoreDifferences": false, "serverSideApply": false, "mode": "pull", "agent": "argocd"}),
         "{first}"
     );
 
@@ -158,10 +158,13 @@ async fn a_host_sets_a_panes_text_and_the_options_and_asks_for_the_state() {
         serde_json::json!("flux"),
     )
     .await;
-    post(r#"{"type": "gitops:setOptions", "options": {"agent": "argocd", "mode": "push"}}"#);
+    post(r#"{"type": "gitops:setOptions", "options": {"agent": "argocd", "mode": "push", "serverSideApply": true}}"#);
     until(
-        || host.messages("gitops:state").pop().unwrap()["options"].get("agent").cloned(),
-        None,
+        || {
+            let options = host.messages("gitops:state").pop().unwrap()["options"].clone();
+            (options["agent"].clone(), options["serverSideApply"].clone())
+        },
+        (serde_json::json!("argocd"), serde_json::json!(true)),
     )
     .await;
 

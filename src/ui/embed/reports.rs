@@ -80,7 +80,9 @@ struct EmbedOptions {
     self_heal: bool,
     auto_sync: bool,
     respect_ignore_differences: bool,
+    server_side_apply: bool,
     mode: Mode,
+    agent: gitops_core::options::Agent,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -122,7 +124,9 @@ impl EmbedState {
                 self_heal: options.self_heal,
                 auto_sync: options.auto_sync,
                 respect_ignore_differences: options.respect_ignore_differences,
+                server_side_apply: options.server_side_apply,
                 mode: options.mode,
+                agent: options.agent,
             },
             desired_error: pane_error(&model.panes.desired.error),
             actual_error: pane_error(&model.panes.actual.error),
