@@ -30,14 +30,14 @@ async function minutes(page, count) {
 test('the agent switch tells the autoscaler fight with Flux: a revert at each interval, the Kustomization Ready', async () => {
   const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
   await choose(page, 'An autoscaler and the reconciler fight');
-  assert.match(await agentBadge(page), /^the agent in prod, Argo CD: it polls Git every 1 min, syncs when Git moves, and reverts drift at once/);
+  assert.match(await agentBadge(page), /^the agent in prod, Argo CD: it polls Git every 1 min, and its self-heal reverts drift at once/);
   await minutes(page, 3);
   await until(() => agentArrows(page), ['agent → cluster prod: Deployment/shop/web in prod drifted at /spec/replicas (5 → 2); reverting, with cluster: write']);
   await screenshot(page, 'agents-autoscaler-argo-cd', { fullPage: false });
 
   await page.getByRole('button', { name: 'Reset', exact: true }).click();
   await page.getByRole('radio', { name: /^Flux:/ }).check();
-  await until(async () => agentBadge(page), 'the agent in prod, Flux: it reconciles every 1 min: it applies Git then, and reverts drift only then; it holds Git: read and cluster: write');
+  await until(async () => agentBadge(page), 'the agent in prod, Flux: it reconciles every 1 min, and reverts drift only then; it holds Git: read and cluster: write');
   assert.equal(await picture(page).locator('g.agent text').textContent(), '⟳ Flux · Git: read');
   await minutes(page, 3);
   await until(() => agentArrows(page), [
@@ -46,8 +46,8 @@ test('the agent switch tells the autoscaler fight with Flux: a revert at each in
   ]);
   const status = page.getByRole('region', { name: 'Status' });
   await until(async () => (await status.innerText()).includes('Kustomization flux-system/playground'), true);
-  assert.match(await status.innerText(), /Ready: True · ReconciliationSucceeded: Applied revision: main@sha1:[0-9a-f]+/);
-  assert.match(await status.innerText(), /Inventory\s+2 objects/);
+  assert.match(await status.innerText(), /Kustomization flux-system\/playground: Ready True · ReconciliationSucceeded: Applied revision: main@sha1:[0-9a-f]+/);
+  assert.match(await status.innerText(), /inventory: 2$/m);
   assert.match(await page.getByRole('region', { name: /^At minute 2/ }).innerText(), /its interval of 1 min has passed/);
   await screenshot(page, 'agents-autoscaler-flux', { fullPage: false });
   await page.getByRole('region', { name: 'Status' }).scrollIntoViewIfNeeded();

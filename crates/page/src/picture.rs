@@ -59,15 +59,11 @@ impl AgentBadge {
         match options.agent {
             gitops_core::options::Agent::ArgoCd => AgentBadge {
                 tool: "Argo CD",
-                pace: match (options.auto_sync, options.self_heal) {
-                    (true, true) => format!("it polls Git every {every} min, syncs when Git moves, and reverts drift at once"),
-                    (true, false) => format!("it polls Git every {every} min and syncs when Git moves; drift stays"),
-                    (false, _) => format!("it polls Git every {every} min and syncs only when a person asks"),
-                },
+                pace: format!("it polls Git every {every} min, and its self-heal reverts drift at once"),
             },
             gitops_core::options::Agent::Flux => AgentBadge {
                 tool: "Flux",
-                pace: format!("it reconciles every {every} min: it applies Git then, and reverts drift only then"),
+                pace: format!("it reconciles every {every} min, and reverts drift only then"),
             },
         }
     }

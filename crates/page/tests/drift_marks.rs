@@ -14,7 +14,7 @@ fn shown(model: &Model, pane: Pane) -> Vec<String> {
     model
         .drift_marks(pane)
         .iter()
-        .map(|DriftMark { lines: range, kind, key, field, .. }| {
+        .map(|DriftMark { lines: range, kind, key, field }| {
             let marked = lines[range.clone()].iter().map(|line| line.trim()).collect::<Vec<_>>().join(" ");
             format!("{kind:?} {key} {}: {marked}", field.as_deref().unwrap_or("-"))
         })

@@ -111,14 +111,10 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
 /// What the chosen agent does with the options above, in its tool's words.
 fn agent_note(options: &gitops_world::scenario::WorldOptions) -> String {
     match options.agent {
-        Agent::ArgoCd if options.server_side_apply => {
-            "Argo CD applies server-side, as `argocd-controller` with `--force-conflicts`: who owns each field is recorded; sync waves and hooks order a sync.".into()
-        }
-        Agent::ArgoCd => "Argo CD applies client-side with its last-applied record; sync waves and hooks order a sync.".into(),
+        Agent::ArgoCd => "Argo CD: sync waves and hooks order a sync.".into(),
         Agent::Flux => format!(
-            "Flux's kustomize-controller applies server-side, as `kustomize-controller`, every {} min (the Kustomization's `interval`): \
-             Self-heal does nothing (it has no such switch), Auto-sync off is its `suspend: true`, \
-             and Argo CD's sync waves, hooks, RespectIgnoreDifferences and ServerSideApply do nothing.",
+            "Flux applies server-side every {} min (its `interval`); Self-heal does nothing, Auto-sync off is `suspend: true`, \
+             and RespectIgnoreDifferences, ServerSideApply, sync waves and hooks are Argo CD's.",
             options.poll_every
         ),
     }

@@ -77,20 +77,20 @@ pub fn status_view(props: &StatusViewProps) -> Html {
 /// A Flux Kustomization's status, as `flux get kustomizations` gives it.
 fn kustomization_view(name: &str, status: &Kustomization) -> Html {
     let ready = &status.ready;
-    let revision = |revision: &Option<String>| revision.clone().unwrap_or_else(|| "none".into());
+    let revision = |revision: &Option<String>| revision.as_deref().unwrap_or("none").to_string();
+    let line = format!(
+        " · {}: {} · last applied {} · last attempted {} · next reconcile at minute {} · inventory: {}",
+        ready.reason,
+        ready.message,
+        revision(&status.last_applied_revision),
+        revision(&status.last_attempted_revision),
+        status.next_at,
+        status.inventory.len()
+    );
     html! {
-        <div class="kustomization">
-            <h3>{ format!("Kustomization {name}") }</h3>
-            <p class={classes!("badge", "ready", ready.status.to_ascii_lowercase())} role="status">
-                { "Ready: " }<strong>{ ready.status }</strong>{ format!(" · {}: {}", ready.reason, ready.message) }
-            </p>
-            <dl class="kustomization-status">
-                <dt>{ "Last applied revision" }</dt><dd><code>{ revision(&status.last_applied_revision) }</code></dd>
-                <dt>{ "Last attempted revision" }</dt><dd><code>{ revision(&status.last_attempted_revision) }</code></dd>
-                <dt>{ "Next reconcile" }</dt><dd>{ format!("minute {}", status.next_at) }</dd>
-                <dt>{ "Inventory" }</dt><dd>{ match status.inventory.len() { 1 => "1 object".to_string(), count => format!("{count} objects") } }</dd>
-            </dl>
-        </div>
+        <p class={classes!("kustomization", ready.status.to_ascii_lowercase())} role="status">
+            { format!("Kustomization {name}: Ready ") }<strong>{ ready.status }</strong>{ line }
+        </p>
     }
 }
 

@@ -10,14 +10,13 @@
 use super::trees::desired_state;
 use super::Files;
 use crate::durations::{seconds, steps_for};
-use gitops_core::diff::flux_labels::{with_owner_labels, NAMESPACE_LABEL, NAME_LABEL};
+use gitops_core::diff::flux_labels::{labelled_by, with_owner_labels, NAMESPACE_LABEL, NAME_LABEL};
 use gitops_core::error::InputError;
 use gitops_core::options::Agent;
 use gitops_core::state::kinds::{scope, Scope};
 use gitops_core::state::{key_of, State};
 use gitops_core::Workspace;
 use serde_json::Value;
-use std::collections::BTreeMap;
 
 /// The group of Flux's Kustomization (`kustomize.toolkit.fluxcd.io/v1`, or an older version).
 const GROUP: &str = "kustomize.toolkit.fluxcd.io/";
@@ -69,21 +68,21 @@ pub fn flux_layout(
     let mut kustomizations = Vec::new();
     for (key, object) in directory_state.objects() {
         if is_kustomization(object.value()) {
-            kustomizations.push(spec_of(key, object.value())?);
+            let spec = spec_of(key, object.value()).map_err(|(pointer, message)| InputError::shape("Git", pointer, message))?;
+            kustomizations.push(spec);
         }
     }
     if kustomizations.is_empty() {
         return Ok(None);
     }
     let mut state = State::empty(directory_state.form().clone());
-    let mut owner: BTreeMap<String, String> = BTreeMap::new();
     let root_objects = directory_state
         .objects()
         .iter()
         .filter(|(_, object)| !is_kustomization(object.value()))
         .map(|(key, object)| (key.to_string(), object.value().clone()));
     let mut add = |name: &str, key: String, object: Value| -> Result<(), InputError> {
-        if let Some(other) = owner.insert(key.clone(), name.to_string()) {
+        if let Some(other) = state.get(&key).and_then(labelled_by) {
             return Err(InputError::shape(
                 "Git",
                 "",
@@ -165,71 +164,63 @@ fn in_namespace(object: &Value, namespace: &str) -> Option<(String, Value)> {
     Some((key_of(&moved)?, moved))
 }
 
-/// A Kustomization's settings, with Flux's defaults where it says nothing.
-fn spec_of(key: &str, object: &Value) -> Result<KustomizationSpec, InputError> {
+/// A Kustomization's settings, with Flux's defaults where it says nothing; else
+/// what is wrong, and where (`/<key>/spec/<field>`).
+fn spec_of(key: &str, object: &Value) -> Result<KustomizationSpec, (String, String)> {
     let name = object.pointer("/metadata/name").and_then(Value::as_str).unwrap_or_default().to_string();
-    let spec = object.get("spec").cloned().unwrap_or(Value::Null);
-    let wrong = |field: &str, message: String| InputError::shape("Git", format!("/{key}/spec/{field}"), format!("Kustomization {name}: {message}"));
-    let text = |field: &str| -> Result<Option<String>, InputError> {
-        match spec.get(field) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(text)) => Ok(Some(text.clone())),
-            Some(other) => Err(wrong(field, format!("{field} is text, found {other}"))),
+    let spec = object.get("spec").unwrap_or(&Value::Null);
+    let wrong = |field: &str, message: String| (format!("/{key}/spec/{field}"), format!("Kustomization {name}: {message}"));
+    let given = |field: &str| spec.get(field).filter(|value| !value.is_null());
+    let text = |field: &str| match given(field) {
+        None => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(other) => Err(wrong(field, format!("{field} is text, found {other}"))),
+    };
+    let flag = |field: &str| match given(field) {
+        None => Ok(false),
+        Some(Value::Bool(on)) => Ok(*on),
+        Some(other) => Err(wrong(field, format!("{field} is true or false, found {other}"))),
+    };
+    let minutes = |field: &str| match text(field)? {
+        None => Ok(None),
+        Some(duration) => seconds(&duration).map(|seconds| Some(steps_for(seconds).max(1))).map_err(|error| wrong(field, error)),
+    };
+    // Each item of `dependsOn` or `healthChecks` by what names it: a Kustomization's
+    // name, an object's key (`Kind/namespace/name`).
+    let references = |field: &str| -> Result<Vec<String>, (String, String)> {
+        let items = match given(field) {
+            None => return Ok(Vec::new()),
+            Some(Value::Array(items)) => items,
+            Some(other) => return Err(wrong(field, format!("{field} is a list, found {other}"))),
+        };
+        let mut names = Vec::new();
+        for item in items {
+            let part = |name: &str| item.get(name).and_then(Value::as_str);
+            let named = match (field, part("kind"), part("namespace"), part("name")) {
+                ("dependsOn", _, _, Some(name)) => name.to_string(),
+                (_, Some(kind), Some(namespace), Some(name)) => format!("{kind}/{namespace}/{name}"),
+                (_, Some(kind), None, Some(name)) => format!("{kind}/{name}"),
+                _ => return Err(wrong(field, format!("{field} holds {item}, which names nothing"))),
+            };
+            names.push(named);
         }
+        Ok(names)
     };
-    let flag = |field: &str| -> Result<bool, InputError> {
-        match spec.get(field) {
-            None | Some(Value::Null) => Ok(false),
-            Some(Value::Bool(on)) => Ok(*on),
-            Some(other) => Err(wrong(field, format!("{field} is true or false, found {other}"))),
-        }
-    };
-    let minutes = |field: &str| -> Result<Option<u32>, InputError> {
-        let Some(duration) = text(field)? else { return Ok(None) };
-        let seconds = seconds(&duration).map_err(|error| wrong(field, error))?;
-        Ok(Some(steps_for(seconds).max(1)))
-    };
-    let Some(interval) = minutes("interval")? else {
-        return Err(wrong("interval", "spec.interval is required (`interval: 10m`)".into()));
-    };
-    let references = |field: &str, name_of: &dyn Fn(&Value) -> Option<String>| -> Result<Vec<String>, InputError> {
-        match spec.get(field) {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|item| name_of(item).ok_or_else(|| wrong(field, format!("{field} holds {item}, which names nothing"))))
-                .collect(),
-            Some(other) => Err(wrong(field, format!("{field} is a list, found {other}"))),
-        }
-    };
-    let depends_on = references("dependsOn", &|item| item.get("name").and_then(Value::as_str).map(str::to_string))?;
-    let health_checks = references("healthChecks", &|item| {
-        let mut object = item.clone();
-        let name = object.get("name")?.clone();
-        let namespace = object.get("namespace").cloned();
-        object["metadata"] = serde_json::json!({"name": name});
-        if let Some(namespace) = namespace {
-            object["metadata"]["namespace"] = namespace;
-        }
-        key_of(&object)
-    })?;
+    let interval = minutes("interval")?.ok_or_else(|| wrong("interval", "spec.interval is required (`interval: 10m`)".into()))?;
     // Flux builds the source's root without a path; the playground asks for one.
-    let Some(path) = text("path")? else {
-        return Err(wrong("path", "spec.path names the directory it builds (`./apps/prod`)".into()));
-    };
-    let path = super::paths::normalized(&path).map_err(|error| wrong("path", error))?;
+    let path = text("path")?.ok_or_else(|| wrong("path", "spec.path names the directory it builds (`./apps/prod`)".into()))?;
     Ok(KustomizationSpec {
-        name: name.clone(),
-        path,
+        path: super::paths::normalized(&path).map_err(|error| wrong("path", error))?,
         interval,
         retry_interval: minutes("retryInterval")?.unwrap_or(interval),
         timeout: minutes("timeout")?.unwrap_or(interval),
         prune: flag("prune")?,
         force: flag("force")?,
         wait: flag("wait")?,
-        health_checks,
-        depends_on,
+        health_checks: references("healthChecks")?,
+        depends_on: references("dependsOn")?,
         suspend: flag("suspend")?,
         target_namespace: text("targetNamespace")?,
+        name: name.clone(),
     })
 }
