@@ -18,7 +18,7 @@ pub const KUSTOMIZATION_NAMESPACE: &str = "flux-system";
 /// `repository::flux`), and an environment compared as a whole keeps it.
 pub fn with_owner_labels<'a>(object: impl Into<ValueCow<'a>>, name: &str) -> ValueCow<'a> {
     let object = object.into();
-    if is_labelled_by(object.view(), name) || labelled_by(object.view()).is_some() {
+    if labelled_by(object.view()).is_some() {
         return object;
     }
     let mut labelled = object.into_owned();

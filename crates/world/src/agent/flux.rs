@@ -142,7 +142,8 @@ struct Trigger {
 
 impl Agent {
     /// One pass of Flux's agent over `environment`: each of its Kustomizations
-    /// (the root, then those Git declares, by name) reconciles when one is due.
+    /// (the root, then those Git declares, each after those it depends on)
+    /// reconciles when one is due.
     pub(super) fn reconcile_flux(
         &mut self,
         workspace: &mut Workspace,
