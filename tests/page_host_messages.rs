@@ -51,6 +51,23 @@ async fn an_embedded_state_hands_out_no_link_that_would_not_open_and_says_why() 
     );
 }
 
+#[wasm_bindgen_test]
+async fn a_page_taken_down_tells_its_host_nothing_more() {
+    let (host, root) = embedded_with_host().await;
+    first_state(&host).await;
+    paste(&root, "actual-state", &actual_too_large_for_a_link());
+    rendered().await;
+    drop(root);
+    drop(host);
+    let next_host = Host::listen();
+    // Long enough for the large state's link to be made here and told, were it told.
+    gloo::timers::future::TimeoutFuture::new(2_000).await;
+    assert_eq!(
+        next_host.messages("gitops:state"),
+        Vec::<serde_json::Value>::new()
+    );
+}
+
 /// A `message` event from the test page's own origin, as a host posts one,
 /// made by the script `body`.
 fn message_event(body: &str) -> wasm_bindgen::JsValue {

@@ -184,13 +184,14 @@ pub fn use_embed_messages(
     {
         let host = (*host).clone();
         use_effect_with(state, move |state| {
-            let number = host.states.get() + 1;
-            host.states.set(number);
+            let number = host.states.get();
             *host.latest.borrow_mut() = state.clone();
             if let Some(state) = state.clone() {
                 host.tell_streams(&state);
                 host.tell_state(state, Some(number));
             }
+            // A newer state, or the page taken down: a link still being made is not told.
+            move || host.states.set(number + 1)
         });
     }
     {
