@@ -123,3 +123,13 @@ fn a_comment_typed_in_a_plain_directory_is_a_working_copy_with_nothing_to_sync()
     model.act(Action::Discard);
     assert!(!model.panes.rendered && !model.panes.uncommitted);
 }
+
+#[test]
+fn a_flux_layouts_desired_pane_is_its_kustomizations_build_and_takes_no_typing() {
+    let mut model = with_preset("flux-depends-on.yaml");
+    assert!(model.panes.rendered, "what clusters/prod's Kustomizations build is read only: a commit of it would overwrite them");
+    assert!(model.panes.desired.text.contains("kustomize.toolkit.fluxcd.io/name"), "{}", model.panes.desired.text);
+    assert_eq!(model.desired_heading().1, "Read only: kustomize builds it from Files in Git, below, where you edit");
+    model.act(Action::SetAgent(gitops_core::options::Agent::ArgoCd));
+    assert!(!model.panes.rendered, "under Argo CD the Kustomizations are objects of the directory, typed as any");
+}

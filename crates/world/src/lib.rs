@@ -143,10 +143,18 @@ impl World {
         self.repository.path_of(environment, self.options.layout)
     }
 
-    /// Whether a kustomization builds `environment` at the commit it follows.
+    /// Whether kustomize builds `environment` at the commit it follows: a
+    /// `kustomization.yaml`, or under Flux's agent the Kustomizations in its
+    /// directory (whose files a commit of the built state would overwrite).
     pub fn is_kustomized(&self, environment: &str) -> bool {
         let files = self.desired_files(environment).1;
-        matches!(repository::kustomize::kustomization_file(&files, &self.desired_path(environment)), Ok(Some(_)))
+        let directory = self.desired_path(environment);
+        let options = &self.options;
+        matches!(repository::kustomize::kustomization_file(&files, &directory), Ok(Some(_)))
+            || self.workspace.with(|workspace| {
+                repository::flux::desired_under(workspace, &files, &directory, options.agent, &options.application)
+                    .is_ok_and(|(_, kustomizations)| !kustomizations.is_empty())
+            })
     }
 
     /// The desired state of `environment` at the commit it follows.
