@@ -310,6 +310,7 @@ async fn an_object_folds_to_its_first_line_stays_folded_when_the_text_changes_an
             kind: MarkKind::Changed,
             key: "b".into(),
             field: Some("/x".into()),
+            owners: Vec::new(),
         }];
         Rc::new(PaneMarks {
             drift,

@@ -12,6 +12,7 @@ use gitops_core::diff::compare::mode_of;
 use gitops_core::Drift;
 use gitops_core::state::Key;
 use gitops_core::diff::ignore::{ignored_fields, patterns_for};
+use gitops_core::diff::ssa::owners_at;
 use gitops_core::state::places::object_places;
 use gitops_core::text::lines::{value_lines, Wanted};
 use std::ops::Range;
@@ -42,13 +43,19 @@ pub struct DriftMark {
     pub key: String,
     /// The changed field's pointer, for a changed field.
     pub field: Option<String>,
+    /// Who owns the changed field in the cluster, where the object records it
+    /// (`metadata.managedFields`): `kube-controller-manager (scale)`.
+    pub owners: Vec<String>,
 }
 
 impl DriftMark {
     /// What the mark says, as its button's accessible name.
     pub fn describe(&self) -> String {
         let what = match (self.kind, &self.field) {
-            (MarkKind::Changed, Some(field)) => return format!("{} {field} differs", self.key),
+            (MarkKind::Changed, Some(field)) if self.owners.is_empty() => return format!("{} {field} differs", self.key),
+            (MarkKind::Changed, Some(field)) => {
+                return format!("{} {field} differs; in the cluster, {} owns it", self.key, self.owners.join(" and "))
+            }
             (MarkKind::Changed, None) => "differs",
             (MarkKind::Missing, _) => "is not in the cluster",
             (MarkKind::Extra, _) => "is not in Git",
@@ -95,7 +102,8 @@ impl Model {
             Pane::Actual => (&drift.extra, MarkKind::Extra),
         };
         let is_whole = |key: &str| whole.iter().any(|whole| whole == key);
-        let mark = |lines, kind, key: &str, field| DriftMark { lines, kind, key: key.to_string(), field };
+        let mark = |lines, kind, key: &str, field| DriftMark { lines, kind, key: key.to_string(), field, owners: Vec::new() };
+        let live = self.world.clusters.get(&self.environment).map(|cluster| cluster.actual());
         if editor.text.len() > MOST_WALKED_BYTES {
             // The page renders a state's objects in the order of their keys, as they are here.
             marks.objects = editor.lines.iter().map(|(key, lines)| (key.clone(), lines.clone())).collect();
@@ -142,7 +150,8 @@ impl Model {
                 let field = change.path.as_str();
                 let ends = std::iter::once(field.len()).chain(field.rmatch_indices('/').map(|(at, _)| at));
                 let slots = ends.map(|end| want(*document, format!("{object}{}", &field[..end]))).collect();
-                let changed = mark(0..0, MarkKind::Changed, key, Some(field.to_string()));
+                let owners = live.and_then(|live| live.get(key)).map(|object| owners_at(object, field)).unwrap_or_default();
+                let changed = DriftMark { owners, ..mark(0..0, MarkKind::Changed, key, Some(field.to_string())) };
                 asks.push(Ask { mark: Some(changed), slots });
             }
             let Some((state, value)) = state.and_then(|state| Some((state, state.get(key)?))) else {

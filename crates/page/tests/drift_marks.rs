@@ -14,7 +14,7 @@ fn shown(model: &Model, pane: Pane) -> Vec<String> {
     model
         .drift_marks(pane)
         .iter()
-        .map(|DriftMark { lines: range, kind, key, field }| {
+        .map(|DriftMark { lines: range, kind, key, field, .. }| {
             let marked = lines[range.clone()].iter().map(|line| line.trim()).collect::<Vec<_>>().join(" ");
             format!("{kind:?} {key} {}: {marked}", field.as_deref().unwrap_or("-"))
         })
@@ -99,4 +99,17 @@ fn an_ignore_rule_that_selects_no_object_is_noted_with_why() {
     assert_eq!(notes[1], "Ignore rule 3 selects no object, so it ignores nothing: no object in Desired or Actual has the group, kind, name and namespace it names.");
     model.act(Action::EditIgnore("- name: web\n  jsonPointers: [/spec/replicas]\n".into()));
     assert!(model.ignore_notes().is_empty());
+}
+
+#[test]
+fn a_changed_field_says_who_owns_it_in_the_cluster_where_the_object_records_owners() {
+    let mut model = common::with_preset("flux-kubectl-edit.yaml");
+    while model.world.step < 7 {
+        model.act(Action::Advance);
+    }
+    let described: Vec<String> = model.drift_marks(Pane::Actual).iter().map(DriftMark::describe).collect();
+    assert!(
+        described.contains(&"Deployment/shop/web /spec/replicas differs; in the cluster, kubectl-edit owns it".to_string()),
+        "{described:?}"
+    );
 }
