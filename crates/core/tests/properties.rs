@@ -13,7 +13,7 @@ use gitops_core::options::Agent;
 use gitops_core::diff::ssa::{argo_applies_server_side, argo_apply, flux_apply};
 use gitops_core::pointer::Pattern;
 use gitops_core::state::hook_annotations::is_hook;
-use gitops_core::state::protection::{flux_releases, prune_protection};
+use gitops_core::state::protection::{argo_prune_protection, flux_releases};
 use gitops_core::state::render::{render, Format};
 use gitops_core::{
     apply, drift, has_work, plan, report, sync, Form, Operation, Options, State,
@@ -40,7 +40,13 @@ fn protected<'s>(state: &'s State, options: &Options) -> BTreeSet<&'s str> {
         .objects()
         .iter()
         .filter(|(_, object)| {
-            prune_protection(object).is_some() && (options.acting_agent() == Agent::ArgoCd || flux_releases(object.value()).is_some())
+            let (argo_cd, flux) = (argo_prune_protection(object).is_some(), flux_releases(object.value()).is_some());
+            match (argo_cd_owns(state, options), options.acting_agent()) {
+                (true, _) => argo_cd,
+                (false, Agent::Flux) => flux,
+                // Without an owner, Flux's marks count as well.
+                (false, Agent::ArgoCd) => argo_cd || flux,
+            }
         })
         .map(|(key, _)| &**key)
         .collect()
@@ -96,8 +102,14 @@ fn managed(desired: &State, object: &Value, options: &Options) -> bool {
         Agent::ArgoCd => is_tracked_by(object, application),
         Agent::Flux => is_labelled_by(object, application),
     };
-    flux_releases(object).is_none()
+    (argo_cd_owns(desired, options) || flux_releases(object).is_none())
         && (*desired.form() == Form::Named || (!is_argo_cd_hook(object, options) && application.is_none_or(owns)))
+}
+
+/// Whether Argo CD's agent owns the objects of `state`, and so reads none of
+/// Flux's marks.
+fn argo_cd_owns(state: &State, options: &Options) -> bool {
+    options.application.is_some() && options.agent == Agent::ArgoCd && *state.form() != Form::Named
 }
 
 /// Whether an object is a hook of Argo CD's agent (under Flux an object like any other).

@@ -121,7 +121,7 @@ impl Model {
         let Some(places) = object_places(&editor.text) else {
             return marks;
         };
-        let rules = &self.world.options.reconcile().ignore;
+        let rules = &self.world.reconcile_options(&self.environment).ignore;
         let state = editor.reads_as.as_deref();
         let mut wanted = Wanted::new();
         let mut slots = 0;

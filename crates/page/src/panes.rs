@@ -248,7 +248,7 @@ impl Panes {
         match comparable(desired, actual) {
             Ok(()) => {
                 self.forms_error = None;
-                let options = world.options.reconcile();
+                let options = world.reconcile_options(environment);
                 let workspace = &world.workspace;
                 let report = self
                     .reported

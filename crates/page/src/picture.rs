@@ -101,7 +101,7 @@ impl Model {
                     _ => {
                         let desired = world.desired_state(environment).ok();
                         let compared = desired.as_ref().map(|desired| {
-                            let options = world.options.reconcile();
+                            let options = world.reconcile_options(environment);
                             (
                                 desired,
                                 world

@@ -113,3 +113,14 @@ fn a_changed_field_says_who_owns_it_in_the_cluster_where_the_object_records_owne
         "{described:?}"
     );
 }
+
+#[test]
+fn a_field_a_kustomizations_spec_ignore_names_is_no_drift_on_the_page() {
+    let mut model = common::with_preset("flux-autoscaler-ignore.yaml");
+    while model.world.step < 2 {
+        model.act(Action::Advance);
+    }
+    assert_eq!(model.world.clusters["prod"].actual().get("Deployment/shop/web").unwrap()["spec"]["replicas"], 5);
+    assert_eq!(model.drift_marks(Pane::Actual), Vec::new(), "{}", model.panes.actual.text);
+    assert_eq!(format!("{:?}", model.panes.report.as_ref().unwrap().status.sync), "Synced");
+}

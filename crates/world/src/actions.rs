@@ -217,7 +217,7 @@ impl World {
         let Ok(desired) = self.desired_state(environment) else {
             return nothing("the head of Git does not read");
         };
-        let options = self.options.reconcile();
+        let options = self.reconcile_options(environment);
         let Some(cluster) = self.clusters.get_mut(environment) else {
             return nothing("there is no such cluster");
         };
@@ -259,11 +259,11 @@ impl World {
             }
         };
         let agent = self.agent.is_some();
+        let options = self.reconcile_options(environment);
         let Some(cluster) = self.clusters.get_mut(environment) else {
             let event = Event::new(step, by, format!("could not sync {environment}"));
             return (event.because("there is no such cluster"), None, None);
         };
-        let options = self.options.reconcile();
         let plan = gitops_core::plan(&desired, cluster.actual(), &options);
         let Some(operation) = plan.iter().find(|operation| operation.changes_cluster()).cloned() else {
             let event = Event::new(step, by, format!("nothing to apply to {environment}"));

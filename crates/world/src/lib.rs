@@ -157,6 +157,24 @@ impl World {
             })
     }
 
+    /// The core's options for `environment`: the scenario's, and under Flux's
+    /// agent the ignore rules of the Kustomizations Git declares there
+    /// (`spec.ignore`), as its agent compares.
+    pub fn reconcile_options(&self, environment: &str) -> gitops_core::Options {
+        let mut options = self.options.reconcile();
+        if self.options.agent == gitops_core::options::Agent::Flux {
+            let files = self.desired_files(environment).1;
+            let directory = self.desired_path(environment);
+            let layout = self.workspace.with(|workspace| {
+                repository::flux::desired_under(workspace, &files, &directory, options.agent, &self.options.application)
+            });
+            if let Ok((_, kustomizations)) = layout {
+                options.ignore.extend(kustomizations.into_iter().flat_map(|spec| spec.ignore));
+            }
+        }
+        options
+    }
+
     /// The desired state of `environment` at the commit it follows.
     pub fn desired_state(&self, environment: &str) -> Result<State, InputError> {
         let files = self.desired_files(environment).1;

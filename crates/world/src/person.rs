@@ -271,7 +271,7 @@ impl World {
         let cluster = self.clusters.get(environment)?;
         let actual = cluster.actual();
         comparable(&desired, actual).ok()?;
-        let options = self.options.reconcile();
+        let options = self.reconcile_options(environment);
         let plan = gitops_core::plan(&desired, actual, &options);
         self.workspace.with(|workspace| step_hold(workspace, &desired, actual, &plan, &options, &cluster.confirmed_prunes))
     }
@@ -288,7 +288,7 @@ impl World {
             && gitops_core::has_work(&gitops_core::plan(
                 &desired,
                 cluster.actual(),
-                &self.options.reconcile(),
+                &self.reconcile_options(environment),
             ))
     }
 

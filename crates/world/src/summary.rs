@@ -186,7 +186,6 @@ impl World {
             repository,
             registry,
         } = self.history();
-        let options = self.options.reconcile();
         let mut desired = BTreeMap::new();
         let mut actual = BTreeMap::new();
         let mut status = BTreeMap::new();
@@ -203,6 +202,7 @@ impl World {
                 .and_then(|application| application.synced_revision.clone());
             let environment_status = match &wanted {
                 Ok(state) => {
+                    let options = self.reconcile_options(environment);
                     let found = self.workspace.with(|workspace| workspace.report(state, cluster.actual(), &options));
                     EnvironmentStatus {
                         sync: found.status.sync,

@@ -128,3 +128,40 @@ everywhere! {
         assert!(world.clusters["prod"].actual().objects().is_empty());
     }
 }
+
+everywhere! {
+    fn a_kustomizations_spec_ignore_leaves_the_autoscalers_field_to_it() {
+        let world = run("flux-autoscaler-ignore.yaml");
+        assert!(!lines(&world).iter().any(|line| line.contains("drifted")), "{:#?}", lines(&world));
+        let web = world.clusters["prod"].actual().get("Deployment/shop/web").unwrap().clone();
+        assert_eq!(web["spec"]["replicas"], 5, "the release keeps the autoscaler's value");
+        assert_eq!(web["spec"]["template"]["spec"]["containers"][0]["image"], "registry.example/web:2.0.1");
+        assert_eq!(format!("{:?}", world.summary().status["prod"].sync), "Synced", "the page compares as the agent does");
+        let ignore = &world.reconcile_options("prod").ignore;
+        assert_eq!(ignore.len(), 1, "apps' spec.ignore, for the page's comparison: {ignore:?}");
+    }
+
+    fn a_rule_of_spec_ignore_in_another_tools_form_says_where() {
+        let apps = kustomization("apps", json!({"interval": "1m", "path": "./apps/prod", "ignore": [{"group": "apps", "kind": "Deployment", "jsonPointers": ["/spec/replicas"]}]}));
+        let world = laid_out(json!({"apps.yaml": apps}), json!([]), 1).unwrap();
+        let error = world.desired_state("prod").unwrap_err().to_string();
+        assert!(error.contains("/spec/ignore/0") && error.contains("Kustomization apps: a rule of spec.ignore has `paths` and a `target`"), "{error}");
+    }
+}
+
+everywhere! {
+    fn prune_disabled_keeps_the_database_out_of_the_garbage_collection_and_says_so() {
+        let flux = run("flux-prune-disabled.yaml");
+        assert!(flux.clusters["prod"].actual().get("StatefulSet/shop/db").is_some(), "{:#?}", lines(&flux));
+        assert!(has(&flux, "3 agent: StatefulSet/shop/db in prod skipped: garbage collection leaves it (kustomize.toolkit.fluxcd.io/prune: disabled)"), "{:#?}", lines(&flux));
+        let statuses = &flux.agent.as_ref().unwrap().applications["prod"].kustomizations;
+        assert_eq!(statuses[0].inventory, ["Deployment/shop/web"], "Flux no longer manages the database");
+        assert_eq!(format!("{:?}", flux.summary().status["prod"].sync), "Synced");
+        let mut argo = World::new(&scenario("flux-prune-disabled.yaml"));
+        argo.interact("prod", &gitops_world::person::Interaction::Agent(gitops_core::options::Agent::ArgoCd));
+        while argo.step < 5 || !argo.started {
+            argo.next_step();
+        }
+        assert!(argo.clusters["prod"].actual().get("StatefulSet/shop/db").is_none(), "Argo CD reads no Flux mark and prunes: {:#?}", lines(&argo));
+    }
+}

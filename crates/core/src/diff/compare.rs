@@ -207,6 +207,12 @@ impl<'r> How<'r> {
     fn is_flux(&self) -> bool {
         self.owner.is_some_and(|owner| owner.agent == Agent::Flux)
     }
+
+    /// Whether Flux's marks (`kustomize.toolkit.fluxcd.io/prune`, `/reconcile`,
+    /// `/ssa`) count: not under Argo CD's agent, which reads none of them.
+    fn reads_flux_marks(&self) -> bool {
+        !self.owner.is_some_and(|owner| owner.agent == Agent::ArgoCd)
+    }
 }
 
 /// How each pair of objects compared, by key.
@@ -245,7 +251,7 @@ fn difference_of<'a>(
 ) -> Option<Difference<'a>> {
     match pair {
         Pair::Desired(key, desired) if is_hook_here(desired, how) => Some(Difference::Hook { key }),
-        Pair::Desired(key, desired) => Some(match flux_skips_apply(desired, None) {
+        Pair::Desired(key, desired) => Some(match flux_skips_apply(desired, None).filter(|_| how.reads_flux_marks()) {
             Some(reason) => Difference::Excluded {
                 key,
                 desired,
@@ -291,7 +297,7 @@ fn not_declared<'a>(key: &'a str, actual: &'a Object, how: How) -> Option<Differ
     match how.owner {
         _ if is_hook_here(actual, how) => Some(Difference::Hook { key }),
         _ if is_owned(actual) => None,
-        _ if flux_releases(actual).is_some() => Some(Difference::Unmanaged { key }),
+        _ if how.reads_flux_marks() && flux_releases(actual).is_some() => Some(Difference::Unmanaged { key }),
         Some(Owner { application, agent: Agent::ArgoCd, .. }) if !is_tracked_by(actual, application) => {
             Some(Difference::Unmanaged { key })
         }
@@ -315,7 +321,7 @@ fn judge(key: &str, desired: &Object, actual: &Object, how: How) -> Verdict {
     if is_hook_here(desired, how) {
         return Verdict::HookDeclared;
     }
-    if let Some(reason) = flux_skips_apply(desired, Some(actual.view())) {
+    if let Some(reason) = flux_skips_apply(desired, Some(actual.view())).filter(|_| how.reads_flux_marks()) {
         return Verdict::Excluded(reason);
     }
     find(key, desired, actual, how).map_or(Verdict::InSync, Verdict::Differs)

@@ -105,13 +105,17 @@ pub fn misspelt_sync_option<'a>(object: impl Into<ValueRef<'a>>) -> Option<(&'a 
     })
 }
 
-/// Why a prune must leave this object alone, if it must.
+/// Why Argo CD's prune must leave this object alone (`Prune=false`), if it must:
+/// it reads none of Flux's marks.
+pub fn argo_prune_protection<'a>(object: impl Into<ValueRef<'a>>) -> Option<String> {
+    has_sync_option(object, "Prune=false").then(|| format!("protected by the annotation {ARGO_SYNC_OPTIONS}: Prune=false"))
+}
+
+/// Why a prune of either tool must leave this object alone, if it must.
 pub fn prune_protection<'a>(object: impl Into<ValueRef<'a>>) -> Option<String> {
     let object = object.into();
-    if has_sync_option(object, "Prune=false") {
-        Some(format!(
-            "protected by the annotation {ARGO_SYNC_OPTIONS}: Prune=false"
-        ))
+    if let Some(reason) = argo_prune_protection(object) {
+        Some(reason)
     } else if flux_prune_disabled(object) {
         Some(format!(
             "protected by the annotation {FLUX_PRUNE}: disabled"

@@ -8,7 +8,7 @@ use crate::diff::ignore::kept_live;
 use crate::diff::normalize::Mode;
 use crate::options::{Agent, Options};
 use crate::state::namespace::namespace_of;
-use crate::state::protection::{prune_protection, prunes_last, requires_prune_confirmation};
+use crate::state::protection::{argo_prune_protection, prunes_last, requires_prune_confirmation};
 use crate::state::{Object, State};
 use crate::sync::hook_tasks::runs_in_sync_phase;
 use crate::sync::merge::{created_by, updated};
@@ -330,7 +330,7 @@ fn prunes(differences: &[Difference], desired: &State, agent: Agent) -> Plan {
         .into_iter()
         // Argo CD's sync options do nothing under Flux, whose own protection
         // (`prune: disabled`) leaves the object out of its inventory (`flux_releases`).
-        .map(|(_, wave, key, actual)| match prune_protection(actual).filter(|_| agent == Agent::ArgoCd) {
+        .map(|(_, wave, key, actual)| match argo_prune_protection(actual).filter(|_| agent == Agent::ArgoCd) {
             Some(reason) => Operation::Skip {
                 key: key.to_string(),
                 wave,

@@ -26,6 +26,7 @@ use gitops_core::diff::ssa::{flux_apply, readable, KUSTOMIZE_CONTROLLER};
 use crate::repository::flux::{applied_by, KustomizationSpec};
 use gitops_core::health::{health, Health};
 use gitops_core::options::Options;
+use gitops_core::state::protection::flux_releases;
 use gitops_core::sync::immutable::{outcome, Outcome};
 use gitops_core::sync::plan::Operation;
 use gitops_core::Workspace;
@@ -114,6 +115,8 @@ pub fn root_kustomization(options: &WorldOptions) -> KustomizationSpec {
         depends_on: Vec::new(),
         suspend: !options.auto_sync,
         target_namespace: None,
+        // The Options panel's rules are the root's: `kustomization_options` adds them.
+        ignore: Vec::new(),
     }
 }
 
@@ -268,10 +271,13 @@ fn reconcile_one(
         (None, Some(own)) => {
             match comparable(&own, cluster.actual()) {
                 Err(why) => Ready::failed("ReconciliationFailed", why),
-                Ok(()) => match apply_all(workspace, step, environment, &own, cluster, &kustomization_options(options, spec), (&trigger.why, trigger.following_git), events) {
+                Ok(()) => match apply_all(workspace, step, environment, &own, cluster, &kustomization_options(options, spec, application), (&trigger.why, trigger.following_git), events) {
                     Err(failed) => failed,
                     Ok(inventory) => {
                         let status = status_mut(&mut application.kustomizations, name);
+                        if spec.prune {
+                            events.extend(skipped_by_garbage_collection(step, environment, &status.inventory, &inventory, cluster.actual()));
+                        }
                         status.inventory = inventory;
                         match spec.wait || !spec.health_checks.is_empty() {
                             true => {
@@ -366,13 +372,38 @@ fn health_wait(spec: &KustomizationSpec, applied: Option<&State>, cluster: &Clus
     }
 }
 
-/// The core's options for one Kustomization's apply.
-fn kustomization_options(options: &WorldOptions, spec: &KustomizationSpec) -> Options {
+/// The objects that left a Kustomization's inventory and that its garbage
+/// collection skips, marked `prune: disabled` (or `reconcile: disabled`, `ssa:
+/// Ignore`) in the cluster: kustomize-controller's `prune` tells them as its
+/// `DeleteAll` change set does ("skipped"), and no longer manages them.
+fn skipped_by_garbage_collection(step: u32, environment: &str, before: &[String], after: &[String], actual: &State) -> Vec<Event> {
+    before
+        .iter()
+        .filter(|key| !after.contains(key))
+        .filter_map(|key| {
+            let mark = flux_releases(actual.get(key)?)?;
+            Some(
+                Event::new(step, "agent", format!("{key} in {environment} skipped: garbage collection leaves it ({mark})"))
+                    .because("it left the Kustomization's inventory: Flux no longer manages it, and the Kustomization stays Ready")
+                    .in_cluster(environment)
+                    .on(key),
+            )
+        })
+        .collect()
+}
+
+/// The core's options for one Kustomization's apply. The ignore rules are the
+/// Options panel's and every Kustomization's `spec.ignore`: a rule's `target`
+/// selects the objects (where Flux keeps each Kustomization's rules to what it
+/// applies), so that the page compares as the agent does.
+fn kustomization_options(options: &WorldOptions, spec: &KustomizationSpec, application: &Application) -> Options {
+    let mut reconcile = options.reconcile();
+    reconcile.ignore.extend(application.kustomization_ignore().cloned());
     Options {
         prune: spec.prune,
         force: spec.force,
         application: Some(spec.name.clone()),
-        ..options.reconcile()
+        ..reconcile
     }
 }
 

@@ -223,7 +223,7 @@ fn git_decides(world: &World, environment: &str, field: &GitDecides) -> Result<S
         .map_err(|error| format!("Git's desired state does not read: {error}"))?;
     let (desired, changed) = with_field_changed(desired, field)?;
     let actual = cluster.actual();
-    let plan = gitops_core::plan(&desired, actual, &world.options.reconcile());
+    let plan = gitops_core::plan(&desired, actual, &world.reconcile_options(environment));
     let written = apply(&plan, actual)
         .get(&field.key)
         .and_then(|object| object.pointer(&field.path))

@@ -11,6 +11,7 @@ use super::trees::desired_state;
 use super::Files;
 use crate::durations::{seconds, steps_for};
 use gitops_core::diff::flux_labels::{labelled_by, with_owner_labels, NAMESPACE_LABEL, NAME_LABEL};
+use gitops_core::diff::ignore::{rules_from_value, Dialect, IgnoreRule};
 use gitops_core::error::InputError;
 use gitops_core::options::Agent;
 use gitops_core::state::kinds::{scope, Scope};
@@ -40,6 +41,9 @@ pub struct KustomizationSpec {
     pub depends_on: Vec<String>,
     pub suspend: bool,
     pub target_namespace: Option<String>,
+    /// The fields no reconcile compares or applies (`spec.ignore`: `paths`
+    /// and a `target`, fluxcd/pkg `ssa/jsondiff`).
+    pub ignore: Vec<IgnoreRule>,
 }
 
 /// What an environment's directory declares under Flux's agent: its
@@ -206,6 +210,22 @@ fn spec_of(key: &str, object: &Value) -> Result<KustomizationSpec, (String, Stri
         }
         Ok(names)
     };
+    let ignore = match given("ignore") {
+        None => Vec::new(),
+        Some(rules) => {
+            let rules = rules_from_value(rules).map_err(|error| match error.rule {
+                Some(index) => (format!("/{key}/spec/ignore/{index}"), format!("Kustomization {name}: {}", error.message)),
+                None => wrong("ignore", error.message),
+            })?;
+            if let Some(index) = rules.iter().position(|rule| rule.dialect != Dialect::Flux) {
+                return Err((
+                    format!("/{key}/spec/ignore/{index}"),
+                    format!("Kustomization {name}: a rule of spec.ignore has `paths` and a `target`"),
+                ));
+            }
+            rules
+        }
+    };
     let interval = minutes("interval")?.ok_or_else(|| wrong("interval", "spec.interval is required (`interval: 10m`)".into()))?;
     // Flux builds the source's root without a path; the playground asks for one.
     let path = text("path")?.ok_or_else(|| wrong("path", "spec.path names the directory it builds (`./apps/prod`)".into()))?;
@@ -221,6 +241,7 @@ fn spec_of(key: &str, object: &Value) -> Result<KustomizationSpec, (String, Stri
         depends_on: references("dependsOn")?,
         suspend: flag("suspend")?,
         target_namespace: text("targetNamespace")?,
+        ignore,
         name: name.clone(),
     })
 }

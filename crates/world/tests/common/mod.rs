@@ -114,7 +114,7 @@ pub mod presets {
         };
     }
 
-    pub const PRESETS: [(&str, &str); 29] = [
+    pub const PRESETS: [(&str, &str); 31] = [
         preset!("worked-example.json"),
         preset!("compromise-push.yaml"),
         preset!("compromise-pull.yaml"),
@@ -122,9 +122,11 @@ pub mod presets {
         preset!("disaster-recovery.yaml"),
         preset!("autoscaler-flapping.yaml"),
         preset!("autoscaler-fixed.yaml"),
+        preset!("flux-autoscaler-ignore.yaml"),
         preset!("prune-database.yaml"),
         preset!("prune-database-protected.yaml"),
         preset!("prune-database-confirm.yaml"),
+        preset!("flux-prune-disabled.yaml"),
         preset!("secrets-plaintext.yaml"),
         preset!("secrets-external.yaml"),
         preset!("promotion.yaml"),
