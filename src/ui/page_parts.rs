@@ -74,6 +74,7 @@ pub fn controls(model: &Model, send: &Sender, full: Option<FullControls>) -> Htm
     crate::ui::components::controls::controls(&ControlsProps {
         can_step: model.panes.can_step(),
         can_step_now: model.panes.can_step_now(),
+        reconciles: model.world.reconciles_by_hand(),
         hold: model.panes.step_hold_text().map(AttrValue::from),
         can_confirm_prune: model.panes.can_confirm_prune(),
         on_confirm_prune: send.with(|()| Action::ConfirmPrune),

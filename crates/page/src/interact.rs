@@ -40,7 +40,12 @@ impl Model {
         }
         let environment = self.environment.clone();
         let mut applied = None;
+        let mut reconciled = Vec::new();
         let done = match &interaction {
+            Interaction::Step if self.world.reconciles_by_hand() => {
+                reconciled = self.planned_changes();
+                self.world_mut().reconcile_by_hand(&environment).then_some(true)
+            }
             Interaction::Step => {
                 applied = self.world_mut().apply_next_by_hand(&environment);
                 applied.is_some().then_some(true)
@@ -58,6 +63,10 @@ impl Model {
                     self.view.highlight(operation.key().to_string());
                     self.playback.done.push(operation);
                 }
+                // Flux's reconcile applied each operation no longer planned.
+                let left = self.planned_changes();
+                reconciled.retain(|operation| !left.iter().any(|other| other.key() == operation.key()));
+                self.playback.done.extend(reconciled);
                 self.playback.playing &= self.panes.can_step();
             }
             Interaction::Answer(question, choice) => self.work.answer(*question, *choice),
@@ -82,6 +91,12 @@ impl Model {
         }
         self.work.session.record(interaction, reads);
         self.work.remember();
+    }
+
+    /// The operations of the plan on screen that change the cluster.
+    fn planned_changes(&self) -> Vec<gitops_core::Operation> {
+        let plan = self.panes.report.as_ref().map(|report| report.plan.as_slice()).unwrap_or_default();
+        plan.iter().filter(|operation| operation.changes_cluster()).cloned().collect()
     }
 
     /// One beat of Play: Step, or where the next wave waits for an earlier

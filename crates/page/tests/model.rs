@@ -301,3 +301,21 @@ fn typing_within_a_line_moves_no_line_and_a_line_break_does() {
     type_over(&mut model, &typed, "\"replicas\": 4", "\"replicas\":\n 4");
     assert_eq!(model.panes.line_moves, moves + 1, "a line break typed moves the lines after it");
 }
+
+#[test]
+fn under_flux_step_is_flux_reconcile_which_applies_the_whole_build_at_once() {
+    let mut model = common::with_preset("flux-kubectl-edit.yaml");
+    while model.world.step < 6 {
+        model.act(Action::Advance);
+    }
+    assert!(model.world.reconciles_by_hand());
+    assert_eq!(cards(&model), ["update Deployment/shop/web"], "bob's kubectl edit waits for the interval");
+    model.act(Action::Step);
+    assert_eq!(cards(&model), ["update Deployment/shop/web (done)"]);
+    let web = model.world.clusters["prod"].actual().get("Deployment/shop/web").unwrap().clone();
+    assert_eq!((web["spec"]["replicas"].clone(), web["metadata"]["labels"].get("debug").cloned()), (2.into(), None));
+    let events: Vec<&str> = model.world.events.iter().filter(|event| event.step == 6).map(|event| event.what.as_str()).collect();
+    assert!(events.contains(&"ran `flux reconcile kustomization playground --with-source` for prod"), "{events:#?}");
+    model.act(Action::SetAgent(gitops_core::options::Agent::ArgoCd));
+    assert!(!model.world.reconciles_by_hand(), "Argo CD steps through its plan");
+}

@@ -18,6 +18,8 @@ impl World {
     pub(super) fn act(&mut self, step: u32, action: &ScriptedAction) -> Option<Operation> {
         let mut applied = None;
         let mut follow_up = None;
+        // What the agent did at once for the action (`flux reconcile`).
+        let mut then = Vec::new();
         let event = match action {
             ScriptedAction::Commit { author, message, branch, write, remove, set } => match self.file_changes(branch.as_deref(), write, remove, set) {
                 Ok(changes) => {
@@ -106,12 +108,19 @@ impl World {
                     agent.request_sync(environment);
                     match self.options.agent {
                         gitops_core::options::Agent::ArgoCd => Event::new(step, by, format!("asked the agent to sync {environment}")),
-                        gitops_core::options::Agent::Flux => Event::new(
-                            step,
-                            by,
-                            format!("ran `flux reconcile kustomization {} --with-source` for {environment}", self.options.application),
-                        )
-                        .because("Flux reconciles at its interval; a person can ask for a reconcile now"),
+                        gitops_core::options::Agent::Flux => {
+                            if let (true, Some(cluster)) = (self.started, self.clusters.get_mut(environment)) {
+                                then = self.workspace.with(|workspace| {
+                                    agent.reconcile_now(workspace, step, environment, &self.repository, cluster, &self.options)
+                                });
+                            }
+                            Event::new(
+                                step,
+                                by,
+                                format!("ran `flux reconcile kustomization {} --with-source` for {environment}", self.options.application),
+                            )
+                            .because("Flux reconciles at its interval; a person can ask for a reconcile now")
+                        }
                     }
                 }
                 None => Event::new(step, by, format!("cannot sync {environment}")).because("there is no agent in push mode").refused(),
@@ -151,6 +160,7 @@ impl World {
             crate::credentials::name_credential(&mut acted, None, self.options.mode);
             self.events.push(acted);
         }
+        self.events.extend(then);
         applied
     }
 

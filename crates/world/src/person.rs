@@ -146,6 +146,7 @@ impl World {
                 }
                 Some(state.is_some())
             }
+            Interaction::Step if self.reconciles_by_hand() => self.reconcile_by_hand(environment).then_some(true),
             Interaction::Step => self.apply_next_by_hand(environment).map(|_| true),
             Interaction::Advance => self.can_advance().then(|| {
                 self.next_step();
@@ -216,6 +217,26 @@ impl World {
             by: YOU.into(),
             environment: environment.into(),
         })
+    }
+
+    /// Whether Step is `flux reconcile` (Flux's agent in pull mode): Flux
+    /// applies a whole build or nothing, and has no step through a plan.
+    pub fn reconciles_by_hand(&self) -> bool {
+        self.options.agent == gitops_core::options::Agent::Flux && self.agent.is_some()
+    }
+
+    /// Step under Flux's agent: the person runs `flux reconcile kustomization
+    /// --with-source` and the agent reconciles `environment` at once; false
+    /// where there is nothing to reconcile yet (before the first minute).
+    pub fn reconcile_by_hand(&mut self, environment: &str) -> bool {
+        if !self.started || !self.clusters.contains_key(environment) {
+            return false;
+        }
+        self.perform(&ScriptedAction::Sync {
+            by: YOU.into(),
+            environment: environment.into(),
+        });
+        true
     }
 
     /// The desired state the person proposes for `environment` in their

@@ -8,6 +8,8 @@ pub struct ControlsProps {
     pub can_step: bool,
     /// Whether Step applies an operation now.
     pub can_step_now: bool,
+    /// Whether Step is Flux's `flux reconcile`, named Reconcile.
+    pub reconciles: bool,
     /// What Step waits for, while it waits.
     pub hold: Option<AttrValue>,
     /// Whether a deletion waits for the person to confirm it.
@@ -72,7 +74,11 @@ pub fn controls(props: &ControlsProps) -> Html {
     html! {
         <div class="controls">
             <div class="group" role="group" aria-label="Sync">
-                <button class="primary" onclick={on_step} disabled={!props.can_step_now} title="Ctrl+Enter">{ "Step" }</button>
+                if props.reconciles {
+                    <button class="primary" onclick={on_step} disabled={!props.can_step_now} title="flux reconcile kustomization --with-source (Ctrl+Enter)">{ "Reconcile" }</button>
+                } else {
+                    <button class="primary" onclick={on_step} disabled={!props.can_step_now} title="Ctrl+Enter">{ "Step" }</button>
+                }
                 <button onclick={on_play} disabled={!props.can_step && !playing} aria-pressed={playing.to_string()}>
                     { if playing { "Pause" } else { "Play" } }
                 </button>
