@@ -87,6 +87,7 @@ pub fn full_page(props: &PageProps) -> Html {
                 { preset_menu(&PresetMenuProps {
                     menu: PtrEq(model.loading.menu.clone()),
                     current: model.preset.clone(),
+                    agent_switched: model.agent_switched(),
                     on_choose: send.with(Action::Choose),
                 }) }
                 if model.exercise().is_some() {

@@ -22,6 +22,14 @@ impl Agent {
     pub fn is_argo_cd(&self) -> bool {
         *self == Agent::ArgoCd
     }
+
+    /// The tool's name, as people write it.
+    pub fn tool(self) -> &'static str {
+        match self {
+            Agent::ArgoCd => "Argo CD",
+            Agent::Flux => "Flux",
+        }
+    }
 }
 
 /// Whose the Kubernetes objects are: the application (Argo CD's) or the

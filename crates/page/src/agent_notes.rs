@@ -38,4 +38,14 @@ impl Model {
         }
         notes
     }
+
+    /// Under the explanation, when the agent is not the one the scenario was
+    /// written for: the explanation tells the scenario's tool, the world the other.
+    pub fn agent_switched(&self) -> Option<String> {
+        let written_for = self.scenario.options.agent;
+        let now = self.world.options.agent;
+        (written_for != now).then(|| {
+            format!("Told above with {}; the agent is now {}: the events, the badge and the Status tell it as {} does.", written_for.tool(), now.tool(), now.tool())
+        })
+    }
 }

@@ -56,16 +56,11 @@ pub struct AgentBadge {
 impl AgentBadge {
     fn of(options: &gitops_world::scenario::WorldOptions) -> Self {
         let every = options.poll_every;
-        match options.agent {
-            gitops_core::options::Agent::ArgoCd => AgentBadge {
-                tool: "Argo CD",
-                pace: format!("it polls Git every {every} min, and its self-heal reverts drift at once"),
-            },
-            gitops_core::options::Agent::Flux => AgentBadge {
-                tool: "Flux",
-                pace: format!("it reconciles every {every} min, and reverts drift only then"),
-            },
-        }
+        let pace = match options.agent {
+            gitops_core::options::Agent::ArgoCd => format!("it polls Git every {every} min, and its self-heal reverts drift at once"),
+            gitops_core::options::Agent::Flux => format!("it reconciles every {every} min, and reverts drift only then"),
+        };
+        AgentBadge { tool: options.agent.tool(), pace }
     }
 }
 

@@ -451,3 +451,14 @@ fn under_flux_the_page_says_which_annotations_of_argo_cd_do_nothing() {
         ]
     );
 }
+
+#[test]
+fn the_explanation_says_when_the_agent_is_not_the_one_it_was_written_for() {
+    let mut model = common::with_preset("autoscaler-flapping.yaml");
+    assert_eq!(model.agent_switched(), None);
+    model.act(Action::SetAgent(gitops_core::options::Agent::Flux));
+    assert_eq!(
+        model.agent_switched().as_deref(),
+        Some("Told above with Argo CD; the agent is now Flux: the events, the badge and the Status tell it as Flux does.")
+    );
+}

@@ -21,6 +21,8 @@ pub struct PresetMenuProps {
     /// Replaced when it changes: compared by allocation.
     pub menu: PtrEq<Vec<MenuEntry>>,
     pub current: Preset,
+    /// Said under the explanation when the agent is not the scenario's.
+    pub agent_switched: Option<String>,
     /// A preset or exercise chosen, by its file.
     pub on_choose: Callback<String>,
 }
@@ -81,6 +83,9 @@ pub fn preset_menu(props: &PresetMenuProps) -> Html {
             </select>
             <h3 class="preset-title">{ &props.current.title }</h3>
             <p class="explanation">{ &props.current.explanation }</p>
+            if let Some(note) = &props.agent_switched {
+                <p class="agent-switched" role="note">{ note }</p>
+            }
             // The two halves of one story, side by side where it is told: the same
             // attack in either model, one click apart.
             if COMPROMISE_PAIR.contains(&props.current.file.as_str()) {
