@@ -64,3 +64,26 @@ test('the agent switch tells the autoscaler fight with Flux: a revert at each in
   assert.ok(await opened.page.getByRole('radio', { name: /^Flux:/ }).isChecked(), 'the link opens with Flux chosen');
   await opened.context.close();
 });
+
+test('who owns a field: a drifted field names its owner, Reconcile is flux reconcile, and the explanation says which tool it tells', async () => {
+  const { page, context } = await openPage(browser, server.url, { viewport: { width: 1440, height: 900 } });
+  await choose(page, 'Flux: a kubectl edit waits for the interval');
+  await minutes(page, 7);
+  const owned = page.getByRole('button', { name: /^Deployment\/shop\/web \/spec\/replicas differs; in the cluster, kubectl-edit owns it: show it in the plan$/ });
+  await until(async () => (await owned.count()) > 0, true);
+  assert.match(await owned.first().getAttribute('title'), /kubectl-edit owns it/);
+  const labels = await picture(page).locator('[aria-label]').evaluateAll((found) => found.map((element) => element.getAttribute('aria-label')));
+  assert.ok(labels.some((label) => label.includes('fields owned by') && label.includes('kubectl-edit')), labels.join('\n'));
+  await screenshot(page, 'agents-ownership-kubectl-edit', { fullPage: true });
+
+  await page.getByRole('button', { name: 'Reconcile', exact: true }).click();
+  await until(async () => owned.count(), 0);
+  const minute = page.getByRole('region', { name: /^At minute 6/ });
+  assert.match(await minute.innerText(), /ran `flux reconcile kustomization playground --with-source` for prod/);
+  assert.match(await minute.innerText(), /drifted at \/metadata\/labels\/debug \(true → absent\), \/spec\/replicas \(9 → 2\); reverting/);
+
+  await page.getByRole('radio', { name: /^Argo CD:/ }).check();
+  await until(async () => page.getByRole('note').filter({ hasText: /^Told above with Flux; the agent is now Argo CD/ }).count(), 1);
+  assert.equal(await page.getByRole('button', { name: 'Step', exact: true }).count(), 1, 'Argo CD steps through its plan');
+  await context.close();
+});

@@ -109,9 +109,11 @@ impl World {
                     match self.options.agent {
                         gitops_core::options::Agent::ArgoCd => Event::new(step, by, format!("asked the agent to sync {environment}")),
                         gitops_core::options::Agent::Flux => {
-                            if let (true, Some(cluster)) = (self.started, self.clusters.get_mut(environment)) {
+                            // The command waits for the reconcile it asks for: the agent
+                            // passes again now, and only the asked-for one is due.
+                            if self.started {
                                 then = self.workspace.with(|workspace| {
-                                    agent.reconcile_now(workspace, step, environment, &self.repository, cluster, &self.options)
+                                    agent.reconcile(workspace, step, &self.repository, &mut self.clusters, &self.options, false)
                                 });
                             }
                             Event::new(

@@ -50,6 +50,10 @@ const SPEEDS: [(u32, &str); 3] = [(1200, "Slow"), (700, "Normal"), (250, "Fast")
 /// with more of them (`FullControls`).
 pub fn controls(props: &ControlsProps) -> Html {
     let on_step = props.on_step.reform(|_: MouseEvent| ());
+    let (step_name, step_title) = match props.reconciles {
+        true => ("Reconcile", "flux reconcile kustomization --with-source (Ctrl+Enter)"),
+        false => ("Step", "Ctrl+Enter"),
+    };
     let playing = props.playing;
     let on_play = props.on_play.reform(move |_: MouseEvent| !playing);
     let on_reset = props.on_reset.reform(|_: MouseEvent| ());
@@ -74,11 +78,7 @@ pub fn controls(props: &ControlsProps) -> Html {
     html! {
         <div class="controls">
             <div class="group" role="group" aria-label="Sync">
-                if props.reconciles {
-                    <button class="primary" onclick={on_step} disabled={!props.can_step_now} title="flux reconcile kustomization --with-source (Ctrl+Enter)">{ "Reconcile" }</button>
-                } else {
-                    <button class="primary" onclick={on_step} disabled={!props.can_step_now} title="Ctrl+Enter">{ "Step" }</button>
-                }
+                <button class="primary" onclick={on_step} disabled={!props.can_step_now} title={step_title}>{ step_name }</button>
                 <button onclick={on_play} disabled={!props.can_step && !playing} aria-pressed={playing.to_string()}>
                     { if playing { "Pause" } else { "Play" } }
                 </button>

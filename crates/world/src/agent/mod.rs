@@ -151,30 +151,6 @@ impl Agent {
         self.sync_requests.insert(environment.to_string());
     }
 
-    /// Under Flux's agent, `flux reconcile kustomization --with-source`: the
-    /// source fetched and the environment's Kustomizations reconciled now,
-    /// as the command waits for them, rather than at the next pass.
-    #[allow(clippy::too_many_arguments)]
-    pub fn reconcile_now(
-        &mut self,
-        workspace: &mut Workspace,
-        step: u32,
-        environment: &str,
-        repository: &Repository,
-        cluster: &mut Cluster,
-        options: &WorldOptions,
-    ) -> Vec<Event> {
-        let mut events = Vec::new();
-        if !self.running {
-            return events;
-        }
-        self.sync_requests.remove(environment);
-        self.fetch(workspace, step, environment, repository, options, false, &mut events);
-        self.reconcile_flux(workspace, step, environment, cluster, options, true, &mut events);
-        self.update_health(step, &mut events);
-        events
-    }
-
     /// One pass of the control loop: observe, compare, act.
     pub fn reconcile(
         &mut self,
