@@ -5,7 +5,7 @@ use crate::ui::components::plan_view::card_id;
 use crate::ui::components::{
     header, options_panel, preset_menu, tabs, time_bar, HeaderProps, OptionsPanelProps, PresetMenuProps, TabsProps, TimeBarProps,
     
-    ExercisePanel, FullControls, Help, PictureView, PlanView, SharePanel, StatusView, Timeline, WarningsView,
+    exercise_panel, ExercisePanelProps, FullControls, Help, PictureView, PlanView, SharePanel, status_view, Timeline, warnings_view,
 };
 use crate::ui::page_parts::{controls, state_pane, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
 use crate::ui::ptr_eq::PtrEq;
@@ -91,17 +91,17 @@ pub fn full_page(props: &PageProps) -> Html {
                     on_choose: send.with(Action::Choose),
                 }) }
                 if model.exercise().is_some() {
-                    <ExercisePanel
-                        scenario={PtrEq(model.scenario.clone())}
-                        progress={model.work.exercise_progress()}
-                        answers={model.work.answers.clone()}
-                        checked={model.work.checked.clone()}
-                        ignore_notes={model.ignore_notes()}
-                        uncommitted={model.panes.uncommitted}
-                        on_hint={send.with(|()| Action::ShowHint)}
-                        on_answer={send.with(|(question, choice)| Action::Answer(question, choice))}
-                        on_check={send.with(|()| Action::Check)}
-                    />
+                    { exercise_panel(&ExercisePanelProps {
+                        scenario: model.scenario.clone(),
+                        progress: model.work.exercise_progress(),
+                        answers: model.work.answers.clone(),
+                        checked: model.work.checked.clone(),
+                        ignore_notes: model.ignore_notes(),
+                        uncommitted: model.panes.uncommitted,
+                        on_hint: send.with(|()| Action::ShowHint),
+                        on_answer: send.with(|(question, choice)| Action::Answer(question, choice)),
+                        on_check: send.with(|()| Action::Check),
+                    }) }
                 }
                 { controls(model, &send, Some(FullControls {
                     speed: model.playback.speed,
@@ -150,8 +150,8 @@ pub fn full_page(props: &PageProps) -> Html {
                     }
                     if let Some(report) = report {
                         <PlanView done={model.playback.done.clone()} report={PtrEq(report.clone())} />
-                        <StatusView report={PtrEq(report.clone())} kustomizations={model.kustomizations()} agent_notes={model.agent_notes()} />
-                        <WarningsView report={PtrEq(report.clone())} />
+                        { status_view(&report, &model.kustomizations(), &model.agent_notes()) }
+                        { warnings_view(&report) }
                     }
                     { options_panel(&OptionsPanelProps {
                         world: PtrEq(model.world.clone()),

@@ -3,7 +3,7 @@
 //! events of the step on screen.
 
 use crate::ui::components::controls::ControlsProps;
-use crate::ui::components::{FullControls, GitFilesView, StatePane};
+use crate::ui::components::{FullControls, GitFilesView, StatePaneProps};
 use gitops_core::text::edit::TypedText;
 use crate::ui::ptr_eq::{PtrEq, SameText};
 use crate::ui::sender::Sender;
@@ -51,22 +51,20 @@ pub fn state_pane(model: &Model, send: &Sender, pane: Pane, on_edit: Callback<(P
         }
         Pane::Actual => (format!("Actual (cluster: {})", model.environment), "Editing changes the cluster by hand", Html::default(), Html::default()),
     };
-    html! {
-        <StatePane
-            {pane}
-            {title}
-            {hint}
-            text={SameText::from(editor.text.clone())}
-            error={editor.error.clone()}
-            highlight={model.highlighted_lines(pane)}
-            {marks}
-            {on_mark}
-            {on_edit}
-            {above}
-            {below}
-            readonly={pane == Pane::Desired && model.panes.rendered}
-        />
-    }
+    crate::ui::components::state_pane::state_pane(&StatePaneProps {
+        pane,
+        title: title.into(),
+        hint: hint.into(),
+        text: SameText::from(editor.text.clone()),
+        error: editor.error.clone(),
+        highlight: model.highlighted_lines(pane),
+        marks,
+        on_mark,
+        on_edit,
+        above,
+        below,
+        readonly: pane == Pane::Desired && model.panes.rendered,
+    })
 }
 
 /// The controls, as the model allows them; the full page adds its own (`full`).

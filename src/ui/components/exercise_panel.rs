@@ -1,23 +1,19 @@
 use super::code_spans::code_spans;
 use gitops_page::Progress;
 use gitops_world::attempt::{Checked, Outcome};
-use crate::ui::ptr_eq::PtrEq;
 use gitops_world::scenario::Scenario;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
 pub struct ExercisePanelProps {
-    /// The scenario whose exercise this is, compared by allocation.
-    pub scenario: PtrEq<Scenario>,
+    /// The scenario whose exercise this is.
+    pub scenario: Rc<Scenario>,
     pub progress: Progress,
     pub answers: Vec<Option<usize>>,
     pub checked: Option<Rc<Checked>>,
     /// The ignore rules that select no object, said with a check that fails.
-    #[prop_or_default]
     pub ignore_notes: Vec<String>,
     /// Whether the Desired pane holds a working copy Git does not, which a check does not see.
-    #[prop_or_default]
     pub uncommitted: bool,
     pub on_hint: Callback<()>,
     pub on_answer: Callback<(usize, usize)>,
@@ -25,7 +21,6 @@ pub struct ExercisePanelProps {
 }
 
 /// The task, hints one at a time, the questions, and the check.
-#[function_component(ExercisePanel)]
 pub fn exercise_panel(props: &ExercisePanelProps) -> Html {
     let Some(exercise) = &props.scenario.exercise else {
         return Html::default();
@@ -54,7 +49,7 @@ pub fn exercise_panel(props: &ExercisePanelProps) -> Html {
             { for exercise.questions.iter().enumerate().map(|(index, question)| question_view(index, question, props)) }
             <p><button class="primary" onclick={on_check}>{ "Check" }</button></p>
             if let Some(checked) = &props.checked {
-                <Results checked={checked.clone()} />
+                { results(checked) }
                 if !checked.solved {
                     { for props.ignore_notes.iter().map(|note| html! { <p class="ignore-note">{ code_spans(note) }</p> }) }
                     if props.uncommitted {
@@ -88,14 +83,7 @@ fn question_view(
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct ResultsProps {
-    checked: Rc<Checked>,
-}
-
-#[function_component(Results)]
-fn results(props: &ResultsProps) -> Html {
-    let checked = &props.checked;
+fn results(checked: &Checked) -> Html {
     let outcomes: Vec<&Outcome> = checked.goals.iter().chain(&checked.questions).collect();
     let failing = outcomes.iter().filter(|outcome| !outcome.passed).count();
     html! {

@@ -73,7 +73,7 @@ fn operation_card(props: &OperationCardProps) -> Html {
             </div>
             {
                 match operation {
-                    Operation::Update { changes, .. } => html! { <ChangeList changes={changes.clone()} /> },
+                    Operation::Update { changes, .. } => change_list(changes),
                     Operation::Skip { reason, .. } => html! { <p class="reason">{ reason }</p> },
                     _ => html! {},
                 }
@@ -82,14 +82,8 @@ fn operation_card(props: &OperationCardProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct ChangeListProps {
-    pub changes: Vec<Change>,
-}
-
 /// Field-level changes: path, live value, desired value.
-#[function_component(ChangeList)]
-pub fn change_list(props: &ChangeListProps) -> Html {
+pub fn change_list(changes: &[Change]) -> Html {
     let show = |value: &Option<serde_json::Value>| match value {
         None => "absent".to_string(),
         Some(serde_json::Value::String(text)) => shorten_digests(text),
@@ -97,7 +91,7 @@ pub fn change_list(props: &ChangeListProps) -> Html {
     };
     html! {
         <ul class="changes">
-            { for props.changes.iter().map(|change| html! {
+            { for changes.iter().map(|change| html! {
                 <li>
                     <code class="path">{ &change.path }</code>
                     <span class="from">{ show(&change.from) }</span>

@@ -8,33 +8,25 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
 pub struct StatePaneProps {
     pub pane: Pane,
     pub title: AttrValue,
     pub hint: AttrValue,
     pub text: SameText,
     pub error: Option<InputError>,
-    #[prop_or_default]
     pub highlight: Option<(Range<usize>, u64)>,
-    #[prop_or_default]
     pub marks: Rc<PaneMarks>,
-    #[prop_or_default]
     pub on_mark: Callback<String>,
     pub on_edit: Callback<(Pane, TypedText)>,
     /// What stands between the title and the text (the commit bar).
-    #[prop_or_default]
     pub above: Html,
     /// Whether the text is a render that takes no typing (Git's files do).
-    #[prop_or_default]
     pub readonly: bool,
     /// What follows the text (Git's files), so that both panes' texts start level.
-    #[prop_or_default]
     pub below: Html,
 }
 
 /// A labelled editor for one state, with its error under it.
-#[function_component(StatePane)]
 pub fn state_pane(props: &StatePaneProps) -> Html {
     let pane = props.pane;
     let name = match pane {

@@ -1,27 +1,14 @@
 use super::code_spans::code_spans;
-use super::plan_view::ChangeList;
+use super::plan_view::change_list;
 use super::status_icons::{health_icon, icon_markup, sync_icon};
 use gitops_core::{Report, SyncStatus};
 use gitops_world::agent::flux::Kustomization;
-use crate::ui::ptr_eq::PtrEq;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct StatusViewProps {
-    /// A new report is a new allocation: compared by it, not field by field.
-    pub report: PtrEq<Report>,
-    /// Under Flux's agent, its Kustomizations' names and statuses.
-    #[prop_or_default]
-    pub kustomizations: Vec<(String, Kustomization)>,
-    /// What the agent does not read of Desired (`Model::agent_notes`).
-    #[prop_or_default]
-    pub agent_notes: Vec<String>,
-}
-
-/// Sync status and health side by side, then every difference.
-#[function_component(StatusView)]
-pub fn status_view(props: &StatusViewProps) -> Html {
-    let report = &props.report;
+/// Sync status and health side by side, then every difference; under Flux's
+/// agent, its Kustomizations' names and statuses; what the agent does not read
+/// of Desired (`Model::agent_notes`).
+pub fn status_view(report: &Report, kustomizations: &[(String, Kustomization)], agent_notes: &[String]) -> Html {
     let sync = match report.status.sync {
         SyncStatus::Synced => "Synced",
         SyncStatus::OutOfSync => "OutOfSync",
@@ -40,7 +27,7 @@ pub fn status_view(props: &StatusViewProps) -> Html {
                         <dd>
                             <code>{ key }</code>
                             if let Some(changes) = drift.changes.get(key) {
-                                <ChangeList changes={changes.clone()} />
+                                { change_list(changes) }
                             }
                         </dd>
                     }) }
@@ -55,8 +42,8 @@ pub fn status_view(props: &StatusViewProps) -> Html {
                 <p class={classes!("badge", "sync", sync.to_ascii_lowercase())}>{ icon(sync_icon(sync, false)) }{ "Sync: " }<strong>{ sync }</strong></p>
                 <p class={classes!("badge", "health", health.to_ascii_lowercase())}>{ icon(health_icon(report.status.health)) }{ "Health: " }<strong>{ health }</strong></p>
             </div>
-            { for props.kustomizations.iter().map(|(name, status)| kustomization_view(name, status)) }
-            { for props.agent_notes.iter().map(|note| html! { <p class="agent-note" role="status">{ code_spans(note) }</p> }) }
+            { for kustomizations.iter().map(|(name, status)| kustomization_view(name, status)) }
+            { for agent_notes.iter().map(|note| html! { <p class="agent-note" role="status">{ code_spans(note) }</p> }) }
             <h3>{ "Drift" }</h3>
             <dl class="drift">
                 { group("Missing", &drift.missing) }

@@ -13,7 +13,6 @@ mod registry;
 use gitops_world::event::Event as WorldEvent;
 use gitops_world::summary::History;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use yew::prelude::*;
 
 #[derive(Properties)]
@@ -78,40 +77,14 @@ pub(super) fn same(a: &Rc<History>, b: &Rc<History>) -> bool {
     Rc::ptr_eq(a, b)
 }
 
-/// An id unique in the page, so that two timelines never share a heading id.
-#[hook]
-fn use_unique_id(name: &'static str) -> AttrValue {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let id = use_state(|| {
-        AttrValue::from(format!(
-            "timeline-{name}-{}",
-            NEXT.fetch_add(1, Ordering::Relaxed)
-        ))
-    });
-    (*id).clone()
-}
-
-#[derive(Properties, PartialEq)]
-struct RegionProps {
-    /// What the heading says, which names the region.
-    title: AttrValue,
-    /// A name for the heading's id and the section's class (`timeline-<name>`).
-    name: &'static str,
-    #[prop_or_default]
-    children: Html,
-}
-
-/// A `<section>` named by its `<h3>`.
-#[function_component(Region)]
-fn region(props: &RegionProps) -> Html {
-    let id = use_unique_id(props.name);
+/// A `<section>` named by its `<h3>`, whose id is `timeline-<name>-title`
+/// (the page has one timeline), its class `timeline-<name>`.
+fn region(title: &str, name: &str, children: Html) -> Html {
+    let id = format!("timeline-{name}-title");
     html! {
-        <section
-            class={classes!("timeline-section", format!("timeline-{}", props.name))}
-            aria-labelledby={id.clone()}
-        >
-            <h3 {id}>{ &props.title }</h3>
-            { props.children.clone() }
+        <section class={classes!("timeline-section", format!("timeline-{name}"))} aria-labelledby={id.clone()}>
+            <h3 {id}>{ title }</h3>
+            { children }
         </section>
     }
 }

@@ -1,23 +1,14 @@
 use super::code_spans::code_spans;
-use crate::ui::ptr_eq::PtrEq;
 use gitops_core::warnings::MUTABLE_IMAGE_TAG;
 use gitops_core::{Report, Warning};
 use yew::prelude::*;
-
-#[derive(Properties, PartialEq)]
-pub struct WarningsViewProps {
-    /// The report whose warnings are listed, compared by allocation.
-    pub report: PtrEq<Report>,
-}
 
 /// The lesson's checklist: what breaks a rule, and what to do. The lesson's
 /// own rules come first; the images named by a tag that can move, which
 /// nearly every scenario has, are one entry that unfolds, open only when it
 /// is all the checklist says.
-#[function_component(WarningsView)]
-pub fn warnings_view(props: &WarningsViewProps) -> Html {
-    let (tags, others): (Vec<&Warning>, Vec<&Warning>) = props
-        .report
+pub fn warnings_view(report: &Report) -> Html {
+    let (tags, others): (Vec<&Warning>, Vec<&Warning>) = report
         .warnings
         .iter()
         .partition(|warning| warning.rule == MUTABLE_IMAGE_TAG);
@@ -48,7 +39,7 @@ pub fn warnings_view(props: &WarningsViewProps) -> Html {
     html! {
         <section class="warnings" aria-labelledby="warnings-title">
             <h2 id="warnings-title">{ "Checklist" }</h2>
-            if props.report.warnings.is_empty() {
+            if report.warnings.is_empty() {
                 <p class="empty">{ "No warnings: the desired state follows the lesson's checklist." }</p>
             } else {
                 <ul>

@@ -3,7 +3,7 @@
 //! last synced, with a sync in progress, retrying or failed (and why), and
 //! self-heal backing off. "I merged but nothing happened" is answered here.
 
-use super::{HistoryProps, Region};
+use super::{HistoryProps, region};
 use crate::ui::components::code_spans::code_spans;
 use gitops_world::agent::{Agent, AgentHealth, Application};
 use gitops_world::summary::History;
@@ -11,12 +11,12 @@ use yew::prelude::*;
 
 pub fn agent_view(props: &HistoryProps) -> Html {
     html! {
-        <Region title="Agent" name="agent">
+        { region("Agent", "agent", html! { <>
             { match &props.history.agent {
                 Some(agent) => describe(agent, &props.history),
                 None => html! { <p class="empty">{ "No agent: in push mode CI deploys." }</p> },
             } }
-        </Region>
+        </> }) }
     }
 }
 

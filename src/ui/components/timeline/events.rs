@@ -1,6 +1,6 @@
 //! The events, grouped by step, newest step last.
 
-use super::Region;
+use super::region;
 use crate::ui::components::code_spans::code_spans;
 use gitops_world::event::Event as WorldEvent;
 use std::rc::Rc;
@@ -47,7 +47,7 @@ pub fn event_list(props: &EventListProps) -> Html {
         }
     };
     html! {
-        <Region title="Events" name="events">{ body }</Region>
+        { region("Events", "events", html! { <>{ body }</> }) }
     }
 }
 

@@ -2,7 +2,7 @@
 //! to revert it; beside it, where CI built images, the application
 //! repository's builds.
 
-use super::{same, short_id, Region};
+use super::{same, short_id, region};
 use gitops_world::agent::describe_changes;
 use gitops_world::credentials::CI;
 use gitops_world::registry::{short, shorten_digests, Image};
@@ -27,7 +27,7 @@ impl PartialEq for GitLogProps {
 pub fn git_log(props: &GitLogProps) -> Html {
     let builds = props.history.registry.builds();
     html! {
-        <Region title="Git log" name="log">
+        { region("Git log", "log", html! { <>
             if !builds.is_empty() {
                 <h4>{ "State repository" }</h4>
             }
@@ -39,7 +39,7 @@ pub fn git_log(props: &GitLogProps) -> Html {
                 <p class="timeline-why">{ "CI builds its code into images; the playground draws its builds, not its commits." }</p>
                 <ol class="timeline-log">{ for builds.into_iter().rev().map(build) }</ol>
             }
-        </Region>
+        </> }) }
     }
 }
 

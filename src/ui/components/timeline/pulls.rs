@@ -1,6 +1,6 @@
 //! Pull requests: hidden while there are none.
 
-use super::Region;
+use super::region;
 use gitops_world::person::REVIEWER;
 use gitops_world::repository::{PullRequest, PullRequestStatus};
 use gitops_world::summary::History;
@@ -29,11 +29,11 @@ pub fn pull_requests(props: &PullRequestsProps) -> Html {
         return Html::default();
     }
     html! {
-        <Region title="Pull requests" name="pulls">
+        { region("Pull requests", "pulls", html! { <>
             <ul class="timeline-pulls">
                 { for pulls.iter().map(|pull| pull_request(pull, &props.on_approve, &props.on_merge)) }
             </ul>
-        </Region>
+        </> }) }
     }
 }
 

@@ -1,6 +1,6 @@
 //! The registry's tags and images, and what each workload runs.
 
-use super::{flags, HistoryProps, Region};
+use super::{flags, HistoryProps, region};
 use gitops_world::registry::{short, Image};
 use yew::prelude::*;
 
@@ -28,7 +28,7 @@ pub fn registry_view(props: &HistoryProps) -> Html {
         })
         .chain(untagged_flagged.map(untagged_row));
     html! {
-        <Region title="Registry" name="registry">
+        { region("Registry", "registry", html! { <>
             if registry.open && registry.tags.is_empty() {
                 <p class="empty">{ "The scenario lists no registry: every image asked for is there." }</p>
             } else if registry.tags.is_empty() && registry.images.is_empty() {
@@ -39,7 +39,7 @@ pub fn registry_view(props: &HistoryProps) -> Html {
                     <tbody>{ for rows }</tbody>
                 </table>
             }
-        </Region>
+        </> }) }
     }
 }
 
@@ -83,7 +83,7 @@ pub fn running_view(props: &HistoryProps) -> Html {
         })
         .collect();
     html! {
-        <Region title="Running" name="running">
+        { region("Running", "running", html! { <>
             if rows.is_empty() {
                 <p class="empty">{ "Nothing runs yet. The kubelet runs the images of Kubernetes workloads (Deployments, StatefulSets, Pods…), not objects in the lesson's short form." }</p>
             } else {
@@ -99,6 +99,6 @@ pub fn running_view(props: &HistoryProps) -> Html {
                     <tbody>{ for rows }</tbody>
                 </table>
             }
-        </Region>
+        </> }) }
     }
 }
