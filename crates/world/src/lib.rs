@@ -169,7 +169,7 @@ impl World {
                 repository::flux::desired_under(workspace, &files, &directory, options.agent, &self.options.application)
             });
             if let Ok((_, kustomizations)) = layout {
-                options.ignore.extend(kustomizations.into_iter().flat_map(|spec| spec.ignore));
+                repository::flux::with_kustomization_ignore(&mut options, &kustomizations);
             }
         }
         options

@@ -23,7 +23,7 @@ use crate::event::Event;
 use crate::scenario::WorldOptions;
 use gitops_core::diff::flux_labels::with_owner_labels;
 use gitops_core::diff::ssa::{flux_apply, readable, KUSTOMIZE_CONTROLLER};
-use crate::repository::flux::{applied_by, KustomizationSpec};
+use crate::repository::flux::{applied_by, with_kustomization_ignore, KustomizationSpec};
 use gitops_core::health::{health, Health};
 use gitops_core::options::Options;
 use gitops_core::state::protection::flux_releases;
@@ -276,7 +276,7 @@ fn reconcile_one(
                     Ok(inventory) => {
                         let status = status_mut(&mut application.kustomizations, name);
                         if spec.prune {
-                            events.extend(skipped_by_garbage_collection(step, environment, &status.inventory, &inventory, cluster.actual()));
+                            skipped_by_garbage_collection(step, environment, &status.inventory, &inventory, cluster.actual(), events);
                         }
                         status.inventory = inventory;
                         match spec.wait || !spec.health_checks.is_empty() {
@@ -376,20 +376,17 @@ fn health_wait(spec: &KustomizationSpec, applied: Option<&State>, cluster: &Clus
 /// collection skips, marked `prune: disabled` (or `reconcile: disabled`, `ssa:
 /// Ignore`) in the cluster: kustomize-controller's `prune` tells them as its
 /// `DeleteAll` change set does ("skipped"), and no longer manages them.
-fn skipped_by_garbage_collection(step: u32, environment: &str, before: &[String], after: &[String], actual: &State) -> Vec<Event> {
-    before
-        .iter()
-        .filter(|key| !after.contains(key))
-        .filter_map(|key| {
-            let mark = flux_releases(actual.get(key)?)?;
-            Some(
+fn skipped_by_garbage_collection(step: u32, environment: &str, before: &[String], after: &[String], actual: &State, events: &mut Vec<Event>) {
+    for key in before.iter().filter(|key| !after.contains(key)) {
+        if let Some(mark) = actual.object(key).and_then(|object| flux_releases(&**object)) {
+            events.push(
                 Event::new(step, "agent", format!("{key} in {environment} skipped: garbage collection leaves it ({mark})"))
                     .because("it left the Kustomization's inventory: Flux no longer manages it, and the Kustomization stays Ready")
                     .in_cluster(environment)
                     .on(key),
-            )
-        })
-        .collect()
+            );
+        }
+    }
 }
 
 /// The core's options for one Kustomization's apply. The ignore rules are the
@@ -398,7 +395,7 @@ fn skipped_by_garbage_collection(step: u32, environment: &str, before: &[String]
 /// applies), so that the page compares as the agent does.
 fn kustomization_options(options: &WorldOptions, spec: &KustomizationSpec, application: &Application) -> Options {
     let mut reconcile = options.reconcile();
-    reconcile.ignore.extend(application.kustomization_ignore().cloned());
+    with_kustomization_ignore(&mut reconcile, &application.flux_layout);
     Options {
         prune: spec.prune,
         force: spec.force,

@@ -73,12 +73,6 @@ impl Application {
     pub fn target(&self) -> Option<&State> {
         self.target.as_ref()
     }
-
-    /// The ignore rules of the Kustomizations Git declares (`spec.ignore`),
-    /// as the agent read them with `target`.
-    pub fn kustomization_ignore(&self) -> impl Iterator<Item = &gitops_core::diff::ignore::IgnoreRule> {
-        self.flux_layout.iter().flat_map(|spec| &spec.ignore)
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

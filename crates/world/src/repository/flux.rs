@@ -11,7 +11,7 @@ use super::trees::desired_state;
 use super::Files;
 use crate::durations::{seconds, steps_for};
 use gitops_core::diff::flux_labels::{labelled_by, with_owner_labels, NAMESPACE_LABEL, NAME_LABEL};
-use gitops_core::diff::ignore::{rules_from_value, Dialect, IgnoreRule};
+use gitops_core::diff::ignore::{Dialect, IgnoreRule};
 use gitops_core::error::InputError;
 use gitops_core::options::Agent;
 use gitops_core::state::kinds::{scope, Scope};
@@ -53,6 +53,13 @@ pub struct FluxLayout {
     pub kustomizations: Vec<KustomizationSpec>,
     /// Every object any of them applies, the root's own objects included.
     pub state: State,
+}
+
+/// `options` with the ignore rules of `kustomizations` (`spec.ignore`) after its own.
+pub fn with_kustomization_ignore(options: &mut gitops_core::Options, kustomizations: &[KustomizationSpec]) {
+    for spec in kustomizations {
+        options.ignore.extend_from_slice(&spec.ignore);
+    }
 }
 
 /// Whether `object` is a Flux Kustomization.
@@ -210,22 +217,16 @@ fn spec_of(key: &str, object: &Value) -> Result<KustomizationSpec, (String, Stri
         }
         Ok(names)
     };
-    let ignore = match given("ignore") {
-        None => Vec::new(),
-        Some(rules) => {
-            let rules = rules_from_value(rules).map_err(|error| match error.rule {
-                Some(index) => (format!("/{key}/spec/ignore/{index}"), format!("Kustomization {name}: {}", error.message)),
-                None => wrong("ignore", error.message),
-            })?;
-            if let Some(index) = rules.iter().position(|rule| rule.dialect != Dialect::Flux) {
-                return Err((
-                    format!("/{key}/spec/ignore/{index}"),
-                    format!("Kustomization {name}: a rule of spec.ignore has `paths` and a `target`"),
-                ));
-            }
-            rules
+    // `spec.ignore`: Flux's rules alone (`paths` and a `target`).
+    let mut ignore = Vec::new();
+    for (index, item) in given("ignore").map(|rules| rules.as_array().ok_or_else(|| wrong("ignore", format!("ignore is a list, found {rules}")))).transpose()?.into_iter().flatten().enumerate() {
+        let at = || format!("/{key}/spec/ignore/{index}");
+        match IgnoreRule::from_value(item) {
+            Ok(rule) if rule.dialect == Dialect::Flux => ignore.push(rule),
+            Ok(_) => return Err((at(), format!("Kustomization {name}: a rule of spec.ignore has `paths` and a `target`"))),
+            Err(message) => return Err((at(), format!("Kustomization {name}: {message}"))),
         }
-    };
+    }
     let interval = minutes("interval")?.ok_or_else(|| wrong("interval", "spec.interval is required (`interval: 10m`)".into()))?;
     // Flux builds the source's root without a path; the playground asks for one.
     let path = text("path")?.ok_or_else(|| wrong("path", "spec.path names the directory it builds (`./apps/prod`)".into()))?;
