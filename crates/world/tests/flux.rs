@@ -161,6 +161,18 @@ everywhere! {
         assert_eq!(live(&world, WEB)["spec"]["replicas"], 5);
     }
 
+    fn replicas_dropped_from_git_while_flux_alone_owns_them_is_defaulted_to_one_until_the_autoscaler_sets_it() {
+        // The autoscaler wants what Git says (its minimum), so it writes nothing and
+        // kustomize-controller owns `replicas` alone when Git drops the field.
+        let autoscaler = json!([{"name": "autoscaler", "environment": "prod", "key": WEB, "path": "/spec/replicas", "value": 2, "reason": "its minimum"}]);
+        let drop_replicas = json!({"at": 2, "do": "commit", "author": "alice", "message": "Let the autoscaler own replicas", "write": {"envs/prod/web.json": web(None, "web")}});
+        let world = flux_world(web(Some(2), "web"), json!({"pollEvery": 1}), autoscaler, json!([drop_replicas]), 6);
+        assert!(has(&world, "3 agent: updated Deployment/shop/web in prod at /spec/replicas (2 → 1)"), "{:#?}", lines(&world));
+        assert!(has(&world, "3 autoscaler: set Deployment/shop/web in prod at /spec/replicas (1 → 2)"), "{:#?}", lines(&world));
+        assert!(!lines(&world).iter().any(|line| line.starts_with("4 ") || line.starts_with("5 ") || line.starts_with("6 ")), "the autoscaler owns the field from then on: {:#?}", lines(&world));
+        assert_eq!(managers(live(&world, WEB)), ["kustomize-controller Apply", "kube-controller-manager Update /scale"]);
+    }
+
     fn a_dry_run_that_fails_applies_nothing_and_is_tried_again_after_the_retry_interval() {
         let release = json!({"at": 1, "do": "commit", "author": "alice", "message": "Rename web's selector", "write": {
             "envs/prod/web.json": web(Some(2), "web-v2"),
