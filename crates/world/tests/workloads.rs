@@ -189,3 +189,23 @@ everywhere! {
         assert!(broken.clusters["prod"].actual().get("Secret/shop/db").is_none());
     }
 }
+
+everywhere! {
+    fn a_replica_set_a_daemon_set_and_a_pod_become_ready_as_a_deployment_does() {
+        let template = json!({"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "web", "image": "registry.example/web:1"}]}});
+        let objects = json!([
+            {"apiVersion": "apps/v1", "kind": "ReplicaSet", "metadata": {"name": "web", "namespace": "shop"},
+             "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}}, "template": template}},
+            {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "agent", "namespace": "shop"},
+             "spec": {"selector": {"matchLabels": {"app": "web"}}, "template": template}},
+            {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "once", "namespace": "shop"}, "spec": template["spec"]},
+        ]);
+        let text = json!({"desired": objects, "actual": [], "steps": 3});
+        let world = World::run(&Scenario::parse("workloads.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")));
+        let found = world.summary();
+        assert_eq!(format!("{:?}", found.status["prod"].health), "Healthy", "{:#?}", lines(&world));
+        let actual = world.clusters["prod"].actual();
+        assert_eq!(actual.get("ReplicaSet/shop/web").unwrap()["status"]["availableReplicas"], 2);
+        assert_eq!(actual.get("DaemonSet/shop/agent").unwrap()["status"]["numberAvailable"], 1);
+    }
+}

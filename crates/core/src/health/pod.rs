@@ -10,7 +10,11 @@ const IGNORE_RESTART_POLICY: &str = "argocd.argoproj.io/ignore-restart-policy";
 
 /// health_pod.go's `getCorev1PodHealth`.
 pub(super) fn pod(pod: ValueRef) -> Health {
-    let restart_policy = text(pod, &["spec", "restartPolicy"]);
+    // A live pod always has one: the API server defaults it to Always (`SetDefaults_PodSpec`).
+    let restart_policy = match text(pod, &["spec", "restartPolicy"]) {
+        "" => "Always",
+        written => written,
+    };
     let long_running = restart_policy == "Always"
         || (annotation(pod, IGNORE_RESTART_POLICY) == Some("true") && !is_hook(pod));
     let containers = list(pod, &["status", "containerStatuses"]);

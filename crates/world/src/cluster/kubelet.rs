@@ -292,6 +292,28 @@ fn workload_status(object: &Value, rollout: &Rollout, step: u32) -> Option<Value
                 "conditions": [progressing],
             }))
         }
+        // The ReplicaSet controller's status (`calculateStatus`): no conditions
+        // while its pods run; failing pods keep it short of `replicas`.
+        "ReplicaSet" => Some(json!({
+            "observedGeneration": generation,
+            "replicas": replicas,
+            "fullyLabeledReplicas": replicas,
+            "readyReplicas": ready,
+            "availableReplicas": ready,
+        })),
+        // The DaemonSet controller's status on the world's one node.
+        "DaemonSet" => {
+            let running = u64::from(ready > 0);
+            Some(json!({
+                "observedGeneration": generation,
+                "desiredNumberScheduled": 1,
+                "currentNumberScheduled": 1,
+                "updatedNumberScheduled": 1,
+                "numberReady": running,
+                "numberAvailable": running,
+                "numberUnavailable": 1 - running,
+            }))
+        }
         "StatefulSet" => Some(json!({
             "observedGeneration": generation,
             "replicas": replicas,
