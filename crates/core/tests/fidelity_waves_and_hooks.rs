@@ -58,6 +58,18 @@ everywhere! {
         assert_eq!(waves, [-1, -1, 0, 0, 0, 1], "the Namespace moves to the wave of its first content");
     }
 
+    fn a_crd_moves_to_the_wave_of_its_first_custom_resource() {
+        // gitops-engine's syncTasks.Sort: adjustDeps keys a CRD by the group and kind
+        // it defines, and gives it the wave of the first task of that kind.
+        let crd = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+            "metadata": {"name": "certificates.example.com", "annotations": {"argocd.argoproj.io/sync-wave": "5"}},
+            "spec": {"group": "example.com", "names": {"kind": "Certificate", "plural": "certificates"}, "scope": "Namespaced"}});
+        let certificate = json!({"apiVersion": "example.com/v1", "kind": "Certificate",
+            "metadata": {"name": "web", "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": "-2"}}, "spec": {}});
+        let plan = gitops_core::plan(&state(json!([crd, certificate])), &state(json!([])), &Options::default());
+        assert_eq!(in_waves(&plan), ["create CustomResourceDefinition/certificates.example.com @-2", "create Certificate/shop/web @-2"]);
+    }
+
     fn renaming_an_object_deletes_the_old_one_before_the_new_one_exists() {
         // gitops-engine's runTasks, for the tasks of one wave: "prune first",
         // then "finally create resources".

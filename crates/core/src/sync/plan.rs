@@ -157,21 +157,12 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             | Difference::Hook { .. } => None,
         })
         .collect();
-    let namespace_waves = earliest_wave_per_namespace(&written);
+    let dependency_waves = earliest_wave_per_dependency(written.iter().map(|&(_, object)| object), |object| wave_under(options.acting_agent(), object));
     let wave_of = |object: ValueRef| {
         let own = wave_under(options.acting_agent(), object);
-        match object.get("kind").and_then(ValueRef::as_str) {
-            Some("Namespace") => {
-                let name = object
-                    .at(&["metadata", "name"])
-                    .and_then(ValueRef::as_str)
-                    .unwrap_or("");
-                namespace_waves
-                    .get(name)
-                    .map_or(own, |contents| own.min(*contents))
-            }
-            _ => own,
-        }
+        dependency_of(object)
+            .and_then(|dependency| dependency_waves.get(&dependency))
+            .map_or(own, |dependents| own.min(*dependents))
     };
     // Each operation's sort key is read from its object once, not at every comparison.
     let mut ordered: Vec<_> = differences
@@ -248,31 +239,41 @@ fn desired_of<'d>(difference: &'d Difference) -> ValueRef<'d> {
     }
 }
 
-/// For each namespace, the earliest wave of an object written into it.
-/// The wave the Namespace `name` (its own wave `own`) runs in when every object of
-/// `desired` takes part in the sync, as Argo CD syncs them all by default: the
-/// earliest of its own and those of the objects it holds (gitops-engine's
-/// `syncTasks.Sort`, whose `adjustDeps` gives a Namespace the wave of the first task
-/// in it). The plan moves a Namespace by the objects it writes.
-pub fn namespace_wave(desired: &State, name: &str, own: i64) -> i64 {
-    desired
-        .objects()
-        .values()
-        .map(|object| object.view())
-        .filter(|object| namespace_of(*object) == Some(name))
-        .map(wave)
-        .fold(own, i64::min)
+/// The wave a Namespace or a CRD (`object`, its own wave `own`) runs in when every
+/// object of `desired` takes part in the sync, as Argo CD syncs them all by default:
+/// the earliest of its own and those of the objects that depend on it. So
+/// gitops-engine's `syncTasks.Sort` does: its `adjustDeps` gives a Namespace the
+/// wave of the first task in it, and a CRD the wave of the first of its custom
+/// resources. The plan moves them by the objects it writes.
+pub fn dependency_wave(desired: &State, object: ValueRef, own: i64) -> i64 {
+    let waves = earliest_wave_per_dependency(desired.objects().values().map(|object| object.view()), wave);
+    dependency_of(object).and_then(|dependency| waves.get(&dependency)).map_or(own, |dependents| own.min(*dependents))
 }
 
-fn earliest_wave_per_namespace<'v>(written: &[(&str, ValueRef<'v>)]) -> BTreeMap<&'v str, i64> {
+/// What the sync must create before the objects that name it, as `adjustDeps`
+/// keys it: a Namespace by its name, a CRD by the group and kind it defines.
+fn dependency_of(object: ValueRef) -> Option<String> {
+    let text = |path: &[&str]| object.at(path).and_then(ValueRef::as_str);
+    match (text(&["apiVersion"])?, text(&["kind"])?) {
+        ("v1", "Namespace") => Some(format!("namespace {}", text(&["metadata", "name"])?)),
+        (version, "CustomResourceDefinition") if version.starts_with("apiextensions.k8s.io/") => {
+            Some(format!("kind {}/{}", text(&["spec", "group"])?, text(&["spec", "names", "kind"])?))
+        }
+        _ => None,
+    }
+}
+
+/// For each dependency (`dependency_of`), the earliest wave of an object that
+/// needs it: one in the namespace, one of the kind.
+fn earliest_wave_per_dependency<'v>(objects: impl Iterator<Item = ValueRef<'v>>, wave_of: impl Fn(ValueRef<'v>) -> i64) -> BTreeMap<String, i64> {
     let mut earliest = BTreeMap::new();
-    for &(_, object) in written {
-        if let Some(namespace) = namespace_of(object) {
-            let wave = wave(object);
-            earliest
-                .entry(namespace)
-                .and_modify(|w: &mut i64| *w = (*w).min(wave))
-                .or_insert(wave);
+    for object in objects {
+        let wave = wave_of(object);
+        let group = object.at(&["apiVersion"]).and_then(ValueRef::as_str).and_then(|version| version.rsplit_once('/')).map_or("", |(group, _)| group);
+        let kind = object.at(&["kind"]).and_then(ValueRef::as_str).unwrap_or("");
+        let needs = [namespace_of(object).map(|namespace| format!("namespace {namespace}")), Some(format!("kind {group}/{kind}"))];
+        for need in needs.into_iter().flatten() {
+            earliest.entry(need).and_modify(|earlier: &mut i64| *earlier = (*earlier).min(wave)).or_insert(wave);
         }
     }
     earliest

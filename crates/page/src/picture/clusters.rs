@@ -10,7 +10,7 @@ use gitops_core::pointer::unescape;
 use gitops_core::report::{Report, SyncStatus};
 use gitops_core::state::protection::prune_protection;
 use gitops_core::sync::order::kind_rank_of;
-use gitops_core::sync::plan::{namespace_wave, Operation};
+use gitops_core::sync::plan::{dependency_wave, Operation};
 use gitops_core::State;
 use gitops_world::World;
 
@@ -112,7 +112,7 @@ pub(super) fn cluster_box(
                 wave: match (operation, card.kind.as_str()) {
                     (Some(operation), _) => operation.wave(),
                     // As the sync that made it ran it, before what it holds.
-                    (None, "Namespace") => namespace_wave(desired, &card.name, card.wave),
+                    (None, "Namespace" | "CustomResourceDefinition") => shown.map_or(card.wave, |shown| dependency_wave(desired, shown.into(), card.wave)),
                     _ => card.wave,
                 },
                 operation: operation.map(Operation::verb),
