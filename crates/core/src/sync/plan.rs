@@ -158,12 +158,7 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
         })
         .collect();
     let dependency_waves = earliest_wave_per_dependency(written.iter().map(|&(_, object)| object), |object| wave_under(options.acting_agent(), object));
-    let wave_of = |object: ValueRef| {
-        let own = wave_under(options.acting_agent(), object);
-        dependency_of(object)
-            .and_then(|dependency| dependency_waves.get(&dependency))
-            .map_or(own, |dependents| own.min(*dependents))
-    };
+    let wave_of = |object: ValueRef| moved_by_dependents(&dependency_waves, object, wave_under(options.acting_agent(), object));
     // Each operation's sort key is read from its object once, not at every comparison.
     let mut ordered: Vec<_> = differences
         .iter()
@@ -247,36 +242,56 @@ fn desired_of<'d>(difference: &'d Difference) -> ValueRef<'d> {
 /// resources. The plan moves them by the objects it writes.
 pub fn dependency_wave(desired: &State, object: ValueRef, own: i64) -> i64 {
     let waves = earliest_wave_per_dependency(desired.objects().values().map(|object| object.view()), wave);
-    dependency_of(object).and_then(|dependency| waves.get(&dependency)).map_or(own, |dependents| own.min(*dependents))
+    moved_by_dependents(&waves, object, own)
 }
 
-/// What the sync must create before the objects that name it, as `adjustDeps`
+/// What the sync must create before the objects that need it, as `adjustDeps`
 /// keys it: a Namespace by its name, a CRD by the group and kind it defines.
-fn dependency_of(object: ValueRef) -> Option<String> {
+#[derive(PartialEq)]
+enum Need<'v> {
+    Namespace(&'v str),
+    Kind(&'v str, &'v str),
+}
+
+/// What `object` is a dependency of others as, if it is one.
+fn dependency_of(object: ValueRef) -> Option<Need> {
     let text = |path: &[&str]| object.at(path).and_then(ValueRef::as_str);
     match (text(&["apiVersion"])?, text(&["kind"])?) {
-        ("v1", "Namespace") => Some(format!("namespace {}", text(&["metadata", "name"])?)),
+        ("v1", "Namespace") => Some(Need::Namespace(text(&["metadata", "name"])?)),
         (version, "CustomResourceDefinition") if version.starts_with("apiextensions.k8s.io/") => {
-            Some(format!("kind {}/{}", text(&["spec", "group"])?, text(&["spec", "names", "kind"])?))
+            Some(Need::Kind(text(&["spec", "group"])?, text(&["spec", "names", "kind"])?))
         }
         _ => None,
     }
 }
 
-/// For each dependency (`dependency_of`), the earliest wave of an object that
-/// needs it: one in the namespace, one of the kind.
-fn earliest_wave_per_dependency<'v>(objects: impl Iterator<Item = ValueRef<'v>>, wave_of: impl Fn(ValueRef<'v>) -> i64) -> BTreeMap<String, i64> {
-    let mut earliest = BTreeMap::new();
+/// For each dependency among `objects` (`dependency_of`: few, most often none),
+/// the earliest wave of an object that needs it, one in the namespace or one of
+/// the kind (`i64::MAX` when none does).
+fn earliest_wave_per_dependency<'v>(objects: impl Iterator<Item = ValueRef<'v>> + Clone, wave_of: impl Fn(ValueRef<'v>) -> i64) -> Vec<(Need<'v>, i64)> {
+    let mut earliest: Vec<(Need, i64)> = objects.clone().filter_map(dependency_of).map(|need| (need, i64::MAX)).collect();
+    if earliest.is_empty() {
+        return earliest;
+    }
     for object in objects {
         let wave = wave_of(object);
-        let group = object.at(&["apiVersion"]).and_then(ValueRef::as_str).and_then(|version| version.rsplit_once('/')).map_or("", |(group, _)| group);
-        let kind = object.at(&["kind"]).and_then(ValueRef::as_str).unwrap_or("");
-        let needs = [namespace_of(object).map(|namespace| format!("namespace {namespace}")), Some(format!("kind {group}/{kind}"))];
-        for need in needs.into_iter().flatten() {
-            earliest.entry(need).and_modify(|earlier: &mut i64| *earlier = (*earlier).min(wave)).or_insert(wave);
+        let text = |name: &str| object.get(name).and_then(ValueRef::as_str).unwrap_or("");
+        let group = text("apiVersion").rsplit_once('/').map_or("", |(group, _)| group);
+        for need in [namespace_of(object).map(Need::Namespace), Some(Need::Kind(group, text("kind")))].into_iter().flatten() {
+            if let Some((_, earlier)) = earliest.iter_mut().find(|(dependency, _)| *dependency == need) {
+                *earlier = (*earlier).min(wave);
+            }
         }
     }
     earliest
+}
+
+/// The wave of `object` (its own wave `own`), moved to the earliest of what needs it.
+fn moved_by_dependents(earliest: &[(Need, i64)], object: ValueRef, own: i64) -> i64 {
+    let Some(need) = dependency_of(object) else {
+        return own;
+    };
+    earliest.iter().find(|(dependency, _)| *dependency == need).map_or(own, |(_, dependents)| own.min(*dependents))
 }
 
 /// The deletions of extra objects (skips for protected ones), each in the

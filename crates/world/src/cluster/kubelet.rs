@@ -293,26 +293,19 @@ fn workload_status(object: &Value, rollout: &Rollout, step: u32) -> Option<Value
             }))
         }
         // The ReplicaSet controller's status (`calculateStatus`): no conditions
-        // while its pods run; failing pods keep it short of `replicas`.
-        "ReplicaSet" => Some(json!({
-            "observedGeneration": generation,
-            "replicas": replicas,
-            "fullyLabeledReplicas": replicas,
-            "readyReplicas": ready,
-            "availableReplicas": ready,
-        })),
-        // The DaemonSet controller's status on the world's one node.
+        // while its pods run; failing pods keep it short of `replicas`. The
+        // DaemonSet controller's, on the world's one node.
+        "ReplicaSet" => Some(counts(generation, &[("replicas", replicas), ("fullyLabeledReplicas", replicas), ("readyReplicas", ready), ("availableReplicas", ready)])),
         "DaemonSet" => {
             let running = u64::from(ready > 0);
-            Some(json!({
-                "observedGeneration": generation,
-                "desiredNumberScheduled": 1,
-                "currentNumberScheduled": 1,
-                "updatedNumberScheduled": 1,
-                "numberReady": running,
-                "numberAvailable": running,
-                "numberUnavailable": 1 - running,
-            }))
+            Some(counts(generation, &[
+                ("desiredNumberScheduled", 1),
+                ("currentNumberScheduled", 1),
+                ("updatedNumberScheduled", 1),
+                ("numberReady", running),
+                ("numberAvailable", running),
+                ("numberUnavailable", 1 - running),
+            ]))
         }
         "StatefulSet" => Some(json!({
             "observedGeneration": generation,
@@ -349,6 +342,15 @@ fn workload_status(object: &Value, rollout: &Rollout, step: u32) -> Option<Value
         }),
         _ => None,
     }
+}
+
+/// A controller's status of counts, at the object's `generation`.
+fn counts(generation: Value, counts: &[(&str, u64)]) -> Value {
+    let mut status = serde_json::Map::from_iter([("observedGeneration".to_string(), generation)]);
+    for (name, count) in counts {
+        status.insert(name.to_string(), Value::from(*count));
+    }
+    Value::Object(status)
 }
 
 /// What other controllers write for objects without pods: the storage
