@@ -148,13 +148,21 @@ impl World {
     /// directory (whose files a commit of the built state would overwrite).
     pub fn is_kustomized(&self, environment: &str) -> bool {
         let files = self.desired_files(environment).1;
+        matches!(repository::kustomize::kustomization_file(&files, &self.desired_path(environment)), Ok(Some(_)))
+            || !self.kustomizations_in_git(environment).is_empty()
+    }
+
+    /// The Kustomizations Git declares in `environment`'s directory at the commit
+    /// it follows, as Flux's agent reads them; none under Argo CD's, or where the
+    /// directory does not read.
+    fn kustomizations_in_git(&self, environment: &str) -> Vec<repository::flux::KustomizationSpec> {
+        let files = self.desired_files(environment).1;
         let directory = self.desired_path(environment);
         let options = &self.options;
-        matches!(repository::kustomize::kustomization_file(&files, &directory), Ok(Some(_)))
-            || self.workspace.with(|workspace| {
-                repository::flux::desired_under(workspace, &files, &directory, options.agent, &options.application)
-                    .is_ok_and(|(_, kustomizations)| !kustomizations.is_empty())
-            })
+        self.workspace
+            .with(|workspace| repository::flux::desired_under(workspace, &files, &directory, options.agent, &options.application))
+            .map(|(_, kustomizations)| kustomizations)
+            .unwrap_or_default()
     }
 
     /// The core's options for `environment`: the scenario's, and under Flux's
@@ -163,14 +171,7 @@ impl World {
     pub fn reconcile_options(&self, environment: &str) -> gitops_core::Options {
         let mut options = self.options.reconcile();
         if self.options.agent == gitops_core::options::Agent::Flux {
-            let files = self.desired_files(environment).1;
-            let directory = self.desired_path(environment);
-            let layout = self.workspace.with(|workspace| {
-                repository::flux::desired_under(workspace, &files, &directory, options.agent, &self.options.application)
-            });
-            if let Ok((_, kustomizations)) = layout {
-                repository::flux::with_kustomization_ignore(&mut options, &kustomizations);
-            }
+            repository::flux::with_kustomization_ignore(&mut options, &self.kustomizations_in_git(environment));
         }
         options
     }

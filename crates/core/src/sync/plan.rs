@@ -16,7 +16,6 @@ use crate::sync::order::{sort_key, wave};
 use crate::value::ValueRef;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// One step of a plan, in its sync wave. `object` is what the key will hold
