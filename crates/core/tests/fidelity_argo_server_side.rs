@@ -8,6 +8,7 @@
 mod common;
 
 use common::state;
+use gitops_core::diff::ignore::IgnoreRule;
 use gitops_core::diff::normalize::LAST_APPLIED;
 use gitops_core::diff::ssa::{managers, owners_at, update};
 use gitops_core::diff::tracking::TRACKING_ID;
@@ -103,5 +104,17 @@ everywhere! {
         assert_eq!(found.changes[KEY][0].path, "/metadata/annotations/team", "the structured merge of the apply removes what argocd-controller alone set");
         let synced = sync(&after, &live, &options(true)).actual;
         assert!(synced.get(KEY).unwrap()["metadata"]["annotations"].get("team").is_none());
+    }
+
+    fn an_ignored_field_keeps_its_live_value_by_the_rules_dialect_not_only_with_respect_ignore_differences() {
+        let desired = state(json!([web(2, json!({"team": "shop"}))]));
+        let live = state(json!([web(0, json!({}))]));
+        let shorthand = Options { ignore: vec![IgnoreRule::everywhere("/spec/replicas").unwrap()], ..options(true) };
+        let argo = Options { ignore: vec![IgnoreRule::from_value(&json!({"group": "apps", "kind": "Deployment", "jsonPointers": ["/spec/replicas"]})).unwrap()], ..options(true) };
+        let replicas = |options: &Options| sync(&desired, &live, options).actual.get(KEY).unwrap()["spec"]["replicas"].clone();
+        assert_eq!(replicas(&shorthand), 0, "the playground's shorthand always keeps the live value");
+        assert_eq!(replicas(&argo), 2, "Argo CD's ignoreDifferences writes Git's value without RespectIgnoreDifferences");
+        let respect = Options { respect_ignore_differences: true, ..argo };
+        assert_eq!(replicas(&respect), 0);
     }
 }

@@ -2,7 +2,7 @@
 //! drift report are derived from, so the two always agree.
 
 use crate::diff::changes::{changes, Change, Rules};
-use crate::diff::ignore::{patterns_for, IgnoreRule};
+use crate::diff::ignore::{kept_live, patterns_for, IgnoreRule};
 use crate::diff::normalize::{desired_as_stored, last_applied_beside, Mode};
 use crate::diff::flux_labels::{is_labelled_by, with_owner_labels};
 use crate::diff::tracking::{is_tracked_by, with_tracking};
@@ -404,14 +404,16 @@ fn stored<'v>(desired: &'v Object, how: How) -> AsStored<'v> {
 /// Argo CD's server-side apply compares the same way (`StructuredMergeDiff`:
 /// the merge of its apply as `argocd-controller` against the live object), with
 /// no cleanup before it, and its ignore rules keep a live value only with
-/// `RespectIgnoreDifferences=true`: the plan's update writes Git's otherwise.
+/// `RespectIgnoreDifferences=true`: the plan's update writes Git's otherwise
+/// (the shorthand's and Flux's rules keep theirs, `IgnoreRule::keeps_live`).
 fn ssa_drift(key: &str, desired: AsStored, actual: &Object, ignore: &[IgnoreRule], applier: Applier) -> Option<Found> {
     let ignored = patterns_for(ignore, key, desired.view());
     let applied = match applier {
         Applier::Flux => flux_apply(Some(actual.value()), desired.value()).object,
         Applier::ArgoCd => argo_apply(Some(actual.value()), desired.value()).object,
     };
-    let gits = (applier == Applier::ArgoCd && !ignored.is_empty()).then(|| applied.clone());
+    let gits = (applier == Applier::ArgoCd && !ignored.is_empty())
+        .then(|| with_live_at(applied.clone(), actual.value(), &kept_live(ignore, false, key, desired.view())));
     let written = with_live_at(applied, actual.value(), &ignored);
     let rules = Rules {
         mode: Mode::Exact,
