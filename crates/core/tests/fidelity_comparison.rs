@@ -275,4 +275,17 @@ everywhere! {
         assert_eq!(changes[0].path, "/data/b");
         assert_eq!(object["data"], json!({"a": "1"}));
     }
+
+    fn replicas_git_stops_declaring_come_back_as_the_api_servers_default() {
+        let web = |spec: Value| json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "namespace": "shop"}, "spec": spec});
+        let v1 = state(json!([web(json!({"replicas": 4, "template": {}}))]));
+        let v2 = state(json!([web(json!({"template": {}}))]));
+        let running = sync(&v1, &state(json!([])), &Options::default()).actual;
+        let after = sync(&v2, &running, &Options::default());
+        assert!(after.converged);
+        assert_eq!(after.actual.get("Deployment/shop/web").unwrap()["spec"]["replicas"], 1, "the three-way merge removes it and SetDefaults_Deployment sets 1");
+        let fresh = sync(&v2, &state(json!([])), &Options::default()).actual;
+        assert_eq!(fresh.get("Deployment/shop/web").unwrap()["spec"]["replicas"], 1, "a create is defaulted alike");
+        assert!(gitops_core::plan(&v2, &fresh, &Options::default()).is_empty(), "a default Git does not declare is no drift");
+    }
 }

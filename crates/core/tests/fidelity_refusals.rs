@@ -108,7 +108,9 @@ everywhere! {
                 Outcome::Accepted => "accepted".to_string(),
                 Outcome::Refused(_) => "refused".to_string(),
                 Outcome::Recreated { why, object, refusal } => {
-                    assert_eq!(object["spec"], desired.get("Deployment/shop/web").unwrap()["spec"], "created as Git has it");
+                    let git = &desired.get("Deployment/shop/web").unwrap()["spec"];
+                    assert_eq!([&object["spec"]["selector"], &object["spec"]["template"]], [&git["selector"], &git["template"]], "created as Git has it");
+                    assert_eq!(object["spec"]["replicas"], 1, "and defaulted by the API server");
                     format!("recreated ({}) {}", why.split(' ').next().unwrap(), refusal.map_or("accepted", |_| "refused"))
                 }
             }

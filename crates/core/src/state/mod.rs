@@ -2,6 +2,7 @@
 //! three forms and written back in the form it was read from.
 
 pub(crate) mod file_reads;
+pub mod defaults;
 pub mod hook_annotations;
 pub mod kinds;
 pub mod meta;

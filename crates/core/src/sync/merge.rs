@@ -8,7 +8,8 @@
 //! the apply's patch merges them (`Patch`): by their keys in Kubernetes' own
 //! kinds (a strategic merge patch), replaced whole in a custom resource (a
 //! JSON merge patch, RFC 7386). In both forms,
-//! ignored fields and fields the cluster writes keep their live values.
+//! ignored fields and fields the cluster writes keep their live values, and a
+//! Kubernetes object gets what the API server defaults (`with_api_server_defaults`).
 
 use crate::diff::normalize::{with_last_applied, Mode, SERVER_WRITTEN};
 use crate::agent::{Agent, Owner};
@@ -16,6 +17,7 @@ use crate::diff::ignore::keep_live;
 use crate::diff::ssa::{argo_applies_server_side, argo_apply, flux_apply};
 use crate::diff::patch::{merged, Patch};
 use crate::pointer::Pattern;
+use crate::state::defaults::with_api_server_defaults;
 use crate::value::ValueRef;
 use serde_json::Value;
 
@@ -36,7 +38,11 @@ pub fn created<'a>(desired: impl Into<ValueRef<'a>>, mode: Mode) -> Value {
     let desired = desired.into();
     match mode {
         Mode::Exact => desired.to_value(),
-        Mode::Kubernetes => with_last_applied(desired.to_value(), desired),
+        Mode::Kubernetes => {
+            let mut object = desired.to_value();
+            with_api_server_defaults(&mut object);
+            with_last_applied(object, desired)
+        }
     }
 }
 
@@ -63,6 +69,7 @@ pub fn updated(
                 let segments: Vec<Option<&str>> = fields.iter().copied().map(Some).collect();
                 keep_live(&mut result, Some(live), &segments);
             }
+            with_api_server_defaults(&mut result);
             with_last_applied(result, desired)
         }
     }

@@ -7,6 +7,7 @@
 use super::entries::{managed_fields, with_managed_fields, Entry, Operation};
 use super::fields::{field_set, is_at_or_below, is_item, key_of, list_key, segments, FieldPath, Segment};
 use crate::diff::patch::{merged, Patch};
+use crate::state::defaults::with_api_server_defaults;
 use serde_json::{Map, Value};
 
 /// The manager an apply gives the fields of an object that recorded no owner.
@@ -84,26 +85,13 @@ pub fn apply(live: Option<&Value>, config: &Value, manager: &str, force: bool) -
         }
     }
     merge_into(&mut object, config);
-    with_defaults(&mut object);
+    with_api_server_defaults(&mut object);
 
     match entries.iter_mut().find(|entry| own(entry)) {
         Some(entry) => entry.fields = applied,
         None => entries.push(Entry::new(manager, Operation::Apply, "", applied)),
     }
     Ok(Applied { object: with_managed_fields(object, &entries), taken, removed })
-}
-
-/// What the API server defaults as it stores an object: a Deployment's,
-/// StatefulSet's or ReplicaSet's `replicas` is 1 when no one set it
-/// (`SetDefaults_Deployment` and its siblings), a value no manager owns. So a
-/// field an applier owned alone and stopped setting comes back as 1, until
-/// another writer (an autoscaler) sets it: the race Kubernetes' documentation
-/// on server-side apply describes.
-fn with_defaults(object: &mut Value) {
-    let scaled = matches!(object.get("kind").and_then(Value::as_str), Some("Deployment" | "StatefulSet" | "ReplicaSet"));
-    if let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut).filter(|_| scaled) {
-        spec.entry("replicas").or_insert(Value::from(1));
-    }
 }
 
 /// The value at `path` in `object`, if it has one there.
