@@ -288,4 +288,28 @@ everywhere! {
         assert_eq!(fresh.get("Deployment/shop/web").unwrap()["spec"]["replicas"], 1, "a create is defaulted alike");
         assert!(gitops_core::plan(&v2, &fresh, &Options::default()).is_empty(), "a default Git does not declare is no drift");
     }
+
+    fn replace_true_is_kubectl_replace_what_only_the_cluster_set_is_gone() {
+        let web = |image: &str, labels: Value, annotations: Value| json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop", "labels": labels, "annotations": annotations},
+            "spec": {"template": {"spec": {"containers": [{"name": "web", "image": image}]}}}});
+        let replace = json!({"argocd.argoproj.io/sync-options": "Replace=true"});
+        let git = |annotations: &Value| state(json!([web("web:2", json!({"app": "web"}), annotations.clone())]));
+        let mut running = web("web:1", json!({"app": "web", "debug": "true"}), json!({}));
+        running["status"] = json!({"replicas": 1});
+        let live = state(json!([running]));
+        let options = Options { application: Some("shop".into()), ..Options::default() };
+        let plan = gitops_core::plan(&git(&replace), &live, &options);
+        assert!(matches!(&plan[0], Operation::Update { replace: true, .. }), "{plan:?}");
+        let after = sync(&git(&replace), &live, &options).actual;
+        let replaced = after.get("Deployment/shop/web").unwrap();
+        assert_eq!(replaced["metadata"]["labels"], json!({"app": "web"}), "the label only the cluster set is gone");
+        assert!(replaced["metadata"]["annotations"].get("kubectl.kubernetes.io/last-applied-configuration").is_none(), "kubectl replace records nothing");
+        assert_eq!(replaced["spec"]["replicas"], 1, "defaulted");
+        assert_eq!(replaced["status"], json!({"replicas": 1}), "what the cluster writes stays");
+        let applied = sync(&git(&json!({})), &live, &options).actual;
+        assert_eq!(applied.get("Deployment/shop/web").unwrap()["metadata"]["labels"]["debug"], "true", "kubectl apply keeps it");
+        let flux = Options { agent: gitops_core::options::Agent::Flux, ..options };
+        assert!(matches!(&gitops_core::plan(&git(&replace), &live, &flux)[0], Operation::Update { replace: false, .. }), "Flux reads no Argo CD sync option");
+    }
 }

@@ -64,15 +64,19 @@ pub fn updated(
     }
     match mode {
         Mode::Exact => result,
-        Mode::Kubernetes => {
-            for fields in SERVER_WRITTEN {
-                let segments: Vec<Option<&str>> = fields.iter().copied().map(Some).collect();
-                keep_live(&mut result, Some(live), &segments);
-            }
-            with_api_server_defaults(&mut result);
-            with_last_applied(result, desired)
-        }
+        Mode::Kubernetes => with_last_applied(with_what_the_cluster_writes(result, live), desired),
     }
+}
+
+/// `written` with the live values of what the cluster writes itself
+/// (`SERVER_WRITTEN`) and what the API server defaults.
+pub(crate) fn with_what_the_cluster_writes(mut written: Value, live: &Value) -> Value {
+    for fields in SERVER_WRITTEN {
+        let segments: Vec<Option<&str>> = fields.iter().copied().map(Some).collect();
+        keep_live(&mut written, Some(live), &segments);
+    }
+    with_api_server_defaults(&mut written);
+    written
 }
 
 

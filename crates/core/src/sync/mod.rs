@@ -10,6 +10,7 @@ pub mod immutable;
 pub mod merge;
 pub mod order;
 pub mod plan;
+pub mod replace;
 
 pub use apply::{apply, carry_out, CarriedOut};
 pub use plan::{has_work, plan, Operation, Plan};

@@ -13,6 +13,7 @@ use crate::state::{Object, State};
 use crate::sync::hook_tasks::runs_in_sync_phase;
 use crate::sync::merge::{created_by, updated};
 use crate::sync::order::{sort_key, wave};
+use crate::sync::replace::{self, replaced, replaces};
 use crate::value::ValueRef;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -34,6 +35,10 @@ pub enum Operation {
         /// Each field that differs, live value to desired value.
         changes: Vec<Change>,
         object: Arc<Value>,
+        /// Argo CD's `Replace=true`: written whole with `kubectl replace`
+        /// (`sync::replace`), what only the cluster set gone.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        replace: bool,
     },
     Delete {
         key: String,
@@ -181,7 +186,10 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
             Difference::Missing { key, desired } => Operation::Create {
                 key: key.to_string(),
                 wave,
-                object: Arc::new(created_by(options.owner(), desired.view(), mode)),
+                object: Arc::new(match mode == Mode::Kubernetes && replaces(options, desired.value(), None) {
+                    true => replace::created(desired.value()),
+                    false => created_by(options.owner(), desired.view(), mode),
+                }),
             },
             Difference::Changed {
                 key,
@@ -192,8 +200,10 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                 written,
             } => {
                 let respect = options.respect_ignore_differences;
-                let object = written[usize::from(respect)]
-                    .get_or_init(|| {
+                let replace = mode == Mode::Kubernetes && replaces(options, desired.value(), Some(actual.value()));
+                let object = match replace {
+                    true => Arc::new(replaced(desired.value(), actual.value(), &kept_live(&options.ignore, respect, key, desired.view()))),
+                    false => written[usize::from(respect)].get_or_init(|| {
                         let kept = kept_live(&options.ignore, respect, key, desired.view());
                         Arc::new(updated(
                             desired.value(),
@@ -203,12 +213,14 @@ fn writes(differences: &[Difference], mode: Mode, options: &Options) -> Plan {
                             &kept,
                         ))
                     })
-                    .clone();
+                    .clone(),
+                };
                 Operation::Update {
                     key: key.to_string(),
                     wave,
                     changes: changes.to_vec(),
                     object,
+                    replace,
                 }
             }
             Difference::Excluded { key, reason, .. } => Operation::Skip {

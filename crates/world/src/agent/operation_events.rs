@@ -17,6 +17,10 @@ pub(crate) fn operation_event(
 ) -> Event {
     let what = match operation {
         Operation::Create { key, .. } => format!("created {key} in {environment}"),
+        Operation::Update { key, changes, replace: true, .. } => format!(
+            "replaced {key} in {environment} at {}, whole: what only the cluster set is gone (Replace=true is kubectl replace)",
+            describe_changes(changes)
+        ),
         Operation::Update { key, changes, .. } if following_git => format!(
             "updated {key} in {environment} at {}",
             describe_changes(changes)
