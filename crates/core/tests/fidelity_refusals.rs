@@ -143,4 +143,36 @@ everywhere! {
         assert_eq!(run.recreated.iter().map(|recreated| recreated.key.as_str()).collect::<Vec<_>>(), ["Deployment/shop/web"]);
         assert_eq!(run.actual.get("Deployment/shop/web").unwrap()["spec"]["selector"], json!({"matchLabels": {"app": "web-v2"}}));
     }
+
+    fn a_label_yaml_reads_as_a_number_is_refused_by_the_api_server_created_or_updated() {
+        let web = |labels: &str| gitops_core::State::read("web.yaml", &format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\n  labels: {{{labels}}}\nspec:\n  template: {{}}\n"
+        )).unwrap();
+        let refused = |desired: &gitops_core::State, actual: &gitops_core::State, options: &Options| {
+            let run = sync(desired, actual, options);
+            assert!(!run.converged);
+            assert_eq!(run.actual, *actual, "nothing is written");
+            run.refused.iter().map(|refusal| refusal.message.clone()).collect::<Vec<_>>()
+        };
+        let created = refused(&web("version: 1"), &state(json!([])), &Options::default());
+        assert_eq!(created, ["Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string"]);
+        let running = sync(&web("version: \"1\""), &state(json!([])), &Options::default()).actual;
+        let flux = Options { agent: gitops_core::options::Agent::Flux, application: Some("apps".into()), ..Options::default() };
+        let updated = refused(&web("version: \"1\", canary: yes"), &running, &flux);
+        assert_eq!(updated, ["Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string"], "YAML 1.1 reads yes as true, as Kubernetes' reader does");
+        let warned = gitops_core::warnings::warnings(&web("version: 1"), &state(json!([])), &Options::default());
+        assert_eq!(warned.iter().map(|warning| (warning.rule, warning.message.split(':').next().unwrap())).collect::<Vec<_>>(), [("value-not-a-string", "`/metadata/labels/version` is a number as YAML reads `1` unquoted, where Kubernetes takes only a string")]);
+    }
+
+    fn an_annotation_that_is_not_a_string_fails_argo_cds_comparison_as_its_repo_server_says() {
+        use gitops_core::diff::tracking::tracking_error;
+        let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "nginx-deployment", "annotations": {"foo": null}}});
+        let (pointer, message) = tracking_error(&deployment).unwrap();
+        assert_eq!(pointer, "/metadata/annotations/foo");
+        assert_eq!(message, "failed to set app instance tracking info on manifest: failed to get annotations for apps/v1, Kind=Deployment /nginx-deployment: .metadata.annotations accessor error: contains non-string value in the map under key \"foo\": <nil> is of the type <nil>, expected string", "as an Argo CD user's application reported it");
+        let wave = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": -1}}});
+        assert!(tracking_error(&wave).unwrap().1.ends_with(".metadata.annotations accessor error: contains non-string value in the map under key \"argocd.argoproj.io/sync-wave\": -1 is of the type int64, expected string"));
+        assert!(tracking_error(&json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c", "labels": {"v": 1}}})).is_none(), "labels are not read with annotation tracking");
+        assert!(tracking_error(&json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": {"name": "c", "annotations": {"v": 1}}})).is_none(), "a CRD is not stamped");
+    }
 }

@@ -178,4 +178,25 @@ everywhere! {
         assert!(error.contains("/options/retry/backoff/duration"), "{error}");
         assert!(error.contains("unable to parse soon as a duration"), "{error}");
     }
+
+    fn an_unquoted_sync_wave_is_argo_cds_comparison_error_and_the_api_servers_refusal_under_flux() {
+        let scenario = |agent: &str| {
+            let text = json!({
+                "repository": {"files": {"envs/prod/settings.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: shop\n  annotations:\n    argocd.argoproj.io/sync-wave: -1\ndata: {level: info}\n"}},
+                "options": {"pollEvery": 1, "agent": agent},
+                "steps": 3,
+            });
+            World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
+        };
+        let argo = scenario("argocd");
+        assert!(has(&argo, "ConfigMap/shop/settings at /metadata/annotations/argocd.argoproj.io~1sync-wave: failed to set app instance tracking info on manifest: failed to get annotations for /v1, Kind=ConfigMap shop/settings: .metadata.annotations accessor error: contains non-string value in the map under key \"argocd.argoproj.io/sync-wave\": -1 is of the type int64, expected string"), "{:#?}", lines(&argo));
+        assert!(argo.clusters["prod"].actual().is_empty(), "nothing is synced, not wave 0 in silence");
+        let status = &argo.summary().status["prod"];
+        assert_eq!(status.sync.to_string(), "Unknown");
+        let flux = scenario("flux");
+        assert!(has(&flux, "ConfigMap/shop/settings dry-run failed: ConfigMap in version \"v1\" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.annotations of type string"), "{:#?}", lines(&flux));
+        assert!(flux.clusters["prod"].actual().is_empty());
+        let warnings = &flux.summary().status["prod"].warnings;
+        assert!(warnings.iter().any(|warning| warning.rule == "value-not-a-string" && warning.message.starts_with("`/metadata/annotations/argocd.argoproj.io~1sync-wave` is a number as YAML reads `-1` unquoted")), "{warnings:#?}");
+    }
 }

@@ -14,6 +14,7 @@
 
 use crate::state::meta::{annotation, set_in_metadata};
 use crate::state::namespace::{namespace_of, DESTINATION_NAMESPACE};
+use crate::state::string_maps::non_strings;
 use crate::value::{ValueCow, ValueRef};
 use serde_json::Value;
 
@@ -28,6 +29,33 @@ pub fn tracking_id<'a>(application: &str, object: impl Into<ValueRef<'a>>) -> St
         "{application}:{}/{}:{namespace}/{}",
         identity.group, identity.kind, identity.name
     )
+}
+
+/// Why Argo CD's repo server cannot stamp its tracking id on `object`, as
+/// the application's `ComparisonError` says it: it reads every annotation as
+/// a string first (reposerver `GenerateManifests` → `SetAppInstance` →
+/// `RemoveAnnotation`, apimachinery `NestedStringMap`), and a value YAML
+/// read as a number or a boolean fails the whole manifest. Never for a
+/// CustomResourceDefinition, which it does not stamp. With the pointer of
+/// the value.
+pub fn tracking_error(object: &Value) -> Option<(String, String)> {
+    let text = |field: &str| object.get(field).and_then(Value::as_str).unwrap_or_default();
+    if matches!(text("kind"), "" | "CustomResourceDefinition") {
+        return None;
+    }
+    let found = non_strings(object).into_iter().find(|found| found.pointer.starts_with("/metadata/annotations/"))?;
+    let api_version = text("apiVersion");
+    let group_version = if api_version.contains('/') { api_version.to_string() } else { format!("/{api_version}") };
+    let [namespace, name] = ["namespace", "name"].map(|field| object.pointer(&format!("/metadata/{field}")).and_then(Value::as_str).unwrap_or_default());
+    let message = format!(
+        "failed to set app instance tracking info on manifest: failed to get annotations for {group_version}, Kind={} {namespace}/{name}: \
+         .metadata.annotations accessor error: contains non-string value in the map under key {:?}: {} is of the type {}, expected string",
+        text("kind"),
+        found.name,
+        found.go_text(),
+        found.go_type()
+    );
+    Some((found.pointer, message))
 }
 
 /// `object` with its tracking id in `application` among its annotations.

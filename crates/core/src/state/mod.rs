@@ -3,6 +3,7 @@
 
 pub(crate) mod file_reads;
 pub mod defaults;
+pub mod string_maps;
 pub mod hook_annotations;
 pub mod kinds;
 pub mod meta;

@@ -52,6 +52,7 @@ use crate::options::Options;
 use crate::state::meta::metadata_map;
 use crate::state::protection::{has_sync_option, ARGO_SYNC_OPTIONS};
 use crate::state::State;
+use crate::sync::decoding::undecodable;
 use crate::sync::merge::created_by;
 use crate::sync::plan::Operation;
 use serde::Serialize;
@@ -94,14 +95,20 @@ pub enum Outcome {
 }
 
 /// What comes of applying `operation` over `actual` (`desired` is the state
-/// the plan was made for): only an update of an object already there can
-/// be refused or recreated.
+/// the plan was made for): a create or an update the API server cannot
+/// decode is refused (`sync::decoding`); otherwise only an update of an
+/// object already there can be refused or recreated.
 pub fn outcome(
     operation: &Operation,
     desired: &State,
     actual: &State,
     options: &Options,
 ) -> Outcome {
+    if let Operation::Create { key, object, .. } | Operation::Update { key, object, .. } = operation {
+        if let Some(refusal) = undecodable(key, object) {
+            return Outcome::Refused(refusal);
+        }
+    }
     let Operation::Update { key, object, .. } = operation else {
         return Outcome::Accepted;
     };

@@ -5,6 +5,7 @@
 //! are in `state::protection` and `state::hook_annotations`).
 
 pub mod apply;
+mod decoding;
 pub mod hook_tasks;
 pub mod immutable;
 pub mod merge;

@@ -11,6 +11,7 @@ mod images;
 mod patch;
 mod prune;
 mod secrets;
+mod strings;
 
 use crate::memo::Memo;
 use crate::options::Options;
@@ -23,6 +24,7 @@ use ignore_rules::ignore_rules_that_select_nothing;
 use images::image_warnings;
 use prune::{pruned_namespaces, unprotected_prunes};
 use secrets::plaintext_secret;
+use strings::values_not_strings;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -42,15 +44,17 @@ pub const UNPROTECTED_PRUNE: &str = "unprotected-prune";
 pub const PRUNED_NAMESPACE: &str = "pruned-namespace";
 pub const FIELD_OWNED_BY_CONTROLLER: &str = "field-owned-by-controller";
 pub const IGNORE_RULE_SELECTS_NOTHING: &str = "ignore-rule-selects-nothing";
+pub const VALUE_NOT_A_STRING: &str = "value-not-a-string";
 
 /// Every rule of the checklist.
-pub const RULES: [&str; 6] = [
+pub const RULES: [&str; 7] = [
     MUTABLE_IMAGE_TAG,
     PLAINTEXT_SECRET,
     UNPROTECTED_PRUNE,
     PRUNED_NAMESPACE,
     FIELD_OWNED_BY_CONTROLLER,
     IGNORE_RULE_SELECTS_NOTHING,
+    VALUE_NOT_A_STRING,
 ];
 
 const REPLICAS: [Step<'static>; 2] = [Step::Field("spec"), Step::Field("replicas")];
@@ -162,12 +166,13 @@ fn object_findings(memo: &mut Memo<bool, Vec<Warning>>, desired: &State, found: 
 }
 
 /// What the rules about one desired object alone find (`mutable-image-tag`,
-/// `plaintext-secret`); `skip_status` for a Kubernetes object, whose
+/// `plaintext-secret`, `value-not-a-string`); `skip_status` for a Kubernetes object, whose
 /// `status` the cluster writes.
 pub fn object_warnings<'a>(key: &str, object: impl Into<ValueRef<'a>>, skip_status: bool) -> Vec<Warning> {
     let object = object.into();
     let mut findings = image_warnings(key, object, skip_status);
     findings.extend(plaintext_secret(key, object));
+    findings.extend(values_not_strings(key, object));
     findings
 }
 

@@ -12,6 +12,7 @@ use super::Files;
 use crate::durations::{seconds, steps_for};
 use gitops_core::diff::flux_labels::{labelled_by, with_owner_labels, NAMESPACE_LABEL, NAME_LABEL};
 use gitops_core::diff::ignore::{Dialect, IgnoreRule};
+use gitops_core::diff::tracking::tracking_error;
 use gitops_core::error::InputError;
 use gitops_core::options::Agent;
 use gitops_core::state::kinds::{scope, Scope};
@@ -124,7 +125,8 @@ pub fn flux_layout(
 
 /// An environment's desired state as `agent` reads its `directory`: under
 /// Flux's, what its Kustomizations apply when Git declares some there, with
-/// them; else the directory's objects.
+/// them; else the directory's objects, which Argo CD's repo server refuses
+/// whole when it cannot stamp its tracking id on one (`tracking_error`).
 pub fn desired_under(
     workspace: &mut Workspace,
     files: &Files,
@@ -134,7 +136,10 @@ pub fn desired_under(
 ) -> Result<(State, Vec<KustomizationSpec>), InputError> {
     let state = desired_state(workspace, files, directory)?;
     if agent != Agent::Flux {
-        return Ok((state, Vec::new()));
+        return match state.objects().iter().find_map(|(key, object)| Some((key, tracking_error(object.value())?))) {
+            Some((key, (pointer, message))) => Err(InputError::shape(key, pointer, message)),
+            None => Ok((state, Vec::new())),
+        };
     }
     Ok(match flux_layout(workspace, files, &state, root)? {
         Some(layout) => (layout.state, layout.kustomizations),
