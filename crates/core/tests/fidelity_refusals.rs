@@ -161,7 +161,7 @@ everywhere! {
         let updated = refused(&web("version: \"1\", canary: yes"), &running, &flux);
         assert_eq!(updated, ["Deployment in version \"v1\" cannot be handled as a Deployment: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.labels of type string"], "YAML 1.1 reads yes as true, as Kubernetes' reader does");
         let warned = gitops_core::warnings::warnings(&web("version: 1"), &state(json!([])), &Options::default());
-        assert_eq!(warned.iter().map(|warning| (warning.rule, warning.message.split(':').next().unwrap())).collect::<Vec<_>>(), [("value-not-a-string", "`/metadata/labels/version` is a number as YAML reads `1` unquoted, where Kubernetes takes only a string")]);
+        assert_eq!(warned.iter().map(|warning| (warning.rule, warning.message.split(':').next().unwrap())).collect::<Vec<_>>(), [("value-not-a-string", "`/metadata/labels/version` is YAML's number `1`, where Kubernetes takes only a string")]);
     }
 
     fn an_annotation_that_is_not_a_string_fails_argo_cds_comparison_as_its_repo_server_says() {

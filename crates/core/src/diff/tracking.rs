@@ -40,22 +40,25 @@ pub fn tracking_id<'a>(application: &str, object: impl Into<ValueRef<'a>>) -> St
 /// the value.
 pub fn tracking_error(object: &Value) -> Option<(String, String)> {
     let text = |field: &str| object.get(field).and_then(Value::as_str).unwrap_or_default();
-    if matches!(text("kind"), "" | "CustomResourceDefinition") {
+    let kind = text("kind");
+    if matches!(kind, "" | "CustomResourceDefinition") {
         return None;
     }
-    let found = non_strings(object).into_iter().find(|found| found.pointer.starts_with("/metadata/annotations/"))?;
+    let found = non_strings(object.into()).into_iter().find(|found| found.go_field == "ObjectMeta.metadata.annotations")?;
+    let [namespace, name] = ["namespace", "name"].map(|field| object.get("metadata").and_then(|metadata| metadata.get(field)).and_then(Value::as_str).unwrap_or_default());
     let api_version = text("apiVersion");
-    let group_version = if api_version.contains('/') { api_version.to_string() } else { format!("/{api_version}") };
-    let [namespace, name] = ["namespace", "name"].map(|field| object.pointer(&format!("/metadata/{field}")).and_then(Value::as_str).unwrap_or_default());
     let message = format!(
-        "failed to set app instance tracking info on manifest: failed to get annotations for {group_version}, Kind={} {namespace}/{name}: \
-         .metadata.annotations accessor error: contains non-string value in the map under key {:?}: {} is of the type {}, expected string",
-        text("kind"),
+        "failed to set app instance tracking info on manifest: failed to get annotations for {}{}, Kind={kind} {}/{}: \
+         .metadata.annotations accessor error: contains non-string value in the map under key \"{}\": {} is of the type {}, expected string",
+        if api_version.contains('/') { "" } else { "/" },
+        api_version,
+        namespace,
+        name,
         found.name,
         found.go_text(),
         found.go_type()
     );
-    Some((found.pointer, message))
+    Some((found.pointer(), message))
 }
 
 /// `object` with its tracking id in `application` among its annotations.

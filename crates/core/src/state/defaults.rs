@@ -12,6 +12,8 @@ use serde_json::Value;
 pub fn with_api_server_defaults(object: &mut Value) {
     let scaled = matches!(object.get("kind").and_then(Value::as_str), Some("Deployment" | "StatefulSet" | "ReplicaSet"));
     if let Some(spec) = object.get_mut("spec").and_then(Value::as_object_mut).filter(|_| scaled) {
-        spec.entry("replicas").or_insert(Value::from(1));
+        if !spec.contains_key("replicas") {
+            spec.insert("replicas".into(), Value::from(1));
+        }
     }
 }

@@ -16,31 +16,29 @@ pub struct NonString<'a> {
     /// Where the map is, as Go's JSON decoder names its field:
     /// `ObjectMeta.metadata.labels`.
     pub go_field: &'static str,
-    /// The JSON pointer of the value: `/metadata/labels/version`.
-    pub pointer: String,
+    /// The map's JSON pointer, with its last slash: `/metadata/labels/`.
+    place: &'static str,
     pub name: &'a str,
     pub value: ValueRef<'a>,
 }
 
-/// Each map: its place in the object, and its Go field.
-const STRING_MAPS: [(&[&str], &str); 5] = [
-    (&["metadata", "labels"], "ObjectMeta.metadata.labels"),
-    (&["metadata", "annotations"], "ObjectMeta.metadata.annotations"),
-    (&["spec", "selector", "matchLabels"], "LabelSelector.spec.selector.matchLabels"),
-    (&["spec", "template", "metadata", "labels"], "ObjectMeta.spec.template.metadata.labels"),
-    (&["spec", "template", "metadata", "annotations"], "ObjectMeta.spec.template.metadata.annotations"),
+/// Each map: its fields in the object, its JSON pointer and its Go field.
+const STRING_MAPS: [(&[&str], &str, &str); 5] = [
+    (&["metadata", "labels"], "/metadata/labels/", "ObjectMeta.metadata.labels"),
+    (&["metadata", "annotations"], "/metadata/annotations/", "ObjectMeta.metadata.annotations"),
+    (&["spec", "selector", "matchLabels"], "/spec/selector/matchLabels/", "LabelSelector.spec.selector.matchLabels"),
+    (&["spec", "template", "metadata", "labels"], "/spec/template/metadata/labels/", "ObjectMeta.spec.template.metadata.labels"),
+    (&["spec", "template", "metadata", "annotations"], "/spec/template/metadata/annotations/", "ObjectMeta.spec.template.metadata.annotations"),
 ];
 
 /// Every value of the object's string maps that is not a string (`null`
 /// included: apimachinery's accessor refuses it too).
-pub fn non_strings<'a>(object: impl Into<ValueRef<'a>>) -> Vec<NonString<'a>> {
-    let object = object.into();
+pub fn non_strings(object: ValueRef<'_>) -> Vec<NonString<'_>> {
     let mut found = Vec::new();
-    for (place, go_field) in STRING_MAPS {
-        for (name, value) in object.at(place).map(ValueRef::fields).into_iter().flatten() {
+    for (fields, place, go_field) in STRING_MAPS {
+        for (name, value) in object.at(fields).map(ValueRef::fields).into_iter().flatten() {
             if value.kind() != Kind::String {
-                let pointer = format!("/{}/{}", place.join("/"), escape(name));
-                found.push(NonString { go_field, pointer, name, value });
+                found.push(NonString { go_field, place, name, value });
             }
         }
     }
@@ -48,6 +46,11 @@ pub fn non_strings<'a>(object: impl Into<ValueRef<'a>>) -> Vec<NonString<'a>> {
 }
 
 impl NonString<'_> {
+    /// The value's JSON pointer: `/metadata/labels/version`.
+    pub fn pointer(&self) -> String {
+        format!("{}{}", self.place, escape(self.name))
+    }
+
     /// The value as Go's encoding/json names its JSON type in an
     /// `UnmarshalTypeError`: `number`, `bool`, `object`, `array`.
     pub fn json_type(&self) -> &'static str {

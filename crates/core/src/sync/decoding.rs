@@ -12,7 +12,7 @@ use serde_json::Value;
 
 pub(crate) fn undecodable(key: &str, object: &Value) -> Option<Refusal> {
     let kind = object.get("kind")?.as_str()?;
-    let first = non_strings(object).into_iter().find(|found| !found.value.is_null())?;
+    let first = non_strings(object.into()).into_iter().find(|found| !found.value.is_null())?;
     let api_version = object.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
     let version = api_version.rsplit('/').next().unwrap_or_default();
     Some(Refusal {

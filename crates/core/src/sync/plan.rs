@@ -36,8 +36,9 @@ pub enum Operation {
         changes: Vec<Change>,
         object: Arc<Value>,
         /// Argo CD's `Replace=true`: written whole with `kubectl replace`
-        /// (`sync::replace`), what only the cluster set gone.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        /// (`sync::replace`), what only the cluster set gone. Written out for
+        /// the reader; a plan read back writes its objects alike without it.
+        #[serde(skip_deserializing, skip_serializing_if = "std::ops::Not::not")]
         replace: bool,
     },
     Delete {
