@@ -160,6 +160,21 @@ everywhere! {
         assert_eq!(settings.health, Some(Health::Missing), "the object itself is Missing");
     }
 
+    fn the_application_health_is_argo_cd_3s_set_application_health() {
+        let service = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "web"}, "spec": {"type": "ClusterIP"}});
+        let config = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}});
+        let deployment = |annotations: Value| json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web", "annotations": annotations},
+            "spec": {"replicas": 1, "template": {}}, "status": {"observedGeneration": 1, "replicas": 1, "conditions": [{"type": "Progressing", "status": "False", "reason": "ProgressDeadlineExceeded"}]}});
+        let health = |desired: Value, live: Value| report(&state(desired), &state(live), &Options::default()).status.health;
+        assert_eq!(health(json!([service, deployment(json!({}))]), json!([service])), Health::Healthy, "a Deployment not created yet does not lower it: OutOfSync says it is missing");
+        assert_eq!(health(json!([config]), json!([])), Health::Missing, "none of its objects is live: Missing, whatever their kinds");
+        assert_eq!(health(json!([deployment(json!({}))]), json!([deployment(json!({}))])), Health::Degraded);
+        let ignored = deployment(json!({"argocd.argoproj.io/ignore-healthcheck": "true"}));
+        let found = report(&state(json!([ignored])), &state(json!([ignored])), &Options::default());
+        assert_eq!(found.status.health, Health::Healthy, "ignore-healthcheck leaves it out");
+        assert_eq!((found.objects[0].health, found.objects[0].health_ignored), (Some(Health::Degraded), true), "its own health still shows");
+    }
+
     fn kinds_without_a_health_rule_have_none() {
         let config = json!([{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"}}]);
         let found = report(&state(config.clone()), &state(config), &Options::default());

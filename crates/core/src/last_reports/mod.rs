@@ -23,7 +23,6 @@
 //! (`state::kinds`), never from the state's CustomResourceDefinitions.
 
 mod changed;
-mod counts;
 mod patch;
 
 use crate::diff::held::{held, Held};
@@ -33,7 +32,7 @@ use crate::state::recent_reads::RecentReads;
 use crate::state::{Key, State};
 use crate::warnings::{reaches_other_objects, Across};
 use changed::{changed_keys, union};
-use counts::HealthCounts;
+use crate::report::health::HealthCounts;
 use patch::patched;
 
 /// How many reports are kept: the page's look at what was typed, the world's
@@ -155,7 +154,7 @@ impl LastReports {
                 desired: desired.clone(),
                 actual: actual.clone(),
                 options: options.clone(),
-                healths: HealthCounts::of(desired, &report.objects),
+                healths: HealthCounts::of(&report.objects),
                 report,
                 differences: held,
                 across,

@@ -3,7 +3,7 @@
 //! report held for them; what is about several objects is made again from the
 //! differences, which are few, as the report made it.
 
-use super::counts::HealthCounts;
+use crate::report::health::HealthCounts;
 use super::Kept;
 use crate::collect::{indices_at, spliced};
 use crate::diff::compare::{compare_pair, Difference};
@@ -41,7 +41,6 @@ pub(super) fn patched(
         });
     }
     let Kept {
-        desired: before,
         report,
         differences,
         mut healths,
@@ -95,7 +94,6 @@ pub(super) fn patched(
         changed,
         statuses,
         &mut healths,
-        [&before, desired],
     );
     let at_changed = indices_at(&differences, changed, |held| &*held.key);
     let differences = spliced(differences, &at_changed, held, |a, b| a.key.cmp(&b.key));
@@ -126,22 +124,20 @@ pub(super) fn patched(
     })
 }
 
-/// The statuses of `objects` of the state `before`, with those at the `changed`
-/// keys replaced by `fresh`, of the state `after`; `healths` counts them as it
-/// goes.
+/// The statuses of `objects`, with those at the `changed` keys replaced by
+/// `fresh`; `healths` counts them as it goes.
 fn patched_objects(
     objects: Vec<ObjectStatus>,
     changed: &[Key],
     fresh: Vec<ObjectStatus>,
     healths: &mut HealthCounts,
-    [before, after]: [&State; 2],
 ) -> Vec<ObjectStatus> {
     let at_changed = indices_at(&objects, changed, |status| &*status.key);
     for &at in &at_changed {
-        healths.take(before, &objects[at]);
+        healths.take(&objects[at]);
     }
     for status in &fresh {
-        healths.add(after, status);
+        healths.add(status);
     }
     spliced(objects, &at_changed, fresh, |a, b| a.key.cmp(&b.key))
 }

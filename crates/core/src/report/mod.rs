@@ -3,7 +3,9 @@
 
 use crate::diff::compare::{compare, compare_pairs, Difference};
 use crate::diff::drift::{drift_for, Drift};
-use crate::health::{has_health_check, health, overall, Health};
+use crate::health::{health, Health};
+use crate::state::meta::annotation;
+use health::HealthCounts;
 use crate::memo::Memo;
 use crate::options::Options;
 use crate::state::pairs::{aligned_in, Pair};
@@ -16,6 +18,11 @@ use crate::diff::compare::Comparisons;
 use crate::state::pairs::Walks;
 use serde::Serialize;
 use std::sync::Arc;
+
+pub(crate) mod health;
+
+/// An object whose health Argo CD leaves out of its application's.
+pub const IGNORE_HEALTHCHECK: &str = "argocd.argoproj.io/ignore-healthcheck";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum SyncStatus {
@@ -54,6 +61,10 @@ pub struct ObjectStatus {
     /// Missing when desired but absent; absent when the kind has no health rule.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub health: Option<Health>,
+    /// Its live object says `argocd.argoproj.io/ignore-healthcheck: "true"`:
+    /// its health is not the application's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub health_ignored: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -131,7 +142,7 @@ pub(crate) fn report_in<'a>(
         warnings_of_pairs(&mut memos.findings, desired, actual, &pairs, options);
     let report = Report {
         plan: plan_for(&differences, desired, options),
-        status: status_of(&drift, desired, &objects),
+        status: status_of(&drift, &objects),
         drift,
         objects,
         warnings,
@@ -145,14 +156,11 @@ pub(crate) fn report_in<'a>(
 }
 
 /// The status of `desired` as a whole: out of sync when anything drifted, and the
-/// worst health of its objects.
-fn status_of(drift: &Drift, desired: &State, objects: &[ObjectStatus]) -> Status {
-    let counted = objects
-        .iter()
-        .filter_map(|object| counted_health(desired, object));
+/// health its objects add up to (`Healths::overall`).
+fn status_of(drift: &Drift, objects: &[ObjectStatus]) -> Status {
     Status {
         sync: sync_of(drift),
-        health: overall(counted).unwrap_or(Health::Healthy),
+        health: HealthCounts::of(objects).overall(),
     }
 }
 
@@ -162,15 +170,6 @@ pub(crate) fn sync_of(drift: &Drift) -> SyncStatus {
         SyncStatus::Synced
     } else {
         SyncStatus::OutOfSync
-    }
-}
-
-/// The health `object` of `desired` counts for in the health of the whole: its
-/// own, but for a missing object of a kind without a health rule (Argo CD).
-pub(crate) fn counted_health(desired: &State, object: &ObjectStatus) -> Option<Health> {
-    match object.health {
-        Some(Health::Missing) if !desired.object(&object.key).is_some_and(has_health_check) => None,
-        health => health,
     }
 }
 
@@ -232,6 +231,7 @@ pub(crate) fn object_status(
             Some((live_key, live)) => health_of(live_key, live),
             None => Some(Health::Missing),
         },
+        health_ignored: pair.actual_entry().is_some_and(|(_, live)| annotation(live.view(), IGNORE_HEALTHCHECK) == Some("true")),
     })
 }
 
