@@ -462,3 +462,20 @@ fn the_explanation_says_when_the_agent_is_not_the_one_it_was_written_for() {
         Some("Told above with Argo CD; the agent is now Flux: the events, the badge and the Status tell it as Flux does.")
     );
 }
+
+#[test]
+fn a_card_whose_health_argo_cd_leaves_out_says_so() {
+    use gitops_page::Pane;
+    let mut model = with_preset("prune-database.yaml");
+    let application = gitops_world::scenario::DEFAULT_APPLICATION;
+    let text = format!(
+        "{}---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: canary, namespace: shop, annotations: {{argocd.argoproj.io/ignore-healthcheck: \"true\", argocd.argoproj.io/tracking-id: \"{application}:apps/Deployment:shop/canary\"}}}}\n\
+         spec: {{replicas: 1, template: {{}}}}\nstatus: {{observedGeneration: 1, conditions: [{{type: Progressing, status: \"False\", reason: ProgressDeadlineExceeded}}]}}\n",
+        model.panes.actual.text
+    );
+    model.act(Action::Edit(Pane::Actual, text.into()));
+    model.act(Action::Settle);
+    let picture = model.picture();
+    let card = picture.clusters[0].cards.iter().find(|card| card.name == "canary").expect("its card");
+    assert!(card.label().contains("Degraded, not the application's (ignore-healthcheck)"), "{}", card.label());
+}

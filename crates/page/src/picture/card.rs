@@ -35,6 +35,8 @@ pub struct Card {
     pub missing: bool,
     /// Fields the ignore rules leave out of the comparison.
     pub ignored: bool,
+    /// Its health is not the application's (`argocd.argoproj.io/ignore-healthcheck`).
+    pub health_ignored: bool,
     /// The fields its update changes (or changed, when Step just applied it).
     pub fields: Vec<String>,
     /// Deleted by the last sync: drawn once more, fading.
@@ -68,6 +70,7 @@ impl Card {
             extra: false,
             missing: false,
             ignored: false,
+            health_ignored: false,
             fields: Vec::new(),
             gone: false,
             unmanaged: false,
@@ -88,7 +91,10 @@ impl Card {
         if !self.unmanaged {
             parts.push(self.sync.to_string());
         }
-        parts.extend(self.health.map(|health| health.to_string()));
+        parts.extend(self.health.map(|health| match self.health_ignored {
+            true => format!("{health}, not the application's (ignore-healthcheck)"),
+            false => health.to_string(),
+        }));
         parts.push(format!("wave {}", self.wave));
         if self.gone {
             parts.push("deleted by the last sync".to_string());

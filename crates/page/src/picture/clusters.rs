@@ -109,6 +109,7 @@ pub(super) fn cluster_box(
                 },
                 missing: live.is_none(),
                 health: object.health,
+                health_ignored: object.health_ignored,
                 wave: match (operation, card.kind.as_str()) {
                     (Some(operation), _) => operation.wave(),
                     // As the sync that made it ran it, before what it holds.
