@@ -11,7 +11,7 @@ use super::ignore_rules::{argo_cd_rules, finding_of_rule};
 use super::prune::unprotected_prune_at;
 use super::{object_warnings, sort_findings, Across, Warning};
 use super::{FIELD_OWNED_BY_CONTROLLER, IGNORE_RULE_SELECTS_NOTHING, MUTABLE_IMAGE_TAG};
-use super::{PLAINTEXT_SECRET, UNPROTECTED_PRUNE};
+use super::{PLAINTEXT_SECRET, UNPROTECTED_PRUNE, VALUE_NOT_A_STRING};
 use crate::collect::{indices_at, spliced};
 use crate::options::Options;
 use crate::state::namespace::namespace_of;
@@ -21,12 +21,13 @@ use std::sync::Arc;
 
 /// The rules whose finding at a key reads the objects at that key alone (and
 /// what the rules across objects met, which `reaches_other_objects` keeps as
-/// it was): `mutable-image-tag` and `plaintext-secret` the desired object,
-/// `field-owned-by-controller` the desired object and the autoscalers' targets,
-/// `unprotected-prune` the desired object, else the live one.
-const OF_ONE_KEY: [&str; 4] = [
+/// it was): `mutable-image-tag`, `plaintext-secret` and `value-not-a-string`
+/// the desired object, `field-owned-by-controller` the desired object and the
+/// autoscalers' targets, `unprotected-prune` the desired object, else the live one.
+const OF_ONE_KEY: [&str; 5] = [
     MUTABLE_IMAGE_TAG,
     PLAINTEXT_SECRET,
+    VALUE_NOT_A_STRING,
     UNPROTECTED_PRUNE,
     FIELD_OWNED_BY_CONTROLLER,
 ];
