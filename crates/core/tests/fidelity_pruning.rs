@@ -124,4 +124,24 @@ everywhere! {
         assert_eq!(steps(&adopted.passes[0]), ["update Deployment/shop/web"]);
         assert!(adopted.converged);
     }
+
+    fn ignore_extraneous_keeps_an_extra_object_from_making_the_application_out_of_sync() {
+        let config = |name: &str, annotations: Value| json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": name, "namespace": "shop", "annotations": annotations}});
+        let tracked = |name: &str, more: Value| {
+            let mut annotations = json!({"argocd.argoproj.io/tracking-id": format!("shop:/ConfigMap:shop/{name}")});
+            annotations.as_object_mut().unwrap().extend(more.as_object().unwrap().clone());
+            config(name, annotations)
+        };
+        let desired = state(json!([tracked("settings", json!({}))]));
+        let actual = state(json!([tracked("settings", json!({})), tracked("generated", json!({"argocd.argoproj.io/compare-options": "IgnoreExtraneous"}))]));
+        let argo = Options { prune: true, application: Some("shop".into()), ..Options::default() };
+        let found = gitops_core::report(&desired, &actual, &argo);
+        assert_eq!(found.status.sync, SyncStatus::Synced, "the application stays Synced, so automated sync does not start for it");
+        let generated = found.objects.iter().find(|object| &*object.key == "ConfigMap/shop/generated").unwrap();
+        assert_eq!(generated.sync, SyncStatus::OutOfSync, "the object itself is OutOfSync");
+        assert!(sync(&desired, &actual, &argo).actual.get("ConfigMap/shop/generated").is_none(), "a sync with prune still deletes it");
+        let unmarked = state(json!([tracked("settings", json!({})), tracked("generated", json!({}))]));
+        assert_eq!(gitops_core::report(&desired, &unmarked, &argo).status.sync, SyncStatus::OutOfSync);
+    }
 }

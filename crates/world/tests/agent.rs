@@ -95,6 +95,28 @@ everywhere! {
         assert_eq!(left, ["ConfigMap/billing/kept"]);
     }
 
+    fn ignore_extraneous_keeps_self_heal_from_pruning_until_a_sync_runs_for_something_else() {
+        let config = |name: &str, annotations: Value| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name, "namespace": "shop", "annotations": annotations}, "data": {"level": "info"}});
+        let scenario = json!({
+            "repository": {"files": {"envs/prod/settings.json": config("settings", json!({}))}},
+            "clusters": {"prod": [config("settings", json!({})), config("generated", json!({"argocd.argoproj.io/compare-options": "IgnoreExtraneous"}))]},
+            "options": {"prune": true, "pollEvery": 1},
+            "script": [{"at": 5, "do": "commit", "author": "alice", "message": "More logs", "write": {"envs/prod/settings.json": {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings", "namespace": "shop"}, "data": {"level": "debug"}}}}],
+            "steps": 8,
+        });
+        let scenario = Scenario::parse("test.json", &scenario.to_string()).unwrap_or_else(|error| panic!("{error}"));
+        let mut world = World::new(&scenario);
+        for _ in 0..4 {
+            world.next_step();
+        }
+        assert!(world.clusters["prod"].actual().get("ConfigMap/shop/generated").is_some(), "self-heal leaves it: the application is Synced: {:#?}", lines(&world));
+        assert_eq!(world.summary().status["prod"].sync.to_string(), "Synced");
+        for _ in 4..8 {
+            world.next_step();
+        }
+        assert!(has(&world, "deleted ConfigMap/shop/generated from prod"), "the sync for the new commit prunes it: {:#?}", lines(&world));
+    }
+
     fn the_agent_prunes_in_mirrored_waves_and_first_in_each_wave() {
         let object = |kind: &str, name: &str, wave: i64, options: Option<&str>| {
             let mut annotations = json!({"argocd.argoproj.io/sync-wave": wave.to_string()});

@@ -111,7 +111,7 @@ pub(super) fn patched(
         report: Report {
             plan,
             status: Status {
-                sync: sync_of(&drift),
+                sync: sync_of(&drift, actual, options.acting_agent()),
                 health: healths.overall(),
             },
             drift,

@@ -7,7 +7,8 @@ use crate::health::{health, Health};
 use crate::state::meta::annotation;
 use health::HealthCounts;
 use crate::memo::Memo;
-use crate::options::Options;
+use crate::options::{Agent, Options};
+use crate::state::protection::ignores_extraneous;
 use crate::state::pairs::{aligned_in, Pair};
 use crate::state::{Key, Object, State};
 use crate::sync::apply::carry_out;
@@ -142,7 +143,7 @@ pub(crate) fn report_in<'a>(
         warnings_of_pairs(&mut memos.findings, desired, actual, &pairs, options);
     let report = Report {
         plan: plan_for(&differences, desired, options),
-        status: status_of(&drift, &objects),
+        status: status_of(&drift, actual, options, &objects),
         drift,
         objects,
         warnings,
@@ -157,16 +158,19 @@ pub(crate) fn report_in<'a>(
 
 /// The status of `desired` as a whole: out of sync when anything drifted, and the
 /// health its objects add up to (`Healths::overall`).
-fn status_of(drift: &Drift, objects: &[ObjectStatus]) -> Status {
+fn status_of(drift: &Drift, actual: &State, options: &Options, objects: &[ObjectStatus]) -> Status {
     Status {
-        sync: sync_of(drift),
+        sync: sync_of(drift, actual, options.acting_agent()),
         health: HealthCounts::of(objects).overall(),
     }
 }
 
-/// Out of sync when anything drifted.
-pub(crate) fn sync_of(drift: &Drift) -> SyncStatus {
-    if drift.is_empty() {
+/// Out of sync when anything drifted, but for an object Git does not declare
+/// that Argo CD's `IgnoreExtraneous` leaves out (`ignores_extraneous`; Flux
+/// reads none of Argo CD's annotations).
+pub(crate) fn sync_of(drift: &Drift, actual: &State, agent: Agent) -> SyncStatus {
+    let counts = |key: &String| agent != Agent::ArgoCd || !actual.object(key).is_some_and(|object| ignores_extraneous(object));
+    if drift.missing.is_empty() && drift.changed.is_empty() && !drift.extra.iter().any(counts) {
         SyncStatus::Synced
     } else {
         SyncStatus::OutOfSync

@@ -12,16 +12,30 @@ pub const FLUX_PRUNE: &str = "kustomize.toolkit.fluxcd.io/prune";
 pub const FLUX_RECONCILE: &str = "kustomize.toolkit.fluxcd.io/reconcile";
 pub const FLUX_SSA: &str = "kustomize.toolkit.fluxcd.io/ssa";
 
-fn sync_options(object: ValueRef<'_>) -> impl Iterator<Item = &str> {
-    annotation(object, ARGO_SYNC_OPTIONS)
-        .unwrap_or_default()
-        .split(',')
-        .map(str::trim)
+pub const ARGO_COMPARE_OPTIONS: &str = "argocd.argoproj.io/compare-options";
+
+/// The comma-separated options of the object's annotation `name`.
+fn options_of<'a>(object: ValueRef<'a>, name: &str) -> impl Iterator<Item = &'a str> {
+    annotation(object, name).unwrap_or_default().split(',').map(str::trim)
+}
+
+/// Whether one of the options of the object's annotation `name` is exactly
+/// `option` (gitops-engine's `HasAnnotationOption`).
+fn has_annotation_option(object: ValueRef<'_>, name: &str, option: &str) -> bool {
+    options_of(object, name).any(|item| item == option)
 }
 
 /// Whether one of the object's Argo CD sync options is exactly `option`.
 pub(crate) fn has_sync_option<'a>(object: impl Into<ValueRef<'a>>, option: &str) -> bool {
-    sync_options(object.into()).any(|item| item == option)
+    has_annotation_option(object.into(), ARGO_SYNC_OPTIONS, option)
+}
+
+/// Whether an object Git does not declare leaves its application Synced:
+/// `argocd.argoproj.io/compare-options: IgnoreExtraneous` (argo-cd
+/// controller/state.go: the object is OutOfSync, the application is not, so
+/// automated sync does not start for it; a sync with prune still deletes it).
+pub(crate) fn ignores_extraneous<'a>(object: impl Into<ValueRef<'a>>) -> bool {
+    has_annotation_option(object.into(), ARGO_COMPARE_OPTIONS, "IgnoreExtraneous")
 }
 
 /// An object's annotations and labels, found once for all that Flux asks
@@ -97,7 +111,7 @@ pub fn flux_skips_apply<'a>(
 /// `prune=false` for `Prune=false`: what is written, and what was meant.
 pub fn misspelt_sync_option<'a>(object: impl Into<ValueRef<'a>>) -> Option<(&'a str, &'static str)> {
     const OPTIONS: [&str; 3] = ["Prune=false", "Prune=confirm", "PruneLast=true"];
-    sync_options(object.into()).find_map(|item| {
+    options_of(object.into(), ARGO_SYNC_OPTIONS).find_map(|item| {
         OPTIONS
             .into_iter()
             .find(|option| item != *option && item.eq_ignore_ascii_case(option))

@@ -5,6 +5,7 @@ use super::*;
 use crate::cluster::{comparable, Cluster};
 use crate::event::Event;
 use crate::scenario::WorldOptions;
+use gitops_core::report::SyncStatus;
 use gitops_core::state::State;
 use gitops_core::sync::plan::{has_work, Operation};
 use gitops_core::Workspace;
@@ -94,10 +95,13 @@ impl Agent {
         let heal_at = application.last_sync.map_or(0, |last| {
             last.saturating_add(steps_for(self_heal_delay(application.reverts)))
         });
-        let heals = heal && has_work(&found.plan) && starts && step >= heal_at;
+        // Automated sync starts only for an application OutOfSync (appcontroller.go
+        // `autoSync`): work left by what IgnoreExtraneous keeps out of its status waits.
+        let auto_sync_may_start = found.status.sync == SyncStatus::OutOfSync || !has_work(&found.plan);
+        let heals = heal && has_work(&found.plan) && auto_sync_may_start && starts && step >= heal_at;
         let sync = manual
             || application.syncing
-            || (options.auto_sync && new_revision && !failed)
+            || (options.auto_sync && new_revision && !failed && auto_sync_may_start)
             || heals;
         let why = if manual {
             "a person asked for a sync".to_string()
