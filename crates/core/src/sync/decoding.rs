@@ -7,7 +7,7 @@
 //! of type string`. A `null` decodes as an empty string and passes.
 
 use crate::state::string_maps::non_strings;
-use crate::sync::immutable::Refusal;
+use crate::sync::refusal::Refusal;
 use serde_json::Value;
 
 pub(crate) fn undecodable(key: &str, object: &Value) -> Option<Refusal> {

@@ -61,13 +61,7 @@ use serde_json::{Map, Value};
 /// Flux's force label or annotation (value `enabled`).
 pub const FLUX_FORCE: &str = "kustomize.toolkit.fluxcd.io/force";
 
-/// An update the API server refuses, and what it says.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Refusal {
-    pub key: String,
-    /// `Deployment.apps "web" is invalid: spec.selector: Invalid value: ...: field is immutable`.
-    pub message: String,
-}
+pub use crate::sync::refusal::Refusal;
 
 /// An object a sync deleted and created again instead of updating it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -11,6 +11,7 @@ pub mod immutable;
 pub mod merge;
 pub mod order;
 pub mod plan;
+mod refusal;
 pub mod replace;
 
 pub use apply::{apply, carry_out, CarriedOut};
