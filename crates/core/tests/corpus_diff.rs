@@ -8,6 +8,8 @@ use gitops_testing::everywhere;
 
 use gitops_core::diff::changes::{changes, Change, Rules};
 use gitops_core::diff::normalize::{desired_as_stored, last_applied, Mode};
+use gitops_core::state::key_of;
+use gitops_core::state::namespace::placed_in;
 use gitops_core::text::tape::Tape;
 use gitops_core::value::ValueRef;
 use serde_json::Value;
@@ -36,21 +38,15 @@ const PAIRS: [(&str, &str, &str); 9] = [
 
 const EXPECTED: &str = include_str!("fixtures/argo-cd/expected.json");
 
-/// The paths that differ between a config (Git) and a live object. Like
-/// Argo CD, a config without a namespace gets the one it is deployed to
-/// (here, the live object's). The changes found in tapes of the two objects
-/// must be those found in them built.
+/// The paths that differ between a config (Git) and a live object, the
+/// config placed in its application's destination namespace (`placed_in`),
+/// which is where the live object was deployed. The changes found in tapes of
+/// the two objects must be those found in them built.
 fn changed_paths(config: &str, live: &str) -> Vec<String> {
-    let mut config: Value = serde_json::from_str(config).unwrap();
+    let config: Value = serde_json::from_str(config).unwrap();
     let live: Value = serde_json::from_str(live).unwrap();
-    if let (Some(namespace), Some(metadata)) = (
-        live.pointer("/metadata/namespace"),
-        config["metadata"].as_object_mut(),
-    ) {
-        metadata
-            .entry("namespace")
-            .or_insert_with(|| namespace.clone());
-    }
+    let destination = live.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("default");
+    let config = placed_in(&config, destination).unwrap_or(config);
     let last = last_applied(&live);
     let rules = Rules {
         mode: Mode::Kubernetes,
@@ -87,6 +83,17 @@ everywhere! {
             }
         }
         assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    fn elasticsearch_and_wordpress_name_no_namespace_and_land_in_their_destination() {
+        for name in ["elasticsearch", "wordpress"] {
+            let (_, config, live) = PAIRS.iter().find(|(pair, _, _)| *pair == name).unwrap();
+            let [config, live]: [Value; 2] = [config, live].map(|text| serde_json::from_str(text).unwrap());
+            assert!(config.pointer("/metadata/namespace").is_none(), "{name}");
+            let placed = placed_in(&config, live["metadata"]["namespace"].as_str().unwrap()).unwrap();
+            assert_eq!(key_of(&placed), key_of(&live), "{name}: Git's object and the live one are one object there");
+            assert_ne!(key_of(&config), key_of(&live), "{name}: not in default");
+        }
     }
 
     fn every_pair_names_its_expectation() {

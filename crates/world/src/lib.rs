@@ -160,7 +160,7 @@ impl World {
         let directory = self.desired_path(environment);
         let options = &self.options;
         self.workspace
-            .with(|workspace| repository::flux::desired_under(workspace, &files, &directory, options.agent, &options.application))
+            .with(|workspace| repository::flux::desired_under(workspace, &files, &directory, options.agent, (&options.application, options.namespace.as_deref())))
             .map(|(_, kustomizations)| kustomizations)
             .unwrap_or_default()
     }
@@ -188,7 +188,7 @@ impl World {
     pub fn rendered(&self, files: &Files, directory: &str) -> Result<State, InputError> {
         let options = &self.options;
         self.workspace.with(|workspace| {
-            repository::flux::desired_under(workspace, files, directory, options.agent, &options.application)
+            repository::flux::desired_under(workspace, files, directory, options.agent, (&options.application, options.namespace.as_deref()))
                 .map(|(state, _)| state)
         })
     }

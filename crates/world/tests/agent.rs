@@ -117,6 +117,26 @@ everywhere! {
         assert!(has(&world, "deleted ConfigMap/shop/generated from prod"), "the sync for the new commit prunes it: {:#?}", lines(&world));
     }
 
+    fn an_object_that_names_no_namespace_lands_in_the_destination_namespace() {
+        let config: Value = serde_json::from_str(include_str!("../../core/tests/fixtures/argo-cd/diff/elasticsearch-config.json")).unwrap();
+        let live: Value = serde_json::from_str(include_str!("../../core/tests/fixtures/argo-cd/diff/elasticsearch-live.json")).unwrap();
+        let scenario = |options: Value| {
+            let text = json!({
+                "repository": {"files": {"envs/prod/elasticsearch.json": config}},
+                "clusters": {"prod": [live]},
+                "options": options,
+                "steps": 2,
+            });
+            World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
+        };
+        let theirs = scenario(json!({"namespace": "elasticsearch4", "autoSync": false}));
+        assert_eq!(theirs.summary().status["prod"].sync.to_string(), "Synced", "Argo CD's own fixture is in sync in its destination: {:#?}", lines(&theirs));
+        let default = scenario(json!({"autoSync": false}));
+        assert_eq!(default.summary().status["prod"].sync.to_string(), "OutOfSync", "in default it is another object");
+        let synced = scenario(json!({"namespace": "search"}));
+        assert!(synced.clusters["prod"].actual().get("StatefulSet/search/elasticsearch4-data").is_some(), "{:#?}", lines(&synced));
+    }
+
     fn the_agent_prunes_in_mirrored_waves_and_first_in_each_wave() {
         let object = |kind: &str, name: &str, wave: i64, options: Option<&str>| {
             let mut annotations = json!({"argocd.argoproj.io/sync-wave": wave.to_string()});

@@ -20,6 +20,11 @@ fn scenario_error(text: &str) -> InputError {
 }
 
 everywhere! {
+    fn a_destination_namespace_kubernetes_would_refuse_says_where() {
+        let error = scenario_error(r#"{"desired": {}, "options": {"namespace": "Shop_1"}}"#);
+        assert_eq!(error.to_string(), "lesson.json at /options/namespace: `Shop_1` is no namespace: a name of at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit (RFC 1123)");
+    }
+
     fn text_that_is_not_json_gives_its_line_and_column() {
         let error = state_error("{\n  \"web\": {\"replicas\" 3}\n}");
         assert_eq!(error.kind, ErrorKind::Syntax);

@@ -2,8 +2,8 @@
 //! (controller/state.go) puts a namespaced object that names no namespace in
 //! the application's destination namespace and takes the namespace off a
 //! cluster-scoped one; `kubectl apply` puts the first in the context's
-//! namespace, `default` unless set. The playground's scenarios name no
-//! destination, so it is `default`.
+//! namespace, `default` unless set. A scenario's `namespace` option is the
+//! destination (`placed_in`); without one it is `default`.
 
 use crate::state::kinds::{scope, Scope};
 use crate::value::{ValueCow, ValueRef};
@@ -27,6 +27,20 @@ pub fn namespace_of<'a>(object: impl Into<ValueRef<'a>>) -> Option<&'a str> {
         .and_then(ValueRef::as_str)
         .filter(|namespace| !namespace.is_empty());
     Some(written.unwrap_or(DESTINATION_NAMESPACE))
+}
+
+/// `object` placed in an application's destination namespace `destination`,
+/// as Argo CD's `NormalizeTargetObjects` sets it: a namespaced object that
+/// names no namespace (or an empty one) gets it. None for any other object.
+pub fn placed_in(object: &Value, destination: &str) -> Option<Value> {
+    object.get("kind")?.as_str()?;
+    let written = object.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or_default();
+    if scope(object) == Scope::Cluster || !written.is_empty() {
+        return None;
+    }
+    let mut placed = object.clone();
+    placed.get_mut("metadata")?.as_object_mut()?.insert("namespace".into(), Value::from(destination));
+    Some(placed)
 }
 
 /// The object with the namespace it lands in written in its metadata, as

@@ -232,7 +232,7 @@ impl Agent {
         {
             return;
         }
-        match desired_under(workspace, &files, &directory, options.agent, &options.application) {
+        match desired_under(workspace, &files, &directory, options.agent, (&options.application, options.namespace.as_deref())) {
             Ok((state, flux_layout)) => {
                 application.flux_layout = flux_layout;
                 let changed = application.target.as_ref() != Some(&state);

@@ -16,6 +16,7 @@ use gitops_core::diff::tracking::tracking_error;
 use gitops_core::error::InputError;
 use gitops_core::options::Agent;
 use gitops_core::state::kinds::{scope, Scope};
+use gitops_core::state::namespace::placed_in;
 use gitops_core::state::{key_of, State};
 use gitops_core::Workspace;
 use serde_json::Value;
@@ -126,25 +127,39 @@ pub fn flux_layout(
 /// An environment's desired state as `agent` reads its `directory`: under
 /// Flux's, what its Kustomizations apply when Git declares some there, with
 /// them; else the directory's objects, which Argo CD's repo server refuses
-/// whole when it cannot stamp its tracking id on one (`tracking_error`).
+/// whole when it cannot stamp its tracking id on one (`tracking_error`), and
+/// which Argo CD places in the application's `destination` namespace
+/// (`placed_in`). Flux's root Kustomization has no such namespace.
 pub fn desired_under(
     workspace: &mut Workspace,
     files: &Files,
     directory: &str,
     agent: Agent,
-    root: &str,
+    (root, destination): (&str, Option<&str>),
 ) -> Result<(State, Vec<KustomizationSpec>), InputError> {
     let state = desired_state(workspace, files, directory)?;
     if agent != Agent::Flux {
-        return match state.objects().iter().find_map(|(key, object)| Some((key, tracking_error(object.value())?))) {
-            Some((key, (pointer, message))) => Err(InputError::shape(key, pointer, message)),
-            None => Ok((state, Vec::new())),
-        };
+        if let Some((key, (pointer, message))) = state.objects().iter().find_map(|(key, object)| Some((key, tracking_error(object.value())?))) {
+            return Err(InputError::shape(key, pointer, message));
+        }
+        return Ok((destination.map_or(state.clone(), |destination| placed(&state, destination)), Vec::new()));
     }
     Ok(match flux_layout(workspace, files, &state, root)? {
         Some(layout) => (layout.state, layout.kustomizations),
         None => (state, Vec::new()),
     })
+}
+
+/// `state` with each namespaced object that names no namespace in `destination`.
+pub(crate) fn placed(state: &State, destination: &str) -> State {
+    let mut placed = State::empty(state.form().clone());
+    for (key, object) in state.objects() {
+        match placed_in(object.value(), destination).and_then(|object| Some((key_of(&object)?, object))) {
+            Some((key, object)) => placed.insert(key, object),
+            None => placed.insert_shared(key.clone(), object.clone()),
+        }
+    }
+    placed
 }
 
 /// The objects of `layout` that the Kustomization `name` applies.

@@ -171,6 +171,10 @@ pub struct WorldOptions {
     /// carrying theirs are the agent's to report and prune.
     #[serde(skip_serializing_if = "is_default_application")]
     pub application: String,
+    /// The Application's `destination.namespace`: where Argo CD puts an object
+    /// that names no namespace (`NormalizeTargetObjects`); `default` when none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
     /// Argo CD's sync option `ServerSideApply=true`: its sync applies
     /// server-side as `argocd-controller` and compares as that apply merges.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -218,6 +222,7 @@ impl Default for WorldOptions {
             ignore: Vec::new(),
             respect_ignore_differences: false,
             application: DEFAULT_APPLICATION.into(),
+            namespace: None,
             server_side_apply: false,
             force: false,
             retry: None,
@@ -418,7 +423,7 @@ impl Scenario {
             &files,
             &self.path_of(environment),
             self.options.agent,
-            &self.options.application,
+            (&self.options.application, self.options.namespace.as_deref()),
         )
         .map(|(state, _)| state)
         .unwrap_or_else(|_| State::empty(gitops_core::state::Form::Named));
@@ -431,7 +436,12 @@ impl Scenario {
     /// `environment`'s cluster at the start, as the scenario's agent left it
     /// (`as_the_agent_left_it`).
     pub fn cluster_at_start(&self, environment: &str) -> Option<State> {
-        let state = self.clusters.get(environment)?.clone();
+        let state = self.clusters.get(environment)?;
+        // What Argo CD left there, it left in its destination namespace.
+        let state = match (&self.options.namespace, self.options.agent) {
+            (Some(destination), Agent::ArgoCd) => crate::repository::flux::placed(state, destination),
+            _ => state.clone(),
+        };
         Some(as_the_agent_left_it(state, &self.options.application, self.options.agent))
     }
 }

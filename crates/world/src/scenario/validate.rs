@@ -160,6 +160,13 @@ impl Scenario {
             let actual = in_form_of(source, &places, &desired, actual)?;
             clusters.insert(environment.clone(), actual);
         }
+        if let Some(namespace) = raw.options.namespace.as_deref().filter(|namespace| !is_dns_label(namespace)) {
+            return Err(InputError::shape(
+                source,
+                "/options/namespace",
+                format!("`{namespace}` is no namespace: a name of at most 63 lowercase letters, digits and '-', starting and ending with a letter or digit (RFC 1123)"),
+            ));
+        }
         if raw.options.poll_every == 0 {
             return Err(InputError::shape(
                 source,
@@ -233,4 +240,13 @@ fn check_version(source: &str, version: Option<&Value>) -> Result<(), InputError
             format!("this playground reads scenario version {SCENARIO_VERSION}; found {other}"),
         )),
     }
+}
+
+/// A namespace's name as Kubernetes takes it (`IsDNS1123Label`).
+fn is_dns_label(name: &str) -> bool {
+    let alphanumeric = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+    (1..=63).contains(&name.len())
+        && name.chars().all(|c| alphanumeric(c) || c == '-')
+        && name.starts_with(alphanumeric)
+        && name.ends_with(alphanumeric)
 }
