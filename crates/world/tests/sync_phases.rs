@@ -109,6 +109,25 @@ everywhere! {
         assert_eq!(status(&world), (SyncStatus::Synced, Health::Healthy));
     }
 
+    fn an_operation_keeps_its_revision_and_the_next_automated_sync_runs_the_new_one_with_its_hooks() {
+        let settings = |level: &str| json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "settings", "namespace": "shop", "annotations": {"argocd.argoproj.io/sync-wave": "1"}}, "data": {"level": level}});
+        let files = json!({
+            "web": web(2),
+            "settings": settings("info"),
+            "smoke": job(json!({"generateName": "smoke-", "namespace": "shop", "annotations": {"argocd.argoproj.io/hook": "PostSync", "argocd.argoproj.io/hook-delete-policy": "HookSucceeded"}}), "registry.example/tools:1"),
+        });
+        let commit = json!([{"at": 1, "do": "commit", "author": "alice", "message": "More logs", "write": {"envs/prod/settings.json": settings("debug")}}]);
+        let world = world(files, json!({"pollEvery": 1}), commit, 16);
+        let [second, first] = [0, 1].map(|back| world.repository.log().nth(back).map(|commit| commit.id.clone()).unwrap());
+        let first_settings = lines(&world).into_iter().find(|line| line.contains("created ConfigMap/shop/settings")).unwrap_or_default();
+        assert!(first_settings.contains(&format!("Git moved to {first}")), "wave 1 applies the revision its operation started with: {:#?}", lines(&world));
+        assert!(has(&world, &format!("created PostSync hook Job/shop/smoke-{first}-postsync-0 in prod")), "{:#?}", lines(&world));
+        assert!(has(&world, "updated ConfigMap/shop/settings in prod at /data/level (info → debug)"), "the next automated sync runs the new revision: {:#?}", lines(&world));
+        assert!(lines(&world).iter().any(|line| line.contains(&format!("created PostSync hook Job/shop/smoke-{second}-postsync-"))), "with its own hooks: {:#?}", lines(&world));
+        assert_eq!(world.clusters["prod"].actual().get("ConfigMap/shop/settings").unwrap()["data"]["level"], "debug");
+    }
+
     fn a_failed_pre_sync_hook_fails_the_sync_then_sync_fail_hooks_run_and_hook_failed_ones_go() {
         let files = json!({
             "web": web(2),

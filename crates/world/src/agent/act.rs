@@ -34,9 +34,13 @@ impl Agent {
             application.sync_error = None;
             application.retry = None;
         }
-        let (target, revision) = match &application.retry {
-            Some(retry) => (retry.target.clone(), retry.revision.clone()),
-            None => match &application.target {
+        // An operation keeps its revision to its end (appcontroller.go: the
+        // operation's sync.revision is set when it starts); the retries of a
+        // failed one keep theirs.
+        let (target, revision) = match (&application.retry, &application.operation) {
+            (Some(retry), _) => (retry.target.clone(), retry.revision.clone()),
+            (None, Some((target, revision))) if application.syncing => (target.clone(), revision.clone()),
+            (None, _) => match &application.target {
                 Some(target) => (
                     target.clone(),
                     application.target_revision.clone().unwrap_or_default(),

@@ -31,6 +31,10 @@ pub struct Application {
     /// A sync runs wave by wave: true while later waves wait.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub syncing: bool,
+    /// The desired state and revision of the sync in progress: a commit that
+    /// lands meanwhile changes `target`, not the running operation.
+    #[serde(skip)]
+    operation: Option<(State, String)>,
     /// What the sync last waited for, so it is reported once.
     #[serde(skip)]
     waiting: Option<String>,

@@ -42,6 +42,7 @@ fn settle(
         ..
     } = *sync;
     application.syncing = progress == Progress::Waiting;
+    application.operation = application.syncing.then(|| (target.clone(), revision.to_string()));
     let message = match progress {
         Progress::Waiting => return,
         Progress::Finished => {
