@@ -11,19 +11,36 @@ use gitops_testing::everywhere;
 use gitops_world::scenario::Scenario;
 use gitops_world::World;
 use serde_json::{json, Map, Value};
-use std::path::Path;
+
+macro_rules! file {
+    ($path:literal) => {
+        ($path, include_str!(concat!("fixtures/argocd-example-apps/", $path)))
+    };
+}
+
+/// Every file of the five examples, by its path in their repository (read in
+/// at build time: the tests run in wasm too, which has no file system).
+const FILES: [(&str, &str); 10] = [
+    file!("guestbook/guestbook-ui-deployment.yaml"),
+    file!("guestbook/guestbook-ui-svc.yaml"),
+    file!("helm-hooks/manifests.yaml"),
+    file!("kustomize-guestbook/guestbook-ui-deployment.yaml"),
+    file!("kustomize-guestbook/guestbook-ui-svc.yaml"),
+    file!("kustomize-guestbook/kustomization.yaml"),
+    file!("pre-post-sync/kustomization.yaml"),
+    file!("pre-post-sync/post-sync-job.yaml"),
+    file!("pre-post-sync/pre-sync-job.yaml"),
+    file!("sync-waves/manifests.yaml"),
+];
 
 /// The world of the example `name` (and the directories it builds on), run for
 /// 20 minutes; its event lines.
 fn run(name: &str, bases: &[&str]) -> (World, Vec<String>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/argocd-example-apps");
     let mut files = Map::new();
-    for directory in std::iter::once(&name).chain(bases) {
-        let mut entries: Vec<_> = std::fs::read_dir(root.join(directory)).unwrap().map(|entry| entry.unwrap().path()).collect();
-        entries.sort();
-        for path in entries {
-            let file = path.file_name().unwrap().to_str().unwrap();
-            files.insert(format!("{directory}/{file}"), Value::from(std::fs::read_to_string(&path).unwrap()));
+    for (path, text) in FILES {
+        let (directory, _) = path.split_once('/').unwrap();
+        if directory == name || bases.contains(&directory) {
+            files.insert(path.to_string(), Value::from(text));
         }
     }
     let scenario = json!({

@@ -17,6 +17,7 @@ use crate::repository::Files;
 use gitops_core::diff::ignore::IgnoreRule;
 use gitops_core::error::InputError;
 use gitops_core::state::State;
+use gitops_core::text::typed::typed;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -111,7 +112,7 @@ fn application_of(application: &Value) -> Result<Declared, Wrong> {
     };
     let retry = match policy.get("retry") {
         None | Some(Value::Null) => None,
-        Some(retry) => Some(serde_json::from_value(retry.clone()).map_err(|error| ("/spec/syncPolicy/retry".to_string(), error.to_string()))?),
+        Some(retry) => Some(typed("retry", retry.clone()).map_err(|error| (format!("/spec/syncPolicy/retry{}", error.pointer.unwrap_or_default()), error.message))?),
     };
     let ignore = match application.pointer("/spec/ignoreDifferences") {
         None | Some(Value::Null) => Vec::new(),
