@@ -1,7 +1,7 @@
 //! In a lesson's iframe (`?embed=1`): the scenario, its panes and plan, and the
 //! controls; or (`view=picture`) the picture of the world with its controls.
 
-use crate::ui::components::{time_bar, PictureView, PlanView, status_view, TimeBarProps};
+use crate::ui::components::{time_bar, PictureView, plan_view, PlanViewProps, status_view, TimeBarProps};
 use crate::ui::embed::Panes;
 use crate::ui::page_parts::{controls, state_pane, notice, resumed_notice, use_picture, StepEvents};
 use crate::ui::ptr_eq::PtrEq;
@@ -103,7 +103,7 @@ pub fn embedded_page(props: &EmbeddedProps) -> Html {
                     if model.panes.is_stale() {
                         <p class="stale-note">{ "Showing the last plan that could be computed: fix the error above to update it." }</p>
                     }
-                    <PlanView done={model.playback.done.clone()} report={PtrEq(report.clone())} />
+                    { plan_view(&PlanViewProps { done: model.playback.done.clone(), report: PtrEq(report.clone()) }) }
                     { status_view(&report, &model.kustomizations(), &model.agent_notes()) }
                 </div>
             }

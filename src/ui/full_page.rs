@@ -5,7 +5,7 @@ use crate::ui::components::plan_view::card_id;
 use crate::ui::components::{
     header, options_panel, preset_menu, tabs, time_bar, HeaderProps, OptionsPanelProps, PresetMenuProps, TabsProps, TimeBarProps,
     
-    exercise_panel, ExercisePanelProps, FullControls, Help, PictureView, PlanView, SharePanel, status_view, Timeline, warnings_view,
+    exercise_panel, ExercisePanelProps, FullControls, Help, PictureView, plan_view, PlanViewProps, SharePanel, status_view, timeline, TimelineProps, warnings_view,
 };
 use crate::ui::page_parts::{controls, state_pane, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
 use crate::ui::ptr_eq::PtrEq;
@@ -149,7 +149,7 @@ pub fn full_page(props: &PageProps) -> Html {
                         <p class="stale-note">{ "Showing the last plan that could be computed: fix the error above to update it." }</p>
                     }
                     if let Some(report) = report {
-                        <PlanView done={model.playback.done.clone()} report={PtrEq(report.clone())} />
+                        { plan_view(&PlanViewProps { done: model.playback.done.clone(), report: PtrEq(report.clone()) }) }
                         { status_view(&report, &model.kustomizations(), &model.agent_notes()) }
                         { warnings_view(&report) }
                     }
@@ -169,14 +169,7 @@ pub fn full_page(props: &PageProps) -> Html {
                     }) }
                 </div>
                 <div id="panel-timeline" class={panel_class(Panel::Timeline)}>
-                    <Timeline
-                        {events}
-                        {history}
-                        started={world.started}
-                        {on_revert}
-                        {on_approve}
-                        {on_merge}
-                    />
+                    { timeline(&TimelineProps { events, history, started: world.started, on_revert, on_approve, on_merge }) }
                 </div>
             </main>
         </>

@@ -4,7 +4,6 @@ use gitops_core::{Operation, Report};
 use gitops_world::registry::shorten_digests;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
 pub struct PlanViewProps {
     /// Operations applied by Step, oldest first.
     pub done: Vec<Operation>,
@@ -12,8 +11,9 @@ pub struct PlanViewProps {
     pub report: PtrEq<Report>,
 }
 
-/// The plan as cards, in the order a sync runs them; applied ones first.
-#[function_component(PlanView)]
+/// The plan as cards, in the order a sync runs them; applied ones first. A
+/// function of its props rather than a component: each card is a component
+/// that skips a redraw when its operation did not change.
 pub fn plan_view(props: &PlanViewProps) -> Html {
     let cards = props
         .done

@@ -15,7 +15,6 @@ use gitops_world::summary::History;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties)]
 pub struct TimelineProps {
     pub events: Rc<Vec<WorldEvent>>,
     pub history: Rc<History>,
@@ -24,15 +23,15 @@ pub struct TimelineProps {
     /// A person asks to revert a commit (its id).
     pub on_revert: Callback<String>,
     /// The reviewer approves a pull request (its number).
-    #[prop_or_default]
     pub on_approve: Callback<u32>,
     /// A person merges a pull request (its number).
-    #[prop_or_default]
     pub on_merge: Callback<u32>,
 }
 
-/// The world over time, in six regions.
-#[function_component(Timeline)]
+/// The world over time, in six regions. A function of its props rather than a
+/// component (whose machinery costs the first visit more than drawing these again
+/// does): its event list and Git log are components that skip a redraw when their
+/// lists did not change.
 pub fn timeline(props: &TimelineProps) -> Html {
     let history = &props.history;
     html! {
@@ -44,17 +43,6 @@ pub fn timeline(props: &TimelineProps) -> Html {
             { registry::running_view(&HistoryProps { history: history.clone() }) }
             { agent::agent_view(&HistoryProps { history: history.clone() }) }
         </div>
-    }
-}
-
-impl PartialEq for TimelineProps {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.events, &other.events)
-            && same(&self.history, &other.history)
-            && self.started == other.started
-            && self.on_revert == other.on_revert
-            && self.on_approve == other.on_approve
-            && self.on_merge == other.on_merge
     }
 }
 

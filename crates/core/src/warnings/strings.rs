@@ -11,7 +11,7 @@ use crate::value::ValueRef;
 pub(super) fn values_not_strings(key: &str, object: ValueRef) -> Vec<Warning> {
     let warn = |found: &crate::state::string_maps::NonString| {
         let message = format!(
-            "`{}` is YAML's {} `{}`, where Kubernetes takes only a string: the API server refuses the object, and Argo CD fails its comparison on an annotation. Quote it.",
+            "`{}` is YAML's {} `{}`, where Kubernetes takes only a string: the object is refused. Quote it.",
             found.pointer(),
             found.json_type(),
             found.value.to_value()

@@ -18,7 +18,7 @@ pub(crate) fn operation_event(
     let what = match operation {
         Operation::Create { key, .. } => format!("created {key} in {environment}"),
         Operation::Update { key, changes, replace: true, .. } => format!(
-            "replaced {key} in {environment} at {}, whole: what only the cluster set is gone (Replace=true is kubectl replace)",
+            "replaced {key} in {environment} at {}: written whole (Replace=true), what only the cluster set is gone",
             describe_changes(changes)
         ),
         Operation::Update { key, changes, .. } if following_git => format!(
