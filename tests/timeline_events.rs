@@ -3,7 +3,7 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use gitops_playground::ui::components::Timeline;
+use gitops_playground::ui::components::{timeline, TimelineProps};
 use gitops_world::event::Event as WorldEvent;
 use gitops_world::scenario::Scenario;
 use gitops_world::summary::History;
@@ -117,7 +117,7 @@ fn growing(props: &GrowingProps) -> Html {
     html! {
         <>
             <button onclick={more}>{ "More" }</button>
-            <Timeline {events} history={props.history.clone()} started=true on_revert={Callback::noop()} />
+            { timeline(&TimelineProps { events, history: props.history.clone(), started: true, on_revert: Callback::noop(), on_approve: Callback::noop(), on_merge: Callback::noop() }) }
         </>
     }
 }

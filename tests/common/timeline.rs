@@ -2,7 +2,7 @@
 //! events and history a test gives it, and the regions and buttons its tests read.
 
 use super::dom::all;
-use gitops_playground::ui::components::Timeline;
+use gitops_playground::ui::components::{timeline, TimelineProps};
 use gitops_world::event::Event as WorldEvent;
 use gitops_world::scenario::Scenario;
 use gitops_world::summary::History;
@@ -36,12 +36,14 @@ fn harness(props: &HarnessProps) -> Html {
     };
     html! {
         <>
-            <Timeline
-                events={props.events.clone()}
-                history={props.history.clone()}
-                started={props.started}
-                {on_revert}
-            />
+            { timeline(&TimelineProps {
+                events: props.events.clone(),
+                history: props.history.clone(),
+                started: props.started,
+                on_revert,
+                on_approve: Callback::noop(),
+                on_merge: Callback::noop(),
+            }) }
             <output class="reverted">{ (*reverted).clone() }</output>
         </>
     }
