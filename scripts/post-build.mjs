@@ -17,7 +17,8 @@
 //      has index.html fetch that and unpack it as it arrives (pack.mjs, with the decoder
 //      of xz-decoder.mjs), the plain wasm the fallback; under an absolute public URL,
 //      points index.html's register-sw.js and menu.json at it (public-url.mjs);
-//   2. writes api.js, the stable module lesson pages import, and api.d.ts (api.mjs);
+//   2. packs the API module's wasm with xz too, and writes api.js, the stable module
+//      lesson pages import, which unpacks it with the same decoder, and api.d.ts (api.mjs);
 //   3. writes register-sw.js (register-sw.mjs), scenarios.json (scenarios.mjs) and
 //      menu.json (menu.mjs);
 //   4. writes the first preset's title and explanation into the shell that index.html
@@ -43,7 +44,7 @@ import { checkIntegrity, withFreshIntegrity } from './post-build/integrity.mjs';
 import { scenarioMenu } from './post-build/menu.mjs';
 import { shipped } from './post-build/minify.mjs';
 import { MENU, SCENARIOS } from './post-build/names.mjs';
-import { withPackedWasm } from './post-build/pack.mjs';
+import { packedApiModule, withPackedWasm } from './post-build/pack.mjs';
 import { precacheOfBuild } from './post-build/precache.mjs';
 import { withPreloadsFirst } from './post-build/preloads.mjs';
 import { withOwnUrlsUnderPublicUrl } from './post-build/public-url.mjs';
@@ -59,12 +60,15 @@ const underTrunkServe = inlineScripts(html).some((script) => textOf(script).incl
 checkIntegrity(html);
 /** The script that preloads the packed wasm, first in the head; none under trunk serve. */
 let packedPreload = '';
+/** The xz decoder's module, which api.js also unpacks the API module with; none under trunk serve. */
+let decoder = null;
 if (!underTrunkServe) {
   html = withFreshIntegrity(html, await compactGlue());
-  ({ page: html, preloadScript: packedPreload } = await withPackedWasm(html));
+  ({ page: html, preloadScript: packedPreload, decoder } = await withPackedWasm(html));
+  packedApiModule();
 }
 if (absolutePublicUrl) html = withOwnUrlsUnderPublicUrl(html);
-writeApi();
+writeApi(decoder);
 write('register-sw.js', await shipped(underTrunkServe ? unregisterScript() : registerScript(), { module: true }));
 const scenarios = scenarioFiles();
 write(SCENARIOS, scenarioBundle(scenarios));

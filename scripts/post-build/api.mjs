@@ -8,10 +8,14 @@ import { staging, write } from './build.mjs';
 import { API_MODULE } from './names.mjs';
 import { fail } from './report.mjs';
 
-/** Writes api.js and api.d.ts at the build's root. */
-export function writeApi() {
+/**
+ * Writes api.js and api.d.ts at the build's root; api.js loads the API's wasm packed
+ * with xz (`<wasm>.xz`, pack.mjs) and unpacks it with `decoder`, the xz decoder's module
+ * at the build's root, or loads the plain wasm where there is no decoder (trunk serve).
+ */
+export function writeApi(decoder) {
   const glue = findApiGlue();
-  write('api.js', apiModule(glue, glueFunctions(glue)));
+  write('api.js', apiModule(glue, glueFunctions(glue), decoder));
   write('api.d.ts', apiDeclarations(glue));
 }
 
@@ -36,11 +40,13 @@ function glueFunctions({ js }) {
 /**
  * Re-exports the API module's glue. Its functions say "call init() first" when called
  * before the wasm is loaded (the glue's own would throw a bare TypeError). `init`
- * defaults the wasm's URL to the file beside api.js, wherever the playground is hosted,
- * and in Node (where `fetch` cannot read a file: URL) reads that file itself; it works
- * in a page, a module Worker and Node alike, since the API module touches no DOM.
+ * defaults the wasm to the file beside api.js, wherever the playground is hosted: its
+ * packed copy (`.xz`), unpacked by `decoder` as it arrives and compiled as it streams,
+ * as the page loads its own; the plain wasm should that fail. In Node (where `fetch`
+ * cannot read a file: URL) it reads the plain file itself. It works in a page, a module
+ * Worker and Node alike, since the API module touches no DOM.
  */
-function apiModule({ js, wasm }, functions) {
+function apiModule({ js, wasm }, functions, decoder) {
   const wrapped = functions.map((name) => `export const ${name} = loaded('${name}');`).join('\n');
   return `// api.js: the playground's stable JavaScript entry point, written by
 // scripts/post-build.mjs at build time. It re-exports everything the glue of the
@@ -52,7 +58,9 @@ function apiModule({ js, wasm }, functions) {
 //
 // \`init\` (also the default export) is the glue's init function. Called with no
 // argument, or with an object without \`module_or_path\`, it loads the wasm next to
-// this file, wherever the playground is hosted (in Node, from the file). This module
+// this file, wherever the playground is hosted: packed with xz (\`.wasm.xz\`, a sixth
+// smaller than gzip makes it) and unpacked as it arrives, or the plain wasm should
+// that fail (in Node, from the file). This module
 // holds no page: it mounts nothing, touches no DOM (a module Worker and Node run it),
 // and loads nothing of the playground's own wasm. A function called before init
 // throws an Error that says to call init() first.
@@ -63,6 +71,7 @@ function apiModule({ js, wasm }, functions) {
 import glueInit, * as glue from './${js}';
 
 const wasmUrl = new URL('./${wasm}', import.meta.url);
+const decoderUrl = ${decoder ? `new URL('./${decoder}', import.meta.url)` : 'null'};
 let ready = false;
 
 /** The glue's function \`name\`, which says so when the wasm is not loaded yet. */
@@ -75,20 +84,32 @@ function loaded(name) {
 
 ${wrapped}
 
-/** The wasm beside this file: its URL, or in Node (no fetch of file: URLs) its bytes. */
+/** The plain wasm beside this file: its URL, or in Node (no fetch of file: URLs) its bytes. */
 async function besideThisFile() {
   if (wasmUrl.protocol !== 'file:') return wasmUrl;
   const { readFile } = await import('node:fs/promises');
   return readFile(wasmUrl);
 }
 
+/** The packed wasm beside this file, unpacked as it arrives: a Response to compile as it streams. */
+async function unpacked() {
+  const [{ XzReadableStream }, response] = await Promise.all([import(decoderUrl.href), fetch(\`\${wasmUrl.href}.xz\`)]);
+  if (!response.ok) throw new Error(\`\${wasmUrl.href}.xz answered \${response.status}\`);
+  return new Response(new XzReadableStream(response.body), { headers: { 'content-type': 'application/wasm' } });
+}
+
 export default async function init(options) {
-  let given = options;
-  if (options === undefined || options === null) given = { module_or_path: await besideThisFile() };
-  else if (Object.getPrototypeOf(options) === Object.prototype && options.module_or_path === undefined) {
-    given = { ...options, module_or_path: await besideThisFile() };
+  const beside = options === undefined || options === null ||
+    (Object.getPrototypeOf(options) === Object.prototype && options.module_or_path === undefined);
+  let exports = null;
+  if (!beside) exports = await glueInit(options);
+  else if (decoderUrl && wasmUrl.protocol !== 'file:') {
+    exports = await glueInit({ ...options, module_or_path: unpacked() }).catch((error) => {
+      console.warn('The packed API wasm did not load; loading the wasm itself.', error);
+      return null;
+    });
   }
-  const exports = await glueInit(given);
+  exports ??= await glueInit({ ...options, module_or_path: await besideThisFile() });
   ready = true;
   return exports;
 }

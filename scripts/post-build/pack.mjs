@@ -15,14 +15,17 @@
 // loads the wasm from there when it is kept, as fast as the plain wasm loaded before the
 // packing. So the packed file's preload (and the decoder's) is written by a small script
 // first in the head (preloads.mjs puts it there), and only for a page no worker controls.
+//
+// The API module a lesson page loads is packed the same way (`packedApiModule`): api.js
+// unpacks it with the same decoder (api.mjs).
 
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { posix } from 'node:path';
-import { buildFile, root } from './build.mjs';
+import { join, posix } from 'node:path';
+import { buildFile, root, staging } from './build.mjs';
 import { attribute, elementsNamed, linkTypes, removing, replacing, spliced, textOf } from './html.mjs';
 import { minified } from './minify.mjs';
-import { PAGE_WASM } from './names.mjs';
+import { API_MODULE, PAGE_WASM } from './names.mjs';
 import { fail } from './report.mjs';
 import { writeDecoder } from './xz-decoder.mjs';
 
@@ -32,8 +35,9 @@ const TRUNK_LOADER =
 
 /**
  * Writes `<wasm>.xz` beside the page's wasm and the decoder at the build's root, and
- * returns the page that loads them, without the wasm's preload, and the script that
- * preloads them instead (`preloadScript`, for the start of the head).
+ * returns the page that loads them, without the wasm's preload, the script that
+ * preloads them instead (`preloadScript`, for the start of the head), and the decoder's
+ * module (`decoder`, its name at the build's root).
  */
 export async function withPackedWasm(page) {
   const wasmPreload = elementsNamed(page, 'link').find(
@@ -81,7 +85,17 @@ const wasm = await init({ module_or_path: (await kept) ? wasmUrl : packed() }).c
   return {
     page: spliced(page, [replacing(loader, `<script type="module">${await minified(script)}</script>`), removing(wasmPreload)]),
     preloadScript: `<script>${preloadUnlessControlled}</script>`,
+    decoder: moduleName,
   };
+}
+
+/**
+ * Writes the API module's wasm packed with xz beside it (`gitops-api_bg.wasm.xz`): gzip,
+ * which a static host applies, leaves it at 499 KB, where xz makes it a sixth smaller.
+ */
+export function packedApiModule() {
+  const wasmPath = join(staging, `${API_MODULE}_bg.wasm`);
+  writeFileSync(`${wasmPath}.xz`, xzPacked(wasmPath));
 }
 
 /**

@@ -19,9 +19,10 @@ const KB = 1024;
 const BUDGET = 460 * KB;
 
 /**
- * The API module a lesson page loads (its wasm, glue and api.js), gzipped: 491.1 KB when
- * set, with a margin of about 2% (it was 515 KB before scripts/trunk built the standard
- * library with the modules).
+ * The API module a lesson page loads (its wasm packed with xz, the decoder, its glue and
+ * api.js), gzipped: 491.1 KB when set, with a margin of about 2% (it was 515 KB before
+ * scripts/trunk built the standard library with the modules), when api.js loaded the
+ * plain wasm, which a static host gzips; about 420 KB since api.js loads it packed.
  */
 const API_BUDGET = 500 * KB;
 
@@ -90,6 +91,7 @@ test(`a first visit fetches under ${BUDGET / KB} KB gzipped`, () => {
     ['the page (Yew, the page model, the world, the core)', [one(/^playground-[0-9a-f]+_bg\.wasm$/), one(/^playground-[0-9a-f]+\.js$/)]],
     ['the page packed with xz, with its decoder', [one(/^playground-[0-9a-f]+_bg\.wasm\.xz$/), one(/^playground-[0-9a-f]+\.js$/), one(/^xz-decompress-[0-9a-f]{16}\.js$/), one(/^xz-decompress-[0-9a-f]{16}\.wasm$/)]],
     ['the API module a lesson page loads (the world and the core)', ['gitops-api_bg.wasm', 'gitops-api.js', 'api.js']],
+    ['the API module packed with xz, with its decoder', ['gitops-api_bg.wasm.xz', 'gitops-api.js', 'api.js', one(/^xz-decompress-[0-9a-f]{16}\.js$/), one(/^xz-decompress-[0-9a-f]{16}\.wasm$/)]],
   ];
   const gzipOf = (files) => files.reduce((sum, file) => sum + gzipSync(readFileSync(join(dist, file)), { level: 9 }).length, 0);
   console.log(
@@ -103,7 +105,7 @@ test(`a first visit fetches under ${BUDGET / KB} KB gzipped`, () => {
   assert.ok(!listed.includes('gitops-api_bg.wasm'), 'the API module is not in a first visit');
   assert.ok(!listed.includes(one(/^playground-[0-9a-f]+_bg\.wasm$/)), 'the plain wasm is not in a first visit');
   assert.ok(total.gzip <= BUDGET, `the first visit is ${kb(total.gzip)} gzipped, over the budget of ${kb(BUDGET)}`);
-  const api = gzipOf(modules[2][1]);
+  const api = gzipOf(modules[3][1]);
   console.log(`the API module: ${kb(api)} gzipped, budget ${kb(API_BUDGET)}`);
   assert.ok(api <= API_BUDGET, `the API module is ${kb(api)} gzipped, over its budget of ${kb(API_BUDGET)}`);
 

@@ -204,11 +204,44 @@ test('api.js re-exports the API module for a module on the same origin, and its 
     server.routes.delete(lesson);
   }
   const fetched = record.requests.slice(before).map((url) => new URL(url).pathname);
-  assert.ok(fetched.includes('/courses/gitops/playground/gitops-api_bg.wasm'), fetched.join(' '));
+  // Packed with xz and unpacked by api.js, as the page loads its own; not the plain wasm.
+  assert.ok(fetched.includes('/courses/gitops/playground/gitops-api_bg.wasm.xz'), fetched.join(' '));
+  assert.ok(!fetched.includes('/courses/gitops/playground/gitops-api_bg.wasm'), fetched.join(' '));
   assert.ok(!fetched.some((path) => /playground-[0-9a-f]+_bg\.wasm(\.xz)?$/.test(path)), `the page's wasm is not loaded: ${fetched.join(' ')}`);
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });
+
+for (const [what, answer] of [
+  ['is missing on the host', (route) => route.fulfill({ status: 404, body: 'not found' })],
+  ['is not xz (a host that mangled it)', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: Buffer.from('\0asm not xz at all') })],
+]) {
+  test(`api.js loads the plain wasm when its packed copy ${what}, and works`, async () => {
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    await context.route(/\/gitops-api_bg\.wasm\.xz$/, answer);
+    const asked = [];
+    const warnings = [];
+    context.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    const page = await context.newPage();
+    page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+    const lesson = '/courses/gitops/lesson-5/';
+    server.routes.set(lesson, { type: 'text/html', body: '<!doctype html><title>Lesson 5</title><link rel="icon" href="data:,"><p>Lesson</p>' });
+    try {
+      await page.goto(`${server.origin}${lesson}`);
+      const plan = await page.evaluate(async () => {
+        const { default: init, diff } = await import(new URL('../playground/api.js', location.href));
+        await init();
+        return diff('{"web": {"replicas": 3}}', '{"web": {"replicas": 1}}').map((operation) => operation.op);
+      });
+      assert.deepEqual(plan, ['update']);
+    } finally {
+      server.routes.delete(lesson);
+    }
+    assert.equal(asked.filter((path) => path.endsWith('/gitops-api_bg.wasm')).length, 1, `the plain wasm, once: ${asked.join(' ')}`);
+    assert.ok(warnings.some((text) => text.startsWith('The packed API wasm did not load; loading the wasm itself.')), warnings.join('\n'));
+    await context.close();
+  });
+}
 
 test('api.js works in a module Worker and in Node, and a function called before init says to call init() first', async () => {
   // Node: a bare init() reads the wasm beside api.js.
@@ -276,7 +309,7 @@ test('a lesson page outside the playground\'s folder registers its worker with t
     await page.reload();
     await until(() => page.locator('#plan').innerText(), 'update web');
     assert.equal(await reaches(server.origin), false, 'the host is down');
-    for (const path of [lesson, `${prefix}api.js`, `${prefix}gitops-api_bg.wasm`]) {
+    for (const path of [lesson, `${prefix}api.js`, `${prefix}gitops-api_bg.wasm.xz`]) {
       assert.ok(answers.some((answer) => answer.url === path && answer.fromServiceWorker), `${path} came from the worker: ${JSON.stringify(answers)}`);
     }
     await online(context, server);
