@@ -169,7 +169,7 @@ impl World {
     /// agent the ignore rules of the Kustomizations Git declares there
     /// (`spec.ignore`), as its agent compares.
     pub fn reconcile_options(&self, environment: &str) -> gitops_core::Options {
-        let mut options = self.options.reconcile();
+        let mut options = self.options.of(environment).reconcile();
         if self.options.agent == gitops_core::options::Agent::Flux {
             repository::flux::with_kustomization_ignore(&mut options, &self.kustomizations_in_git(environment));
         }
@@ -179,14 +179,14 @@ impl World {
     /// The desired state of `environment` at the commit it follows.
     pub fn desired_state(&self, environment: &str) -> Result<State, InputError> {
         let files = self.desired_files(environment).1;
-        self.rendered(&files, &self.desired_path(environment))
+        self.rendered(environment, &files, &self.desired_path(environment))
     }
 
     /// What an environment whose directory is `directory` in `files` declares,
     /// as the agent reads it (under Flux's, what its Kustomizations apply:
     /// `repository::flux`).
-    pub fn rendered(&self, files: &Files, directory: &str) -> Result<State, InputError> {
-        let options = &self.options;
+    pub fn rendered(&self, environment: &str, files: &Files, directory: &str) -> Result<State, InputError> {
+        let options = &*self.options.of(environment);
         self.workspace.with(|workspace| {
             repository::flux::desired_under(workspace, files, directory, options.agent, (&options.application, options.namespace.as_deref()))
                 .map(|(state, _)| state)

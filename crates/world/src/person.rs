@@ -244,7 +244,7 @@ impl World {
     pub fn proposal(&self, environment: &str) -> Option<State> {
         self.open_proposal(environment)?;
         let (files, directory) = (self.files_in_git(environment), self.desired_path(environment));
-        self.rendered(&files, &directory).ok()
+        self.rendered(environment, &files, &directory).ok()
     }
 
     /// The person's open pull request of edits to `environment`, if any: one

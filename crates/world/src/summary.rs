@@ -192,7 +192,7 @@ impl World {
         for (environment, cluster) in &self.clusters {
             let files = self.desired_files(environment).1;
             let directory = self.desired_path(environment);
-            let wanted = self.rendered(&files, &directory);
+            let wanted = self.rendered(environment, &files, &directory);
             actual.insert(environment.clone(), cluster.actual().to_value());
             let head = heads[environment].clone();
             let synced_revision = self

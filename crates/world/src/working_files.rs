@@ -60,7 +60,7 @@ impl World {
             return None;
         }
         let (files, directory) = (self.working_files(environment), self.desired_path(environment));
-        Some(self.rendered(&files, &directory))
+        Some(self.rendered(environment, &files, &directory))
     }
 
     /// Keeps `text` as the working copy of the file at `path`, or none where it

@@ -30,6 +30,7 @@ impl Agent {
             let Some(cluster) = clusters.get_mut(&environment) else {
                 continue;
             };
+            let options = &*options.of(&environment);
             let mut keys: BTreeSet<String> =
                 gitops_core::collect::set_of(notices.iter().filter_map(|notice| match notice {
                     Notice::Changed {

@@ -176,6 +176,7 @@ impl Agent {
             let Some(cluster) = clusters.get_mut(&environment) else {
                 continue;
             };
+            let options = &*options.of(&environment);
             let manual = self.sync_requests.remove(&environment);
             if poll || manual {
                 self.fetch(

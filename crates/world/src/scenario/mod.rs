@@ -3,6 +3,7 @@
 //! `{"desired": ..., "actual": ..., "options": ...}`; a world adds a
 //! repository, clusters, a registry, controllers and a script.
 
+pub mod applications;
 pub mod retry;
 mod validate;
 
@@ -175,6 +176,10 @@ pub struct WorldOptions {
     /// that names no namespace (`NormalizeTargetObjects`); `default` when none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
+    /// What the Applications in Git (`applications`) say of their
+    /// environments, over these options (`of`).
+    #[serde(skip)]
+    pub applications: BTreeMap<String, applications::ApplicationSettings>,
     /// Argo CD's sync option `ServerSideApply=true`: its sync applies
     /// server-side as `argocd-controller` and compares as that apply merges.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -223,6 +228,7 @@ impl Default for WorldOptions {
             respect_ignore_differences: false,
             application: DEFAULT_APPLICATION.into(),
             namespace: None,
+            applications: BTreeMap::new(),
             server_side_apply: false,
             force: false,
             retry: None,
@@ -240,6 +246,29 @@ impl Default for WorldOptions {
 }
 
 impl WorldOptions {
+    /// The options of `environment`: what its Application in Git says, over
+    /// these (Argo CD's; Flux reads none of them).
+    pub fn of(&self, environment: &str) -> std::borrow::Cow<'_, WorldOptions> {
+        let Some(settings) = self.applications.get(environment).filter(|_| self.agent == Agent::ArgoCd) else {
+            return std::borrow::Cow::Borrowed(self);
+        };
+        let automated = settings.automated.unwrap_or_default();
+        let says = |option: &str| settings.sync_options.iter().any(|item| item == option);
+        std::borrow::Cow::Owned(WorldOptions {
+            auto_sync: settings.automated.is_some(),
+            prune: automated.prune,
+            self_heal: automated.self_heal,
+            allow_empty: automated.allow_empty,
+            server_side_apply: says("ServerSideApply=true"),
+            respect_ignore_differences: says("RespectIgnoreDifferences=true"),
+            retry: settings.retry.clone(),
+            ignore: settings.ignore.clone(),
+            namespace: settings.namespace.clone(),
+            applications: BTreeMap::new(),
+            ..self.clone()
+        })
+    }
+
     /// What the core needs to plan.
     pub fn reconcile(&self) -> Options {
         Options {
@@ -294,6 +323,9 @@ struct RawScenario {
     /// Each declared environment's `{path: ...}` (read in `validate`).
     #[serde(default)]
     environments: BTreeMap<String, Value>,
+    /// The path of the root Application whose Applications and
+    /// ApplicationSets declare the environments (`applications.rs`).
+    applications: Option<String>,
     #[serde(default)]
     clusters: BTreeMap<String, Value>,
     #[serde(default, deserialize_with = "read_apart")]
@@ -423,7 +455,7 @@ impl Scenario {
             &files,
             &self.path_of(environment),
             self.options.agent,
-            (&self.options.application, self.options.namespace.as_deref()),
+            (&self.options.application, self.options.of(environment).namespace.as_deref()),
         )
         .map(|(state, _)| state)
         .unwrap_or_else(|_| State::empty(gitops_core::state::Form::Named));
@@ -438,7 +470,7 @@ impl Scenario {
     pub fn cluster_at_start(&self, environment: &str) -> Option<State> {
         let state = self.clusters.get(environment)?;
         // What Argo CD left there, it left in its destination namespace.
-        let state = match (&self.options.namespace, self.options.agent) {
+        let state = match (&self.options.of(environment).namespace, self.options.agent) {
             (Some(destination), Agent::ArgoCd) => crate::repository::flux::placed(state, destination),
             _ => state.clone(),
         };

@@ -14,7 +14,7 @@ use script::{check_controllers, check_script};
 use states::{in_form_of, locate_file_error, state_of, Places};
 
 impl Scenario {
-    pub(super) fn from_raw(source: &str, raw: RawScenario) -> Result<Self, InputError> {
+    pub(super) fn from_raw(source: &str, mut raw: RawScenario) -> Result<Self, InputError> {
         check_version(source, raw.version.as_ref())?;
         let lesson_form = raw.desired.is_some();
         let mut actual_texts = BTreeMap::new();
@@ -84,7 +84,14 @@ impl Scenario {
             clusters.insert(environment, state);
         }
         check_layout(source, &repository, raw.options.layout)?;
-        let paths = environment_paths(source, &raw.environments, raw.options.layout)?;
+        let paths = match &raw.applications {
+            None => environment_paths(source, &raw.environments, raw.options.layout)?,
+            Some(root) => {
+                let declared = applications_in(source, root, &raw.environments, &repository)?;
+                raw.options.applications = declared.iter().map(|(name, _, settings)| (name.clone(), settings.clone())).collect();
+                Paths::declared(declared.into_iter().map(|(name, path, _)| (name, path)).collect())
+            }
+        };
         let declared = declared_environments(&repository, &paths, raw.options.layout);
         if declared.is_empty() {
             return Err(InputError::shape(
@@ -249,4 +256,24 @@ fn is_dns_label(name: &str) -> bool {
         && name.chars().all(|c| alphanumeric(c) || c == '-')
         && name.starts_with(alphanumeric)
         && name.ends_with(alphanumeric)
+}
+
+/// The environments the Applications of `root` declare (`applications.rs`).
+fn applications_in(
+    source: &str,
+    root: &str,
+    environments: &BTreeMap<String, Value>,
+    repository: &InitialRepository,
+) -> Result<Vec<applications::Declared>, InputError> {
+    let refuse = |message: String| InputError::shape(source, "/applications", message);
+    if !environments.is_empty() {
+        return Err(refuse("environments come from `environments` or from the Applications in Git, not both".into()));
+    }
+    let root = crate::repository::paths::normalized(root).map_err(refuse)?;
+    let state = crate::repository::desired_state(&mut gitops_core::Workspace::new(), &repository.files, &root)?;
+    let declared = applications::declared_applications(&root, &state, &repository.files)?;
+    if declared.is_empty() {
+        return Err(refuse(format!("{root} holds no Argo CD Application or ApplicationSet (argoproj.io/v1alpha1)")));
+    }
+    Ok(declared)
 }
