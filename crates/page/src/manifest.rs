@@ -13,6 +13,16 @@ pub struct ManifestLine {
     pub not_default: bool,
 }
 
+/// Which environments an Application in Git declares, whose sync policy is
+/// its own rather than these options' (`WorldOptions::of`); none without.
+pub fn applications_in_git(options: &WorldOptions) -> Option<String> {
+    let names: Vec<&str> = options.applications.keys().map(String::as_str).collect();
+    (!names.is_empty()).then(|| format!(
+        "{}: their Applications in Git set their sync policy, destination and ignoreDifferences; these options fill in what an Application does not say.",
+        names.join(", ")
+    ))
+}
+
 /// The Application's `spec` that these options write, line by line; in push
 /// mode there is no agent and no Application, which the one line says.
 pub fn argo_cd_application(options: &WorldOptions) -> Vec<ManifestLine> {

@@ -46,3 +46,16 @@ fn in_push_mode_there_is_no_application() {
     assert_eq!(application.len(), 1);
     assert!(application[0].text.contains("no agent and no Application"));
 }
+
+#[test]
+fn the_options_say_which_environments_their_applications_in_git_set() {
+    use gitops_world::scenario::Scenario;
+    let application = "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {name: prod}\nspec: {source: {path: envs/prod}}\n";
+    let text = serde_json::json!({"repository": {"files": {"apps/prod.yaml": application, "envs/prod/c.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"}}, "applications": "apps"});
+    let scenario = Scenario::parse("apps.json", &text.to_string()).unwrap();
+    assert_eq!(
+        gitops_page::manifest::applications_in_git(&scenario.options).as_deref(),
+        Some("prod: their Applications in Git set their sync policy, destination and ignoreDifferences; these options fill in what an Application does not say.")
+    );
+    assert_eq!(gitops_page::manifest::applications_in_git(&WorldOptions::default()), None);
+}

@@ -1,6 +1,6 @@
 use super::code_spans::code_spans;
 use crate::ui::ptr_eq::PtrEq;
-use gitops_page::manifest::{argo_cd_application, flux_kustomization, ManifestLine};
+use gitops_page::manifest::{applications_in_git, argo_cd_application, flux_kustomization, ManifestLine};
 use gitops_core::options::Agent;
 use gitops_world::scenario::Mode;
 use gitops_world::World;
@@ -64,6 +64,9 @@ pub fn options_panel(props: &OptionsPanelProps) -> Html {
             <h2 id="options-title">{ "Options" }</h2>
             <fieldset>
                 <legend>{ "Sync policy" }</legend>
+                if let Some(note) = applications_in_git(options) {
+                    <p class="hint">{ note }</p>
+                }
                 { checkbox("Prune: delete what the agent applied and Git no longer declares", options.prune, &props.on_prune) }
                 { checkbox("Self-heal: revert changes made outside Git", options.self_heal, &props.on_self_heal) }
                 { checkbox("Auto-sync: sync when Git moves", options.auto_sync, &props.on_auto_sync) }
