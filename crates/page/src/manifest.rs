@@ -16,7 +16,7 @@ pub struct ManifestLine {
 /// Which environments an Application in Git declares, whose sync policy is
 /// its own rather than these options' (`WorldOptions::of`); none without.
 pub fn applications_in_git(options: &WorldOptions) -> Option<String> {
-    let names: Vec<&str> = options.applications.keys().map(String::as_str).collect();
+    let names: Vec<&str> = options.applications.iter().map(|(name, _)| name.as_str()).collect();
     (!names.is_empty()).then(|| format!(
         "{}: their Applications in Git set their sync policy, destination and ignoreDifferences; these options fill in what an Application does not say.",
         names.join(", ")

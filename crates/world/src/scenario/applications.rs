@@ -19,7 +19,8 @@ use gitops_core::error::InputError;
 use gitops_core::state::State;
 use gitops_core::text::typed::typed;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use super::WorldOptions;
+use std::collections::BTreeSet;
 
 /// What an Application in Git says of how its environment syncs.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -52,29 +53,31 @@ const API_VERSION: &str = "argoproj.io/v1alpha1";
 /// those its ApplicationSets generate from the directories of `files`, in name
 /// order; what is wrong says where (`/<key>/spec/...`).
 pub(super) fn declared_applications(source: &str, state: &State, files: &Files) -> Result<Vec<Declared>, InputError> {
-    let mut declared = BTreeMap::new();
+    let mut declared: Vec<Declared> = Vec::new();
     for (key, object) in state.objects() {
         let object = object.value();
         let refuse = |pointer: &str, message: String| InputError::shape(source, format!("/{key}{pointer}"), message);
         if object.get("apiVersion").and_then(Value::as_str) != Some(API_VERSION) {
             continue;
         }
-        let generated = match object.get("kind").and_then(Value::as_str) {
+        let kind = object.get("kind").and_then(Value::as_str);
+        let generated = match kind {
             Some("Application") => vec![object.clone()],
             Some("ApplicationSet") => generated(object, files).map_err(|(pointer, message)| refuse(&pointer, message))?,
             _ => continue,
         };
-        for (at, application) in generated.iter().enumerate() {
-            let (name, path, settings) = application_of(application).map_err(|(pointer, message)| match object.get("kind").and_then(Value::as_str) {
-                Some("ApplicationSet") => refuse(&format!("/spec/template{pointer}"), format!("the Application it generates for its directory {}: {message}", at + 1)),
+        for application in &generated {
+            let application = application_of(application).map_err(|(pointer, message)| match kind {
+                Some("ApplicationSet") => refuse(&format!("/spec/template{pointer}"), message),
                 _ => refuse(&pointer, message),
             })?;
-            if declared.insert(name.clone(), (path, settings)).is_some() {
-                return Err(refuse("/metadata/name", format!("two Applications are named {name}")));
+            if declared.iter().any(|(name, ..)| *name == application.0) {
+                return Err(refuse("/metadata/name", format!("two Applications are named {}", application.0)));
             }
+            declared.push(application);
         }
     }
-    Ok(declared.into_iter().map(|(name, (path, settings))| (name, path, settings)).collect())
+    Ok(declared)
 }
 
 type Wrong = (String, String);
@@ -104,23 +107,22 @@ fn application_of(application: &Value) -> Result<Declared, Wrong> {
         Some(_) if policy.pointer("/automated/enabled") == Some(&Value::Bool(false)) => None,
         Some(_) => Some(Automated { prune: flag("/automated/prune")?, self_heal: flag("/automated/selfHeal")?, allow_empty: flag("/automated/allowEmpty")? }),
     };
-    let sync_options = match policy.get("syncOptions") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(items)) => items.iter().map(|item| item.as_str().map(str::to_string)).collect::<Option<_>>()
-            .ok_or(("/spec/syncPolicy/syncOptions".to_string(), "sync options are text, as `ServerSideApply=true`".to_string()))?,
-        Some(other) => return Err(("/spec/syncPolicy/syncOptions".into(), format!("is a list, found {other}"))),
-    };
+    let mut sync_options = Vec::new();
+    for item in policy.get("syncOptions").and_then(Value::as_array).into_iter().flatten() {
+        let item = item.as_str().ok_or(("/spec/syncPolicy/syncOptions".to_string(), "sync options are text, as `ServerSideApply=true`".to_string()))?;
+        sync_options.push(item.to_string());
+    }
     let retry = match policy.get("retry") {
         None | Some(Value::Null) => None,
-        Some(retry) => Some(typed("retry", retry.clone()).map_err(|error| (format!("/spec/syncPolicy/retry{}", error.pointer.unwrap_or_default()), error.message))?),
+        // Read as the option `retry` is: one reader for both.
+        Some(retry) => typed::<WorldOptions>("retry", serde_json::json!({"retry": retry}))
+            .map_err(|error| (format!("/spec/syncPolicy{}", error.pointer.unwrap_or_default()), error.message))?
+            .retry,
     };
-    let ignore = match application.pointer("/spec/ignoreDifferences") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(rules)) => rules.iter().enumerate()
-            .map(|(at, rule)| IgnoreRule::from_value(rule).map_err(|why| (format!("/spec/ignoreDifferences/{at}"), why)))
-            .collect::<Result<_, _>>()?,
-        Some(other) => return Err(("/spec/ignoreDifferences".into(), format!("is a list, found {other}"))),
-    };
+    let mut ignore = Vec::new();
+    for (at, rule) in application.pointer("/spec/ignoreDifferences").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        ignore.push(IgnoreRule::from_value(rule).map_err(|why| (format!("/spec/ignoreDifferences/{at}"), why))?);
+    }
     let namespace = text("/spec/destination/namespace")?;
     Ok((name, path, ApplicationSettings { namespace, automated, sync_options, retry, ignore }))
 }
@@ -133,17 +135,14 @@ fn application_of(application: &Value) -> Result<Declared, Wrong> {
 fn generated(set: &Value, files: &Files) -> Result<Vec<Value>, Wrong> {
     let generators = set.pointer("/spec/generators").and_then(Value::as_array).ok_or(("/spec/generators".to_string(), "an ApplicationSet needs a list of generators".to_string()))?;
     let template = set.pointer("/spec/template").ok_or(("/spec/template".to_string(), "an ApplicationSet needs a template".to_string()))?;
-    let mut directories: Vec<String> = files.keys().flat_map(|file| {
-        let mut parents = Vec::new();
+    let mut directories = BTreeSet::new();
+    for file in files.keys() {
         let mut rest = file.as_str();
         while let Some((parent, _)) = rest.rsplit_once('/') {
-            parents.push(parent.to_string());
+            directories.insert(parent.to_string());
             rest = parent;
         }
-        parents
-    }).collect();
-    directories.sort();
-    directories.dedup();
+    }
     let mut made = Vec::new();
     for (at, generator) in generators.iter().enumerate() {
         let Some(paths) = generator.pointer("/git/directories").and_then(Value::as_array) else {

@@ -179,7 +179,7 @@ pub struct WorldOptions {
     /// What the Applications in Git (`applications`) say of their
     /// environments, over these options (`of`).
     #[serde(skip)]
-    pub applications: BTreeMap<String, applications::ApplicationSettings>,
+    pub applications: Vec<(String, applications::ApplicationSettings)>,
     /// Argo CD's sync option `ServerSideApply=true`: its sync applies
     /// server-side as `argocd-controller` and compares as that apply merges.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -228,7 +228,7 @@ impl Default for WorldOptions {
             respect_ignore_differences: false,
             application: DEFAULT_APPLICATION.into(),
             namespace: None,
-            applications: BTreeMap::new(),
+            applications: Vec::new(),
             server_side_apply: false,
             force: false,
             retry: None,
@@ -249,7 +249,7 @@ impl WorldOptions {
     /// The options of `environment`: what its Application in Git says, over
     /// these (Argo CD's; Flux reads none of them).
     pub fn of(&self, environment: &str) -> std::borrow::Cow<'_, WorldOptions> {
-        let Some(settings) = self.applications.get(environment).filter(|_| self.agent == Agent::ArgoCd) else {
+        let Some((_, settings)) = self.applications.iter().find(|(name, _)| name == environment).filter(|_| self.agent == Agent::ArgoCd) else {
             return std::borrow::Cow::Borrowed(self);
         };
         let automated = settings.automated.unwrap_or_default();
@@ -264,7 +264,7 @@ impl WorldOptions {
             retry: settings.retry.clone(),
             ignore: settings.ignore.clone(),
             namespace: settings.namespace.clone(),
-            applications: BTreeMap::new(),
+            applications: Vec::new(),
             ..self.clone()
         })
     }

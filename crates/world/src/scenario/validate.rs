@@ -87,9 +87,12 @@ impl Scenario {
         let paths = match &raw.applications {
             None => environment_paths(source, &raw.environments, raw.options.layout)?,
             Some(root) => {
-                let declared = applications_in(source, root, &raw.environments, &repository)?;
-                raw.options.applications = declared.iter().map(|(name, _, settings)| (name.clone(), settings.clone())).collect();
-                Paths::declared(declared.into_iter().map(|(name, path, _)| (name, path)).collect())
+                let mut paths = BTreeMap::new();
+                for (name, path, settings) in applications_in(source, root, &raw.environments, &repository)? {
+                    paths.insert(name.clone(), path);
+                    raw.options.applications.push((name, settings));
+                }
+                Paths::declared(paths)
             }
         };
         let declared = declared_environments(&repository, &paths, raw.options.layout);
