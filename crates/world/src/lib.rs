@@ -8,6 +8,7 @@
 
 mod actions;
 pub mod agent;
+mod applications;
 pub mod attempt;
 mod ci;
 pub mod cluster;
@@ -78,6 +79,8 @@ pub struct World {
     /// left its marks (`Scenario::cluster_at_start`): what a change of agent
     /// before the start stamps again.
     written_clusters: Rc<BTreeMap<String, State>>,
+    /// The revision the Applications in Git were last read at (`applications.rs`).
+    applications_read: Option<String>,
 }
 
 impl World {
@@ -118,6 +121,7 @@ impl World {
             committed: false,
             workspace: SharedWorkspace::default(),
             written_clusters: Rc::new(scenario.clusters.clone()),
+            applications_read: None,
         }
     }
 
@@ -237,8 +241,9 @@ impl World {
         self.step = step;
         self.forget_applied();
         let from = self.events.len();
+        let webhook = self.options.webhook && self.committed;
+        self.follow_applications(step, webhook || step.is_multiple_of(self.options.poll_every));
         if let Some(agent) = self.agent.as_mut() {
-            let webhook = self.options.webhook && self.committed;
             let events = self.workspace.with(|workspace| {
                 agent.reconcile(
                     workspace,

@@ -340,7 +340,7 @@ impl World {
         if !self.started {
             for (environment, cluster) in &mut self.clusters {
                 if let Some(written) = self.written_clusters.get(environment) {
-                    let at_start = crate::scenario::as_the_agent_left_it(written.clone(), &self.options.application, agent);
+                    let at_start = crate::scenario::as_the_agent_left_it(written.clone(), &self.options.of(environment).application, agent);
                     *cluster = crate::cluster::Cluster::new(environment, at_start);
                 }
             }

@@ -13,10 +13,25 @@ use serde_json::{json, Value};
 const SETTINGS: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  level: info\n";
 
 fn world(files: Value, steps: u32) -> World {
+    scripted(files, json!([]), steps)
+}
+
+fn scripted(files: Value, script: Value, steps: u32) -> World {
     let mut all = json!({"envs/staging/settings.yaml": SETTINGS, "envs/prod/settings.yaml": SETTINGS});
     all.as_object_mut().unwrap().extend(files.as_object().unwrap().clone());
-    let text = json!({"repository": {"files": all}, "applications": "apps", "options": {"pollEvery": 1}, "steps": steps});
+    let text = json!({"repository": {"files": all}, "applications": "apps", "options": {"pollEvery": 1}, "script": script, "steps": steps});
     World::run(&Scenario::parse("apps.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
+}
+
+const AUTOMATED: &str = "  syncPolicy:\n    automated:\n      prune: true\n";
+
+fn application_set(sync_policy: &str) -> String {
+    format!(
+        "apiVersion: argoproj.io/v1alpha1\nkind: ApplicationSet\nmetadata:\n  name: shop\n  namespace: argocd\nspec:\n{sync_policy}  generators:\n  - git:\n      \
+         repoURL: https://git.example/shop.git\n      revision: HEAD\n      directories:\n      - path: envs/*\n  template:\n    metadata:\n      name: '{{{{path.basename}}}}'\n    \
+         spec:\n      project: default\n      source:\n        repoURL: https://git.example/shop.git\n        path: '{{{{path}}}}'\n      destination:\n        \
+         server: https://kubernetes.default.svc\n        namespace: '{{{{path.basename}}}}'\n      syncPolicy:\n        automated: {{}}\n"
+    )
 }
 
 fn application(name: &str, sync_policy: &str) -> String {
@@ -57,5 +72,46 @@ everywhere! {
         assert_eq!(error.to_string(), "apps at /Application/default/prod/spec/source/path: the playground reads an Application's `source.path` in its one repository");
         let both = json!({"repository": {"files": {"envs/prod/settings.yaml": SETTINGS}}, "applications": "apps", "environments": {"prod": {}}});
         assert!(Scenario::parse("apps.json", &both.to_string()).unwrap_err().to_string().contains("not both"));
+    }
+
+    fn a_directory_gone_from_an_application_sets_generator_deletes_its_application_and_what_it_managed() {
+        let remove = json!([{"at": 3, "do": "commit", "author": "alice", "message": "retire staging", "remove": ["envs/staging/settings.yaml"]}]);
+        let world = scripted(json!({"apps/shop.yaml": application_set("")}), remove.clone(), 6);
+        assert!(world.clusters["staging"].actual().get("ConfigMap/staging/settings").is_none(), "{:#?}", lines(&world));
+        assert!(has(&world, "staging: no Application in Git declares it at revision"), "{:#?}", lines(&world));
+        assert!(has(&world, "its resources finalizer deletes what it managed: ConfigMap/staging/settings"), "{:#?}", lines(&world));
+        assert!(world.agent.as_ref().unwrap().applications["staging"].deleted, "the agent no longer syncs it");
+        assert!(world.clusters["prod"].actual().get("ConfigMap/prod/settings").is_some(), "prod is still generated");
+
+        let preserve = "  syncPolicy:\n    preserveResourcesOnDeletion: true\n";
+        let world = scripted(json!({"apps/shop.yaml": application_set(preserve)}), remove, 6);
+        assert!(world.clusters["staging"].actual().get("ConfigMap/staging/settings").is_some(), "preserveResourcesOnDeletion: {:#?}", lines(&world));
+        assert!(has(&world, "its Application has no resources-finalizer.argocd.argoproj.io, so what it managed stays"), "{:#?}", lines(&world));
+    }
+
+    fn an_application_removed_from_the_root_keeps_its_resources_unless_its_finalizer_says_and_delete_false_keeps_one() {
+        let finalizer = "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: staging\n  finalizers:\n  - resources-finalizer.argocd.argoproj.io\n";
+        let with_finalizer = application("staging", AUTOMATED).replacen("apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: staging\n", finalizer, 1);
+        let kept = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: keep\n  annotations:\n    argocd.argoproj.io/sync-options: Delete=false\n";
+        let remove = json!([{"at": 3, "do": "commit", "author": "alice", "message": "drop staging", "remove": ["apps/staging.yaml"]}]);
+        let files = json!({"apps/staging.yaml": with_finalizer, "apps/prod.yaml": application("prod", AUTOMATED), "envs/staging/keep.yaml": kept});
+        let world = scripted(files, remove.clone(), 6);
+        let staging = world.clusters["staging"].actual();
+        assert!(staging.get("ConfigMap/shop-staging/settings").is_none(), "{:#?}", lines(&world));
+        assert!(staging.get("ConfigMap/shop-staging/keep").is_some(), "Delete=false keeps it: {:#?}", lines(&world));
+        assert!(has(&world, "1 kept (Delete=false"), "{:#?}", lines(&world));
+
+        let files = json!({"apps/staging.yaml": application("staging", AUTOMATED), "apps/prod.yaml": application("prod", AUTOMATED)});
+        let world = scripted(files, remove, 6);
+        assert!(world.clusters["staging"].actual().get("ConfigMap/shop-staging/settings").is_some(), "no finalizer: {:#?}", lines(&world));
+    }
+
+    fn an_application_changed_in_git_syncs_by_its_new_settings() {
+        let turn_on = json!([{"at": 2, "do": "commit", "author": "alice", "message": "automate prod", "write": {"apps/prod.yaml": application("prod", AUTOMATED)}}]);
+        let world = scripted(json!({"apps/prod.yaml": application("prod", ""), "apps/staging.yaml": application("staging", "")}), turn_on, 6);
+        assert!(has(&world, "prod: its Application changed in Git at revision"), "{:#?}", lines(&world));
+        assert!(has(&world, "(syncPolicy.automated); it syncs by it from now on"), "{:#?}", lines(&world));
+        assert!(world.clusters["prod"].actual().get("ConfigMap/shop-prod/settings").is_some(), "automated now: {:#?}", lines(&world));
+        assert!(world.clusters["staging"].actual().is_empty(), "staging still waits for a person");
     }
 }

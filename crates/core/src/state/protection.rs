@@ -30,6 +30,17 @@ pub(crate) fn has_sync_option<'a>(object: impl Into<ValueRef<'a>>, option: &str)
     has_annotation_option(object.into(), ARGO_SYNC_OPTIONS, option)
 }
 
+/// Whether deleting its Application leaves the object in the cluster (argo-cd
+/// controller/appcontroller.go `shouldBeDeleted`): a CustomResourceDefinition,
+/// an object whose sync options say `Delete=false`, one Helm keeps
+/// (`helm.sh/resource-policy: keep`).
+pub fn kept_when_its_application_is_deleted<'a>(object: impl Into<ValueRef<'a>>) -> bool {
+    let object = object.into();
+    object.get("kind").and_then(|kind| kind.as_str()) == Some("CustomResourceDefinition")
+        || has_sync_option(object, "Delete=false")
+        || has_annotation_option(object, "helm.sh/resource-policy", "keep")
+}
+
 /// Whether an object Git does not declare leaves its application Synced:
 /// `argocd.argoproj.io/compare-options: IgnoreExtraneous` (argo-cd
 /// controller/state.go: the object is OutOfSync, the application is not, so

@@ -25,7 +25,7 @@ impl Agent {
     ) {
         let notices = std::mem::take(&mut self.inbox);
         let git_moved = notices.contains(&Notice::GitMoved);
-        let environments: Vec<String> = self.applications.keys().cloned().collect();
+        let environments = self.synced_environments();
         for environment in environments {
             let Some(cluster) = clusters.get_mut(&environment) else {
                 continue;

@@ -17,6 +17,9 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Application {
+    /// Git declares it no longer (`crate::applications`): the agent leaves its environment.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deleted: bool,
     /// The revision whose desired state the agent compares with.
     pub target_revision: Option<String>,
     /// The revision it last synced.
@@ -145,6 +148,11 @@ impl Agent {
         self.fetched_once = false;
     }
 
+    /// The environments whose Application it syncs.
+    fn synced_environments(&self) -> Vec<String> {
+        self.applications.iter().filter(|(_, application)| !application.deleted).map(|(environment, _)| environment.clone()).collect()
+    }
+
     pub fn request_sync(&mut self, environment: &str) {
         self.sync_requests.insert(environment.to_string());
     }
@@ -171,8 +179,7 @@ impl Agent {
         }
         self.inbox.clear();
         let poll = !self.fetched_once || webhook || step.is_multiple_of(options.poll_every);
-        let environments: Vec<String> = self.applications.keys().cloned().collect();
-        for environment in environments {
+        for environment in self.synced_environments() {
             let Some(cluster) = clusters.get_mut(&environment) else {
                 continue;
             };

@@ -8,8 +8,9 @@
 //! `selfHeal` and `allowEmpty`; the `syncOptions` `ServerSideApply=true` and
 //! `RespectIgnoreDifferences=true`; `retry`) and its `ignoreDifferences`. The
 //! scenario's `options` stay the shorthand for what an Application does not
-//! say. Read from the first commit: environments and their clusters are fixed
-//! when the scenario starts, a simplification.
+//! say. Read at the start, then again each time the agent polls a new revision
+//! (`crate::applications`); the environments and their clusters are those of
+//! the start, a simplification.
 
 use super::retry::RetryStrategy;
 use crate::repository::paths::normalized;
@@ -17,9 +18,11 @@ use crate::repository::Files;
 use gitops_core::diff::ignore::IgnoreRule;
 use gitops_core::error::InputError;
 use gitops_core::state::State;
-use gitops_core::text::typed::typed;
+use gitops_core::diff::ignore::deserialize_rules;
+use gitops_core::text::typed::read;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::Value;
-use super::WorldOptions;
 use std::collections::BTreeSet;
 
 /// What an Application in Git says of how its environment syncs.
@@ -35,7 +38,16 @@ pub struct ApplicationSettings {
     pub retry: Option<RetryStrategy>,
     /// `spec.ignoreDifferences`, read as Argo CD's rules.
     pub ignore: Vec<IgnoreRule>,
+    /// `metadata.finalizers` holds `resources-finalizer.argocd.argoproj.io`:
+    /// deleting the Application deletes what it manages. An ApplicationSet
+    /// adds it to a template that has no finalizers unless its
+    /// `syncPolicy.preserveResourcesOnDeletion` is true (`RenderTemplateParams`).
+    pub cascade: bool,
 }
+
+/// The finalizer by which deleting an Application deletes its resources
+/// (also with `/foreground` or `/background`).
+const RESOURCES_FINALIZER: &str = "resources-finalizer.argocd.argoproj.io";
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Automated {
@@ -52,7 +64,7 @@ const API_VERSION: &str = "argoproj.io/v1alpha1";
 /// The Applications of `root` (the objects `state` holds, read from there), and
 /// those its ApplicationSets generate from the directories of `files`, in name
 /// order; what is wrong says where (`/<key>/spec/...`).
-pub(super) fn declared_applications(source: &str, state: &State, files: &Files) -> Result<Vec<Declared>, InputError> {
+pub(crate) fn declared_applications(source: &str, state: &State, files: &Files) -> Result<Vec<Declared>, InputError> {
     let mut declared: Vec<Declared> = Vec::new();
     for (key, object) in state.objects() {
         let object = object.value();
@@ -82,50 +94,53 @@ pub(super) fn declared_applications(source: &str, state: &State, files: &Files) 
 
 type Wrong = (String, String);
 
-/// An Application's name, path and settings.
+/// An Application's name, path and settings: each field read by `serde` as its
+/// type, where it is; what the playground does not read is Argo CD's alone
+/// (`project`, `source.repoURL`, ...). A derived reader of the manifest is 4 KB
+/// more of the page's packed wasm.
 fn application_of(application: &Value) -> Result<Declared, Wrong> {
-    let text = |pointer: &str| match application.pointer(pointer) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(other) => Err((pointer.to_string(), format!("is text, found {other}"))),
-    };
-    let name = text("/metadata/name")?.ok_or(("/metadata/name".to_string(), "an Application needs a name".to_string()))?;
+    let name: Option<String> = field(application, "/metadata/name")?;
+    let name = name.ok_or(("/metadata/name".to_string(), "an Application needs a name".to_string()))?;
     if application.pointer("/spec/sources").is_some() {
         return Err(("/spec/sources".into(), "an Application of several sources is not modelled: give it one `source`".into()));
     }
-    let path = text("/spec/source/path")?.ok_or(("/spec/source/path".to_string(), "the playground reads an Application's `source.path` in its one repository".to_string()))?;
+    let path: Option<String> = field(application, "/spec/source/path")?;
+    let path = path.ok_or(("/spec/source/path".to_string(), "the playground reads an Application's `source.path` in its one repository".to_string()))?;
     let path = normalized(&path).map_err(|why| ("/spec/source/path".to_string(), why))?;
-    let policy = application.pointer("/spec/syncPolicy").cloned().unwrap_or(Value::Null);
-    let flag = |pointer: &str| match policy.pointer(pointer) {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(on)) => Ok(*on),
-        Some(other) => Err((format!("/spec/syncPolicy{pointer}"), format!("is true or false, found {other}"))),
-    };
     // Argo CD 3.x: `automated: {enabled: false}` turns it off, whatever it holds.
-    let automated = match policy.get("automated") {
+    let automated = match application.pointer("/spec/syncPolicy/automated") {
         None | Some(Value::Null) => None,
-        Some(_) if policy.pointer("/automated/enabled") == Some(&Value::Bool(false)) => None,
-        Some(_) => Some(Automated { prune: flag("/automated/prune")?, self_heal: flag("/automated/selfHeal")?, allow_empty: flag("/automated/allowEmpty")? }),
+        Some(_) if field(application, "/spec/syncPolicy/automated/enabled")? == Some(false) => None,
+        Some(_) => {
+            let flag = |name: &str| field(application, &format!("/spec/syncPolicy/automated/{name}")).map(Option::unwrap_or_default);
+            Some(Automated { prune: flag("prune")?, self_heal: flag("selfHeal")?, allow_empty: flag("allowEmpty")? })
+        }
     };
-    let mut sync_options = Vec::new();
-    for item in policy.get("syncOptions").and_then(Value::as_array).into_iter().flatten() {
-        let item = item.as_str().ok_or(("/spec/syncPolicy/syncOptions".to_string(), "sync options are text, as `ServerSideApply=true`".to_string()))?;
-        sync_options.push(item.to_string());
-    }
-    let retry = match policy.get("retry") {
-        None | Some(Value::Null) => None,
-        // Read as the option `retry` is: one reader for both.
-        Some(retry) => typed::<WorldOptions>("retry", serde_json::json!({"retry": retry}))
-            .map_err(|error| (format!("/spec/syncPolicy{}", error.pointer.unwrap_or_default()), error.message))?
-            .retry,
+    let ignore: Option<IgnoreRules> = field(application, "/spec/ignoreDifferences")?;
+    let finalizers: Option<Vec<String>> = field(application, "/metadata/finalizers")?;
+    let settings = ApplicationSettings {
+        namespace: field(application, "/spec/destination/namespace")?,
+        automated,
+        sync_options: field(application, "/spec/syncPolicy/syncOptions")?.unwrap_or_default(),
+        retry: field(application, "/spec/syncPolicy/retry")?,
+        ignore: ignore.map(|rules| rules.0).unwrap_or_default(),
+        cascade: finalizers.unwrap_or_default().iter().any(|finalizer| finalizer.starts_with(RESOURCES_FINALIZER)),
     };
-    let mut ignore = Vec::new();
-    for (at, rule) in application.pointer("/spec/ignoreDifferences").and_then(Value::as_array).into_iter().flatten().enumerate() {
-        ignore.push(IgnoreRule::from_value(rule).map_err(|why| (format!("/spec/ignoreDifferences/{at}"), why))?);
-    }
-    let namespace = text("/spec/destination/namespace")?;
-    Ok((name, path, ApplicationSettings { namespace, automated, sync_options, retry, ignore }))
+    Ok((name, path, settings))
 }
+
+/// The value at `pointer` read as a `T`, if it is there and not null; what does
+/// not fit says where.
+fn field<T: DeserializeOwned>(application: &Value, pointer: &str) -> Result<Option<T>, Wrong> {
+    match application.pointer(pointer) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => read(value.clone()).map(Some).map_err(|mismatch| (format!("{pointer}{}", mismatch.pointer()), mismatch.message().to_string())),
+    }
+}
+
+/// `ignoreDifferences` read as `options.ignore` is, each rule's error at the rule.
+#[derive(Deserialize)]
+struct IgnoreRules(#[serde(deserialize_with = "deserialize_rules")] Vec<IgnoreRule>);
 
 /// The Applications an ApplicationSet's Git directory generators make: one
 /// for each directory of `files` that a `directories` path matches (a `*`
@@ -134,7 +149,11 @@ fn application_of(application: &Value) -> Result<Declared, Wrong> {
 /// `goTemplate`, `{{.path.path}}` and `{{.path.basename}}`).
 fn generated(set: &Value, files: &Files) -> Result<Vec<Value>, Wrong> {
     let generators = set.pointer("/spec/generators").and_then(Value::as_array).ok_or(("/spec/generators".to_string(), "an ApplicationSet needs a list of generators".to_string()))?;
-    let template = set.pointer("/spec/template").ok_or(("/spec/template".to_string(), "an ApplicationSet needs a template".to_string()))?;
+    let mut template = set.pointer("/spec/template").cloned().ok_or(("/spec/template".to_string(), "an ApplicationSet needs a template".to_string()))?;
+    let preserve = set.pointer("/spec/syncPolicy/preserveResourcesOnDeletion") == Some(&Value::Bool(true));
+    if let (false, Some(metadata)) = (preserve, template.get_mut("metadata").and_then(Value::as_object_mut)) {
+        metadata.entry("finalizers").or_insert_with(|| Value::from(vec![RESOURCES_FINALIZER]));
+    }
     let mut directories = BTreeSet::new();
     for file in files.keys() {
         let mut rest = file.as_str();
@@ -154,7 +173,7 @@ fn generated(set: &Value, files: &Files) -> Result<Vec<Value>, Wrong> {
         for directory in &directories {
             let matches = |paths: &[&Value]| paths.iter().any(|path| glob_matches(&pattern(path), directory));
             if matches(&into) && !matches(&out) {
-                made.push(filled(template, directory));
+                made.push(filled(&template, directory));
             }
         }
     }

@@ -180,6 +180,11 @@ pub struct WorldOptions {
     /// environments, over these options (`of`).
     #[serde(skip)]
     pub applications: Vec<(String, applications::ApplicationSettings)>,
+    /// The path of the root Application whose Applications and
+    /// ApplicationSets declare the environments (`applications.rs`), which
+    /// the world reads again as Git moves (`crate::applications`).
+    #[serde(skip)]
+    pub applications_root: Option<String>,
     /// Argo CD's sync option `ServerSideApply=true`: its sync applies
     /// server-side as `argocd-controller` and compares as that apply merges.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -229,6 +234,7 @@ impl Default for WorldOptions {
             application: DEFAULT_APPLICATION.into(),
             namespace: None,
             applications: Vec::new(),
+            applications_root: None,
             server_side_apply: false,
             force: false,
             retry: None,
@@ -247,7 +253,7 @@ impl Default for WorldOptions {
 
 impl WorldOptions {
     /// The options of `environment`: what its Application in Git says, over
-    /// these (Argo CD's; Flux reads none of them).
+    /// these (Argo CD's; Flux reads none of them), its name the application's.
     pub fn of(&self, environment: &str) -> std::borrow::Cow<'_, WorldOptions> {
         let Some((_, settings)) = self.applications.iter().find(|(name, _)| name == environment).filter(|_| self.agent == Agent::ArgoCd) else {
             return std::borrow::Cow::Borrowed(self);
@@ -264,6 +270,7 @@ impl WorldOptions {
             retry: settings.retry.clone(),
             ignore: settings.ignore.clone(),
             namespace: settings.namespace.clone(),
+            application: environment.to_string(),
             applications: Vec::new(),
             ..self.clone()
         })
@@ -450,12 +457,13 @@ impl Scenario {
             .find(|(name, _)| name == environment)
             .map(|(_, files)| files)
             .unwrap_or_default();
+        let options = self.options.of(environment);
         let desired = crate::repository::flux::desired_under(
             &mut gitops_core::Workspace::new(),
             &files,
             &self.path_of(environment),
             self.options.agent,
-            (&self.options.application, self.options.of(environment).namespace.as_deref()),
+            (&options.application, options.namespace.as_deref()),
         )
         .map(|(state, _)| state)
         .unwrap_or_else(|_| State::empty(gitops_core::state::Form::Named));
@@ -474,7 +482,7 @@ impl Scenario {
             (Some(destination), Agent::ArgoCd) => crate::repository::flux::placed(state, destination),
             _ => state.clone(),
         };
-        Some(as_the_agent_left_it(state, &self.options.application, self.options.agent))
+        Some(as_the_agent_left_it(state, &self.options.of(environment).application, self.options.agent))
     }
 }
 

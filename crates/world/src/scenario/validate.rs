@@ -88,10 +88,12 @@ impl Scenario {
             None => environment_paths(source, &raw.environments, raw.options.layout)?,
             Some(root) => {
                 let mut paths = BTreeMap::new();
-                for (name, path, settings) in applications_in(source, root, &raw.environments, &repository)? {
+                let (root, declared) = applications_in(source, root, &raw.environments, &repository)?;
+                for (name, path, settings) in declared {
                     paths.insert(name.clone(), path);
                     raw.options.applications.push((name, settings));
                 }
+                raw.options.applications_root = Some(root);
                 Paths::declared(paths)
             }
         };
@@ -267,7 +269,7 @@ fn applications_in(
     root: &str,
     environments: &BTreeMap<String, Value>,
     repository: &InitialRepository,
-) -> Result<Vec<applications::Declared>, InputError> {
+) -> Result<(String, Vec<applications::Declared>), InputError> {
     let refuse = |message: String| InputError::shape(source, "/applications", message);
     if !environments.is_empty() {
         return Err(refuse("environments come from `environments` or from the Applications in Git, not both".into()));
@@ -278,5 +280,5 @@ fn applications_in(
     if declared.is_empty() {
         return Err(refuse(format!("{root} holds no Argo CD Application or ApplicationSet (argoproj.io/v1alpha1)")));
     }
-    Ok(declared)
+    Ok((root, declared))
 }
