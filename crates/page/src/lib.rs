@@ -24,6 +24,7 @@ mod playback;
 mod practice;
 mod preset;
 mod problem;
+mod read_saved;
 mod reducer;
 mod reported;
 mod session;

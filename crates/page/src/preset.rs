@@ -47,8 +47,8 @@ impl Preset {
     }
 }
 
-/// A preset or exercise as the menu lists it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+/// A preset or exercise as the menu lists it (read by `read_saved.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MenuEntry {
     /// Its file: in `presets/`, or `exercises/<file>`.
     pub file: String,

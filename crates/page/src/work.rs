@@ -49,7 +49,8 @@ impl Resumed {
 }
 
 /// How far a student got with one exercise.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// Read by `read_saved.rs`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Progress {
     pub solved: bool,
     /// Hints unfolded so far.

@@ -322,6 +322,20 @@ everywhere! {
         assert!(Scenario::parse("lesson.yaml", "desired: {web: {}}\nexercise: {task: t, goals: [{stable: 6}, {synced: {environment: prod}}]}\n").is_ok());
     }
 
+    fn a_goal_that_does_not_read_says_which_and_why() {
+        let goal = |goal: &str| exercise_error(&format!("    - {goal}\n"), "    []\n");
+        assert!(goal("syncd").starts_with("lesson.yaml at /exercise/goals/0: unknown variant `syncd`, expected one of `stable`, `synced`, "), "{}", goal("syncd"));
+        assert_eq!(goal("exists: {name: web}"), "lesson.yaml at /exercise/goals/0: unknown field `name`, expected `environment` or `key`");
+        assert_eq!(goal("exists: {environment: prod}"), "lesson.yaml at /exercise/goals/0: missing field `key`");
+        assert_eq!(goal("running: {key: web, malicious: maybe}"), "lesson.yaml at /exercise/goals/0: `malicious`: invalid type: string \"maybe\", expected a boolean");
+        assert_eq!(goal("stable: soon"), "lesson.yaml at /exercise/goals/0: `stable`: invalid type: string \"soon\", expected u32");
+        assert_eq!(goal("sameImages: {key: web, environments: [prod]}"), "lesson.yaml at /exercise/goals/0: `environments`: invalid length 1, expected an array of length 2");
+        let bare = Scenario::parse("lesson.yaml", "desired: {web: {}}\nexercise: {task: t, goals: [synced, {field: {key: web, path: /x, equals: null}}]}\n");
+        let goals = bare.unwrap_or_else(|error| panic!("{error}")).exercise.unwrap().goals;
+        assert_eq!(goals[0], Goal::Synced(Place::default()));
+        assert!(matches!(&goals[1], Goal::Field(field) if field.equals.is_null()));
+    }
+
     fn an_authors_mistake_in_the_questions_is_refused_with_its_place() {
         let one = "    - {ask: a, run: compromise-push.yaml, choices: [{text: x, when: {gitMentions: y}}]}\n";
         assert_eq!(exercise_error("    []\n", one), "lesson.yaml at /exercise/questions/0/choices: a question offers two choices or more; this one has 1");

@@ -94,6 +94,40 @@ everywhere! {
         assert!(error.starts_with("lesson.json at /options/mode: unknown variant `teleport`"), "{error}");
     }
 
+    fn each_action_says_which_field_it_lacks_does_not_know_or_reads_wrong() {
+        let step = |action: &str| scenario_error(&format!(r#"{{"desired": {{}}, "script": [{action}]}}"#));
+        assert_eq!(step(r#"{"at": 1, "do": "commit", "author": "a"}"#), "lesson.json at /script/0: missing field `message`");
+        assert_eq!(step(r#"{"at": 1, "do": "approve", "by": "b", "title": "t"}"#), "lesson.json at /script/0: unknown field `title`, expected `by` or `pullRequest`");
+        assert_eq!(step(r#"{"at": 1, "do": "stop-agent", "by": "b"}"#), "lesson.json at /script/0: unknown field `by`, there are no fields");
+        assert_eq!(step(r#"{"at": 1, "do": "merge", "by": "b", "pullRequest": "one"}"#), "lesson.json at /script/0: `pullRequest`: invalid type: string \"one\", expected u32");
+        assert_eq!(step(r#"{"at": 1, "do": "edit-cluster", "by": "b", "key": "k", "path": "/p"}"#), "lesson.json at /script/0: missing field `value`");
+        let unknown = step(r#"{"at": 1, "do": "deploy"}"#);
+        assert!(unknown.starts_with("lesson.json at /script/0: unknown variant `deploy`, expected one of `commit`, `revert`, `open-pull-request`"), "{unknown}");
+        assert!(unknown.ends_with("`update-image`, `set-controller`"), "{unknown}");
+    }
+
+    fn the_repository_an_image_and_a_controller_say_which_field_they_lack_or_do_not_know() {
+        assert_eq!(scenario_error(r#"{"repository": {"files": {}, "file": {}}}"#), "lesson.json at /repository: unknown field `file`, expected one of `author`, `message`, `files`, `branches`");
+        assert_eq!(scenario_error(r#"{"repository": {"files": []}}"#), "lesson.json at /repository: `files`: invalid type: sequence, expected a map");
+        assert_eq!(scenario_error(r#"{"desired": {}, "registry": [{"tag": "web:1"}, {"digest": "sha256:1"}]}"#), "lesson.json at /registry/1: missing field `tag`");
+        let controller = r#"{"desired": {}, "controllers": [{"name": "autoscaler", "key": "web", "path": "/replicas", "value": 5}, {"name": "hpa", "key": "web", "value": 5}]}"#;
+        assert_eq!(scenario_error(controller), "lesson.json at /controllers/1: missing field `path`");
+    }
+
+    fn an_action_reads_its_defaults_its_null_value_and_reconcile_as_sync() {
+        let text = r#"{"desired": {}, "script": [
+            {"at": 1, "do": "reconcile", "by": "carol"},
+            {"at": 1, "do": "ci-apply", "key": "web", "path": "/spec/paused", "value": null},
+            {"at": 1, "do": "push-image", "by": "ci", "tag": "web:2"}]}"#;
+        let scenario = Scenario::parse("lesson.json", text).unwrap_or_else(|error| panic!("{error}"));
+        let written = serde_json::to_value(&scenario.script).unwrap();
+        assert_eq!(written, json!([
+            {"at": 1, "do": "sync", "by": "carol", "environment": "prod"},
+            {"at": 1, "do": "ci-apply", "environment": "prod", "key": "web", "path": "/spec/paused", "value": null},
+            {"at": 1, "do": "push-image", "by": "ci", "tag": "web:2", "crashes": false, "malicious": false},
+        ]));
+    }
+
     fn a_bad_repository_file_is_located() {
         let text = r#"{"repository": {"files": {"envs/prod/web.yaml": "web: [1,"}}}"#;
         let error = Scenario::parse("lesson.json", text).unwrap_err();

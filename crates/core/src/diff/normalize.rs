@@ -91,9 +91,7 @@ fn record_of(live: ValueRef<'_>) -> Option<ValueRef<'_>> {
 
 fn read_record(record: &str) -> Option<Value> {
     // A record with a field written twice is read as `kubectl` reads it: the last one counts.
-    json::read_fast(record)
-        .or_else(|_| serde_json::from_str(record))
-        .ok()
+    json::read_last_wins(record).ok()
 }
 
 /// `object` with the annotation that records it as the last applied one.

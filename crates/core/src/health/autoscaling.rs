@@ -39,7 +39,7 @@ pub(super) fn v1(autoscaler: ValueRef) -> Health {
         return Health::Progressing;
     };
     // Annotation text Go cannot decode fails Argo CD's check: Unknown.
-    let Ok(decoded) = serde_json::from_str::<Value>(annotation) else {
+    let Ok(decoded) = crate::text::json::read_last_wins(annotation) else {
         return Health::Unknown;
     };
     match annotated(&decoded) {

@@ -77,6 +77,12 @@ pub fn read_fast(text: &str) -> Result<Value, serde_json::Error> {
     read(text, Twice::Unlocated)
 }
 
+/// Reads `text` as one JSON value as `read_fast` does, a field written twice
+/// the last one, as `serde_json::Value` and Go's `encoding/json` read it.
+pub fn read_last_wins(text: &str) -> Result<Value, serde_json::Error> {
+    read(text, Twice::LastWins)
+}
+
 fn read(text: &str, twice: Twice) -> Result<Value, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     let mut scratch = Scratch::default();
@@ -113,6 +119,9 @@ enum Twice {
     Unlocated,
     /// As the second one is read: the error is where it is.
     Located,
+    /// No error: the last one is the field, as `serde_json::Value` and Go's
+    /// `encoding/json` read it.
+    LastWins,
 }
 
 /// The fields and items of the objects and arrays being read, inner ones
@@ -197,8 +206,13 @@ impl<'de> Visitor<'de> for Reader<'_> {
         let mut fields = Map::with_capacity(self.scratch.fields.len() - start);
         for (name, value) in self.scratch.fields.drain(start..) {
             match fields.entry(name) {
+                Entry::Occupied(mut field) if matches!(self.twice, Twice::LastWins) => {
+                    field.insert(value);
+                }
                 Entry::Occupied(field) => return Err(twice_error(field.key())),
-                Entry::Vacant(field) => field.insert(value),
+                Entry::Vacant(field) => {
+                    field.insert(value);
+                }
             };
         }
         Ok(Value::Object(fields))
@@ -233,6 +247,15 @@ pub(crate) mod tests {
     use crate::error::ErrorKind;
     use proptest::prelude::*;
     use serde_json::json;
+
+    #[test]
+    fn read_last_wins_reads_as_serde_json_and_go_read_a_field_written_twice() {
+        let text = r#"{"a": 1, "b": {"c": [true, null, "x"], "c": 2.5}, "a": 3}"#;
+        assert_eq!(read_last_wins(text).unwrap(), serde_json::from_str::<Value>(text).unwrap());
+        assert_eq!(read_last_wins(text).unwrap(), json!({"a": 3, "b": {"c": 2.5}}));
+        assert!(read_fast(text).is_err(), "the panes' reader refuses it");
+        assert!(read_last_wins("{\"a\": 1,}").is_err(), "a trailing comma is no JSON");
+    }
 
     #[test]
     fn reads_json() {

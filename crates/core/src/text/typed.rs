@@ -28,11 +28,12 @@ pub fn typed<T: DeserializeOwned>(source: &str, value: Value) -> Result<T, Input
 }
 
 /// A JSON `text` read as a `T`, as `serde_json::from_str` reads it but by way of a
-/// value: one reader of each type serves every text and value, where
-/// `serde_json::from_str` compiles one more for each type it reads. What does not fit
-/// says where, as `/sessions/a: invalid type: ...`.
+/// value that the core's reader of JSON builds (`text::json::read_last_wins`, so that
+/// the page holds one reader of JSON text): one reader of each type serves every text and
+/// value, where `serde_json::from_str` compiles one more for each type it reads. What
+/// does not fit says where, as `/sessions/a: invalid type: ...`.
 pub fn from_json<T: DeserializeOwned>(text: &str) -> Result<T, String> {
-    let value: Value = serde_json::from_str(text).map_err(|error| error.to_string())?;
+    let value = crate::text::json::read_last_wins(text).map_err(|error| error.to_string())?;
     read(value).map_err(|mismatch| match mismatch.pointer() {
         "" => mismatch.message().to_string(),
         pointer => format!("{pointer}: {}", mismatch.message()),
@@ -65,5 +66,6 @@ impl Place<'_> {
     }
 }
 
+pub mod fields;
 mod located;
 mod mismatch;

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod read_goal;
 mod validate;
 
 pub(crate) use validate::GoalContext;
@@ -32,15 +33,15 @@ fn default_settle() -> u32 {
 }
 
 /// A fact about the world after the check. Objects are named by key, in
-/// `environment` (the first one when left out).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+/// `environment` (the first one when left out). Read by `read_goal.rs`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub enum Goal {
     /// In the last N steps neither the agent nor a controller changed the
     /// cluster, and every environment ends Synced.
     Stable(u32),
-    Synced(#[serde(default)] Place),
-    Healthy(#[serde(default)] Place),
+    Synced(Place),
+    Healthy(Place),
     Exists(Target),
     Absent(Target),
     /// No warning of this rule about the desired state.
@@ -63,23 +64,20 @@ pub enum Goal {
     Not(Box<Goal>),
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Place {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub environment: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Target {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub environment: Option<String>,
     pub key: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldGoal {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub environment: Option<String>,
@@ -88,8 +86,7 @@ pub struct FieldGoal {
     pub equals: Value,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GitDecides {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub environment: Option<String>,
@@ -97,8 +94,7 @@ pub struct GitDecides {
     pub path: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RunningGoal {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub environment: Option<String>,
@@ -106,15 +102,14 @@ pub struct RunningGoal {
     pub malicious: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SameImages {
     pub key: String,
     pub environments: [String; 2],
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PullRequestGoal {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merged: Option<bool>,
@@ -129,8 +124,7 @@ pub struct PullRequestGoal {
     pub pins_digest: Option<bool>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EventGoal {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actor: Option<String>,

@@ -235,14 +235,16 @@ impl Repository {
         if name.len() > 7 || !name.bytes().all(|byte| byte.is_ascii_hexdigit()) {
             return None;
         }
-        let mut legacy: BTreeMap<&str, String> = BTreeMap::new();
+        // Each commit's id beside its legacy id: a list, where a map's code would cost more
+        // of the page than the few commits of an old link's session take to search.
+        let mut legacy: Vec<(&str, String)> = Vec::new();
         for commit in self.all_commits() {
-            let parent = commit.parent.as_deref().and_then(|parent| legacy.get(parent));
-            let id = legacy_commit_id(parent.map(String::as_str), &commit.author, &commit.message, &commit.files);
+            let parent = commit.parent.as_deref().and_then(|parent| legacy.iter().find(|(id, _)| *id == parent));
+            let id = legacy_commit_id(parent.map(|(_, legacy)| legacy.as_str()), &commit.author, &commit.message, &commit.files);
             if id.starts_with(name) {
                 return Some(commit);
             }
-            legacy.insert(&commit.id, id);
+            legacy.push((&commit.id, id));
         }
         None
     }
@@ -312,31 +314,14 @@ fn legacy_commit_id(parent: Option<&str>, author: &str, message: &str, files: &F
         hash.update(part.as_bytes());
         hash.update(b"\0");
     }
-    let mut writer = std::io::BufWriter::with_capacity(64 * 1024, HashWriter(&mut hash));
-    let _ = serde_json::to_writer(&mut writer, files);
-    let _ = std::io::Write::flush(&mut writer);
-    drop(writer);
+    // Written into memory first: a legacy id is worked out only for an old link's revert.
+    hash.update(serde_json::to_vec(files).unwrap_or_default());
     hash.finalize()
         .iter()
         .take(4)
         .map(|byte| format!("{byte:02x}"))
         .collect::<String>()[..7]
         .to_string()
-}
-
-/// Feeds what is written straight to the hash, so that a large file is
-/// not first copied into one more string.
-struct HashWriter<'a>(&'a mut Sha256);
-
-impl std::io::Write for HashWriter<'_> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.update(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 #[cfg(test)]

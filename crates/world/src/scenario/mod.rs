@@ -4,6 +4,7 @@
 //! repository, clusters, a registry, controllers and a script.
 
 pub mod applications;
+mod read_parts;
 pub mod retry;
 mod validate;
 
@@ -27,17 +28,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub const SCENARIO_VERSION: u64 = 1;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+/// Read by `read_parts.rs`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct InitialRepository {
-    #[serde(default = "default_author")]
     pub author: String,
-    #[serde(default = "default_message")]
     pub message: String,
-    #[serde(default)]
     pub files: Files,
     /// With `layout: branches`, the first commit of each environment's branch.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub branches: BTreeMap<String, Files>,
 }
 
@@ -50,37 +49,38 @@ fn default_message() -> String {
 }
 
 /// An image in the registry at the start.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+/// Read by `read_parts.rs`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ImageSpec {
     /// `repository:tag`.
     pub tag: String,
     /// Its digest; made from the tag when left out.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
     /// The image exits at start: its workloads never become available.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub crashes: bool,
     /// Built by an attacker.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub malicious: bool,
 }
 
 /// A controller that writes one field of one object every step, such as an
 /// autoscaler setting replicas.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+/// Read by `read_parts.rs`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ControllerSpec {
     /// Its name, which is the actor of its events (`autoscaler`).
     pub name: String,
-    #[serde(default = "default_environment")]
     pub environment: String,
     pub key: String,
     /// The JSON pointer of the field it owns (`/spec/replicas`).
     pub path: String,
     pub value: Value,
     /// Why it writes, for its events (`load needs 5 replicas`).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub reason: String,
 }
 

@@ -3,29 +3,29 @@
 //! v1alpha1/types.go, `RetryStrategy`, `Backoff`, `NextRetryAt`). The
 //! agent's use of it, in steps, is `agent/retry.rs`.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// Argo CD's `syncPolicy.retry` (`RetryStrategy`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+/// Argo CD's `syncPolicy.retry` (`RetryStrategy`), read field by field
+/// (`read_parts.rs`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct RetryStrategy {
     /// The most retries of a failed sync; 0 none, -1 no limit.
-    #[serde(default)]
     pub limit: i64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub backoff: Option<Backoff>,
 }
 
 /// Argo CD's `Backoff`: durations in seconds (`30`) or as Go writes them
 /// (`5s`, `2m`, `1h30m`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Backoff {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub duration: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub factor: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_duration: Option<String>,
 }
 

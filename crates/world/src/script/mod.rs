@@ -2,11 +2,11 @@
 
 use crate::event::Place;
 use crate::repository::Files;
-use serde::de::{self, Deserializer};
 use serde::ser::{self, Serializer};
 use serde::{Deserialize, Serialize};
-use gitops_core::text::typed::read;
 use serde_json::{Map, Value};
+
+mod read;
 
 /// One action at one step.
 #[derive(Debug, Clone, PartialEq)]
@@ -15,26 +15,22 @@ pub struct ScriptStep {
     pub action: ScriptedAction,
 }
 
-/// What someone does.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    rename_all = "kebab-case",
-    rename_all_fields = "camelCase",
-    deny_unknown_fields
-)]
+/// What someone does. Written as its derive says; read by `read.rs`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", rename_all_fields = "camelCase")]
 pub enum ScriptedAction {
     /// A commit to the state repository: to `main`, or, with `layout:
     /// branches`, to an environment's branch (whose paths start `app/`).
     Commit {
         author: String,
         message: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(skip_serializing_if = "Option::is_none")]
         branch: Option<String>,
-        #[serde(default, skip_serializing_if = "Files::is_empty")]
+        #[serde(skip_serializing_if = "Files::is_empty")]
         write: Files,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[serde(skip_serializing_if = "Vec::is_empty")]
         remove: Vec<String>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[serde(skip_serializing_if = "Vec::is_empty")]
         set: Vec<FieldEdit>,
     },
     /// A commit that undoes an earlier one: `HEAD`, `HEAD~1`, or an id.
@@ -46,11 +42,11 @@ pub enum ScriptedAction {
     OpenPullRequest {
         author: String,
         title: String,
-        #[serde(default, skip_serializing_if = "Files::is_empty")]
+        #[serde(skip_serializing_if = "Files::is_empty")]
         write: Files,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[serde(skip_serializing_if = "Vec::is_empty")]
         remove: Vec<String>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[serde(skip_serializing_if = "Vec::is_empty")]
         set: Vec<FieldEdit>,
     },
     /// A pull request that copies the image references of one object from an
@@ -80,15 +76,12 @@ pub enum ScriptedAction {
     PushImage {
         by: String,
         tag: String,
-        #[serde(default)]
         crashes: bool,
-        #[serde(default)]
         malicious: bool,
     },
     /// A change made to a cluster outside Git, by a person or with stolen credentials.
     EditCluster {
         by: String,
-        #[serde(default = "default_environment")]
         environment: String,
         key: String,
         path: String,
@@ -96,7 +89,6 @@ pub enum ScriptedAction {
     },
     /// CI applying a change to a cluster itself (push mode; refused in pull mode).
     CiApply {
-        #[serde(default = "default_environment")]
         environment: String,
         key: String,
         path: String,
@@ -104,16 +96,13 @@ pub enum ScriptedAction {
     },
     /// The pods of a workload restart and pull their images again.
     Restart {
-        #[serde(default = "default_environment")]
         environment: String,
         key: String,
     },
     /// A person asks the agent to sync now (Argo CD's `argocd app sync`;
     /// `flux reconcile` under Flux's agent, which scripts may call `reconcile`).
-    #[serde(alias = "reconcile")]
     Sync {
         by: String,
-        #[serde(default = "default_environment")]
         environment: String,
     },
     /// The agent stops (crashes) or starts again.
@@ -125,26 +114,22 @@ pub enum ScriptedAction {
     /// A person replaces an environment's whole actual state by hand.
     SetCluster {
         by: String,
-        #[serde(default = "default_environment")]
         environment: String,
         state: Value,
     },
     /// A person applies the first operation of the current plan, and only it.
     ApplyNext {
         by: String,
-        #[serde(default = "default_environment")]
         environment: String,
     },
     /// A person confirms the deletions that wait for one (`Prune=confirm`).
     ConfirmPrune {
         by: String,
-        #[serde(default = "default_environment")]
         environment: String,
     },
     /// The cluster is lost; a new, empty one takes its place with a new agent
     /// pointed at the same repository.
     LoseCluster {
-        #[serde(default = "default_environment")]
         environment: String,
     },
     /// An image-updater bot sees the tag's image and opens a pull request
@@ -152,7 +137,6 @@ pub enum ScriptedAction {
     UpdateImage {
         by: String,
         tag: String,
-        #[serde(default = "default_environment")]
         environment: String,
         key: String,
     },
@@ -160,7 +144,7 @@ pub enum ScriptedAction {
     SetController {
         name: String,
         value: Value,
-        #[serde(default, skip_serializing_if = "String::is_empty")]
+        #[serde(skip_serializing_if = "String::is_empty")]
         reason: String,
     },
 }
@@ -206,51 +190,6 @@ pub struct FieldEdit {
 
 fn default_environment() -> String {
     crate::repository::DEFAULT_ENVIRONMENT.into()
-}
-
-impl<'de> Deserialize<'de> for ScriptStep {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut fields = Map::<String, Value>::deserialize(deserializer)?;
-        let at = match fields.remove("at") {
-            Some(Value::Number(number)) => number
-                .as_u64()
-                .and_then(|at| u32::try_from(at).ok())
-                .ok_or_else(|| {
-                    de::Error::custom(format!("`at` is a step number (0 or more); found {number}"))
-                })?,
-            Some(other) => {
-                return Err(de::Error::custom(format!(
-                    "`at` is a step number; found {other}"
-                )))
-            }
-            None => {
-                return Err(de::Error::custom(
-                    "each action needs `at`, the step it happens at",
-                ))
-            }
-        };
-        let name = match fields.remove("do") {
-            Some(Value::String(name)) => name,
-            Some(other) => {
-                return Err(de::Error::custom(format!(
-                    "`do` names an action; found {other}"
-                )))
-            }
-            None => return Err(de::Error::custom("each action needs `do`, what happens")),
-        };
-        let unit = fields
-            .is_empty()
-            .then(|| read::<ScriptedAction>(Value::String(name.clone())).ok())
-            .flatten();
-        let action = match unit {
-            Some(action) => action,
-            None => {
-                let tagged = Value::Object(Map::from_iter([(name, Value::Object(fields))]));
-                read::<ScriptedAction>(tagged).map_err(|mismatch| de::Error::custom(mismatch.message()))?
-            }
-        };
-        Ok(ScriptStep { at, action })
-    }
 }
 
 impl Serialize for ScriptStep {
