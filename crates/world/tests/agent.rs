@@ -111,6 +111,9 @@ everywhere! {
         }
         assert!(world.clusters["prod"].actual().get("ConfigMap/shop/generated").is_some(), "self-heal leaves it: the application is Synced: {:#?}", lines(&world));
         assert_eq!(world.summary().status["prod"].sync.to_string(), "Synced");
+        assert!(has(&world, "prod is Synced: not in Git: ConfigMap/shop/generated"), "{:#?}", lines(&world));
+        assert!(has(&world, "IgnoreExtraneous, which leaves the application Synced"), "{:#?}", lines(&world));
+        assert!(!has(&world, "prod is OutOfSync"), "{:#?}", lines(&world));
         for _ in 4..8 {
             world.next_step();
         }

@@ -183,7 +183,13 @@ impl Agent {
             .plan
             .iter()
             .any(|operation| !operation.changes_cluster());
-        let reason = if !options.auto_sync {
+        // IgnoreExtraneous: what Git does not declare is drift, and the application Synced.
+        let synced = found.status.sync != SyncStatus::OutOfSync;
+        let reason = if synced {
+            "what is not in Git says argocd.argoproj.io/compare-options: IgnoreExtraneous, which leaves \
+             the application Synced, so no automated sync starts for it"
+                .to_string()
+        } else if !options.auto_sync {
             "auto-sync is off: it waits for a person to sync".to_string()
         } else if failed {
             "the sync of this revision failed, so it waits for a new revision or a person's sync"
@@ -207,7 +213,7 @@ impl Agent {
             Event::new(
                 step,
                 "agent",
-                format!("{environment} is OutOfSync: {}", parts.join("; ")),
+                format!("{environment} is {}: {}", if synced { "Synced" } else { "OutOfSync" }, parts.join("; ")),
             )
             .because(reason),
         );
