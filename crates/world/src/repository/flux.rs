@@ -142,7 +142,11 @@ pub fn desired_under(
         if let Some((key, (pointer, message))) = state.objects().iter().find_map(|(key, object)| Some((key, tracking_error(object.value())?))) {
             return Err(InputError::shape(key, pointer, message));
         }
-        return Ok((destination.map_or(state.clone(), |destination| placed(&state, destination)), Vec::new()));
+        let state = match destination {
+            Some(destination) => placed(&state, destination),
+            None => state,
+        };
+        return Ok((state, Vec::new()));
     }
     Ok(match flux_layout(workspace, files, &state, root)? {
         Some(layout) => (layout.state, layout.kustomizations),
