@@ -8,8 +8,8 @@
 //! manages when it has the resources finalizer (`finalizeApplicationDeletion`,
 //! but what `shouldBeDeleted` keeps), and leaves it otherwise; the agent
 //! no longer syncs its environment. The environments are those of the start:
-//! an Application added later makes none, and a changed `source.path` is not
-//! followed (docs/world.md).
+//! an Application added later makes none (an event says so), and a changed
+//! `source.path` is not followed (docs/world.md).
 
 use crate::event::{Event, Place};
 use crate::scenario::applications::{declared_applications, ApplicationSettings};
@@ -44,6 +44,11 @@ impl World {
                 return;
             }
         };
+        for (name, ..) in declared.iter().filter(|(name, ..)| !self.options.applications.iter().any(|(known, _)| known == name)) {
+            let what = format!("{name}: an Application Git declares at revision {revision} makes no environment here");
+            let why = "the playground's environments are those its scenario starts with";
+            self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git));
+        }
         for (name, settings) in std::mem::take(&mut self.options.applications) {
             let Some((_, _, now)) = declared.iter().find(|(declared, ..)| *declared == name) else {
                 self.delete_application(step, &name, &settings, &revision);

@@ -82,6 +82,11 @@ everywhere! {
         assert!(has(&world, "its resources finalizer deletes what it managed: ConfigMap/staging/settings"), "{:#?}", lines(&world));
         assert!(world.agent.as_ref().unwrap().applications["staging"].deleted, "the agent no longer syncs it");
         assert!(world.clusters["prod"].actual().get("ConfigMap/prod/settings").is_some(), "prod is still generated");
+        let add = json!([{"at": 2, "do": "commit", "author": "alice", "message": "add qa", "write": {"envs/qa/settings.yaml": SETTINGS}}]);
+        let world = scripted(json!({"apps/shop.yaml": application_set("")}), add, 4);
+        assert!(has(&world, "qa: an Application Git declares at revision"), "{:#?}", lines(&world));
+        assert!(has(&world, "the playground's environments are those its scenario starts with"), "{:#?}", lines(&world));
+        assert!(!world.clusters.contains_key("qa"));
 
         let preserve = "  syncPolicy:\n    preserveResourcesOnDeletion: true\n";
         let world = scripted(json!({"apps/shop.yaml": application_set(preserve)}), remove, 6);
