@@ -7,12 +7,13 @@ pub use crate::person::Interaction;
 use crate::person::file_typed;
 pub use decode::{decode, decode_saved, decode_saved_json, read_link, read_saved, Deflated, Inflated};
 pub use encode::{encode, encode_link, fragment_of, link_of, Encoder};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 pub use sliced_json::SlicedJson;
 use std::fmt;
 
 mod decode;
 mod encode;
+mod read_session;
 mod sliced_json;
 
 /// The version this playground writes; every earlier one keeps opening.
@@ -31,21 +32,21 @@ pub const MAX_EXPANDED_BYTES: usize = 4 * 1024 * 1024;
 pub const MAX_SAVED_EXPANDED_BYTES: usize =
     2 * gitops_core::text::json::MAX_DOCUMENT_BYTES + 1024 * 1024;
 
-/// A scenario and what a person did with it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A scenario and what a person did with it (read by `read_session.rs`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Session {
     /// A preset, by its file name in `presets/`.
-    #[serde(rename = "p", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "p", skip_serializing_if = "Option::is_none")]
     pub preset: Option<String>,
     /// A whole scenario, as text (JSON or YAML), when it is not a preset.
-    #[serde(rename = "s", default, skip_serializing_if = "Option::is_none")]
+    #[serde(rename = "s", skip_serializing_if = "Option::is_none")]
     pub scenario: Option<String>,
-    #[serde(rename = "i", default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(rename = "i", skip_serializing_if = "Vec::is_empty")]
     pub interactions: Vec<Interaction>,
     /// Whether a Desired text waits for a `Commit`. A session made before the
     /// person committed their own edits lacks it: each run of Desired texts
     /// there was a commit, and it reads so (`with_commits`).
-    #[serde(rename = "c", default)]
+    #[serde(rename = "c")]
     commits: u8,
     /// Whether the last interaction is a pane text that does not read.
     #[serde(skip)]
