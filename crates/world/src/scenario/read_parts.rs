@@ -6,26 +6,13 @@
 
 use super::retry::{Backoff, RetryStrategy};
 use super::{default_author, default_environment, default_message, ControllerSpec, ImageSpec, InitialRepository};
-use gitops_core::text::typed::fields::{any_value, only_known, optional, required};
-use gitops_core::text::typed::Mismatch;
+use gitops_core::text::typed::fields::{any_value, only_known, optional, read_object, required};
 use serde::de::Deserializer;
 use serde::Deserialize;
-use serde_json::{Map, Value};
-
-/// The part's fields, or why they are not an object.
-fn entries_of<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Map<String, Value>, D::Error> {
-    Map::<String, Value>::deserialize(deserializer)
-}
-
-fn placed<T, E: serde::de::Error>(read: Result<T, Mismatch>) -> Result<T, E> {
-    read.map_err(|mismatch| E::custom(mismatch.message()))
-}
 
 impl<'de> Deserialize<'de> for InitialRepository {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut entries = entries_of(deserializer)?;
-        placed((|| {
-            let entries = &mut entries;
+        read_object(deserializer, |entries| {
             only_known(entries, &["author", "message", "files", "branches"])?;
             Ok(InitialRepository {
                 author: optional(entries, "author")?.unwrap_or_else(default_author),
@@ -33,15 +20,13 @@ impl<'de> Deserialize<'de> for InitialRepository {
                 files: optional(entries, "files")?.unwrap_or_default(),
                 branches: optional(entries, "branches")?.unwrap_or_default(),
             })
-        })())
+        })
     }
 }
 
 impl<'de> Deserialize<'de> for ImageSpec {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut entries = entries_of(deserializer)?;
-        placed((|| {
-            let entries = &mut entries;
+        read_object(deserializer, |entries| {
             only_known(entries, &["tag", "digest", "crashes", "malicious"])?;
             Ok(ImageSpec {
                 tag: required(entries, "tag")?,
@@ -49,15 +34,13 @@ impl<'de> Deserialize<'de> for ImageSpec {
                 crashes: optional(entries, "crashes")?.unwrap_or_default(),
                 malicious: optional(entries, "malicious")?.unwrap_or_default(),
             })
-        })())
+        })
     }
 }
 
 impl<'de> Deserialize<'de> for ControllerSpec {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut entries = entries_of(deserializer)?;
-        placed((|| {
-            let entries = &mut entries;
+        read_object(deserializer, |entries| {
             only_known(entries, &["name", "environment", "key", "path", "value", "reason"])?;
             Ok(ControllerSpec {
                 name: required(entries, "name")?,
@@ -67,32 +50,28 @@ impl<'de> Deserialize<'de> for ControllerSpec {
                 value: any_value(entries, "value")?,
                 reason: optional(entries, "reason")?.unwrap_or_default(),
             })
-        })())
+        })
     }
 }
 
 impl<'de> Deserialize<'de> for RetryStrategy {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut entries = entries_of(deserializer)?;
-        placed((|| {
-            let entries = &mut entries;
+        read_object(deserializer, |entries| {
             only_known(entries, &["limit", "backoff"])?;
             Ok(RetryStrategy { limit: optional(entries, "limit")?.unwrap_or_default(), backoff: optional(entries, "backoff")? })
-        })())
+        })
     }
 }
 
 impl<'de> Deserialize<'de> for Backoff {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut entries = entries_of(deserializer)?;
-        placed((|| {
-            let entries = &mut entries;
+        read_object(deserializer, |entries| {
             only_known(entries, &["duration", "factor", "maxDuration"])?;
             Ok(Backoff {
                 duration: optional(entries, "duration")?,
                 factor: optional(entries, "factor")?,
                 max_duration: optional(entries, "maxDuration")?,
             })
-        })())
+        })
     }
 }

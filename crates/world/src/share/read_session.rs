@@ -5,16 +5,13 @@
 //! lost by an error that names its field rather than its place.
 
 use super::Session;
-use gitops_core::text::typed::fields::optional;
-use serde::de::{Deserializer, Error as _};
+use gitops_core::text::typed::fields::{optional, read_object};
+use serde::de::Deserializer;
 use serde::Deserialize;
-use serde_json::{Map, Value};
 
 impl<'de> Deserialize<'de> for Session {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let mut entries = Map::<String, Value>::deserialize(deserializer)?;
-        let entries = &mut entries;
-        let mut read = || {
+        read_object(deserializer, |entries| {
             Ok(Session {
                 preset: optional(entries, "p")?,
                 scenario: optional(entries, "s")?,
@@ -22,7 +19,6 @@ impl<'de> Deserialize<'de> for Session {
                 commits: optional(entries, "c")?.unwrap_or_default(),
                 broken_tail: false,
             })
-        };
-        read().map_err(|mismatch: gitops_core::text::typed::Mismatch| D::Error::custom(mismatch.message()))
+        })
     }
 }

@@ -5,8 +5,19 @@
 //! What does not fit is worded as `serde` words it, and names the field.
 
 use super::{read, Mismatch};
-use serde::de::{DeserializeOwned, Error as _};
+use serde::de::{DeserializeOwned, Deserializer, Error as _};
+use serde::Deserialize;
 use serde_json::{Map, Value};
+
+/// The object `deserializer` holds, its fields taken by `fields`: a reader
+/// written by hand. What does not fit is placed where the object is.
+pub fn read_object<'de, D: Deserializer<'de>, T>(
+    deserializer: D,
+    fields: impl FnOnce(&mut Map<String, Value>) -> Result<T, Mismatch>,
+) -> Result<T, D::Error> {
+    let mut entries = Map::<String, Value>::deserialize(deserializer)?;
+    fields(&mut entries).map_err(|mismatch| D::Error::custom(mismatch.message()))
+}
 
 /// The first entry that is none of `known`, refused as `deny_unknown_fields` refuses it.
 pub fn only_known(entries: &Map<String, Value>, known: &'static [&'static str]) -> Result<(), Mismatch> {
