@@ -6,7 +6,8 @@
 //! reader of each action's fields: 4 KB more of the page's packed wasm
 //! (docs/benchmarks.md).
 
-use super::{ScriptStep, ScriptedAction};
+use super::{FieldEdit, ScriptStep, ScriptedAction};
+use crate::repository::Files;
 use gitops_core::text::typed::fields::{any_value, only_known, optional, required};
 use serde::de::{Deserializer, Error as _};
 use serde::Deserialize;
@@ -73,22 +74,15 @@ fn action_of(name: &str, mut entries: Map<String, Value>) -> Result<ScriptedActi
     let entries = &mut entries;
     let environment = optional(entries, "environment")?.unwrap_or_else(super::default_environment);
     Ok(match name {
-        "commit" => ScriptedAction::Commit {
-            author: required(entries, "author")?,
-            message: required(entries, "message")?,
-            branch: optional(entries, "branch")?,
-            write: optional(entries, "write")?.unwrap_or_default(),
-            remove: optional(entries, "remove")?.unwrap_or_default(),
-            set: optional(entries, "set")?.unwrap_or_default(),
-        },
+        "commit" => {
+            let (write, remove, set) = file_changes(entries)?;
+            ScriptedAction::Commit { author: required(entries, "author")?, message: required(entries, "message")?, branch: optional(entries, "branch")?, write, remove, set }
+        }
         "revert" => ScriptedAction::Revert { author: required(entries, "author")?, commit: required(entries, "commit")? },
-        "open-pull-request" => ScriptedAction::OpenPullRequest {
-            author: required(entries, "author")?,
-            title: required(entries, "title")?,
-            write: optional(entries, "write")?.unwrap_or_default(),
-            remove: optional(entries, "remove")?.unwrap_or_default(),
-            set: optional(entries, "set")?.unwrap_or_default(),
-        },
+        "open-pull-request" => {
+            let (write, remove, set) = file_changes(entries)?;
+            ScriptedAction::OpenPullRequest { author: required(entries, "author")?, title: required(entries, "title")?, write, remove, set }
+        }
         "promote" => ScriptedAction::Promote {
             author: required(entries, "author")?,
             key: required(entries, "key")?,
@@ -125,4 +119,13 @@ fn action_of(name: &str, mut entries: Map<String, Value>) -> Result<ScriptedActi
         "update-image" => ScriptedAction::UpdateImage { by: required(entries, "by")?, tag: required(entries, "tag")?, environment, key: required(entries, "key")? },
         _ => ScriptedAction::SetController { name: required(entries, "name")?, value: any_value(entries, "value")?, reason: optional(entries, "reason")?.unwrap_or_default() },
     })
+}
+
+/// What a commit or a pull request changes: files written whole, files removed, fields set.
+fn file_changes(entries: &mut Map<String, Value>) -> Result<(Files, Vec<String>, Vec<FieldEdit>), Mismatch> {
+    Ok((
+        optional(entries, "write")?.unwrap_or_default(),
+        optional(entries, "remove")?.unwrap_or_default(),
+        optional(entries, "set")?.unwrap_or_default(),
+    ))
 }
