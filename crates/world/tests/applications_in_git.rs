@@ -88,6 +88,11 @@ everywhere! {
         assert!(has(&world, "the playground's environments are those its scenario starts with"), "{:#?}", lines(&world));
         assert!(!world.clusters.contains_key("qa"));
 
+        let empty_finalizers = application_set("").replace("      name: '{{path.basename}}'\n", "      name: '{{path.basename}}'\n      finalizers: []\n");
+        assert!(empty_finalizers.contains("finalizers: []"));
+        let world = scripted(json!({"apps/shop.yaml": empty_finalizers}), remove.clone(), 6);
+        assert!(world.clusters["staging"].actual().get("ConfigMap/staging/settings").is_none(), "an empty list is no finalizers: {:#?}", lines(&world));
+
         let preserve = "  syncPolicy:\n    preserveResourcesOnDeletion: true\n";
         let world = scripted(json!({"apps/shop.yaml": application_set(preserve)}), remove, 6);
         assert!(world.clusters["staging"].actual().get("ConfigMap/staging/settings").is_some(), "preserveResourcesOnDeletion: {:#?}", lines(&world));

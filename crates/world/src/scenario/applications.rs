@@ -151,8 +151,12 @@ fn generated(set: &Value, files: &Files) -> Result<Vec<Value>, Wrong> {
     let generators = set.pointer("/spec/generators").and_then(Value::as_array).ok_or(("/spec/generators".to_string(), "an ApplicationSet needs a list of generators".to_string()))?;
     let mut template = set.pointer("/spec/template").cloned().ok_or(("/spec/template".to_string(), "an ApplicationSet needs a template".to_string()))?;
     let preserve = set.pointer("/spec/syncPolicy/preserveResourcesOnDeletion") == Some(&Value::Bool(true));
-    if let (false, Some(metadata)) = (preserve, template.get_mut("metadata").and_then(Value::as_object_mut)) {
-        metadata.entry("finalizers").or_insert_with(|| Value::from(vec![RESOURCES_FINALIZER]));
+    // RenderTemplateParams: only a template without finalizers (none, or an empty list) gets it.
+    let finalizers = template.pointer_mut("/metadata").and_then(Value::as_object_mut).map(|metadata| metadata.entry("finalizers").or_insert(Value::Null));
+    if let (false, Some(finalizers)) = (preserve, finalizers) {
+        if finalizers.as_array().is_none_or(Vec::is_empty) {
+            *finalizers = Value::from(vec![RESOURCES_FINALIZER]);
+        }
     }
     let mut directories = BTreeSet::new();
     for file in files.keys() {
