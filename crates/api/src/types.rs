@@ -59,6 +59,12 @@ export interface Options {
   /** Flux's `spec.force`: an update the API server refuses recreates the object. */
   force?: boolean;
   /**
+   * With a scenario's top-level `applications`: argocd-cm's
+   * `resource.customizations.health.argoproj.io_Application`, so the root
+   * Application creates each wave of its children once the waves before are Healthy.
+   */
+  applicationHealthCheck?: boolean;
+  /**
    * Whose agent compares and applies: `argocd` (the default: a client-side
    * apply with its last-applied record) or `flux` (with an `application`:
    * kustomize-controller's forced server-side apply after its cleanup of

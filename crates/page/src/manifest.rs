@@ -17,8 +17,12 @@ pub struct ManifestLine {
 /// its own rather than these options' (`WorldOptions::of`); none without.
 pub fn applications_in_git(options: &WorldOptions) -> Option<String> {
     let names: Vec<&str> = options.applications.iter().map(|(name, _)| name.as_str()).collect();
+    let waits = match options.application_health_check {
+        true => " With argocd-cm's resource.customizations.health.argoproj.io_Application, the root Application creates each wave of them when the waves before are Healthy.",
+        false => "",
+    };
     (!names.is_empty()).then(|| format!(
-        "{}: their Applications in Git set their sync policy, destination and ignoreDifferences; these options fill in what an Application does not say.",
+        "{}: their Applications in Git set their sync policy, destination and ignoreDifferences; these options fill in what an Application does not say.{waits}",
         names.join(", ")
     ))
 }

@@ -58,4 +58,8 @@ fn the_options_say_which_environments_their_applications_in_git_set() {
         Some("prod: their Applications in Git set their sync policy, destination and ignoreDifferences; these options fill in what an Application does not say.")
     );
     assert_eq!(gitops_page::manifest::applications_in_git(&WorldOptions::default()), None);
+    let mut checked = scenario.options.clone();
+    checked.application_health_check = true;
+    let said = gitops_page::manifest::applications_in_git(&checked).unwrap_or_default();
+    assert!(said.ends_with("the root Application creates each wave of them when the waves before are Healthy."), "{said}");
 }

@@ -15,6 +15,8 @@ use crate::event::{Event, Place};
 use crate::scenario::applications::{declared_applications, ApplicationSettings};
 use crate::World;
 use gitops_core::diff::tracking::is_tracked_by;
+use gitops_core::health::Health;
+use std::collections::BTreeSet;
 use gitops_core::options::Agent;
 use gitops_core::state::protection::kept_when_its_application_is_deleted;
 
@@ -119,4 +121,132 @@ fn changes(before: &ApplicationSettings, after: &ApplicationSettings) -> Vec<&'s
     .into_iter()
     .filter_map(|(changed, part)| changed.then_some(part))
     .collect()
+}
+
+/// The root Application's sync of the Applications in its path, wave by wave
+/// (gitops-engine `syncContext.Sync`): a wave is applied once every task of
+/// the waves before has succeeded. An Application has no health in Argo CD
+/// 3.x, so its task succeeds when applied and the root creates every wave at
+/// once; with argocd-cm's `resource.customizations.health.argoproj.io_Application`
+/// (`WorldOptions::application_health_check`) its health is its own
+/// `status.health.status`: a wave waits while one before it is not Healthy,
+/// and a Degraded one fails the root's sync.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct RootSync {
+    /// What the root's sync last said it waits for, so it is said once.
+    waiting: Option<String>,
+    /// A child was Degraded: the root's sync failed, and creates no more.
+    failed: bool,
+    /// The waves created at once were told.
+    told: bool,
+}
+
+impl World {
+    /// Under the health check, no child Application exists before the root's
+    /// sync creates it (`sync_root_application`).
+    pub(crate) fn with_applications_pending(mut self) -> Self {
+        self.hold_back_applications();
+        self
+    }
+
+    /// Marks every child Application not created yet, under the health check.
+    pub(crate) fn hold_back_applications(&mut self) {
+        if !self.options.application_health_check || self.options.agent != Agent::ArgoCd {
+            return;
+        }
+        let children: Vec<String> = self.options.applications.iter().map(|(name, _)| name.clone()).collect();
+        if let Some(agent) = self.agent.as_mut() {
+            for name in children {
+                if let Some(application) = agent.applications.get_mut(&name) {
+                    application.pending = true;
+                }
+            }
+        }
+        self.root_sync = RootSync::default();
+    }
+
+    /// One pass of the root's sync: the next wave of child Applications is
+    /// created when the waves before it are Healthy (with the health check),
+    /// and at once without it.
+    pub(crate) fn sync_root_application(&mut self, step: u32) {
+        let running = self.agent.as_ref().is_some_and(|agent| agent.running && agent.has_access);
+        if self.options.applications_root.is_none() || !running || self.options.agent != Agent::ArgoCd {
+            return;
+        }
+        if !self.options.application_health_check {
+            self.tell_waves_created_at_once(step);
+            return;
+        }
+        let pending = |name: &str| self.agent.as_ref().and_then(|agent| agent.applications.get(name)).is_some_and(|application| application.pending);
+        let Some(wave) = self.options.applications.iter().filter(|(name, _)| pending(name)).map(|(_, settings)| settings.wave).min() else {
+            return;
+        };
+        if self.root_sync.failed {
+            return;
+        }
+        let before: Vec<(String, Health)> = self
+            .options
+            .applications
+            .iter()
+            .filter(|(name, settings)| settings.wave < wave && !pending(name))
+            .map(|(name, _)| (name.clone(), self.application_health(name)))
+            .collect();
+        let root = "the root Application";
+        if let Some((name, _)) = before.iter().find(|(_, health)| *health == Health::Degraded) {
+            self.root_sync.failed = true;
+            let what = format!("{root}'s sync failed at wave {wave}: {name}'s Application is Degraded");
+            let why = "with resource.customizations.health.argoproj.io_Application, a Degraded Application fails the wave it is in, and later waves are not created";
+            self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git).refused());
+            return;
+        }
+        let unhealthy: Vec<String> = before.iter().filter(|(_, health)| *health != Health::Healthy).map(|(name, health)| format!("{name}'s Application is {health}")).collect();
+        if !unhealthy.is_empty() {
+            let what = format!("{root} waits at wave {wave}: {}", unhealthy.join(", "));
+            if self.root_sync.waiting.as_deref() != Some(what.as_str()) {
+                let why = "with resource.customizations.health.argoproj.io_Application, an Application's health is its status.health.status, and a wave waits until the waves before it are Healthy";
+                self.events.push(Event::new(step, "agent", what.clone()).because(why).at(Place::Git));
+                self.root_sync.waiting = Some(what);
+            }
+            return;
+        }
+        let created: Vec<String> = self.options.applications.iter().filter(|(name, settings)| settings.wave == wave && pending(name)).map(|(name, _)| name.clone()).collect();
+        if let Some(agent) = self.agent.as_mut() {
+            for name in &created {
+                if let Some(application) = agent.applications.get_mut(name) {
+                    application.pending = false;
+                }
+            }
+        }
+        self.root_sync.waiting = None;
+        let what = format!("{root} creates the Application of {} (wave {wave})", created.join(", "));
+        let why = match before.is_empty() {
+            true => "it is the first wave of the root's sync".to_string(),
+            false => format!("the Applications of the waves before are Healthy: {}", before.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", ")),
+        };
+        self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git));
+    }
+
+    /// Without the health check, children in several waves are created at
+    /// once: said the first time, as it is what a student expects otherwise.
+    fn tell_waves_created_at_once(&mut self, step: u32) {
+        let waves: BTreeSet<i64> = self.options.applications.iter().map(|(_, settings)| settings.wave).collect();
+        if self.root_sync.told || waves.len() < 2 {
+            return;
+        }
+        self.root_sync.told = true;
+        let waves: Vec<String> = waves.iter().map(i64::to_string).collect();
+        let what = format!("the root Application creates the Applications of waves {} at once", waves.join(", "));
+        let why = "in Argo CD 3.x an Application has no health, so a wave does not wait for the Applications before it; argocd-cm's resource.customizations.health.argoproj.io_Application (the scenario's applicationHealthCheck) makes it wait";
+        self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git));
+    }
+
+    /// A child Application's health: its application's, as Argo CD reports
+    /// it (`status.health.status`), at the revision Git has now.
+    fn application_health(&self, environment: &str) -> Health {
+        let (Ok(desired), Some(cluster)) = (self.desired_state(environment), self.clusters.get(environment)) else {
+            return Health::Unknown;
+        };
+        let options = self.reconcile_options(environment);
+        self.workspace.with(|workspace| workspace.report(&desired, cluster.actual(), &options)).status.health
+    }
 }

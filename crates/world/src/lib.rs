@@ -81,6 +81,8 @@ pub struct World {
     written_clusters: Rc<BTreeMap<String, State>>,
     /// The revision the Applications in Git were last read at (`applications.rs`).
     applications_read: Option<String>,
+    /// Where the root Application's sync of its children stands (`applications.rs`).
+    root_sync: applications::RootSync,
 }
 
 impl World {
@@ -122,7 +124,9 @@ impl World {
             workspace: SharedWorkspace::default(),
             written_clusters: Rc::new(scenario.clusters.clone()),
             applications_read: None,
+            root_sync: applications::RootSync::default(),
         }
+        .with_applications_pending()
     }
 
     /// The commit `environment` follows and its files as
@@ -243,6 +247,7 @@ impl World {
         let from = self.events.len();
         let webhook = self.options.webhook && self.committed;
         self.follow_applications(step, webhook || step.is_multiple_of(self.options.poll_every));
+        self.sync_root_application(step);
         if let Some(agent) = self.agent.as_mut() {
             let events = self.workspace.with(|workspace| {
                 agent.reconcile(

@@ -124,4 +124,45 @@ everywhere! {
         assert!(world.clusters["prod"].actual().get("ConfigMap/shop-prod/settings").is_some(), "automated now: {:#?}", lines(&world));
         assert!(world.clusters["staging"].actual().is_empty(), "staging still waits for a person");
     }
+
+    fn a_wave_of_child_applications_waits_for_the_waves_before_only_with_their_health_check() {
+        let in_wave = |name: &str, wave: &str| {
+            let annotated = format!("  name: {name}\n  annotations:\n    argocd.argoproj.io/sync-wave: \"{wave}\"\n");
+            application(name, AUTOMATED).replacen(&format!("  name: {name}\n"), &annotated, 1)
+        };
+        let web = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  \
+            template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: registry.example/web:1.0\n";
+        let run = |staging: &str, registry: Value, check: bool, steps: u32| {
+            let files = json!({"envs/staging/settings.yaml": SETTINGS, "envs/prod/settings.yaml": SETTINGS, "envs/staging/web.yaml": staging,
+                "apps/staging.yaml": in_wave("staging", "0"), "apps/prod.yaml": in_wave("prod", "1")});
+            let text = json!({"repository": {"files": files}, "applications": "apps", "registry": registry, "steps": steps,
+                "options": {"pollEvery": 1, "applicationHealthCheck": check}});
+            World::run(&Scenario::parse("apps.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
+        };
+        let images = json!([{"tag": "registry.example/web:1.0"}]);
+        let created = |world: &World| world.clusters["prod"].actual().get("ConfigMap/shop-prod/settings").is_some();
+
+        let world = run(web, images.clone(), false, 0);
+        assert!(created(&world), "no health of its own: wave 1 does not wait: {:#?}", lines(&world));
+        assert!(has(&world, "the root Application creates the Applications of waves 0, 1 at once"), "{:#?}", lines(&world));
+        assert_eq!(world.summary().status["staging"].health.to_string(), "Progressing", "{:#?}", lines(&world));
+
+        let world = run(web, images.clone(), true, 0);
+        assert!(!created(&world), "with the check, wave 1 waits: {:#?}", lines(&world));
+        assert!(has(&world, "the root Application creates the Application of staging (wave 0)"), "{:#?}", lines(&world));
+        assert!(world.agent.as_ref().unwrap().applications["prod"].pending);
+        let world = run(web, images.clone(), true, 8);
+        assert!(has(&world, "the root Application waits at wave 1: staging's Application is Progressing"), "{:#?}", lines(&world));
+        assert!(created(&world), "staging became Healthy, so wave 1 was created: {:#?}", lines(&world));
+        assert!(has(&world, "the root Application creates the Application of prod (wave 1)"), "{:#?}", lines(&world));
+
+        let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n  containers:\n  - name: web\n    image: registry.example/web:9.9\n";
+        let world = run(pod, images, true, 8);
+        assert!(has(&world, "the root Application's sync failed at wave 1: staging's Application is Degraded"), "{:#?}", lines(&world));
+        assert!(!created(&world), "{:#?}", lines(&world));
+
+        let alone = json!({"repository": {"files": {"envs/prod/settings.yaml": SETTINGS}}, "options": {"applicationHealthCheck": true}});
+        let error = Scenario::parse("apps.json", &alone.to_string()).unwrap_err().to_string();
+        assert!(error.starts_with("apps.json at /options/applicationHealthCheck: it turns on the health check of the Applications"), "{error}");
+    }
 }

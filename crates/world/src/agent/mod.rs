@@ -20,6 +20,10 @@ pub struct Application {
     /// Git declares it no longer (`crate::applications`): the agent leaves its environment.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub deleted: bool,
+    /// The root Application has not created it yet: its wave waits for the
+    /// Applications of the waves before to be Healthy (`crate::applications`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub pending: bool,
     /// The revision whose desired state the agent compares with.
     pub target_revision: Option<String>,
     /// The revision it last synced.
@@ -150,7 +154,7 @@ impl Agent {
 
     /// The environments whose Application it syncs.
     fn synced_environments(&self) -> Vec<String> {
-        self.applications.iter().filter(|(_, application)| !application.deleted).map(|(environment, _)| environment.clone()).collect()
+        self.applications.iter().filter(|(_, application)| !application.deleted && !application.pending).map(|(environment, _)| environment.clone()).collect()
     }
 
     pub fn request_sync(&mut self, environment: &str) {

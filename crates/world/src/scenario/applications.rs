@@ -43,6 +43,9 @@ pub struct ApplicationSettings {
     /// adds it to a template that has no finalizers unless its
     /// `syncPolicy.preserveResourcesOnDeletion` is true (`RenderTemplateParams`).
     pub cascade: bool,
+    /// Its `argocd.argoproj.io/sync-wave` in the root Application's sync
+    /// (`gitops_core::sync::order::wave`).
+    pub wave: i64,
 }
 
 /// The finalizer by which deleting an Application deletes its resources
@@ -125,6 +128,7 @@ fn application_of(application: &Value) -> Result<Declared, Wrong> {
         retry: field(application, "/spec/syncPolicy/retry")?,
         ignore: ignore.map(|rules| rules.0).unwrap_or_default(),
         cascade: finalizers.unwrap_or_default().iter().any(|finalizer| finalizer.starts_with(RESOURCES_FINALIZER)),
+        wave: gitops_core::sync::order::wave(application),
     };
     Ok((name, path, settings))
 }

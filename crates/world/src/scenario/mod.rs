@@ -185,6 +185,14 @@ pub struct WorldOptions {
     /// the world reads again as Git moves (`crate::applications`).
     #[serde(skip)]
     pub applications_root: Option<String>,
+    /// argocd-cm's `resource.customizations.health.argoproj.io_Application`,
+    /// the health check Argo CD's docs give an Application (its
+    /// `status.health.status`): the root Application's sync then waits at
+    /// each wave until the Applications of the waves before are Healthy.
+    /// Off, as in Argo CD 3.x, an Application has no health and no wave waits
+    /// for one (`crate::applications`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub application_health_check: bool,
     /// Argo CD's sync option `ServerSideApply=true`: its sync applies
     /// server-side as `argocd-controller` and compares as that apply merges.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -235,6 +243,7 @@ impl Default for WorldOptions {
             namespace: None,
             applications: Vec::new(),
             applications_root: None,
+            application_health_check: false,
             server_side_apply: false,
             force: false,
             retry: None,
