@@ -13,15 +13,14 @@
 //! the start, a simplification.
 
 use super::retry::RetryStrategy;
+use super::IgnoreRules;
 use crate::repository::paths::normalized;
 use crate::repository::Files;
 use gitops_core::diff::ignore::IgnoreRule;
 use gitops_core::error::InputError;
 use gitops_core::state::State;
-use gitops_core::diff::ignore::deserialize_rules;
 use gitops_core::text::typed::read;
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -142,9 +141,6 @@ fn field<T: DeserializeOwned>(application: &Value, pointer: &str) -> Result<Opti
     }
 }
 
-/// `ignoreDifferences` read as `options.ignore` is, each rule's error at the rule.
-#[derive(Deserialize)]
-struct IgnoreRules(#[serde(deserialize_with = "deserialize_rules")] Vec<IgnoreRule>);
 
 /// The Applications an ApplicationSet's Git directory generators make: one
 /// for each directory of `files` that a `directories` path matches (a `*`

@@ -4,6 +4,7 @@
 //! repository, clusters, a registry, controllers and a script.
 
 pub mod applications;
+mod read_options;
 mod read_parts;
 pub mod retry;
 mod validate;
@@ -144,8 +145,9 @@ pub fn as_the_agent_left_it(state: State, application: &str, agent: Agent) -> St
 }
 
 /// How the world runs: the reconciler's options and the agent's policy.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase", default)]
+/// Read by `read_options`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct WorldOptions {
     /// The tool whose agent reconciles: Argo CD (the default) or Flux's
     /// kustomize-controller, each with its own tool's defaults (`agent/`).
@@ -158,10 +160,7 @@ pub struct WorldOptions {
     /// declares none (off by default, as Argo CD's `automated.allowEmpty`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub allow_empty: bool,
-    #[serde(
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "gitops_core::diff::ignore::deserialize_rules"
-    )]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ignore: Vec<IgnoreRule>,
     /// Argo CD's `RespectIgnoreDifferences=true`: a sync keeps the live value
     /// of fields Argo CD's ignore rules name (else it writes Git's).
@@ -348,7 +347,10 @@ struct RawScenario {
     registry: Option<Vec<ImageSpec>>,
     #[serde(default, deserialize_with = "read_apart")]
     controllers: Vec<ControllerSpec>,
-    #[serde(default, deserialize_with = "read_apart")]
+    /// The options as written, read by `read_options` (`from_raw`).
+    #[serde(default, rename = "options")]
+    written_options: Option<Value>,
+    #[serde(skip)]
     options: WorldOptions,
     #[serde(default, deserialize_with = "read_apart")]
     script: Vec<ScriptStep>,
@@ -531,3 +533,8 @@ fn declared_environments(
             .collect(),
     }
 }
+
+/// Ignore rules read as `options.ignore` and an Application's `ignoreDifferences`
+/// are, each rule's error at the rule.
+#[derive(Deserialize)]
+pub(crate) struct IgnoreRules(#[serde(deserialize_with = "gitops_core::diff::ignore::deserialize_rules")] pub Vec<IgnoreRule>);

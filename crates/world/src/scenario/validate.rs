@@ -16,6 +16,9 @@ use states::{in_form_of, locate_file_error, state_of, Places};
 impl Scenario {
     pub(super) fn from_raw(source: &str, mut raw: RawScenario) -> Result<Self, InputError> {
         check_version(source, raw.version.as_ref())?;
+        if let Some(written) = raw.written_options.take() {
+            raw.options = super::read_options::read_options(written).map_err(|mismatch| InputError::shape(source, format!("/options{}", mismatch.pointer()), mismatch.message()))?;
+        }
         let lesson_form = raw.desired.is_some();
         let mut actual_texts = BTreeMap::new();
         let (repository, mut clusters) = match (raw.desired, raw.repository) {

@@ -27,6 +27,13 @@ impl Mismatch {
         &self.0.message
     }
 
+    /// The mismatch of a value read as the field `name` of an object, placed
+    /// below that field.
+    pub fn under(mut self, name: &str) -> Mismatch {
+        self.0.pointer = Some(format!("/{}{}", crate::pointer::escape(name), self.pointer()));
+        self
+    }
+
     /// The mismatch, placed at `place` unless a deeper value already placed it.
     #[inline(never)]
     pub(super) fn at(mut self, place: &Place) -> Mismatch {
