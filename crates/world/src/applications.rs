@@ -16,7 +16,6 @@ use crate::scenario::applications::{declared_applications, ApplicationSettings};
 use crate::World;
 use gitops_core::diff::tracking::is_tracked_by;
 use gitops_core::health::Health;
-use std::collections::BTreeSet;
 use gitops_core::options::Agent;
 use gitops_core::state::protection::kept_when_its_application_is_deleted;
 
@@ -184,22 +183,29 @@ impl World {
         if self.root_sync.failed {
             return;
         }
-        let before: Vec<(String, Health)> = self
-            .options
-            .applications
-            .iter()
-            .filter(|(name, settings)| settings.wave < wave && !pending(name))
-            .map(|(name, _)| (name.clone(), self.application_health(name)))
-            .collect();
+        // Each Application of the waves before, and what its health says when it is not Healthy.
+        let mut before: Vec<String> = Vec::new();
+        let mut unhealthy: Vec<String> = Vec::new();
+        let mut degraded = None;
+        for (name, settings) in &self.options.applications {
+            if settings.wave >= wave || pending(name) {
+                continue;
+            }
+            match self.application_health(name) {
+                Health::Healthy => {}
+                Health::Degraded => degraded = degraded.or(Some(name.clone())),
+                health => unhealthy.push(format!("{name}'s Application is {health}")),
+            }
+            before.push(name.clone());
+        }
         let root = "the root Application";
-        if let Some((name, _)) = before.iter().find(|(_, health)| *health == Health::Degraded) {
+        if let Some(name) = degraded {
             self.root_sync.failed = true;
             let what = format!("{root}'s sync failed at wave {wave}: {name}'s Application is Degraded");
             let why = "with resource.customizations.health.argoproj.io_Application, a Degraded Application fails the wave it is in, and later waves are not created";
             self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git).refused());
             return;
         }
-        let unhealthy: Vec<String> = before.iter().filter(|(_, health)| *health != Health::Healthy).map(|(name, health)| format!("{name}'s Application is {health}")).collect();
         if !unhealthy.is_empty() {
             let what = format!("{root} waits at wave {wave}: {}", unhealthy.join(", "));
             if self.root_sync.waiting.as_deref() != Some(what.as_str()) {
@@ -221,7 +227,7 @@ impl World {
         let what = format!("{root} creates the Application of {} (wave {wave})", created.join(", "));
         let why = match before.is_empty() {
             true => "it is the first wave of the root's sync".to_string(),
-            false => format!("the Applications of the waves before are Healthy: {}", before.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", ")),
+            false => format!("the Applications of the waves before are Healthy: {}", before.join(", ")),
         };
         self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git));
     }
@@ -229,13 +235,13 @@ impl World {
     /// Without the health check, children in several waves are created at
     /// once: said the first time, as it is what a student expects otherwise.
     fn tell_waves_created_at_once(&mut self, step: u32) {
-        let waves: BTreeSet<i64> = self.options.applications.iter().map(|(_, settings)| settings.wave).collect();
-        if self.root_sync.told || waves.len() < 2 {
+        let waves = self.options.applications.iter().map(|(_, settings)| settings.wave);
+        let (first, last) = (waves.clone().min().unwrap_or_default(), waves.max().unwrap_or_default());
+        if self.root_sync.told || first == last {
             return;
         }
         self.root_sync.told = true;
-        let waves: Vec<String> = waves.iter().map(i64::to_string).collect();
-        let what = format!("the root Application creates the Applications of waves {} at once", waves.join(", "));
+        let what = format!("the root Application creates the Applications of waves {first} to {last} at once");
         let why = "in Argo CD 3.x an Application has no health, so a wave does not wait for the Applications before it; argocd-cm's resource.customizations.health.argoproj.io_Application (the scenario's applicationHealthCheck) makes it wait";
         self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git));
     }
