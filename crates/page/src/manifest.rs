@@ -18,7 +18,7 @@ pub struct ManifestLine {
 pub fn applications_in_git(options: &WorldOptions) -> Option<String> {
     let names: Vec<&str> = options.applications.iter().map(|(name, _)| name.as_str()).collect();
     let waits = match options.application_health_check {
-        true => " With argocd-cm's resource.customizations.health.argoproj.io_Application, the root Application creates each wave of them when the waves before are Healthy.",
+        true => " With applicationHealthCheck, a wave of them waits for the waves before to be Healthy.",
         false => "",
     };
     (!names.is_empty()).then(|| format!(

@@ -61,5 +61,5 @@ fn the_options_say_which_environments_their_applications_in_git_set() {
     let mut checked = scenario.options.clone();
     checked.application_health_check = true;
     let said = gitops_page::manifest::applications_in_git(&checked).unwrap_or_default();
-    assert!(said.ends_with("the root Application creates each wave of them when the waves before are Healthy."), "{said}");
+    assert!(said.ends_with("a wave of them waits for the waves before to be Healthy."), "{said}");
 }

@@ -202,14 +202,14 @@ impl World {
         if let Some(name) = degraded {
             self.root_sync.failed = true;
             let what = format!("{root}'s sync failed at wave {wave}: {name}'s Application is Degraded");
-            let why = "with resource.customizations.health.argoproj.io_Application, a Degraded Application fails the wave it is in, and later waves are not created";
+            let why = "a Degraded Application fails the sync";
             self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git).refused());
             return;
         }
         if !unhealthy.is_empty() {
             let what = format!("{root} waits at wave {wave}: {}", unhealthy.join(", "));
             if self.root_sync.waiting.as_deref() != Some(what.as_str()) {
-                let why = "with resource.customizations.health.argoproj.io_Application, an Application's health is its status.health.status, and a wave waits until the waves before it are Healthy";
+                let why = "a wave waits for the Applications before it to be Healthy (applicationHealthCheck)";
                 self.events.push(Event::new(step, "agent", what.clone()).because(why).at(Place::Git));
                 self.root_sync.waiting = Some(what);
             }
@@ -226,8 +226,8 @@ impl World {
         self.root_sync.waiting = None;
         let what = format!("{root} creates the Application of {} (wave {wave})", created.join(", "));
         let why = match before.is_empty() {
-            true => "it is the first wave of the root's sync".to_string(),
-            false => format!("the Applications of the waves before are Healthy: {}", before.join(", ")),
+            true => "its wave is the first".to_string(),
+            false => format!("the waves before are Healthy: {}", before.join(", ")),
         };
         self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git));
     }
@@ -242,7 +242,7 @@ impl World {
         }
         self.root_sync.told = true;
         let what = format!("the root Application creates the Applications of waves {first} to {last} at once");
-        let why = "in Argo CD 3.x an Application has no health, so a wave does not wait for the Applications before it; argocd-cm's resource.customizations.health.argoproj.io_Application (the scenario's applicationHealthCheck) makes it wait";
+        let why = "in Argo CD 3.x an Application has no health, so no wave waits for one (unless applicationHealthCheck)";
         self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git));
     }
 

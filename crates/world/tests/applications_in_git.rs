@@ -163,6 +163,6 @@ everywhere! {
 
         let alone = json!({"repository": {"files": {"envs/prod/settings.yaml": SETTINGS}}, "options": {"applicationHealthCheck": true}});
         let error = Scenario::parse("apps.json", &alone.to_string()).unwrap_err().to_string();
-        assert!(error.starts_with("apps.json at /options/applicationHealthCheck: it turns on the health check of the Applications"), "{error}");
+        assert!(error.starts_with("apps.json at /options/applicationHealthCheck: it needs a top-level `applications`"), "{error}");
     }
 }

@@ -89,7 +89,7 @@ impl Scenario {
         check_layout(source, &repository, raw.options.layout)?;
         let paths = match &raw.applications {
             None if raw.options.application_health_check => {
-                let why = "it turns on the health check of the Applications a root Application syncs, and this scenario has none: name the root's path with a top-level `applications`";
+                let why = "it needs a top-level `applications`, the root Application's path";
                 return Err(InputError::shape(source, "/options/applicationHealthCheck", why));
             }
             None => environment_paths(source, &raw.environments, raw.options.layout)?,
