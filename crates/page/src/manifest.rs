@@ -19,7 +19,7 @@ pub fn applications_in_git(options: &WorldOptions) -> Option<String> {
     let names: Vec<&str> = options.applications.iter().map(|(name, _)| name.as_str()).collect();
     let waits = match options.application_health_check {
         true => " With applicationHealthCheck, a wave of them waits for the waves before to be Healthy.",
-        false => "",
+        false => " In Argo CD 3.x an Application has no health, so no wave of them waits for another (applicationHealthCheck).",
     };
     (!names.is_empty()).then(|| format!(
         "{}: their Applications in Git set their sync policy, destination and ignoreDifferences; these options fill in what an Application does not say.{waits}",
@@ -96,6 +96,6 @@ pub fn flux_kustomization(options: &WorldOptions) -> Vec<ManifestLine> {
 fn default_false(value: bool) -> &'static str {
     match value {
         true => "          # Argo CD's default: false",
-        false => "",
+        false => " In Argo CD 3.x an Application has no health, so no wave of them waits for another (applicationHealthCheck).",
     }
 }

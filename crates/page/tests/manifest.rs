@@ -55,7 +55,7 @@ fn the_options_say_which_environments_their_applications_in_git_set() {
     let scenario = Scenario::parse("apps.json", &text.to_string()).unwrap();
     assert_eq!(
         gitops_page::manifest::applications_in_git(&scenario.options).as_deref(),
-        Some("prod: their Applications in Git set their sync policy, destination and ignoreDifferences; these options fill in what an Application does not say.")
+        Some("prod: their Applications in Git set their sync policy, destination and ignoreDifferences; these options fill in what an Application does not say. In Argo CD 3.x an Application has no health, so no wave of them waits for another (applicationHealthCheck).")
     );
     assert_eq!(gitops_page::manifest::applications_in_git(&WorldOptions::default()), None);
     let mut checked = scenario.options.clone();

@@ -126,7 +126,7 @@ fn changes(before: &ApplicationSettings, after: &ApplicationSettings) -> Vec<&'s
 /// (gitops-engine `syncContext.Sync`): a wave is applied once every task of
 /// the waves before has succeeded. An Application has no health in Argo CD
 /// 3.x, so its task succeeds when applied and the root creates every wave at
-/// once; with argocd-cm's `resource.customizations.health.argoproj.io_Application`
+/// once (the Options panel says so: `gitops_page::manifest`); with argocd-cm's `resource.customizations.health.argoproj.io_Application`
 /// (`WorldOptions::application_health_check`) its health is its own
 /// `status.health.status`: a wave waits while one before it is not Healthy,
 /// and a Degraded one fails the root's sync.
@@ -136,8 +136,6 @@ pub(crate) struct RootSync {
     waiting: Option<String>,
     /// A child was Degraded: the root's sync failed, and creates no more.
     failed: bool,
-    /// The waves created at once were told.
-    told: bool,
 }
 
 impl World {
@@ -173,7 +171,6 @@ impl World {
             return;
         }
         if !self.options.application_health_check {
-            self.tell_waves_created_at_once(step);
             return;
         }
         let pending = |name: &str| self.agent.as_ref().and_then(|agent| agent.applications.get(name)).is_some_and(|application| application.pending);
@@ -229,20 +226,6 @@ impl World {
             true => "its wave is the first".to_string(),
             false => format!("the waves before are Healthy: {}", before.join(", ")),
         };
-        self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git));
-    }
-
-    /// Without the health check, children in several waves are created at
-    /// once: said the first time, as it is what a student expects otherwise.
-    fn tell_waves_created_at_once(&mut self, step: u32) {
-        let waves = self.options.applications.iter().map(|(_, settings)| settings.wave);
-        let (first, last) = (waves.clone().min().unwrap_or_default(), waves.max().unwrap_or_default());
-        if self.root_sync.told || first == last {
-            return;
-        }
-        self.root_sync.told = true;
-        let what = format!("the root Application creates the Applications of waves {first} to {last} at once");
-        let why = "in Argo CD 3.x an Application has no health, so no wave waits for one (unless applicationHealthCheck)";
         self.events.push(Event::new(step, "agent", what).because(why).at(Place::Git));
     }
 
