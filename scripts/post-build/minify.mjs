@@ -10,11 +10,10 @@ export async function minified(code, { module = true } = {}) {
 }
 
 /**
- * A script this hook writes as the build ships it: its first line says where it comes
- * from, then `preamble` as written, then the rest minified (the comments that explain it
- * stay in the generator, out of a first visit's bytes).
+ * A script this hook writes as the build ships it: a line that says where it comes from,
+ * then `preamble` as written, then the script minified (the comments that explain it stay
+ * in the generator, out of a first visit's bytes).
  */
 export async function shipped(script, { module = false, preamble = '' } = {}) {
-  const [first, ...rest] = script.split('\n');
-  return `${first}\n${preamble}${await minified(rest.join('\n'), { module })}\n`;
+  return `// Written by scripts/post-build.mjs.\n${preamble}${await minified(script, { module })}\n`;
 }

@@ -136,42 +136,26 @@ pub(crate) struct RootSync {
     waiting: Option<String>,
     /// A child was Degraded: the root's sync failed, and creates no more.
     failed: bool,
+    /// The root's sync has begun: the children not created yet are pending.
+    begun: bool,
 }
 
 impl World {
-    /// Under the health check, no child Application exists before the root's
-    /// sync creates it (`sync_root_application`).
-    pub(crate) fn with_applications_pending(mut self) -> Self {
-        self.hold_back_applications();
-        self
-    }
-
-    /// Marks every child Application not created yet, under the health check.
-    pub(crate) fn hold_back_applications(&mut self) {
-        if !self.options.application_health_check || self.options.agent != Agent::ArgoCd {
-            return;
-        }
-        let children: Vec<String> = self.options.applications.iter().map(|(name, _)| name.clone()).collect();
-        if let Some(agent) = self.agent.as_mut() {
-            for name in children {
-                if let Some(application) = agent.applications.get_mut(&name) {
-                    application.pending = true;
-                }
-            }
-        }
-        self.root_sync = RootSync::default();
-    }
-
     /// One pass of the root's sync: the next wave of child Applications is
     /// created when the waves before it are Healthy (with the health check),
     /// and at once without it.
     pub(crate) fn sync_root_application(&mut self, step: u32) {
         let running = self.agent.as_ref().is_some_and(|agent| agent.running && agent.has_access);
-        if self.options.applications_root.is_none() || !running || self.options.agent != Agent::ArgoCd {
+        if self.options.applications_root.is_none() || !running || self.options.agent != Agent::ArgoCd || !self.options.application_health_check {
             return;
         }
-        if !self.options.application_health_check {
-            return;
+        if let (false, Some(agent)) = (self.root_sync.begun, self.agent.as_mut()) {
+            self.root_sync.begun = true;
+            for (name, _) in &self.options.applications {
+                if let Some(application) = agent.applications.get_mut(name) {
+                    application.pending = true;
+                }
+            }
         }
         let pending = |name: &str| self.agent.as_ref().and_then(|agent| agent.applications.get(name)).is_some_and(|application| application.pending);
         let Some(wave) = self.options.applications.iter().filter(|(name, _)| pending(name)).map(|(_, settings)| settings.wave).min() else {

@@ -126,7 +126,6 @@ impl World {
             applications_read: None,
             root_sync: applications::RootSync::default(),
         }
-        .with_applications_pending()
     }
 
     /// The commit `environment` follows and its files as

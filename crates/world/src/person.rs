@@ -321,7 +321,6 @@ impl World {
             Mode::Pull if self.agent.is_none() => {
                 let environments: Vec<String> = self.clusters.keys().cloned().collect();
                 self.agent = Some(crate::agent::Agent::new(&environments));
-                self.hold_back_applications();
             }
             Mode::Push => self.agent = None,
             Mode::Pull => {}
@@ -349,7 +348,6 @@ impl World {
         if self.agent.is_some() {
             let environments: Vec<String> = self.clusters.keys().cloned().collect();
             self.agent = Some(crate::agent::Agent::new(&environments));
-            self.hold_back_applications();
         }
     }
 
