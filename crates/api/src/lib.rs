@@ -104,6 +104,57 @@ pub fn report(
     output(&gitops_core::report(&desired, &actual, &options))
 }
 
+/// The report of a scenario's environment at a minute: `at` left out, its
+/// start (what `gitops-sim plan` prints); `at: n`, once minute `n` has run,
+/// Git's head for the environment against its cluster then, compared with its
+/// options then. `environment` left out, the first. The same shape as
+/// `report`'s.
+///
+/// Throws a `GitopsInputError` when the scenario does not read, or `where`
+/// names an environment it lacks or a minute past its end.
+#[wasm_bindgen(skip_typescript)]
+pub fn plan(scenario: JsValue, at: Option<JsValue>) -> Result<JsValue, js_sys::Error> {
+    let scenario = scenario_of(scenario)?;
+    let refuse = |pointer: &str, message: String| thrown(&InputError::shape("at", pointer, message));
+    let mut environment = None;
+    let mut minute = None;
+    if let Some(at) = at.filter(|at| !at.is_null() && !at.is_undefined()) {
+        let value = json_of("at", at).map_err(|error| thrown(&error))?;
+        let Value::Object(fields) = value else {
+            return Err(refuse("", "it is {environment?, at?}".into()));
+        };
+        for (name, field) in fields {
+            match (name.as_str(), field) {
+                ("environment", Value::String(name)) => environment = Some(name),
+                ("at", Value::Number(number)) if number.as_u64().is_some() => minute = number.as_u64(),
+                ("environment", _) => return Err(refuse("/environment", "environment is an environment's name".into())),
+                ("at", _) => return Err(refuse("/at", "at is a minute: a whole number from 0".into())),
+                (other, _) => return Err(refuse(&format!("/{}", gitops_core::pointer::escape(other)), format!("there is no {other:?}: it is {{environment?, at?}}"))),
+            }
+        }
+    }
+    let environment = match environment {
+        Some(name) => scenario.initial_in(&name).map(|_| name).map_err(|why| refuse("/environment", why))?,
+        None => scenario.environments().into_iter().next().unwrap_or_default(),
+    };
+    let Some(minute) = minute else {
+        let (desired, actual) = scenario.initial_in(&environment).map_err(|why| refuse("/environment", why))?;
+        return output(&gitops_core::report(&desired, &actual, &scenario.options.of(&environment).reconcile()));
+    };
+    if minute > u64::from(scenario.steps) {
+        return Err(refuse("/at", format!("the scenario ends at minute {}", scenario.steps)));
+    }
+    let mut world = World::new(&scenario);
+    for _ in 0..=minute {
+        world.next_step();
+    }
+    let desired = world.desired_state(&environment).map_err(|error| thrown(&error))?;
+    let Some(cluster) = world.clusters.get(&environment) else {
+        return Err(refuse("/environment", format!("the scenario has no cluster `{environment}`")));
+    };
+    output(&gitops_core::report(&desired, cluster.actual(), &world.reconcile_options(&environment)))
+}
+
 /// Runs a scenario's world to its end, as `gitops-sim run` does:
 /// `{events, final}`, the events step by step and where the world ends.
 ///
@@ -113,6 +164,15 @@ pub fn report(
 pub fn run(
     #[wasm_bindgen(unchecked_param_type = "object | string")] scenario: JsValue,
 ) -> Result<JsValue, js_sys::Error> {
+    let world = World::run(&scenario_of(scenario)?);
+    output(&RunOutput {
+        events: &world.events,
+        end: world.summary(),
+    })
+}
+
+/// A scenario object or its JSON or YAML text, read; errors name the document `scenario`.
+fn scenario_of(scenario: JsValue) -> Result<Scenario, js_sys::Error> {
     let text = match scenario.as_string() {
         Some(text) => text,
         None if scenario.is_null() || scenario.is_undefined() => {
@@ -131,12 +191,7 @@ pub fn run(
             serde_json::to_string(&value).map_err(|error| internal(&error))?
         }
     };
-    let scenario = Scenario::parse("scenario", &text).map_err(|error| thrown(&error))?;
-    let world = World::run(&scenario);
-    output(&RunOutput {
-        events: &world.events,
-        end: world.summary(),
-    })
+    Scenario::parse("scenario", &text).map_err(|error| thrown(&error))
 }
 
 /// The playground's version, as in `Cargo.toml`.

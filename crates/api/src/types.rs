@@ -191,6 +191,15 @@ export function drift(desired: StateInput, actual: StateInput, options?: Options
  */
 export function report(desired: StateInput, actual: StateInput, options?: Options | null): Report;
 
+/**
+ * The report of a scenario's environment at a minute, as `report` gives it: `at` left
+ * out, at the start (what `gitops-sim plan` prints); `at: n`, once minute `n` has run,
+ * Git's head against the cluster then. `environment` left out: the first. Throws a
+ * `GitopsInputError` when the scenario does not read, or for an environment it lacks
+ * or a minute past its end.
+ */
+export function plan(scenario: object | string, at?: { environment?: string; at?: number } | null): Report;
+
 /** What every function throws for bad input: an `Error` named `GitopsInputError`. */
 export interface GitopsInputError extends Error {
   name: "GitopsInputError";
