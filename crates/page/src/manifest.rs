@@ -96,6 +96,6 @@ pub fn flux_kustomization(options: &WorldOptions) -> Vec<ManifestLine> {
 fn default_false(value: bool) -> &'static str {
     match value {
         true => "          # Argo CD's default: false",
-        false => " In Argo CD 3.x an Application has no health, so no wave of them waits for another (applicationHealthCheck).",
+        false => "",
     }
 }

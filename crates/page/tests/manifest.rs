@@ -19,7 +19,7 @@ fn the_playgrounds_defaults_are_an_automated_sync_with_self_heal_which_argo_cd_d
     let application = argo_cd_application(&options);
     assert!(text(&application).contains(&"kind: Application"));
     assert_eq!(marked(&application), ["automated:", "selfHeal: true"], "{:#?}", text(&application));
-    assert!(text(&application).iter().any(|line| line.starts_with("    prune: false")), "prune off is Argo CD's default: not marked");
+    assert!(text(&application).contains(&"    prune: false"), "prune off is Argo CD's default, said as it is: {:#?}", text(&application));
 }
 
 #[test]
