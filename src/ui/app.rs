@@ -6,6 +6,7 @@ use crate::ui::effects::{
     use_save_progress, use_save_work, use_settle_after_typing, use_share_link, use_start,
     use_theme,
 };
+use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::{ModelHandle, PageModel};
 use crate::ui::start::Start;
 use gitops_page::Model;
@@ -76,11 +77,17 @@ pub fn app(props: &AppProps) -> Html {
     // Only an embedded page tells its host its state (with a link, which costs an encoding),
     // from the end of the start on: a host that answers the first state with a
     // `gitops:load` finds the presets loaded, and the iframe's own link does not replace it.
+    // The exercise's goals as Check finds them, worked out again only when the work changes.
+    let judged = {
+        let work = (embedding.is_some(), PtrEq(model.scenario.clone()), model.work.session.interactions.clone(), model.work.answers.clone());
+        let model = model.clone();
+        use_memo(work, move |(embedded, ..)| embedded.then(|| model.judged()).flatten())
+    };
     let state = embedding
         .as_ref()
         .as_ref()
         .filter(|_| model.loading.start_is_over())
-        .and_then(|_| EmbedState::of(&model));
+        .and_then(|_| EmbedState::of(&model, judged.as_ref().as_ref()));
     let failure = embedding
         .as_ref()
         .as_ref()

@@ -3,7 +3,7 @@
 
 use crate::ui::components::{time_bar, PictureView, plan_view, PlanViewProps, status_view, TimeBarProps};
 use crate::ui::embed::Panes;
-use crate::ui::page_parts::{controls, state_pane, notice, resumed_notice, use_picture, StepEvents};
+use crate::ui::page_parts::{controls, exercise, options, state_pane, notice, resumed_notice, use_picture, StepEvents};
 use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::ModelHandle;
 use crate::ui::sender::Sender;
@@ -77,6 +77,7 @@ pub fn embedded_page(props: &EmbeddedProps) -> Html {
             </div>
             { notice(model, &send) }
             { resumed_notice(model, &send) }
+            { exercise(model, &send) }
             { controls(model, &send, None) }
             if props.picture_only {
                 <div class="world">
@@ -106,6 +107,9 @@ pub fn embedded_page(props: &EmbeddedProps) -> Html {
                     { plan_view(&PlanViewProps { done: model.playback.done.clone(), report: PtrEq(report.clone()) }) }
                     { status_view(&report, &model.kustomizations(), &model.agent_notes()) }
                 </div>
+            }
+            if model.exercise().is_some() {
+                { options(model, &send) }
             }
         </main>
     }

@@ -3,11 +3,11 @@
 
 use crate::ui::components::plan_view::card_id;
 use crate::ui::components::{
-    header, options_panel, preset_menu, tabs, time_bar, HeaderProps, OptionsPanelProps, PresetMenuProps, TabsProps, TimeBarProps,
+    header, preset_menu, tabs, time_bar, HeaderProps, PresetMenuProps, TabsProps, TimeBarProps,
     
-    exercise_panel, ExercisePanelProps, FullControls, Help, PictureView, plan_view, PlanViewProps, SharePanel, status_view, timeline, TimelineProps, warnings_view,
+    FullControls, Help, PictureView, plan_view, PlanViewProps, SharePanel, status_view, timeline, TimelineProps, warnings_view,
 };
-use crate::ui::page_parts::{controls, state_pane, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
+use crate::ui::page_parts::{controls, exercise, options, state_pane, notice, resumed_notice, use_pane_marks, use_picture, StepEvents};
 use crate::ui::ptr_eq::PtrEq;
 use crate::ui::reducer::ModelHandle;
 use crate::ui::sender::{use_send, Sender};
@@ -90,19 +90,7 @@ pub fn full_page(props: &PageProps) -> Html {
                     agent_switched: model.agent_switched(),
                     on_choose: send.with(Action::Choose),
                 }) }
-                if model.exercise().is_some() {
-                    { exercise_panel(&ExercisePanelProps {
-                        scenario: model.scenario.clone(),
-                        progress: model.work.exercise_progress(),
-                        answers: model.work.answers.clone(),
-                        checked: model.work.checked.clone(),
-                        ignore_notes: model.ignore_notes(),
-                        uncommitted: model.panes.uncommitted,
-                        on_hint: send.with(|()| Action::ShowHint),
-                        on_answer: send.with(|(question, choice)| Action::Answer(question, choice)),
-                        on_check: send.with(|()| Action::Check),
-                    }) }
-                }
+                { exercise(model, &send) }
                 { controls(model, &send, Some(FullControls {
                     speed: model.playback.speed,
                     on_speed: send.with(|speed| PlaybackAction::SetSpeed(speed).into()),
@@ -153,20 +141,7 @@ pub fn full_page(props: &PageProps) -> Html {
                         { status_view(&report, &model.kustomizations(), &model.agent_notes()) }
                         { warnings_view(&report) }
                     }
-                    { options_panel(&OptionsPanelProps {
-                        world: PtrEq(model.world.clone()),
-                        ignore_text: model.panes.ignore_text.clone().into(),
-                        ignore_error: model.panes.ignore_error.clone().map(AttrValue::from),
-                        ignore_notes: model.ignore_notes(),
-                        on_prune: send.with(Action::SetPrune),
-                        on_self_heal: send.with(Action::SetSelfHeal),
-                        on_auto_sync: send.with(Action::SetAutoSync),
-                        on_respect_ignore: send.with(Action::SetRespectIgnoreDifferences),
-                        on_server_side_apply: send.with(Action::SetServerSideApply),
-                        on_mode: send.with(Action::SetMode),
-                        on_agent: send.with(Action::SetAgent),
-                        on_ignore: send.with(Action::EditIgnore),
-                    }) }
+                    { options(model, &send) }
                 </div>
                 <div id="panel-timeline" class={panel_class(Panel::Timeline)}>
                     { timeline(&TimelineProps { events, history, started: world.started, on_revert, on_approve, on_merge }) }

@@ -166,3 +166,43 @@ pub fn step_events(props: &StepEventsProps) -> Html {
     Html::from_html_unchecked((*markup).clone())
 }
 
+
+/// The exercise's task, hints, questions and Check, when the scenario is an exercise.
+/// Drawn once for both pages, not inlined into each.
+#[inline(never)]
+pub fn exercise(model: &Model, send: &Sender) -> Html {
+    if model.exercise().is_none() {
+        return Html::default();
+    }
+    crate::ui::components::exercise_panel(&crate::ui::components::ExercisePanelProps {
+        scenario: model.scenario.clone(),
+        progress: model.work.exercise_progress(),
+        answers: model.work.answers.clone(),
+        checked: model.work.checked.clone(),
+        ignore_notes: model.ignore_notes(),
+        uncommitted: model.panes.uncommitted,
+        on_hint: send.with(|()| Action::ShowHint),
+        on_answer: send.with(|(question, choice)| Action::Answer(question, choice)),
+        on_check: send.with(|()| Action::Check),
+    })
+}
+
+/// The Options panel: the agent's policy and the ignore rules. Drawn once for both
+/// pages, not inlined into each.
+#[inline(never)]
+pub fn options(model: &Model, send: &Sender) -> Html {
+    crate::ui::components::options_panel(&crate::ui::components::OptionsPanelProps {
+        world: PtrEq(model.world.clone()),
+        ignore_text: model.panes.ignore_text.clone().into(),
+        ignore_error: model.panes.ignore_error.clone().map(AttrValue::from),
+        ignore_notes: model.ignore_notes(),
+        on_prune: send.with(Action::SetPrune),
+        on_self_heal: send.with(Action::SetSelfHeal),
+        on_auto_sync: send.with(Action::SetAutoSync),
+        on_respect_ignore: send.with(Action::SetRespectIgnoreDifferences),
+        on_server_side_apply: send.with(Action::SetServerSideApply),
+        on_mode: send.with(Action::SetMode),
+        on_agent: send.with(Action::SetAgent),
+        on_ignore: send.with(Action::EditIgnore),
+    })
+}

@@ -278,3 +278,54 @@ test('a host that posts before the playground is ready is obeyed in order once i
   assert.deepEqual(errors, [], 'the playground logs no error (the host page may ask for a favicon it lacks)');
   await close();
 });
+
+test('an exercise in an embedded playground shows its task, hints, Options and Check, and tells its host the goals it holds', async () => {
+  const { page, close } = await openPage(browser, `${other.url}examples/lesson.css`);
+  await page.setContent('<title>A lesson</title>');
+  const address = `${server.url}?embed=1&origin=${encodeURIComponent(other.origin)}`;
+  await page.evaluate((src) => {
+    window.received = [];
+    window.addEventListener('message', (event) => window.received.push(event.data));
+    const frame = Object.assign(document.createElement('iframe'), { id: 'playground', title: 'playground', width: 1000, height: 1400, src });
+    document.body.append(frame);
+  }, address);
+  const post = (message) =>
+    page.evaluate(([message, target]) => document.getElementById('playground').contentWindow.postMessage(message, target), [message, server.origin]);
+  const last = (type) => page.evaluate((type) => window.received.filter((message) => message.type === type).at(-1) ?? null, type);
+  await until(async () => (await last('gitops:ready')) !== null, true, 20_000);
+  const ready = await last('gitops:ready');
+  assert.ok(ready.accepts.includes('gitops:check'), `${ready.accepts}`);
+  assert.ok(!ready.accepts.includes('gitops:state') && !ready.accepts.includes('gitops:error'), 'it lists only what it takes');
+  await post({ type: 'gitops:load', preset: 'exercises/flapping.yaml' });
+  const frame = page.frameLocator('#playground');
+  await until(() => frame.getByRole('heading', { level: 1 }).innerText(), 'Exercise 1: stop the flapping', 20_000);
+  await until(() => frame.getByRole('heading', { name: 'Exercise' }).count(), 1);
+  assert.match(await frame.locator('.exercise .task').innerText(), /Add an ignore rule in Options/);
+  await frame.getByRole('button', { name: /Show a hint/ }).click();
+  await until(() => frame.getByRole('list', { name: 'Hints' }).innerText(), 'Which field does the kubelet write? The events name its path.');
+  assert.equal(await frame.getByRole('button', { name: 'Check' }).count(), 1);
+
+  // Before any work: the host hears the goals, most not held.
+  await until(async () => (await last('gitops:progress'))?.task?.startsWith('Press Next minute'), true);
+  const before = await last('gitops:progress');
+  assert.equal(before.solved, false);
+  assert.equal(before.total, before.goals.length);
+  assert.ok(before.held < before.total && before.score === before.held / before.total, JSON.stringify(before));
+  assert.equal((await last('gitops:state')).exercise.solved, false);
+
+  // The host sets the ignore rule the task asks for; the student checks from the host's button.
+  await post({ type: 'gitops:setOptions', options: { ignore: 'bogus: [' } });
+  await until(async () => (await last('gitops:error'))?.pointer, '/options/ignore');
+  await post({ type: 'gitops:setOptions', options: { ignore: ['/status'] } });
+  await until(async () => (await last('gitops:progress')).solved, true, 20_000);
+  const after = await last('gitops:progress');
+  assert.deepEqual([after.held, after.total, after.score], [after.total, before.total, 1]);
+  const state = await last('gitops:state');
+  assert.match(state.options.ignore, /\/status/);
+  assert.equal(state.exercise.solved, true);
+  await post({ type: 'gitops:check' });
+  await until(() => frame.getByRole('status').filter({ hasText: 'Solved' }).count(), 1);
+  assert.match(await frame.locator('.verdict').innerText(), /^Solved: every goal holds/);
+  await screenshot(page, 'embed-exercise-solved');
+  await close();
+});

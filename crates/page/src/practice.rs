@@ -2,7 +2,7 @@
 //! the student's progress.
 
 use crate::model::Model;
-use gitops_world::attempt::{check, Attempt};
+use gitops_world::attempt::{check, Attempt, Checked};
 use gitops_world::exercise::Exercise;
 use sha2::{Digest, Sha256};
 use std::rc::Rc;
@@ -52,22 +52,9 @@ impl Model {
     /// Checks the student's work on the exercise: what they did since its
     /// start, and their answers, the questions run against the presets.
     pub(super) fn check(&mut self) {
-        let scenario = self.scenario.clone();
-        let Some(exercise) = &scenario.exercise else {
+        let Some(checked) = self.judged() else {
             return;
         };
-        let attempt = Attempt {
-            interactions: self.work.session.interactions.clone(),
-            answers: self.work.answers.clone(),
-        };
-        let presets = self.loading.presets.clone();
-        let preset = |file: &str| {
-            presets
-                .iter()
-                .find(|preset| preset.file == file)
-                .map(|preset| preset.text.to_string())
-        };
-        let checked = check(&scenario, exercise, &attempt, &preset);
         if checked.solved {
             let key = self.work.exercise_key.clone();
             Rc::make_mut(&mut self.work.progress)
@@ -76,5 +63,23 @@ impl Model {
                 .solved = true;
         }
         self.work.checked = Some(Rc::new(checked));
+    }
+
+    /// The student's work on the exercise as Check finds it now (none without
+    /// an exercise): what a lesson's host is told as the goals change.
+    pub fn judged(&self) -> Option<Checked> {
+        let exercise = self.scenario.exercise.as_ref()?;
+        let attempt = Attempt {
+            interactions: self.work.session.interactions.clone(),
+            answers: self.work.answers.clone(),
+        };
+        let preset = |file: &str| {
+            self.loading
+                .presets
+                .iter()
+                .find(|preset| preset.file == file)
+                .map(|preset| preset.text.to_string())
+        };
+        Some(check(&self.scenario, exercise, &attempt, &preset))
     }
 }

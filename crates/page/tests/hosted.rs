@@ -85,3 +85,25 @@ fn with_nothing_waiting_a_hosts_action_is_done_at_once() {
     model.act(hosted(Action::Step));
     assert_eq!(model.playback.done.len(), 1);
 }
+
+#[test]
+fn a_hosted_exercise_is_judged_as_check_judges_it_and_the_ignore_rule_it_asks_for_solves_it() {
+    let mut model = Model::new(Theme::System, BTreeMap::new(), BTreeMap::new());
+    let mut presets = presets();
+    let text = std::fs::read_to_string(format!("{}/../../static/exercises/flapping.yaml", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    presets.push(gitops_page::Preset::read("exercises/flapping.yaml", &text).expect("it reads").0);
+    model.act(Action::MenuLoaded(presets.iter().map(MenuEntry::of).collect()));
+    model.act(Action::Started);
+    model.act(Action::PresetsLoaded(presets));
+    model.act(hosted(Action::Open(Session::of_preset("exercises/flapping.yaml"), Source::Host)));
+    let before = model.judged().expect("flapping.yaml is an exercise");
+    assert!(!before.solved);
+    assert!(before.goals.iter().any(|goal| !goal.passed), "{before:#?}");
+    assert!(model.work.checked.is_none(), "judging is not pressing Check");
+
+    model.act(hosted(Action::EditIgnore("- /status".into())));
+    let after = model.judged().expect("an exercise");
+    assert!(after.solved, "{after:#?}");
+    model.act(hosted(Action::Check));
+    assert_eq!(model.work.checked.as_deref(), Some(&after), "Check finds what was judged");
+}

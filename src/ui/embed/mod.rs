@@ -42,6 +42,7 @@ struct Host {
     streams: Cell<Streams>,
     told_events: RefCell<Vec<Event>>,
     told_plan: RefCell<Option<gitops_core::Plan>>,
+    told_progress: RefCell<Option<reports::ExerciseProgress>>,
     /// Counts the states, so that a state is told only if no newer one came
     /// while its link was made.
     states: Cell<u64>,
@@ -116,6 +117,15 @@ impl Host {
         });
     }
 
+    /// Tells `gitops:progress` when the exercise's goals held change.
+    fn tell_progress(&self, state: &EmbedState) {
+        let mut told = self.told_progress.borrow_mut();
+        if let (Some(progress), false) = (&state.exercise, *told == state.exercise) {
+            tell_host(&progress.message(), &self.allowed);
+        }
+        told.clone_from(&state.exercise);
+    }
+
     fn tell_streams(&self, state: &EmbedState) {
         let streams = self.streams.get();
         if streams.events {
@@ -156,6 +166,7 @@ pub fn use_embed_messages(
             streams: Cell::new(Streams::default()),
             told_events: RefCell::new(Vec::new()),
             told_plan: RefCell::new(None),
+            told_progress: RefCell::new(None),
             states: Cell::new(0),
         })
     });
@@ -187,6 +198,7 @@ pub fn use_embed_messages(
             let number = host.states.get();
             *host.latest.borrow_mut() = state.clone();
             if let Some(state) = state.clone() {
+                host.tell_progress(&state);
                 host.tell_streams(&state);
                 host.tell_state(state, Some(number));
             }

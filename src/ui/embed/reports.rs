@@ -4,6 +4,7 @@
 
 use gitops_core::Report;
 use gitops_page::{Failure, Location, Model, Problem};
+use gitops_world::attempt::Checked;
 use gitops_world::World;
 use gitops_world::event::Event;
 use gitops_world::scenario::Mode;
@@ -61,6 +62,8 @@ pub struct EmbedState {
     link: Option<String>,
     #[serde(rename = "linkError")]
     link_error: Option<String>,
+    /// The exercise, and how far the work on it is; null without one.
+    pub exercise: Option<ExerciseProgress>,
     #[serde(skip)]
     pub session: Session,
     /// The world and the report the state was read from, compared by
@@ -83,6 +86,52 @@ struct EmbedOptions {
     server_side_apply: bool,
     mode: Mode,
     agent: gitops_core::options::Agent,
+    /// The ignore rules' text, as the Options panel holds it (`gitops:setOptions`
+    /// takes it, or a list of rules).
+    ignore: String,
+}
+
+/// How far the student's work on the exercise is, as Check finds it now: each
+/// goal and question held or not, `score` the share held (0 to 1). Told as
+/// `gitops:progress` when it changes, and in every state as `exercise`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExerciseProgress {
+    #[serde(rename = "type", skip_serializing_if = "str::is_empty")]
+    kind: &'static str,
+    task: String,
+    goals: Vec<GoalHeld>,
+    held: usize,
+    total: usize,
+    score: f64,
+    solved: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+struct GoalHeld {
+    what: String,
+    holds: bool,
+}
+
+impl ExerciseProgress {
+    fn of(task: &str, checked: &Checked) -> Self {
+        let goals: Vec<GoalHeld> = checked.goals.iter().chain(&checked.questions).map(|outcome| GoalHeld { what: outcome.what.clone(), holds: outcome.passed }).collect();
+        let held = goals.iter().filter(|goal| goal.holds).count();
+        let total = goals.len();
+        ExerciseProgress {
+            kind: "",
+            task: task.to_string(),
+            held,
+            total,
+            score: if total == 0 { 1.0 } else { held as f64 / total as f64 },
+            solved: checked.solved,
+            goals,
+        }
+    }
+
+    /// The `gitops:progress` message.
+    pub fn message(&self) -> Self {
+        ExerciseProgress { kind: "gitops:progress", ..self.clone() }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -94,7 +143,7 @@ struct PaneError {
 }
 
 impl EmbedState {
-    pub fn of(model: &Model) -> Option<EmbedState> {
+    pub fn of(model: &Model, judged: Option<&Checked>) -> Option<EmbedState> {
         let report = model.panes.report.as_ref()?;
         let options = &model.world.options;
         let pane_error = |error: &Option<gitops_core::InputError>| {
@@ -127,12 +176,14 @@ impl EmbedState {
                 server_side_apply: options.server_side_apply,
                 mode: options.mode,
                 agent: options.agent,
+                ignore: model.panes.ignore_text.clone(),
             },
             desired_error: pane_error(&model.panes.desired.error),
             actual_error: pane_error(&model.panes.actual.error),
             resumed: model.work.resumed.is_some(),
             link: None,
             link_error: None,
+            exercise: model.exercise().zip(judged).map(|(exercise, checked)| ExerciseProgress::of(&exercise.task, checked)),
             session: model.work.session.clone(),
             world: PtrEq(model.world.clone()),
             report: PtrEq(report.clone()),

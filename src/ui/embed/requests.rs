@@ -11,7 +11,7 @@ use gitops_world::share::Session;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// The messages a host may send, as the error for an unknown one lists them.
-pub const ACCEPTED: [&str; 13] = [
+pub const ACCEPTED: [&str; 12] = [
     "gitops:step",
     "gitops:advance",
     "gitops:run",
@@ -23,8 +23,7 @@ pub const ACCEPTED: [&str; 13] = [
     "gitops:setOptions",
     "gitops:getState",
     "gitops:subscribe",
-    "gitops:state",
-    "gitops:error",
+    "gitops:check",
 ];
 
 /// What a host's message asks for.
@@ -70,12 +69,13 @@ pub fn request_of(kind: &str, message: &JsValue) -> Result<Request, Problem> {
         "gitops:setText" => set_text(message).map(Request::Act),
         "gitops:setOptions" => set_options(message).map(Request::Act),
         "gitops:getState" => Ok(Request::TellState),
+        "gitops:check" => act(Action::Check),
         "gitops:subscribe" => subscription(message).map(Request::Subscribe),
         "gitops:state" | "gitops:error" | "gitops:ready" | "gitops:height" | "gitops:events"
-        | "gitops:plan" => Ok(Request::Nothing),
+        | "gitops:plan" | "gitops:progress" => Ok(Request::Nothing),
         unknown => Err(format!(
             "This playground does not know the message {unknown}: it takes {}.",
-            ACCEPTED[..ACCEPTED.len() - 2].join(", ")
+            ACCEPTED.join(", ")
         )
         .into()),
     }
@@ -129,9 +129,9 @@ fn set_text(message: &JsValue) -> Result<Vec<Action>, Problem> {
 }
 
 /// A `gitops:setOptions`: any of `prune`, `selfHeal`, `autoSync`,
-/// `respectIgnoreDifferences`, `serverSideApply` (booleans), `mode` (`push` or `pull`) and
-/// `agent` (`argocd` or `flux`), as the Options panel sets them; nothing
-/// changes when one is wrong.
+/// `respectIgnoreDifferences`, `serverSideApply` (booleans), `mode` (`push` or `pull`),
+/// `agent` (`argocd` or `flux`) and `ignore` (a list of rules, or its text), as the
+/// Options panel sets them; nothing changes when one is wrong.
 fn set_options(message: &JsValue) -> Result<Vec<Action>, Problem> {
     let Some(options) = field(message, "options").filter(JsValue::is_object) else {
         return Err(wrong(
@@ -150,7 +150,7 @@ fn set_options(message: &JsValue) -> Result<Vec<Action>, Problem> {
         ),
         ("serverSideApply", Action::SetServerSideApply),
     ];
-    let known = "prune, selfHeal, autoSync, respectIgnoreDifferences, serverSideApply, mode and agent";
+    let known = "prune, selfHeal, autoSync, respectIgnoreDifferences, serverSideApply, mode, agent and ignore";
     let mut actions = Vec::new();
     for key in js_sys::Object::keys(options.unchecked_ref::<js_sys::Object>()).iter() {
         let name = key.as_string().unwrap_or_default();
@@ -170,6 +170,17 @@ fn set_options(message: &JsValue) -> Result<Vec<Action>, Problem> {
                 Some("flux") => Agent::Flux,
                 _ => return Err(wrong(&pointer, "agent is \"argocd\" or \"flux\"".into())),
             }));
+            continue;
+        }
+        if name == "ignore" {
+            let text = match value.as_string() {
+                Some(text) => text,
+                None => json_of("ignore", value).ok().and_then(|rules| serde_json::to_string(&rules).ok()).unwrap_or_default(),
+            };
+            if let Err(why) = gitops_world::person::ignore_rules(&text) {
+                return Err(wrong(&pointer, format!("ignore is a list of ignore rules (or their YAML or JSON text): {why}")));
+            }
+            actions.push(Action::EditIgnore(text));
             continue;
         }
         let Some((_, set)) = switches.iter().find(|(known, _)| *known == name) else {
