@@ -42,7 +42,7 @@ struct Host {
     streams: Cell<Streams>,
     told_events: RefCell<Vec<Event>>,
     told_plan: RefCell<Option<gitops_core::Plan>>,
-    told_progress: RefCell<Option<reports::ExerciseProgress>>,
+    told_progress: RefCell<Option<serde_json::Value>>,
     /// Counts the states, so that a state is told only if no newer one came
     /// while its link was made.
     states: Cell<u64>,
@@ -121,7 +121,7 @@ impl Host {
     fn tell_progress(&self, state: &EmbedState) {
         let mut told = self.told_progress.borrow_mut();
         if let (Some(progress), false) = (&state.exercise, *told == state.exercise) {
-            tell_host(&progress.message(), &self.allowed);
+            tell_host(&reports::progress_message(progress), &self.allowed);
         }
         told.clone_from(&state.exercise);
     }

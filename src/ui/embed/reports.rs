@@ -10,6 +10,7 @@ use gitops_world::event::Event;
 use gitops_world::scenario::Mode;
 use gitops_world::share::Session;
 use serde::Serialize;
+use serde_json::{Map, Value};
 use crate::ui::ptr_eq::PtrEq;
 
 /// Told once, when the page obeys messages: those that came earlier are
@@ -63,7 +64,7 @@ pub struct EmbedState {
     #[serde(rename = "linkError")]
     link_error: Option<String>,
     /// The exercise, and how far the work on it is; null without one.
-    pub exercise: Option<ExerciseProgress>,
+    pub exercise: Option<Value>,
     #[serde(skip)]
     pub session: Session,
     /// The world and the report the state was read from, compared by
@@ -91,47 +92,37 @@ struct EmbedOptions {
     ignore: String,
 }
 
-/// How far the student's work on the exercise is, as Check finds it now: each
-/// goal and question held or not, `score` the share held (0 to 1). Told as
-/// `gitops:progress` when it changes, and in every state as `exercise`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ExerciseProgress {
-    #[serde(rename = "type", skip_serializing_if = "str::is_empty")]
-    kind: &'static str,
-    task: String,
-    goals: Vec<GoalHeld>,
-    held: usize,
-    total: usize,
-    score: f64,
-    solved: bool,
+/// How far the student's work on the exercise is, as Check finds it now: its
+/// task, each goal and question held or not (`goals`, each `{what, holds}`),
+/// `held` of `total`, `score` the share held (0 to 1), `solved`. Told as
+/// `gitops:progress` when it changes, and in every state as `exercise`. Built
+/// as a JSON value: a derived writer of its own costs the page more.
+fn exercise_progress(task: &str, checked: &Checked) -> Value {
+    let outcomes: Vec<&gitops_world::attempt::Outcome> = checked.goals.iter().chain(&checked.questions).collect();
+    let held = outcomes.iter().filter(|outcome| outcome.passed).count();
+    let total = outcomes.len();
+    let goals = outcomes
+        .iter()
+        .map(|outcome| Value::Object(Map::from_iter([("what".to_string(), Value::from(outcome.what.as_str())), ("holds".to_string(), Value::from(outcome.passed))])))
+        .collect();
+    let fields = [
+        ("task", Value::from(task)),
+        ("goals", Value::Array(goals)),
+        ("held", Value::from(held)),
+        ("total", Value::from(total)),
+        ("score", Value::from(if total == 0 { 1.0 } else { held as f64 / total as f64 })),
+        ("solved", Value::from(checked.solved)),
+    ];
+    Value::Object(fields.into_iter().map(|(name, value)| (name.to_string(), value)).collect())
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-struct GoalHeld {
-    what: String,
-    holds: bool,
-}
-
-impl ExerciseProgress {
-    fn of(task: &str, checked: &Checked) -> Self {
-        let goals: Vec<GoalHeld> = checked.goals.iter().chain(&checked.questions).map(|outcome| GoalHeld { what: outcome.what.clone(), holds: outcome.passed }).collect();
-        let held = goals.iter().filter(|goal| goal.holds).count();
-        let total = goals.len();
-        ExerciseProgress {
-            kind: "",
-            task: task.to_string(),
-            held,
-            total,
-            score: if total == 0 { 1.0 } else { held as f64 / total as f64 },
-            solved: checked.solved,
-            goals,
-        }
+/// The `gitops:progress` message of an exercise's progress.
+pub fn progress_message(progress: &Value) -> Value {
+    let mut message = progress.clone();
+    if let Value::Object(fields) = &mut message {
+        fields.insert("type".to_string(), Value::from("gitops:progress"));
     }
-
-    /// The `gitops:progress` message.
-    pub fn message(&self) -> Self {
-        ExerciseProgress { kind: "gitops:progress", ..self.clone() }
-    }
+    message
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -183,7 +174,7 @@ impl EmbedState {
             resumed: model.work.resumed.is_some(),
             link: None,
             link_error: None,
-            exercise: model.exercise().zip(judged).map(|(exercise, checked)| ExerciseProgress::of(&exercise.task, checked)),
+            exercise: model.exercise().zip(judged).map(|(exercise, checked)| exercise_progress(&exercise.task, checked)),
             session: model.work.session.clone(),
             world: PtrEq(model.world.clone()),
             report: PtrEq(report.clone()),
