@@ -299,7 +299,7 @@ test('an exercise in an embedded playground shows its task, hints, Options and C
   await post({ type: 'gitops:load', preset: 'exercises/flapping.yaml' });
   const frame = page.frameLocator('#playground');
   await until(() => frame.getByRole('heading', { level: 1 }).innerText(), 'Exercise 1: stop the flapping', 20_000);
-  await until(() => frame.getByRole('heading', { name: 'Exercise' }).count(), 1);
+  await until(() => frame.getByRole('heading', { name: 'Exercise', exact: true }).count(), 1);
   assert.match(await frame.locator('.exercise .task').innerText(), /Add an ignore rule in Options/);
   await frame.getByRole('button', { name: /Show a hint/ }).click();
   await until(() => frame.getByRole('list', { name: 'Hints' }).innerText(), 'Which field does the kubelet write? The events name its path.');
