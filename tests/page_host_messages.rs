@@ -140,7 +140,7 @@ async fn a_host_sets_a_panes_text_and_the_options_and_asks_for_the_state() {
     let first = first_state(&host).await;
     assert_eq!(
         first["options"],
-        serde_json::json!({"prune": true, "selfHeal": true, "autoSync": true, "respectIgnoreDifferences": false, "serverSideApply": false, "mode": "pull", "agent": "argocd"}),
+        serde_json::json!({"prune": true, "selfHeal": true, "autoSync": true, "respectIgnoreDifferences": false, "serverSideApply": false, "mode": "pull", "agent": "argocd", "ignore": ""}),
         "{first}"
     );
 
