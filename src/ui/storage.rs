@@ -79,8 +79,10 @@ pub struct Saving {
 }
 
 thread_local! {
-    /// What the last save wrote of each session, and the session it was.
-    static WRITTEN: RefCell<BTreeMap<String, (Session, String)>> = const { RefCell::new(BTreeMap::new()) };
+    /// What the last save wrote of each session (its key, the session, what was
+    /// written): a list, as few as the scenarios a person opened, where a map of
+    /// its own would bring the first visit its own copy of the B-tree's code.
+    static WRITTEN: RefCell<Vec<(String, Session, String)>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Saving {
@@ -93,8 +95,8 @@ impl Saving {
                 .iter()
                 .filter(|(key, session)| !session.interactions.is_empty() || *key == last);
             for (key, session) in kept {
-                match written.get(key) {
-                    Some((same, fragment)) if same == session => {
+                match written.iter().find(|(written_key, ..)| written_key == key) {
+                    Some((_, same, fragment)) if same == session => {
                         encoded.insert(key.clone(), fragment.clone());
                     }
                     _ => to_encode.push((key.clone(), session.clone())),
@@ -116,7 +118,10 @@ impl Saving {
     /// The next session is encoded as `fragment`.
     pub fn encoded(&mut self, fragment: String) {
         if let Some((key, session)) = self.to_encode.pop() {
-            WRITTEN.with_borrow_mut(|written| written.insert(key.clone(), (session, fragment.clone())));
+            WRITTEN.with_borrow_mut(|written| {
+                written.retain(|(written_key, ..)| *written_key != key);
+                written.push((key.clone(), session, fragment.clone()));
+            });
             self.encoded.insert(key, fragment);
         }
     }

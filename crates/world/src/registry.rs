@@ -27,8 +27,9 @@ pub struct Image {
 pub struct Registry {
     /// `repository:tag` to digest.
     tags: BTreeMap<String, String>,
-    /// Digest to image.
-    images: BTreeMap<String, Image>,
+    /// The images by digest: a list kept in order rather than a map, the only
+    /// one of its kind in the page, whose B-tree code would cost the first visit.
+    images: Vec<Image>,
     /// Holds any image asked for that was not pushed (see the module).
     open: bool,
 }
@@ -69,14 +70,28 @@ impl Registry {
             digest_of(&format!("{tag}\0{}\0{crashes}\0{malicious}\0{by}", self.images.len()))
         });
         self.tags.insert(tag.clone(), digest.clone());
-        self.images.entry(digest.clone()).or_insert(Image {
-            digest: digest.clone(),
-            pushed_as: tag,
-            pushed_by: by.into(),
-            step,
-            crashes,
-            malicious,
-        })
+        let at = match self.image_at(&digest) {
+            Ok(at) => at,
+            Err(at) => {
+                let image = Image {
+                    digest,
+                    pushed_as: tag,
+                    pushed_by: by.into(),
+                    step,
+                    crashes,
+                    malicious,
+                };
+                self.images.insert(at, image);
+                at
+            }
+        };
+        &self.images[at]
+    }
+
+    /// Where the image of `digest` is among the images, or where it would go.
+    fn image_at(&self, digest: &str) -> Result<usize, usize> {
+        self.images
+            .binary_search_by(|image| image.digest.as_str().cmp(digest))
     }
 
     /// The image a reference names now: by its digest if it has one, else
@@ -89,8 +104,8 @@ impl Registry {
             Some(digest) => Some(digest),
             None => self.tags.get(&tagged).map(String::as_str),
         };
-        match digest.and_then(|digest| self.images.get(digest)) {
-            Some(image) => Some(image.clone()),
+        match digest.and_then(|digest| self.image_at(digest).ok()) {
+            Some(at) => Some(self.images[at].clone()),
             None if self.open => Some(Image {
                 digest: parsed
                     .digest
@@ -115,7 +130,7 @@ impl Registry {
     }
 
     pub fn images(&self) -> impl Iterator<Item = &Image> {
-        self.images.values()
+        self.images.iter()
     }
 }
 

@@ -151,7 +151,6 @@ impl World {
             let workloads = map_of(
                 cluster
                     .running()
-                    .into_iter()
                     .map(|(key, images)| (key.to_string(), images.to_vec())),
             );
             (environment.clone(), workloads)

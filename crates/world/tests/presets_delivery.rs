@@ -51,7 +51,7 @@ everywhere! {
         assert!(has_event(&world, "3 alice: could not merge pull request #1; the state repository refused: pull request #1 changes prod and needs an approval by someone other than alice"));
         assert!(has_event(&world, "4 bob: approved pull request #1"));
         assert!(world.repository.pull_requests()[0].merged_as.is_some());
-        let staging = world.clusters["staging"].running()["Deployment/shop/web"][0].digest.clone();
+        let staging = world.clusters["staging"].running_of("Deployment/shop/web").unwrap()[0].digest.clone();
         assert_eq!(running(&world, "Deployment/shop/web")[0].digest, staging, "production runs what staging ran");
         assert_eq!(status(&world), (SyncStatus::Synced, Health::Healthy));
     }

@@ -128,7 +128,7 @@ everywhere! {
             "Progressing",
             "gitops-engine's getCorev1PodHealth: InvalidImageName neither starts with Err nor ends with Error or BackOff, and the pod is Pending"
         );
-        assert!(world.clusters["prod"].running()["Pod/shop/web"][0].digest.is_none(), "nothing is pulled");
+        assert!(world.clusters["prod"].running_of("Pod/shop/web").unwrap()[0].digest.is_none(), "nothing is pulled");
     }
 
     fn a_disruption_budget_counts_the_pods_it_selects_and_fails_on_a_count_it_cannot_read() {

@@ -94,8 +94,7 @@ impl Goal {
                 let images = cluster
                     .and_then(|cluster| {
                         cluster
-                            .running()
-                            .get(running.key.as_str())
+                            .running_of(&running.key)
                             .map(|images| images.to_vec())
                     })
                     .unwrap_or_default();
@@ -121,7 +120,7 @@ impl Goal {
                         .clusters
                         .get(name)
                         .and_then(|cluster| {
-                            cluster.running().get(same.key.as_str()).map(|images| {
+                            cluster.running_of(&same.key).map(|images| {
                                 images.iter().map(|image| image.digest.clone()).collect()
                             })
                         })

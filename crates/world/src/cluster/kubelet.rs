@@ -58,6 +58,8 @@ impl Running {
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Rollout {
+    /// The workload's key.
+    pub(super) key: String,
     pub(super) started: u32,
     /// The pod template it rolled out: a change of replicas alone is a
     /// scale, not a rollout.
@@ -96,34 +98,33 @@ impl Cluster {
             let template = pod_template(&object);
             let restarting = self.restarts.remove(&*key);
             let changed = self
-                .rollouts
-                .get(&*key)
+                .rollout(&key)
                 .is_none_or(|rollout| rollout.template != template);
             if changed || restarting {
                 let running: Vec<Running> = images
                     .iter()
                     .map(|(_, reference)| resolve(registry, reference))
                     .collect();
-                let why = match (self.rollouts.contains_key(&*key), changed) {
+                let why = match (self.rollout(&key).is_some(), changed) {
                     (false, _) => "it is new",
                     (true, true) => "its pod template changed",
                     (true, false) => "its pods restarted and pulled their images again",
                 };
                 events.push(rollout_event(&self.environment, &key, &running, step, why));
-                self.rollouts.insert(
-                    key.to_string(),
-                    Rollout {
-                        started: step,
-                        template,
-                        images: running,
-                        waiting_for: None,
-                    },
-                );
+                self.start_rollout(Rollout {
+                    key: key.to_string(),
+                    started: step,
+                    template,
+                    images: running,
+                    waiting_for: None,
+                });
             }
             if let Some(event) = self.wait_for_needs(&key, &object, step) {
                 events.push(event);
             }
-            let rollout = &self.rollouts[&*key];
+            let Some(rollout) = self.rollout(&key) else {
+                continue;
+            };
             if let Some(status) = workload_status(&object, rollout, step) {
                 let failing_now = status.pointer("/conditions/0/reason")
                     == Some(&json!("ProgressDeadlineExceeded"));
@@ -157,6 +158,24 @@ impl Cluster {
         events
     }
 
+    /// Where the rollout of `key` is in the list kept by key, or where it would go.
+    fn rollout_at(&self, key: &str) -> Result<usize, usize> {
+        self.rollouts
+            .binary_search_by(|rollout| rollout.key.as_str().cmp(key))
+    }
+
+    pub(super) fn rollout(&self, key: &str) -> Option<&Rollout> {
+        self.rollout_at(key).ok().map(|at| &self.rollouts[at])
+    }
+
+    /// Keeps a workload's new rollout in place of the one before.
+    fn start_rollout(&mut self, rollout: Rollout) {
+        match self.rollout_at(&rollout.key) {
+            Ok(at) => self.rollouts[at] = rollout,
+            Err(at) => self.rollouts.insert(at, rollout),
+        }
+    }
+
     /// Holds a workload's pods back while an object it needs is not
     /// Healthy, and starts them once it is; the event of a change, if any.
     fn wait_for_needs(&mut self, key: &str, object: &Value, step: u32) -> Option<Event> {
@@ -170,7 +189,8 @@ impl Cluster {
                     != Some(gitops_core::health::Health::Healthy)
             });
         let environment = self.environment.clone();
-        let rollout = self.rollouts.get_mut(key)?;
+        let at = self.rollout_at(key).ok()?;
+        let rollout = &mut self.rollouts[at];
         match (unmet, rollout.waiting_for.take()) {
             (Some(need), before) => {
                 let event = (before.as_deref() != Some(need)).then(|| {

@@ -11,7 +11,6 @@ pub mod writer;
 pub use kubelet::{Running, NEEDS, PROGRESS_DEADLINE};
 pub use writer::Writer;
 
-use gitops_core::collect::map_of;
 use gitops_core::options::Options;
 use gitops_core::state::{forms_agree, Key, State};
 use gitops_core::sync::apply::deleted_with;
@@ -19,13 +18,15 @@ use gitops_core::sync::immutable::{outcome, Outcome};
 use gitops_core::sync::plan::Operation;
 use kubelet::Rollout;
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cluster {
     pub environment: String,
     actual: State,
-    rollouts: BTreeMap<String, Rollout>,
+    /// By key: a list rather than a map, the only one of its kind in the
+    /// page, whose B-tree code would cost the first visit a kilobyte.
+    rollouts: Vec<Rollout>,
     restarts: BTreeSet<String>,
     /// The deletions a person confirmed (`Prune=confirm`) that have not run
     /// yet, as Argo CD's `argocd.argoproj.io/deletion-approved` approves them.
@@ -49,7 +50,7 @@ impl Cluster {
         Cluster {
             environment: environment.into(),
             actual,
-            rollouts: BTreeMap::new(),
+            rollouts: Vec::new(),
             restarts: BTreeSet::new(),
             confirmed_prunes: BTreeSet::new(),
             applied: Vec::new(),
@@ -60,13 +61,16 @@ impl Cluster {
         &self.actual
     }
 
-    /// What each workload runs now, by key.
-    pub fn running(&self) -> BTreeMap<&str, &[Running]> {
-        map_of(
-            self.rollouts
-                .iter()
-                .map(|(key, rollout)| (key.as_str(), rollout.images.as_slice())),
-        )
+    /// What each workload runs now, in the order of their keys.
+    pub fn running(&self) -> impl Iterator<Item = (&str, &[Running])> {
+        self.rollouts
+            .iter()
+            .map(|rollout| (rollout.key.as_str(), rollout.images.as_slice()))
+    }
+
+    /// What the workload of `key` runs now, if it has rolled out.
+    pub fn running_of(&self, key: &str) -> Option<&[Running]> {
+        self.rollout(key).map(|rollout| rollout.images.as_slice())
     }
 
     /// Writes an object as the API server would: a Kubernetes object whose
@@ -105,15 +109,7 @@ impl Cluster {
 
     /// Replaces the whole actual state (a person editing the cluster by hand).
     pub fn replace(&mut self, next: State) {
-        let gone: Vec<String> = self
-            .rollouts
-            .keys()
-            .filter(|key| next.get(key).is_none())
-            .cloned()
-            .collect();
-        for key in gone {
-            self.rollouts.remove(&key);
-        }
+        self.rollouts.retain(|rollout| next.get(&rollout.key).is_some());
         let keys: Vec<Key> = next.objects().keys().cloned().collect();
         self.actual = State::empty(next.form().clone());
         for key in keys {
@@ -124,7 +120,7 @@ impl Cluster {
     }
 
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        self.rollouts.remove(key);
+        self.rollouts.retain(|rollout| rollout.key != key);
         self.actual.remove(key)
     }
 

@@ -169,9 +169,7 @@ pub mod presets {
 
     pub fn running<'w>(world: &'w World, key: &str) -> &'w [Running] {
         world.clusters["prod"]
-            .running()
-            .get(key)
-            .copied()
+            .running_of(key)
             .unwrap_or_default()
     }
 
