@@ -83,6 +83,8 @@ pub struct World {
     applications_read: Option<String>,
     /// Where the root Application's sync of its children stands (`applications.rs`).
     root_sync: applications::RootSync,
+    /// The controllers (by index) that said their object is not there, until it is.
+    controllers_without_object: Vec<usize>,
 }
 
 impl World {
@@ -123,6 +125,7 @@ impl World {
             committed: false,
             workspace: SharedWorkspace::default(),
             written_clusters: Rc::new(scenario.clusters.clone()),
+            controllers_without_object: Vec::new(),
             applications_read: None,
             root_sync: applications::RootSync::default(),
         }
@@ -312,13 +315,29 @@ impl World {
 
     fn run_controllers(&mut self, step: u32) {
         let mut changed = Vec::new();
-        for controller in &self.controllers {
+        for (index, controller) in self.controllers.iter().enumerate() {
             let Some(cluster) = self.clusters.get_mut(&controller.environment) else {
                 continue;
             };
+            let told = self.controllers_without_object.iter().position(|told| *told == index);
             let Some(current) = cluster.actual().get(&controller.key) else {
+                if told.is_none() {
+                    self.controllers_without_object.push(index);
+                    let what = format!(
+                        "found no {} in {}, whose {} it sets",
+                        controller.key, controller.environment, controller.path
+                    );
+                    self.events.push(
+                        Event::new(step, &controller.name, what)
+                            .because("the object whose field it owns is not in the cluster (an autoscaler says FailedGetScale); it sets the field once the object is there")
+                            .in_cluster(&controller.environment),
+                    );
+                }
                 continue;
             };
+            if let Some(at) = told {
+                self.controllers_without_object.remove(at);
+            }
             if current.pointer(&controller.path) == Some(&controller.value) {
                 continue;
             }

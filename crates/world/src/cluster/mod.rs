@@ -12,6 +12,7 @@ pub use kubelet::{Running, NEEDS, PROGRESS_DEADLINE};
 pub use writer::Writer;
 
 use gitops_core::options::Options;
+use gitops_core::state::defaults::with_api_server_defaults;
 use gitops_core::state::{forms_agree, Key, State};
 use gitops_core::sync::apply::deleted_with;
 use gitops_core::sync::immutable::{outcome, Outcome};
@@ -46,7 +47,21 @@ pub fn comparable(desired: &State, actual: &State) -> Result<(), String> {
 }
 
 impl Cluster {
-    pub fn new(environment: &str, actual: State) -> Self {
+    /// A cluster holding `actual`, each object as the API server stored it
+    /// when it was created: with its defaults (`with_api_server_defaults`).
+    pub fn new(environment: &str, mut actual: State) -> Self {
+        let undefaulted: Vec<(Key, Value)> = actual
+            .objects()
+            .iter()
+            .filter_map(|(key, object)| {
+                let mut defaulted = object.value().clone();
+                with_api_server_defaults(&mut defaulted);
+                (*object.value() != defaulted).then(|| (key.clone(), defaulted))
+            })
+            .collect();
+        for (key, defaulted) in undefaulted {
+            actual.insert(key, defaulted);
+        }
         Cluster {
             environment: environment.into(),
             actual,
@@ -73,9 +88,10 @@ impl Cluster {
         self.rollout(key).map(|rollout| rollout.images.as_slice())
     }
 
-    /// Writes an object as the API server would: a Kubernetes object whose
-    /// `spec` changed gets the next `metadata.generation`.
+    /// Writes an object as the API server would: with its defaults, and a
+    /// Kubernetes object whose `spec` changed gets the next `metadata.generation`.
     pub fn write(&mut self, key: &str, mut object: Value) {
+        with_api_server_defaults(&mut object);
         let current = self.actual.get(key);
         if is_kubernetes(&object) && object.get("spec").is_some() {
             let generation = current
