@@ -57,6 +57,10 @@ enum Command {
         file: String,
         #[command(flatten)]
         agent: AgentChoice,
+        /// Exit 1 when an action of the script did nothing (it was refused, failed,
+        /// or found nothing to do), naming each and why on standard error.
+        #[arg(long)]
+        strict: bool,
     },
     /// Check an exercise's goals against a solution; exit 0 only when all hold.
     Check {
@@ -108,7 +112,7 @@ fn main() -> ExitCode {
         Command::Sync { file, environment, agent } => {
             load(file).and_then(|scenario| sync_output(&agent.over(scenario), environment.as_deref()))
         }
-        Command::Run { file, agent } => load(file).map(|scenario| run_output(&agent.over(scenario))),
+        Command::Run { file, agent, strict } => return run(file, agent, *strict),
         Command::Link { file, preset } => link(file.as_deref(), preset.as_deref()),
         Command::Check { file, solution } => return check(file, solution.as_deref()),
     };
@@ -378,14 +382,34 @@ struct RunOutput {
     events: Vec<Event>,
     #[serde(rename = "final")]
     end: Summary,
+    /// The actions that did nothing, and why (`--strict` fails on one).
+    #[serde(rename = "didNothing", skip_serializing_if = "Vec::is_empty")]
+    did_nothing: Vec<gitops_world::script::DidNothing>,
 }
 
-fn run_output(scenario: &Scenario) -> String {
-    let world = World::run(scenario);
-    pretty(&RunOutput {
+/// Prints the run; exit 1 when `strict` and an action did nothing, 2 on bad input.
+fn run(file: &str, agent: &AgentChoice, strict: bool) -> ExitCode {
+    let world = match load(file) {
+        Ok(scenario) => World::run(&agent.over(scenario)),
+        Err(message) => {
+            eprintln!("gitops-sim: {}", message.replace('\n', " "));
+            return ExitCode::from(2);
+        }
+    };
+    let printed = print(&pretty(&RunOutput {
         events: world.events.clone(),
         end: world.summary(),
-    })
+        did_nothing: world.did_nothing.clone(),
+    }));
+    if !strict || world.did_nothing.is_empty() {
+        return printed;
+    }
+    for nothing in &world.did_nothing {
+        let action = serde_json::to_value(&nothing.action).unwrap_or_default();
+        let name = action["do"].as_str().unwrap_or("an action");
+        eprintln!("gitops-sim: at minute {}, `{name}` did nothing: {}: {}", nothing.action.at, nothing.what, nothing.why);
+    }
+    ExitCode::FAILURE
 }
 
 fn pretty(output: &impl Serialize) -> String {

@@ -319,3 +319,47 @@ fn agent_chooses_flux_over_the_scenarios_options() {
     let message = String::from_utf8_lossy(&refused.stderr);
     assert!(message.contains("invalid value 'kubectl' for '--agent <AGENT>'") && message.contains("possible values: argocd, flux"), "{message}");
 }
+
+/// A commit whose `set` misses a multi-document file's index, and a restart of
+/// an object the cluster does not have: two actions that do nothing.
+const TWO_ACTIONS_THAT_DO_NOTHING: &str = r#"
+version: 1
+repository:
+  files:
+    envs/prod/app.yaml: |
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: a, namespace: shop}
+      data: {level: info}
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata: {name: b, namespace: shop}
+      data: {level: info}
+script:
+  - {at: 1, do: commit, author: alice, message: debug logs, set: [{file: envs/prod/app.yaml, path: /data/level, value: debug}]}
+  - {at: 2, do: restart, environment: prod, key: Deployment/shop/web}
+"#;
+
+#[test]
+fn run_strict_names_each_action_that_did_nothing_and_why_and_exits_1() {
+    let output = succeeds(&["run", "-"], TWO_ACTIONS_THAT_DO_NOTHING);
+    let did_nothing = output["didNothing"].as_array().expect("the run lists what did nothing");
+    assert_eq!(did_nothing.len(), 2, "{did_nothing:#?}");
+    assert_eq!(did_nothing[0]["action"]["do"], "commit");
+    assert_eq!(did_nothing[0]["action"]["at"], 1);
+    assert_eq!(did_nothing[1]["action"]["do"], "restart");
+
+    let strict = gitops_sim(&["run", "--strict", "-"], TWO_ACTIONS_THAT_DO_NOTHING);
+    assert_eq!(strict.status.code(), Some(1), "an action that did nothing fails a strict run");
+    let stderr = String::from_utf8(strict.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    assert!(lines[0].starts_with(r#"gitops-sim: at minute 1, `commit` did nothing: could not commit "debug logs": /data/level: `data` is not an index of a list (envs/prod/app.yaml holds 2 documents, so a path into it starts with a document's index: /0/…, /1/…)"#), "{stderr}");
+    assert!(lines[1].starts_with("gitops-sim: at minute 2, `restart` did nothing: nothing to restart: Deployment/shop/web is not in prod"), "{stderr}");
+    assert!(serde_json::from_slice::<Value>(&strict.stdout).is_ok(), "the run is printed all the same");
+
+    let fixed = TWO_ACTIONS_THAT_DO_NOTHING.replace("path: /data/level", "path: /1/data/level").replace("  - {at: 2, do: restart, environment: prod, key: Deployment/shop/web}\n", "");
+    let output = succeeds(&["run", "--strict", "-"], &fixed);
+    assert!(output.get("didNothing").is_none(), "{output:#}");
+}

@@ -27,7 +27,8 @@ pub struct InputError {
     pub line: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
-    /// RFC 6901 pointer to the offending value, `""` for the whole document.
+    /// RFC 6901 pointer to the offending value, `""` for the whole document
+    /// (its message shows a segment with a `/` as written: `pointer::as_written`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pointer: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -106,7 +107,7 @@ impl fmt::Display for InputError {
         }
         match self.pointer.as_deref() {
             Some("") | None => {}
-            Some(pointer) => write!(f, " at {pointer}")?,
+            Some(pointer) => write!(f, " at {}", crate::pointer::as_written(pointer))?,
         }
         write!(f, ": {}", self.message)
     }

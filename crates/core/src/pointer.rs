@@ -99,6 +99,20 @@ impl Pattern {
     }
 }
 
+/// A pointer as a person reads it: a segment naming a field with a `/` in
+/// it (a file's path, an annotation's key) as the name is written, quoted:
+/// `/repository/files/envs~1prod~1db.yaml` is `/repository/files/"envs/prod/db.yaml"`.
+pub fn as_written(pointer: &str) -> String {
+    pointer
+        .split('/')
+        .map(|segment| match unescape(segment) {
+            Some(name) if name.contains('/') => format!("{name:?}"),
+            _ => segment.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// A pointer's segment as the field name it stands for: `a~1b` is `a/b`;
 /// `None` when a `~` is not followed by 0 or 1.
 pub fn unescape(segment: &str) -> Option<String> {
@@ -120,6 +134,13 @@ pub fn unescape(segment: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_segment_with_a_slash_reads_as_its_name_is_written() {
+        assert_eq!(as_written("/repository/files/envs~1prod~1db.yaml/metadata"), r#"/repository/files/"envs/prod/db.yaml"/metadata"#);
+        assert_eq!(as_written("/metadata/annotations/a~0b"), "/metadata/annotations/a~0b", "a field without a slash stays as the pointer writes it");
+        assert_eq!(as_written(""), "");
+    }
 
     #[test]
     fn renders_and_escapes() {

@@ -6,7 +6,7 @@ use crate::event::{Event, Place};
 use crate::repository::file_edit::edit_as_values;
 use crate::repository::FileChanges;
 use crate::scenario::{Files, Mode};
-use crate::script::{ScriptedAction, FieldEdit};
+use crate::script::{DidNothing, FieldEdit, ScriptStep, ScriptedAction};
 use crate::World;
 use gitops_core::sync::immutable::Outcome;
 use gitops_core::Operation;
@@ -101,6 +101,7 @@ impl World {
                 } else {
                     Event::new(step, "kubelet", format!("nothing to restart: {key} is not in {environment}"))
                         .because(format!("the {environment} cluster has no object {key} at this step; check the key (Kind/namespace/name, or the name in the lesson's form)"))
+                        .refused()
                 }
             }
             ScriptedAction::Sync { by, environment } => match self.agent.as_mut() {
@@ -150,10 +151,20 @@ impl World {
                     }
                     found = true;
                 }
-                let what = if found { format!("now wants {value}") } else { "is not a controller of this world".to_string() };
-                Event::new(step, name, what).because(reason.clone())
+                match found {
+                    true => Event::new(step, name, format!("now wants {value}")).because(reason.clone()),
+                    false => Event::new(step, name, "is not a controller of this world").refused(),
+                }
             }
         };
+        let nothing = match action {
+            ScriptedAction::ApplyNext { .. } => applied.is_none().then(|| follow_up.as_ref().unwrap_or(&event)),
+            _ => event.refused.then_some(&event),
+        };
+        if let Some(told) = nothing {
+            let action = ScriptStep { at: step, action: action.clone() };
+            self.did_nothing.push(DidNothing { action, what: told.what.clone(), why: told.why.clone() });
+        }
         let place = event.place.clone().or_else(|| action.place());
         let mut event = Event { place, ..event };
         crate::credentials::name_credential(&mut event, Some(action), self.options.mode);
@@ -173,7 +184,8 @@ impl World {
                 by,
                 format!("could not change the {environment} cluster"),
             )
-            .because("there is no such cluster");
+            .because("there is no such cluster")
+            .refused();
         };
         let next = match gitops_core::state::State::from_value(environment, state.clone()) {
             Ok(next) => next,
@@ -184,6 +196,7 @@ impl World {
                     format!("could not change the {environment} cluster"),
                 )
                 .because(error.to_string())
+                .refused()
             }
         };
         let changed = crate::repository::diff_states(cluster.actual(), &next);
@@ -209,7 +222,8 @@ impl World {
                 step,
                 "ops",
                 format!("there is no {environment} cluster to lose"),
-            );
+            )
+            .refused();
         };
         let form = cluster.actual().form().clone();
         *cluster =
@@ -267,14 +281,14 @@ impl World {
             Ok(desired) => desired,
             Err(error) => {
                 let event = Event::new(step, by, format!("could not sync {environment}"));
-                return (event.because(error.to_string()), None, None);
+                return (event.because(error.to_string()).refused(), None, None);
             }
         };
         let agent = self.agent.is_some();
         let options = self.reconcile_options(environment);
         let Some(cluster) = self.clusters.get_mut(environment) else {
             let event = Event::new(step, by, format!("could not sync {environment}"));
-            return (event.because("there is no such cluster"), None, None);
+            return (event.because("there is no such cluster").refused(), None, None);
         };
         let plan = gitops_core::plan(&desired, cluster.actual(), &options);
         let Some(operation) = plan.iter().find(|operation| operation.changes_cluster()).cloned() else {
@@ -381,7 +395,8 @@ impl World {
     ) -> Event {
         let Some(cluster) = self.clusters.get_mut(environment) else {
             return Event::new(step, by, format!("could not edit {key}"))
-                .because(format!("there is no {environment} cluster"));
+                .because(format!("there is no {environment} cluster"))
+                .refused();
         };
         match cluster.set_field(key, path, value.clone(), crate::cluster::writer::KUBECTL_EDIT) {
             Ok(old) => {
@@ -407,7 +422,8 @@ impl World {
                 Event::new(step, by, what).because("a change made to the cluster, outside Git")
             }
             Err(error) => Event::new(step, by, format!("could not edit {key} in {environment}"))
-                .because(error),
+                .because(error)
+                .refused(),
         }
     }
 

@@ -28,7 +28,7 @@ impl World {
         key: &str,
     ) -> Event {
         let refuse = |why: String| {
-            Event::new(step, by, format!("could not update {key} to {tag}")).because(why)
+            Event::new(step, by, format!("could not update {key} to {tag}")).because(why).refused()
         };
         let Some(image) = self.registry.resolve(tag) else {
             return refuse(format!("the registry has no {tag}"));

@@ -60,6 +60,8 @@ pub struct World {
     pub controllers: Vec<ControllerSpec>,
     pub options: WorldOptions,
     pub events: Vec<Event>,
+    /// The actions, scripted or a person's, that did nothing, in order.
+    pub did_nothing: Vec<script::DidNothing>,
     script: Vec<ScriptStep>,
     /// The person's edit burst in progress, which the next edit of the
     /// same kind amends.
@@ -118,6 +120,7 @@ impl World {
             controllers: scenario.controllers.clone(),
             options: scenario.options.clone(),
             events: Vec::new(),
+            did_nothing: Vec::new(),
             script: scenario.script.clone(),
             editing: None,
             drafts: Vec::new(),

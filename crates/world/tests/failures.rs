@@ -189,7 +189,7 @@ everywhere! {
             World::run(&Scenario::parse("test.json", &text.to_string()).unwrap_or_else(|error| panic!("{error}")))
         };
         let argo = scenario("argocd");
-        assert!(has(&argo, "ConfigMap/shop/settings at /metadata/annotations/argocd.argoproj.io~1sync-wave: failed to set app instance tracking info on manifest: failed to get annotations for /v1, Kind=ConfigMap shop/settings: .metadata.annotations accessor error: contains non-string value in the map under key \"argocd.argoproj.io/sync-wave\": -1 is of the type int64, expected string"), "{:#?}", lines(&argo));
+        assert!(has(&argo, "ConfigMap/shop/settings at /metadata/annotations/\"argocd.argoproj.io/sync-wave\": failed to set app instance tracking info on manifest: failed to get annotations for /v1, Kind=ConfigMap shop/settings: .metadata.annotations accessor error: contains non-string value in the map under key \"argocd.argoproj.io/sync-wave\": -1 is of the type int64, expected string"), "{:#?}", lines(&argo));
         assert!(argo.clusters["prod"].actual().is_empty(), "nothing is synced, not wave 0 in silence");
         let status = &argo.summary().status["prod"];
         assert_eq!(status.sync.to_string(), "Unknown");

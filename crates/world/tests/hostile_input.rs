@@ -55,9 +55,10 @@ everywhere! {
 
     fn objects_without_kind_or_name_are_located_in_their_file() {
         let error = scenario_error("repository:\n  files:\n    envs/prod/web.yaml: {apiVersion: v1, metadata: {name: web}}\n");
-        assert!(error.contains("/repository/files/envs~1prod~1web.yaml") && error.contains("needs `kind`"), "{error}");
+        // The file's path as written, not as a JSON pointer escapes it (envs~1prod~1web.yaml).
+        assert!(error.contains(r#"at /repository/files/"envs/prod/web.yaml": "#) && error.contains("needs `kind`"), "{error}");
         let error = scenario_error("repository:\n  files:\n    envs/prod/web.yaml: {apiVersion: v1, kind: ConfigMap, metadata: {}}\n");
-        assert!(error.contains("envs~1prod~1web.yaml/metadata") && error.contains("needs `metadata.name`"), "{error}");
+        assert!(error.contains(r#""envs/prod/web.yaml"/metadata"#) && error.contains("needs `metadata.name`"), "{error}");
     }
 
     fn numbers_too_large_for_64_bits_are_errors_in_json_and_yaml() {

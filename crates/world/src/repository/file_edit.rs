@@ -33,8 +33,11 @@ pub fn edit_as_values(
             render_value(&documents[0], format)
         }
         _ => {
+            let count = documents.len();
             let mut stream = Value::Array(documents);
-            edit(&mut stream)?;
+            edit(&mut stream).map_err(|error| {
+                format!("{error} ({path} holds {count} documents, so a path into it starts with a document's index: /0/…, /1/…)")
+            })?;
             let Value::Array(documents) = stream else {
                 return Err(format!(
                     "{path} is a stream of documents; the edit left no list of them"
