@@ -1,13 +1,16 @@
 use super::code_spans::code_spans;
 use gitops_core::warnings::MUTABLE_IMAGE_TAG;
 use gitops_core::{Report, Warning};
+use gitops_world::script::DidNothing;
 use yew::prelude::*;
 
-/// The lesson's checklist: what breaks a rule, and what to do. The lesson's
-/// own rules come first; the images named by a tag that can move, which
-/// nearly every scenario has, are one entry that unfolds, open only when it
-/// is all the checklist says.
-pub fn warnings_view(report: &Report) -> Html {
+/// The lesson's checklist: what breaks a rule, and what to do. The actions
+/// that did nothing come first (a script's mistake, or a refusal the lesson
+/// shows: `gitops-sim run --strict` names the same), then the lesson's own
+/// rules; the images named by a tag that can move, which nearly every
+/// scenario has, are one entry that unfolds, open only when it is all the
+/// checklist says.
+pub fn warnings_view(report: &Report, did_nothing: &[DidNothing]) -> Html {
     let (tags, others): (Vec<&Warning>, Vec<&Warning>) = report
         .warnings
         .iter()
@@ -36,13 +39,23 @@ pub fn warnings_view(report: &Report) -> Html {
             </li>
         },
     };
+    let nothing = |nothing: &DidNothing| {
+        html! {
+            <li class="warning">
+                <span class="rule">{ "did-nothing" }</span>
+                <code class="key">{ format!("minute {}", nothing.action.at) }</code>
+                <p>{ format!("{}: {}", nothing.what, nothing.why) }</p>
+            </li>
+        }
+    };
     html! {
         <section class="warnings" aria-labelledby="warnings-title">
             <h2 id="warnings-title">{ "Checklist" }</h2>
-            if report.warnings.is_empty() {
+            if report.warnings.is_empty() && did_nothing.is_empty() {
                 <p class="empty">{ "No warnings: the desired state follows the lesson's checklist." }</p>
             } else {
                 <ul>
+                    { for did_nothing.iter().map(nothing) }
                     { for others.iter().map(|warning| item(warning)) }
                     { grouped }
                 </ul>
