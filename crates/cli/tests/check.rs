@@ -218,3 +218,40 @@ fn exercise_1_is_solved_with_flux_as_the_agent_and_its_feedback_speaks_flux() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The share link a student's work makes: `exercise` (the playground's own, by its
+/// file under `static/`, or a whole scenario) with the interactions of `solution`.
+fn link_of_work(session: gitops_world::share::Session, solution: &str) -> String {
+    let text = std::fs::read_to_string(solution).unwrap();
+    let value = gitops_core::text::document::parse_one("solution", &text).unwrap();
+    let attempt = gitops_world::attempt::Attempt::from_value("solution", value).unwrap();
+    let mut session = session;
+    session.interactions = attempt.interactions;
+    format!("https://course.example/playground/#{}", gitops_world::share::encode_link(&session).unwrap())
+}
+
+#[test]
+fn check_takes_a_students_share_link_as_the_solution() {
+    let exercise = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/exercises/protect-database.yaml");
+    let solutions = concat!(env!("CARGO_MANIFEST_DIR"), "/../world/tests/exercises/");
+    let preset = gitops_world::share::Session::of_preset("exercises/protect-database.yaml");
+
+    let right = link_of_work(preset.clone(), &format!("{solutions}protect-database.right.yaml"));
+    assert_eq!(succeeds(&["check", exercise, "--solution", &right], "")["solved"], json!(true));
+
+    let wrong = link_of_work(preset, &format!("{solutions}protect-database.wrong.yaml"));
+    let output = gitops_sim(&["check", exercise, "--solution", &wrong], "");
+    assert_eq!(output.status.code(), Some(1), "a link whose work misses a goal fails the check");
+
+    let whole = std::fs::read_to_string(exercise).unwrap();
+    let carried = link_of_work(gitops_world::share::Session::of_scenario(&whole), &format!("{solutions}protect-database.right.yaml"));
+    assert_eq!(succeeds(&["check", exercise, "--solution", &carried], "")["solved"], json!(true), "a link that carries the exercise whole");
+
+    let other = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/exercises/flapping.yaml");
+    let refused = fails(&["check", other, "--solution", &right], "");
+    assert!(refused.contains("the solution's link opens the playground's exercises/protect-database.yaml, not "), "{refused}");
+    let refused = fails(&["check", other, "--solution", &carried], "");
+    assert!(refused.contains("the solution's link carries another scenario than "), "{refused}");
+    let refused = fails(&["check", exercise, "--solution", "#v1.AAAA"], "");
+    assert!(refused.contains("the solution's link does not open: this link is damaged"), "{refused}");
+}
