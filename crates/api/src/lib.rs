@@ -171,6 +171,51 @@ pub fn run(
     })
 }
 
+/// Checks an exercise against a student's work, as `gitops-sim check` does:
+/// `{goals, questions, solved}`, each goal and question `{what, passed, why}`.
+///
+/// `exercise` is a scenario with an `exercise` block (an object or its text).
+/// `work` is the share link of the student's work (`#v1.…`, or the whole
+/// address), or `{interactions?, answers?}` as a solution file holds it; left
+/// out, the exercise's start. A link that carries a scenario whole must carry
+/// this one; one to the playground's own exercise names only its file, which
+/// is taken to be this one. `presets` holds the texts of the presets its
+/// questions run, by file name; a question whose preset is not there fails,
+/// saying so.
+///
+/// Throws a `GitopsInputError` when the exercise does not read or has no
+/// `exercise` block (source `scenario`), or the work does not read or does not
+/// fit the exercise (source `work`).
+#[wasm_bindgen(skip_typescript)]
+pub fn check(exercise: JsValue, work: Option<JsValue>, presets: Option<JsValue>) -> Result<JsValue, js_sys::Error> {
+    let scenario = scenario_of(exercise)?;
+    let Some(exercise) = scenario.exercise.clone() else {
+        return Err(thrown(&InputError::shape("scenario", "", "it has no `exercise` block")));
+    };
+    let attempt = match work.filter(|work| !work.is_null() && !work.is_undefined()) {
+        None => gitops_world::attempt::Attempt::default(),
+        Some(work) => match work.as_string() {
+            Some(link) => gitops_world::attempt::Attempt::of_link(&link, &scenario, None)
+                .map_err(|why| thrown(&InputError::shape("work", "", why)))?,
+            None => {
+                let value = json_of("work", work).map_err(|error| thrown(&error))?;
+                let attempt = gitops_world::attempt::Attempt::from_value("work", value).map_err(|error| thrown(&error))?;
+                attempt.validate("work", &scenario, &exercise).map_err(|error| thrown(&error))?;
+                attempt
+            }
+        },
+    };
+    let presets = match presets.filter(|presets| !presets.is_null() && !presets.is_undefined()) {
+        None => serde_json::Map::new(),
+        Some(presets) => match json_of("presets", presets).map_err(|error| thrown(&error))? {
+            Value::Object(presets) => presets,
+            _ => return Err(thrown(&InputError::shape("presets", "", "presets is an object of the presets' texts by file name"))),
+        },
+    };
+    let preset = |name: &str| presets.get(name).and_then(Value::as_str).map(str::to_string);
+    output(&gitops_world::attempt::check(&scenario, &exercise, &attempt, &preset))
+}
+
 /// A scenario object or its JSON or YAML text, read; errors name the document `scenario`.
 fn scenario_of(scenario: JsValue) -> Result<Scenario, js_sys::Error> {
     let text = match scenario.as_string() {

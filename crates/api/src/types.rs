@@ -200,11 +200,36 @@ export function report(desired: StateInput, actual: StateInput, options?: Option
  */
 export function plan(scenario: object | string, at?: { environment?: string; at?: number } | null): Report;
 
+/** A goal or question of an exercise, checked. */
+export interface Outcome {
+  what: string;
+  passed: boolean;
+  why: string;
+}
+
+/** An exercise checked against a student's work, as `gitops-sim check` prints it. */
+export interface Checked {
+  goals: Outcome[];
+  questions: Outcome[];
+  solved: boolean;
+}
+
+/**
+ * Checks an exercise (a scenario with an `exercise` block) against a student's work,
+ * as `gitops-sim check` does. `work` is the share link of their work (`#v1.…`, or the
+ * whole address), or `{interactions?, answers?}` as a solution file holds it; left out,
+ * the exercise's start. `presets` holds the texts of the presets its questions run,
+ * by file name; a question whose preset is not there fails, saying so. Throws a
+ * `GitopsInputError` when the exercise or the work does not read, or the work does
+ * not fit the exercise (source `work`).
+ */
+export function check(exercise: object | string, work?: string | { interactions?: Json[]; answers?: (number | null)[] } | null, presets?: { [file: string]: string } | null): Checked;
+
 /** What every function throws for bad input: an `Error` named `GitopsInputError`. */
 export interface GitopsInputError extends Error {
   name: "GitopsInputError";
   kind: "syntax" | "shape" | "duplicateKey" | "tooLarge";
-  /** Which input: `desired`, `actual`, `options`, `plan` or `scenario`. */
+  /** Which input: `desired`, `actual`, `options`, `plan`, `scenario`, `work` or `presets`. */
   source: string;
   line?: number;
   column?: number;

@@ -153,7 +153,10 @@ fn check(file: &str, solution: Option<&str>) -> ExitCode {
             .map_err(|error| error.to_string())?;
         let attempt = match solution {
             None => Attempt::default(),
-            Some(link) if is_link(link) => attempt_of_link(link, file, &scenario)?,
+            // A file of that name wins over a link.
+            Some(link) if attempt::is_link(link) && !std::path::Path::new(link).exists() => {
+                Attempt::of_link(link, &scenario, Some(file))?
+            }
             Some(path) => {
                 let source = source_name(path);
                 let text =
@@ -193,35 +196,6 @@ fn check(file: &str, solution: Option<&str>) -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Whether a solution is a share link (`#v1.…`, or a whole address ending in
-/// one) rather than a file: a file of that name wins.
-fn is_link(solution: &str) -> bool {
-    let fragment = solution.rsplit_once('#').map_or(solution, |(_, fragment)| fragment);
-    fragment.starts_with("v1.") && !std::path::Path::new(solution).exists()
-}
-
-/// A student's share link as the solution: what they did, once the link is
-/// known to open this exercise (the playground's own by its file, or the
-/// same scenario carried whole).
-fn attempt_of_link(link: &str, file: &str, scenario: &Scenario) -> Result<Attempt, String> {
-    let fragment = link.rsplit_once('#').map_or(link, |(_, fragment)| fragment);
-    let session = gitops_world::share::decode(fragment)
-        .map_err(|error| format!("the solution's link does not open: {error}"))?;
-    match (&session.preset, &session.scenario) {
-        (Some(preset), _) if !std::path::Path::new(file).ends_with(preset) => {
-            return Err(format!("the solution's link opens the playground's {preset}, not {file}"));
-        }
-        (None, Some(text)) => {
-            let linked = Scenario::parse("the solution's link", text).map_err(|error| error.to_string())?;
-            if linked != *scenario {
-                return Err(format!("the solution's link carries another scenario than {file}"));
-            }
-        }
-        _ => {}
-    }
-    Ok(Attempt { interactions: session.interactions, answers: Vec::new() })
 }
 
 /// Where the presets of an exercise's questions are: `presets/` beside

@@ -1,7 +1,8 @@
 //! A student's work on an exercise, replayed and checked: each goal
 //! against the world after it, each answer against what running the
 //! question's preset shows. `goals` checks one goal; `solution` reads a
-//! solution file and finds what in it cannot fit the exercise.
+//! solution file and finds what in it cannot fit the exercise; `link`
+//! reads the work a share link carries.
 
 use crate::exercise::{Exercise, Question};
 use crate::person::Interaction;
@@ -10,8 +11,10 @@ use crate::World;
 use serde::{Deserialize, Serialize};
 
 mod goals;
+mod link;
 mod solution;
 
+pub use link::is_link;
 pub use solution::validate_questions;
 
 /// A student's work: what they did, and their answers (a choice's index
