@@ -139,7 +139,7 @@ pub fn full_page(props: &PageProps) -> Html {
                     if let Some(report) = report {
                         { plan_view(&PlanViewProps { done: model.playback.done.clone(), report: PtrEq(report.clone()) }) }
                         { status_view(&report, &model.kustomizations(), &model.agent_notes()) }
-                        { warnings_view(&report, &world.did_nothing) }
+                        { warnings_view(&report, &world.did_nothing.iter().filter_map(|at| world.events.get(*at)).collect::<Vec<_>>()) }
                     }
                     { options(model, &send) }
                 </div>

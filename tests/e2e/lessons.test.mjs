@@ -112,7 +112,7 @@ const presets = [
   ['Why teams adopt it', 'Compromised CI, pull model', (seen) => {
     assert.match(seen.events, /could not change Deployment\/shop\/web in prod/);
     // The checklist names the action that did nothing, as gitops-sim run --strict does.
-    assert.match(seen.checklist, /did-nothing\s*minute 3\s*could not change Deployment\/shop\/web in prod: in pull mode CI holds no cluster credentials/);
+    assert.match(seen.checklist, /did-nothing\s*minute 3\s*ci: could not change Deployment\/shop\/web in prod: in pull mode CI holds no cluster credentials/);
   }],
   ['How it actually works', 'Monitoring the reconciler', (seen) => {
     assert.match(seen.events, /the agent is Degraded: prod: revision [0-9a-f]{7} of envs\/prod is invalid/);

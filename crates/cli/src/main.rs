@@ -387,9 +387,9 @@ struct RunOutput {
     events: Vec<Event>,
     #[serde(rename = "final")]
     end: Summary,
-    /// The actions that did nothing, and why (`--strict` fails on one).
+    /// The events of the actions that did nothing, which say why (`--strict` fails on one).
     #[serde(rename = "didNothing", skip_serializing_if = "Vec::is_empty")]
-    did_nothing: Vec<gitops_world::script::DidNothing>,
+    did_nothing: Vec<Event>,
 }
 
 /// Prints the run; exit 1 when `strict` and an action did nothing, 2 on bad input.
@@ -401,18 +401,17 @@ fn run(file: &str, agent: &AgentChoice, strict: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let did_nothing: Vec<Event> = world.did_nothing.iter().filter_map(|at| world.events.get(*at).cloned()).collect();
     let printed = print(&pretty(&RunOutput {
         events: world.events.clone(),
         end: world.summary(),
-        did_nothing: world.did_nothing.clone(),
+        did_nothing: did_nothing.clone(),
     }));
-    if !strict || world.did_nothing.is_empty() {
+    if !strict || did_nothing.is_empty() {
         return printed;
     }
-    for nothing in &world.did_nothing {
-        let action = serde_json::to_value(&nothing.action).unwrap_or_default();
-        let name = action["do"].as_str().unwrap_or("an action");
-        eprintln!("gitops-sim: at minute {}, `{name}` did nothing: {}: {}", nothing.action.at, nothing.what, nothing.why);
+    for event in &did_nothing {
+        eprintln!("gitops-sim: at minute {}, {} did nothing: {}: {}", event.step, event.actor, event.what, event.why);
     }
     ExitCode::FAILURE
 }

@@ -346,17 +346,17 @@ fn run_strict_names_each_action_that_did_nothing_and_why_and_exits_1() {
     let output = succeeds(&["run", "-"], TWO_ACTIONS_THAT_DO_NOTHING);
     let did_nothing = output["didNothing"].as_array().expect("the run lists what did nothing");
     assert_eq!(did_nothing.len(), 2, "{did_nothing:#?}");
-    assert_eq!(did_nothing[0]["action"]["do"], "commit");
-    assert_eq!(did_nothing[0]["action"]["at"], 1);
-    assert_eq!(did_nothing[1]["action"]["do"], "restart");
+    assert_eq!((&did_nothing[0]["step"], &did_nothing[0]["actor"]), (&json!(1), &json!("alice")));
+    assert_eq!(did_nothing[0]["refused"], true);
+    assert_eq!((&did_nothing[1]["step"], &did_nothing[1]["what"]), (&json!(2), &json!("nothing to restart: Deployment/shop/web is not in prod")));
 
     let strict = gitops_sim(&["run", "--strict", "-"], TWO_ACTIONS_THAT_DO_NOTHING);
     assert_eq!(strict.status.code(), Some(1), "an action that did nothing fails a strict run");
     let stderr = String::from_utf8(strict.stderr).unwrap();
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines.len(), 2, "{stderr}");
-    assert!(lines[0].starts_with(r#"gitops-sim: at minute 1, `commit` did nothing: could not commit "debug logs": /data/level: `data` is not an index of a list (envs/prod/app.yaml holds 2 documents, so a path into it starts with a document's index: /0/…, /1/…)"#), "{stderr}");
-    assert!(lines[1].starts_with("gitops-sim: at minute 2, `restart` did nothing: nothing to restart: Deployment/shop/web is not in prod"), "{stderr}");
+    assert!(lines[0].starts_with(r#"gitops-sim: at minute 1, alice did nothing: could not commit "debug logs": /data/level: `data` is not an index of a list (envs/prod/app.yaml holds 2 documents, so a path into it starts with a document's index: /0/…, /1/…)"#), "{stderr}");
+    assert!(lines[1].starts_with("gitops-sim: at minute 2, kubelet did nothing: nothing to restart: Deployment/shop/web is not in prod"), "{stderr}");
     assert!(serde_json::from_slice::<Value>(&strict.stdout).is_ok(), "the run is printed all the same");
 
     let fixed = TWO_ACTIONS_THAT_DO_NOTHING.replace("path: /data/level", "path: /1/data/level").replace("  - {at: 2, do: restart, environment: prod, key: Deployment/shop/web}\n", "");

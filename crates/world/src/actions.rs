@@ -6,7 +6,7 @@ use crate::event::{Event, Place};
 use crate::repository::file_edit::edit_as_values;
 use crate::repository::FileChanges;
 use crate::scenario::{Files, Mode};
-use crate::script::{DidNothing, FieldEdit, ScriptStep, ScriptedAction};
+use crate::script::{FieldEdit, ScriptedAction};
 use crate::World;
 use gitops_core::sync::immutable::Outcome;
 use gitops_core::Operation;
@@ -157,13 +157,13 @@ impl World {
                 }
             }
         };
-        let nothing = match action {
-            ScriptedAction::ApplyNext { .. } => applied.is_none().then(|| follow_up.as_ref().unwrap_or(&event)),
-            _ => event.refused.then_some(&event),
+        let did_nothing = match action {
+            ScriptedAction::ApplyNext { .. } => applied.is_none(),
+            _ => event.refused,
         };
-        if let Some(told) = nothing {
-            let action = ScriptStep { at: step, action: action.clone() };
-            self.did_nothing.push(DidNothing { action, what: told.what.clone(), why: told.why.clone() });
+        if did_nothing {
+            // The event that says why: the agent's, when the person asked it to act.
+            self.did_nothing.push(self.events.len() + usize::from(follow_up.is_some()));
         }
         let place = event.place.clone().or_else(|| action.place());
         let mut event = Event { place, ..event };

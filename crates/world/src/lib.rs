@@ -60,8 +60,11 @@ pub struct World {
     pub controllers: Vec<ControllerSpec>,
     pub options: WorldOptions,
     pub events: Vec<Event>,
-    /// The actions, scripted or a person's, that did nothing, in order.
-    pub did_nothing: Vec<script::DidNothing>,
+    /// The actions, scripted or a person's, that did nothing (they were
+    /// refused, failed, or found nothing to do): the index in `events` of
+    /// the event that says why, in order. `gitops-sim run --strict` names
+    /// them, and the page's checklist.
+    pub did_nothing: Vec<usize>,
     script: Vec<ScriptStep>,
     /// The person's edit burst in progress, which the next edit of the
     /// same kind amends.

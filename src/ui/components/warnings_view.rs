@@ -1,7 +1,7 @@
 use super::code_spans::code_spans;
 use gitops_core::warnings::MUTABLE_IMAGE_TAG;
 use gitops_core::{Report, Warning};
-use gitops_world::script::DidNothing;
+use gitops_world::event::Event;
 use yew::prelude::*;
 
 /// The lesson's checklist: what breaks a rule, and what to do. The actions
@@ -10,7 +10,7 @@ use yew::prelude::*;
 /// rules; the images named by a tag that can move, which nearly every
 /// scenario has, are one entry that unfolds, open only when it is all the
 /// checklist says.
-pub fn warnings_view(report: &Report, did_nothing: &[DidNothing]) -> Html {
+pub fn warnings_view(report: &Report, did_nothing: &[&Event]) -> Html {
     let (tags, others): (Vec<&Warning>, Vec<&Warning>) = report
         .warnings
         .iter()
@@ -39,12 +39,12 @@ pub fn warnings_view(report: &Report, did_nothing: &[DidNothing]) -> Html {
             </li>
         },
     };
-    let nothing = |nothing: &DidNothing| {
+    let nothing = |event: &&Event| {
         html! {
             <li class="warning">
                 <span class="rule">{ "did-nothing" }</span>
-                <code class="key">{ format!("minute {}", nothing.action.at) }</code>
-                <p>{ format!("{}: {}", nothing.what, nothing.why) }</p>
+                <code class="key">{ format!("minute {}", event.step) }</code>
+                <p>{ format!("{}: {}: {}", event.actor, event.what, event.why) }</p>
             </li>
         }
     };

@@ -15,17 +15,6 @@ pub struct ScriptStep {
     pub action: ScriptedAction,
 }
 
-/// An action that did nothing (it was refused, failed, or found nothing to
-/// do), and why: what `gitops-sim run --strict` names, and the page warns of.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DidNothing {
-    /// The action as a script writes it, `at` the minute it was done.
-    pub action: ScriptStep,
-    /// Its event's words: what it tried, and why nothing came of it.
-    pub what: String,
-    pub why: String,
-}
-
 /// What someone does. Written as its derive says; read by `read.rs`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case", rename_all_fields = "camelCase")]
