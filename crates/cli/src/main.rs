@@ -1,5 +1,7 @@
 //! `gitops-sim`: the reconcile core on the command line, for lesson authors.
 
+mod package;
+
 use clap::{Parser, Subcommand};
 use gitops_core::options::Agent;
 use gitops_core::sync::immutable::{Recreated, Refusal};
@@ -71,6 +73,21 @@ enum Command {
         #[arg(long)]
         solution: Option<String>,
     },
+    /// Write a SCORM 1.2 package of exercises, the playground inside, for an LMS to import.
+    Package {
+        /// Exercises: scenario files with an `exercise` block, one launch page each.
+        #[arg(required = true)]
+        exercises: Vec<String>,
+        /// The playground's release build, as `./scripts/serve` writes it.
+        #[arg(long, default_value = "dist")]
+        playground: String,
+        /// The zip to write.
+        #[arg(long, default_value = "course.zip")]
+        out: String,
+        /// The course's title in the LMS (default: the first exercise's title).
+        #[arg(long)]
+        title: Option<String>,
+    },
     /// Print the link fragment (`#v1....`) that opens a scenario in the playground.
     Link {
         /// A scenario file (`-` reads standard input); the link carries it whole.
@@ -115,6 +132,12 @@ fn main() -> ExitCode {
         }
         Command::Run { file, agent, strict } => return run(file, agent, *strict),
         Command::Link { file, preset } => link(file.as_deref(), preset.as_deref()),
+        Command::Package { exercises, playground, out, title } => package::package(
+            exercises,
+            std::path::Path::new(playground),
+            std::path::Path::new(out),
+            title.as_deref(),
+        ),
         Command::Check { file, solution } => return check(file, solution.as_deref()),
     };
     match outcome {
