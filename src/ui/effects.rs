@@ -113,7 +113,7 @@ pub fn use_followed_links(dispatch: UseReducerDispatcher<PageModel>) {
 /// start changed it (`changed_at_start`: it opened a link, say).
 #[hook]
 pub fn use_save_work(
-    saved: std::rc::Rc<BTreeMap<String, gitops_world::share::Session>>,
+    saved: std::rc::Rc<gitops_page::SavedSessions>,
     last: String,
     changed_at_start: bool,
     dispatch: UseReducerDispatcher<PageModel>,

@@ -2,6 +2,7 @@
 //! sandboxed frames), and then the page keeps working in memory.
 
 use gitops_core::text::typed::from_json;
+use gitops_page::SavedSessions;
 use gitops_world::share::Session;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -47,12 +48,12 @@ struct Work {
 /// The saved sessions and the last one's key; nothing if there are none,
 /// they are from an unknown version, or storage is blocked. A session that does
 /// not decode is left out.
-pub async fn load_work() -> Option<(BTreeMap<String, Session>, String)> {
+pub async fn load_work() -> Option<(SavedSessions, String)> {
     let work: Work = from_json(&get(WORK_KEY)?).ok()?;
     if work.version != WORK_VERSION {
         return None;
     }
-    let mut sessions = BTreeMap::new();
+    let mut sessions = SavedSessions::default();
     for (key, fragment) in work.sessions {
         if let Ok(session) = crate::ui::compression::decode_saved(&fragment).await {
             sessions.insert(key, session);
@@ -86,7 +87,7 @@ thread_local! {
 }
 
 impl Saving {
-    pub fn new(sessions: &BTreeMap<String, Session>, last: &str) -> Self {
+    pub fn new(sessions: &SavedSessions, last: &str) -> Self {
         let mut encoded = BTreeMap::new();
         let mut to_encode = Vec::new();
         WRITTEN.with_borrow(|written| {

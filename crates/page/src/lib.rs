@@ -33,6 +33,7 @@ mod source;
 pub mod syntax;
 mod time;
 mod view;
+mod by_key;
 mod work;
 
 pub use action::Action;
@@ -50,4 +51,5 @@ pub use problem::{Location, Problem};
 pub use session::not_a_link;
 pub use source::Source;
 pub use view::{Panel, Theme, View, ViewAction};
-pub use work::{Progress, Resumed, Shared, Work, WorkAction};
+pub use by_key::ByKey;
+pub use work::{Progress, Resumed, SavedSessions, Shared, Work, WorkAction};

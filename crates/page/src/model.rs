@@ -8,14 +8,13 @@ use crate::panes::Panes;
 use crate::playback::Playback;
 use crate::preset::{Preset, FIRST_PRESET};
 use crate::view::{Theme, View};
-use crate::work::{Progress, Work};
+use crate::work::{Progress, SavedSessions, Work};
+use std::collections::BTreeMap;
 use gitops_core::state::render::{render_value, Format};
 use gitops_core::text::edit::SharedText;
 use gitops_core::IgnoreRule;
 use gitops_world::scenario::Scenario;
-use gitops_world::share::Session;
 use gitops_world::World;
-use std::collections::BTreeMap;
 use std::ops::Range;
 use std::rc::Rc;
 
@@ -37,7 +36,7 @@ impl Model {
     /// The page at its start, with the work saved in this browser.
     pub fn new(
         theme: Theme,
-        saved: BTreeMap<String, Session>,
+        saved: SavedSessions,
         progress: BTreeMap<String, Progress>,
     ) -> Self {
         let (file, text) = FIRST_PRESET;

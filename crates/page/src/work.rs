@@ -4,6 +4,7 @@
 
 use gitops_world::attempt::Checked;
 use gitops_world::share::{Interaction, Session};
+use crate::by_key::ByKey;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -13,7 +14,7 @@ pub struct Work {
     pub session: Session,
     /// Saved sessions by scenario (a preset's file, or `shared`), mirrored
     /// to local storage when the browser allows it.
-    pub saved: Rc<BTreeMap<String, Session>>,
+    pub saved: Rc<SavedSessions>,
     /// The key the current session is saved under.
     pub(crate) saved_as: String,
     /// Saved work that came back when its scenario opened again.
@@ -48,6 +49,9 @@ impl Resumed {
     }
 }
 
+/// The sessions saved in this browser, by the key each is saved under.
+pub type SavedSessions = ByKey<Session>;
+
 /// How far a student got with one exercise.
 /// Read by `read_saved.rs`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
@@ -78,7 +82,7 @@ pub enum WorkAction {
 impl Work {
     /// The work saved in this browser, before any scenario opened.
     pub(crate) fn new(
-        saved: BTreeMap<String, Session>,
+        saved: SavedSessions,
         progress: BTreeMap<String, Progress>,
     ) -> Work {
         Work {

@@ -5,7 +5,7 @@
 mod common;
 
 use common::presets;
-use gitops_page::{Action, MenuEntry, Model, Pane, Source, Theme, ViewAction, WorkAction};
+use gitops_page::{Action, MenuEntry, Model, Pane, SavedSessions, Source, Theme, ViewAction, WorkAction};
 use gitops_world::share::Session;
 use std::collections::BTreeMap;
 
@@ -20,7 +20,7 @@ const OTHER_LESSON: &str = r#"{"version": 1, "title": "Another lesson",
 const EDITED: &str = r#"{"api": {"image": "registry.example/api:1.4.2", "replicas": 5}}"#;
 
 /// A page opened with `saved` in local storage and `link` in its address.
-fn reloaded(saved: &BTreeMap<String, Session>, link: Option<Session>) -> Model {
+fn reloaded(saved: &SavedSessions, link: Option<Session>) -> Model {
     let mut model = Model::new(Theme::System, saved.clone(), BTreeMap::new());
     let presets = presets();
     model.act(Action::MenuLoaded(presets.iter().map(MenuEntry::of).collect()));
@@ -40,7 +40,7 @@ fn typed(model: &mut Model, text: &str) {
 #[test]
 fn work_in_a_links_scenario_comes_back_when_the_link_opens_again() {
     let link = Session::of_scenario(LESSON);
-    let mut first = reloaded(&BTreeMap::new(), Some(link.clone()));
+    let mut first = reloaded(&SavedSessions::default(), Some(link.clone()));
     assert!(first.work.resumed.is_none(), "nothing was kept yet");
     typed(&mut first, EDITED);
 
@@ -59,10 +59,10 @@ fn work_in_a_links_scenario_comes_back_when_the_link_opens_again() {
 
 #[test]
 fn a_link_with_steps_of_its_own_comes_back_with_the_work_done_after_them() {
-    let mut shared = reloaded(&BTreeMap::new(), Some(Session::of_scenario(LESSON)));
+    let mut shared = reloaded(&SavedSessions::default(), Some(Session::of_scenario(LESSON)));
     shared.act(Action::Advance);
     let link = shared.work.session.clone();
-    let mut opened = reloaded(&BTreeMap::new(), Some(link.clone()));
+    let mut opened = reloaded(&SavedSessions::default(), Some(link.clone()));
     typed(&mut opened, EDITED);
 
     let mut again = reloaded(&opened.work.saved, Some(link.clone()));
@@ -74,7 +74,7 @@ fn a_link_with_steps_of_its_own_comes_back_with_the_work_done_after_them() {
 
 #[test]
 fn two_lessons_scenarios_keep_their_work_apart() {
-    let mut first = reloaded(&BTreeMap::new(), Some(Session::of_scenario(LESSON)));
+    let mut first = reloaded(&SavedSessions::default(), Some(Session::of_scenario(LESSON)));
     typed(&mut first, EDITED);
     let mut second = reloaded(&first.work.saved, Some(Session::of_scenario(OTHER_LESSON)));
     assert!(second.work.resumed.is_none());
@@ -86,7 +86,7 @@ fn two_lessons_scenarios_keep_their_work_apart() {
 
 #[test]
 fn a_preset_chosen_again_says_its_work_came_back_and_a_visit_that_only_ran_time_starts_fresh() {
-    let mut model = reloaded(&BTreeMap::new(), None);
+    let mut model = reloaded(&SavedSessions::default(), None);
     model.act(Action::Choose("mutable-tag.yaml".into()));
     model.act(Action::RunToEnd);
     assert!(model.world.step > 0);
@@ -107,10 +107,10 @@ fn a_preset_chosen_again_says_its_work_came_back_and_a_visit_that_only_ran_time_
 
 #[test]
 fn a_links_preset_beside_other_work_of_ones_own_is_kept_apart_and_comes_back_apart() {
-    let mut own = reloaded(&BTreeMap::new(), None);
+    let mut own = reloaded(&SavedSessions::default(), None);
     own.act(Action::Choose("mutable-tag.yaml".into()));
     own.act(Action::Step);
-    let mut sharer = reloaded(&BTreeMap::new(), None);
+    let mut sharer = reloaded(&SavedSessions::default(), None);
     sharer.act(Action::Choose("mutable-tag.yaml".into()));
     sharer.act(Action::Advance);
     let link = sharer.work.session.clone();
@@ -128,7 +128,7 @@ fn a_links_preset_beside_other_work_of_ones_own_is_kept_apart_and_comes_back_apa
 
 #[test]
 fn a_bare_link_to_a_preset_carries_on_ones_own_work_with_the_links_start_at_hand() {
-    let mut own = reloaded(&BTreeMap::new(), None);
+    let mut own = reloaded(&SavedSessions::default(), None);
     own.act(Action::Choose("mutable-tag.yaml".into()));
     own.act(Action::Step);
     let mut linked = reloaded(&own.work.saved, Some(Session::of_preset("mutable-tag.yaml")));
@@ -141,7 +141,7 @@ fn a_bare_link_to_a_preset_carries_on_ones_own_work_with_the_links_start_at_hand
 #[test]
 fn keeping_the_work_and_dismissing_a_notice_leave_each_other_alone() {
     let link = Session::of_scenario(LESSON);
-    let mut first = reloaded(&BTreeMap::new(), Some(link.clone()));
+    let mut first = reloaded(&SavedSessions::default(), Some(link.clone()));
     typed(&mut first, EDITED);
     let mut again = reloaded(&first.work.saved, Some(link));
     again.act(ViewAction::Notice("The clipboard is not available here.".into()).into());

@@ -1,12 +1,12 @@
 //! What the page model's tests share. Each test file uses some of it.
 #![allow(dead_code)]
 
-use gitops_page::{Action, Model, Pane, Preset, Theme};
+use gitops_page::{Action, Model, Pane, Preset, SavedSessions, Theme};
 use std::collections::BTreeMap;
 
 /// The page as it opens: the worked example, nothing saved.
 pub fn opened() -> Model {
-    let mut model = Model::new(Theme::System, BTreeMap::new(), BTreeMap::new());
+    let mut model = Model::new(Theme::System, SavedSessions::default(), BTreeMap::new());
     model.act(Action::Started);
     model
 }
