@@ -154,13 +154,17 @@
   }
   customElements.define('gitops-playground', GitopsPlayground);
 
-  /** An embed of `text`, with the options a fence's classes name (mdBook's ```gitops,view=picture). */
+  /**
+   * An embed of `text`, with the options a fence's classes name: mdBook keeps the words of
+   * ```gitops,view=picture or ```gitops panes=desired+plan as classes, splitting them at
+   * commas, so a fence's lists are joined with `+`.
+   */
   function embedOf(text, classes) {
     const embed = document.createElement('gitops-playground');
     embed.scenarioText = text;
     for (const name of classes) {
       const [option, value] = name.split('=');
-      if (ADDRESS_OPTIONS.includes(option) && value) embed.setAttribute(option, value);
+      if (ADDRESS_OPTIONS.includes(option) && value) embed.setAttribute(option, value.replaceAll('+', ','));
     }
     return embed;
   }

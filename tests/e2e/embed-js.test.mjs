@@ -152,18 +152,29 @@ test('a scenario that cannot be fetched is said on the lesson page, and told to 
   await close();
 });
 
-test('an mdBook chapter\'s gitops fence becomes the playground showing its scenario, with the options its info string names', async () => {
+test('an mdBook chapter\'s gitops fences become the playground showing their scenarios, with the options their info strings name', async () => {
   const { page, close } = await openLesson('mdbook-drift.html');
-  const { iframe, frame } = await embedNamed(page, 'Drift in a chapter');
-  assert.equal(await page.locator('pre').count(), 0, 'the fence is gone');
-  assert.equal(await page.getByText('registry.example/web').count(), 0, 'and its text');
-  await until(() => frame.getByRole('heading', { level: 1 }).innerText(), 'Drift in a chapter', 20_000);
-  await frame.getByRole('group', { name: /^The world at/ }).waitFor();
-  assert.equal(await frame.getByRole('textbox', { name: /^Desired/ }).count(), 0, 'the picture alone (view=picture)');
-  assert.equal(new URL(await iframe.getAttribute('src')).searchParams.get('view'), 'picture');
+  const picture = await embedNamed(page, 'Drift in a chapter');
+  const text = await embedNamed(page, 'Drift in Git\'s text');
+  assert.equal(await page.locator('pre').count(), 0, 'the fences are gone');
+  assert.equal(await page.getByText('registry.example/web').count(), 0, 'and their text');
+
+  // ```gitops,view=picture
+  await until(() => picture.frame.getByRole('heading', { level: 1 }).innerText(), 'Drift in a chapter', 20_000);
+  await picture.frame.getByRole('group', { name: /^The world at/ }).waitFor();
+  assert.equal(await picture.frame.getByRole('textbox', { name: /^Desired/ }).count(), 0, 'the picture alone');
+  // ```gitops panes=desired+plan theme=dark
+  await until(() => text.frame.getByRole('heading', { level: 1 }).innerText(), 'Drift in Git\'s text', 20_000);
+  assert.equal(await text.frame.getByRole('textbox', { name: /^Desired/ }).count(), 1);
+  assert.equal(await text.frame.getByRole('textbox', { name: /^Actual/ }).count(), 0, 'only the panes it names');
+  assert.equal(await text.frame.getByRole('list', { name: 'Operations' }).count(), 1);
+  const options = async ({ iframe }) => [...new URL(await iframe.getAttribute('src')).searchParams].filter(([name]) => name !== 'origin');
+  assert.deepEqual(await options(picture), [['embed', '1'], ['view', 'picture']]);
+  assert.deepEqual(await options(text), [['embed', '1'], ['panes', 'desired,plan'], ['theme', 'dark']]);
+
   await until(() => sizedToContent(page), true, 10_000);
-  // The chapter without mdBook's stylesheets: its icons fill the page above the embed.
-  await page.locator('gitops-playground').scrollIntoViewIfNeeded();
+  // The chapter without mdBook's stylesheets: its icons fill the page above the embeds.
+  await page.locator('gitops-playground').first().scrollIntoViewIfNeeded();
   await screenshot(page, 'embed-js-mdbook', { fullPage: false });
   await close();
 });
