@@ -5,8 +5,9 @@
 // messages it exchanges with the playground's embedded view.
 //
 // A classic script with no dependencies, which also runs as a module: it needs no
-// eval, no inline style and no <style> element, so a lesson page's strict
-// Content-Security-Policy allows it as it allows any script of its own origin.
+// eval, no inline style and no <style> element (an embed's look is a constructed
+// stylesheet), so a lesson page's strict Content-Security-Policy allows it as it allows
+// any script of its own origin.
 (() => {
   if (customElements.get('gitops-playground')) return;
 
@@ -30,14 +31,13 @@
   };
   const scriptFolder = loadedFrom();
 
-  /** The embeds' look, adopted by the page (and by a shadow root that shows one): authors' rules win. */
+  /** An embed's look, in its shadow root: the page's rules for the element and its parts (`::part(frame)`) win. */
   const look = new CSSStyleSheet();
   look.replaceSync(
-    ':where(gitops-playground){display:block}' +
-      ':where(gitops-playground>iframe){display:block;box-sizing:border-box;width:100%;height:32rem;border:0}' +
-      ':where(gitops-playground>[role=alert]){margin:0 0 .5rem;font-weight:bold}',
+    ':host{display:block}:host([hidden]){display:none}' +
+      'iframe{display:block;box-sizing:border-box;width:100%;height:32rem;border:0}' +
+      '[role=alert]{margin:0 0 .5rem;font-weight:bold}',
   );
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, look];
 
   /** Runs `then` once the page is parsed: an element's children, a fence's text are all there. */
   const whenParsed = (then) =>
@@ -104,13 +104,20 @@
       else this.waiting.push(message);
     }
 
+    /**
+     * Shows the iframe, in a shadow root: the element's own children stay as the page
+     * made them (React, which renders an .mdx page's element, hydrates it finding them so).
+     */
     start() {
       const address = embeddedAddress(this);
       this.playgroundOrigin = address.origin;
       this.ready = false;
       this.waiting = [];
       this.frame = Object.assign(document.createElement('iframe'), { title: UNNAMED_TITLE, loading: 'lazy', src: address.href });
-      this.replaceChildren(this.frame);
+      this.frame.setAttribute('part', 'frame');
+      const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
+      shadow.adoptedStyleSheets = [look];
+      shadow.replaceChildren(this.frame);
       this.listener = (event) => this.receive(event);
       addEventListener('message', this.listener);
       const frame = this.frame;
@@ -143,7 +150,8 @@
     fail(message) {
       const alert = Object.assign(document.createElement('p'), { textContent: message });
       alert.setAttribute('role', 'alert');
-      this.prepend(alert);
+      alert.setAttribute('part', 'alert');
+      this.shadowRoot.prepend(alert);
       this.tell('gitops-error', { type: 'gitops:error', request: 'gitops:load', message, line: null, column: null, pointer: null });
     }
 
@@ -181,9 +189,7 @@
       const lines = [...block.querySelectorAll('.token-line')].map((line) => line.textContent);
       const code = block.querySelector('code');
       if (!code) return;
-      const shadow = block.attachShadow({ mode: 'open' });
-      shadow.adoptedStyleSheets = [look];
-      shadow.append(embedOf(lines.length ? lines.join('\n') : code.textContent, []));
+      block.attachShadow({ mode: 'open' }).append(embedOf(lines.length ? lines.join('\n') : code.textContent, []));
     }
   }
 

@@ -71,7 +71,7 @@ async function embedNamed(page, scenario) {
 const sizedToContent = (page, id) =>
   page.evaluate((id) => {
     const told = window.told.filter((each) => each.type === 'gitops-height' && (!id || each.embed.id === id)).at(-1);
-    return told?.detail.height > 0 && Math.abs(told.embed.querySelector('iframe').clientHeight - told.detail.height) <= 1;
+    return told?.detail.height > 0 && Math.abs(told.embed.shadowRoot.querySelector('iframe').clientHeight - told.detail.height) <= 1;
   }, id);
 
 test('embed.js is shipped under 5 KB gzipped', () => {
@@ -94,6 +94,11 @@ test('a lesson page\'s elements become embeds, named by their scenarios, each si
   releaseWasm();
 
   const drift = await embedNamed(page, 'Drift the lesson made');
+  assert.deepEqual(
+    [await page.locator('#drift > a').count(), await page.getByRole('link', { name: 'Open the playground' }).count()],
+    [1, 0],
+    'what the element holds stays, unseen (and unread) once it is embedded',
+  );
   await until(() => drift.frame.getByRole('heading', { level: 1 }).innerText(), 'Drift the lesson made', 20_000);
   assert.equal(await drift.frame.getByRole('textbox', { name: /^Desired/ }).count(), 1);
   assert.equal(await drift.frame.getByRole('textbox', { name: /^Actual/ }).count(), 0, 'only the panes it names');
