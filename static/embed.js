@@ -79,6 +79,9 @@
 
   class GitopsPlayground extends HTMLElement {
     static observedAttributes = OBSERVED;
+    /** The page's messages until the playground is ready and has opened what the element names. */
+    waiting = [];
+    ready = false;
 
     connectedCallback() {
       whenParsed(() => this.isConnected && !this.frame && this.start());
@@ -98,10 +101,14 @@
       });
     }
 
-    /** Posts `message` to the playground, at once when it is ready, else once it is. */
+    /** Posts `message` to the playground: at once when it is ready, else after what the element names has opened. */
     send(message) {
-      if (this.ready) this.frame.contentWindow.postMessage(message, this.playgroundOrigin);
+      if (this.ready) this.post(message);
       else this.waiting.push(message);
+    }
+
+    post(message) {
+      this.frame.contentWindow.postMessage(message, this.playgroundOrigin);
     }
 
     /**
@@ -112,7 +119,6 @@
       const address = embeddedAddress(this);
       this.playgroundOrigin = address.origin;
       this.ready = false;
-      this.waiting = [];
       this.frame = Object.assign(document.createElement('iframe'), { title: UNNAMED_TITLE, loading: 'lazy', src: address.href });
       this.frame.setAttribute('part', 'frame');
       const shadow = this.shadowRoot ?? this.attachShadow({ mode: 'open' });
@@ -121,10 +127,16 @@
       this.listener = (event) => this.receive(event);
       addEventListener('message', this.listener);
       const frame = this.frame;
-      loadMessage(this).then(
-        (message) => message && frame === this.frame && this.send(message),
-        (error) => frame === this.frame && this.fail(`The GitOps playground could not load its scenario: ${error.message}`),
-      );
+      const load = loadMessage(this).catch((error) => {
+        if (frame === this.frame) this.fail(`The GitOps playground could not load its scenario: ${error.message}`);
+      });
+      const playgroundReady = new Promise((resolve) => (this.playgroundReady = resolve));
+      Promise.all([load, playgroundReady]).then(([message]) => {
+        if (frame !== this.frame) return;
+        if (message) this.post(message);
+        this.ready = true;
+        for (const waiting of this.waiting.splice(0)) this.post(waiting);
+      });
     }
 
     stop() {
@@ -136,8 +148,7 @@
     receive({ source, origin, data }) {
       if (source !== this.frame?.contentWindow || origin !== this.playgroundOrigin || !/^gitops:/.test(data?.type)) return;
       if (data.type === READY) {
-        this.ready = true;
-        for (const message of this.waiting.splice(0)) this.send(message);
+        this.playgroundReady();
       } else if (data.type === HEIGHT && data.height > 0) {
         this.frame.style.height = `${data.height}px`;
       } else if (data.type === STATE && data.scenario) {

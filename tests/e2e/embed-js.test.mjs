@@ -18,7 +18,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { dist, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
+import { cards, dist, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
 
 const PLAYGROUND = '/courses/gitops/playground/';
 const COURSE = '/courses/gitops/';
@@ -81,17 +81,29 @@ test('embed.js is shipped under 5 KB gzipped', () => {
 });
 
 test('a lesson page\'s elements become embeds, named by their scenarios, each sized to its own content', async () => {
-  // The playground's wasm waits until the embeds' names before it are checked.
-  let releaseWasm;
-  const wasmHeld = new Promise((resolve) => (releaseWasm = resolve));
-  const { page, record, close } = await openLesson('lesson.html', (page) =>
-    page.route(/\/playground-[^/]*_bg\.wasm(\.xz)?$/, async (route) => {
-      await wasmHeld;
+  // The playground's wasm waits until the embeds' names before it are checked, and the
+  // lesson's scenario file until the playground is ready.
+  const held = (pattern, page) => {
+    let release;
+    const releasing = new Promise((resolve) => (release = resolve));
+    page.route(pattern, async (route) => {
+      await releasing;
       await route.continue();
-    }),
-  );
+    });
+    return release;
+  };
+  let releaseWasm;
+  let releaseScenario;
+  const { page, record, close } = await openLesson('lesson.html', (page) => {
+    releaseWasm = held(/\/playground-[^/]*_bg\.wasm(\.xz)?$/, page);
+    releaseScenario = held(/\/lesson\.yaml$/, page);
+  });
   await until(() => page.locator('gitops-playground iframe').evaluateAll((frames) => frames.map((frame) => frame.title)), ['GitOps playground', 'GitOps playground']);
+  // A message the page sends now waits for the playground, and for the lesson's scenario to open.
+  await page.locator('#drift').evaluate((embed) => embed.send({ type: 'gitops:step' }));
   releaseWasm();
+  await until(() => page.evaluate(() => window.told.some((each) => each.type === 'gitops-ready' && each.embed.id === 'drift')), true, 20_000);
+  releaseScenario();
 
   const drift = await embedNamed(page, 'Drift the lesson made');
   assert.deepEqual(
@@ -102,7 +114,7 @@ test('a lesson page\'s elements become embeds, named by their scenarios, each si
   await until(() => drift.frame.getByRole('heading', { level: 1 }).innerText(), 'Drift the lesson made', 20_000);
   assert.equal(await drift.frame.getByRole('textbox', { name: /^Desired/ }).count(), 1);
   assert.equal(await drift.frame.getByRole('textbox', { name: /^Actual/ }).count(), 0, 'only the panes it names');
-  assert.equal(await drift.frame.getByRole('list', { name: 'Operations' }).count(), 1, 'the plan is one of them');
+  await until(() => cards(drift.frame), ['UPDATE web (done)']);
   const address = new URL(await drift.iframe.getAttribute('src'));
   assert.equal(address.pathname, `${PLAYGROUND}index.html`, 'the playground is in the folder embed.js came from');
   assert.deepEqual(
