@@ -19,6 +19,8 @@
 //      points index.html's register-sw.js and menu.json at it (public-url.mjs);
 //   2. packs the API module's wasm with xz too, and writes api.js, the stable module
 //      lesson pages import, which unpacks it with the same decoder, and api.d.ts (api.mjs);
+//      minifies embed.js, the script that embeds the playground in lesson pages
+//      (embed-script.mjs);
 //   3. writes register-sw.js (register-sw.mjs), scenarios.json (scenarios.mjs) and
 //      menu.json (menu.mjs);
 //   4. writes the first preset's title and explanation into the shell that index.html
@@ -31,13 +33,14 @@
 // Under `trunk serve` Trunk adds an inline autoreload script that it rewrites on every
 // response (so no hash can allow it) and rebuilds on every change (so a cache-first
 // service worker would serve stale files): there the hook neither changes the glue nor
-// packs the wasm, adds no CSP, and writes a sw.js and register-sw.js that remove any
-// service worker and cache a previous build left on that origin. `trunk build` (the
-// tests, a deployment) gets the full treatment.
+// packs the wasm nor minifies embed.js, adds no CSP, and writes a sw.js and
+// register-sw.js that remove any service worker and cache a previous build left on that
+// origin. `trunk build` (the tests, a deployment) gets the full treatment.
 
 import { writeApi } from './post-build/api.mjs';
 import { absolutePublicUrl, publicUrl, readPage, write, writePage } from './post-build/build.mjs';
 import { withCsp } from './post-build/csp.mjs';
+import { minifyEmbedScript } from './post-build/embed-script.mjs';
 import { compactGlue } from './post-build/glue.mjs';
 import { inlineScripts, textOf } from './post-build/html.mjs';
 import { checkIntegrity, withFreshIntegrity } from './post-build/integrity.mjs';
@@ -66,6 +69,7 @@ if (!underTrunkServe) {
   html = withFreshIntegrity(html, await compactGlue());
   ({ page: html, preloadScript: packedPreload, decoder } = await withPackedWasm(html));
   packedApiModule();
+  await minifyEmbedScript();
 }
 if (absolutePublicUrl) html = withOwnUrlsUnderPublicUrl(html);
 writeApi(decoder);

@@ -9,5 +9,7 @@ export const SCENARIOS = 'scenarios.json';
 /** Their files, titles and sections, which the page fetches for its menu (menu.mjs). */
 export const MENU = 'menu.json';
 export const SCENARIO_DIRECTORIES = ['presets', 'exercises'];
+/** The script lesson pages include to embed the playground (embed-script.mjs). */
+export const EMBED_SCRIPT = 'embed.js';
 /** The preset the page opens with, whose title and explanation the shell shows. */
 export const FIRST_PRESET = 'worked-example.json';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import { staging, walk } from './build.mjs';
-import { API_MODULE, PAGE_WASM, SCENARIO_DIRECTORIES, SCENARIOS } from './names.mjs';
+import { API_MODULE, EMBED_SCRIPT, PAGE_WASM, SCENARIO_DIRECTORIES, SCENARIOS } from './names.mjs';
 import { fail } from './report.mjs';
 
 /**
@@ -38,7 +38,7 @@ function buildFiles() {
 }
 
 /**
- * The API module's files: a student's first visit need not download a module only
+ * The API module's files and embed.js: a student's first visit need not download what only
  * lesson pages load, so the service worker caches them when a page first fetches them
  * (then they work offline too). The build's version still covers them. So is the page's
  * plain wasm, which the page loads only when its packed copy (`.wasm.xz`) fails.
@@ -48,7 +48,7 @@ function cachedOnFirstUse(url) {
     PAGE_WASM.test(url) ||
     url.startsWith(`${API_MODULE}.`) ||
     url.startsWith(`${API_MODULE}_`) ||
-    ['api.js', 'api.d.ts', SCENARIOS].includes(url) ||
+    ['api.js', 'api.d.ts', EMBED_SCRIPT, SCENARIOS].includes(url) ||
     SCENARIO_DIRECTORIES.some((directory) => url.startsWith(`${directory}/`)) ||
     url.startsWith('examples/')
   );

@@ -1,5 +1,5 @@
 // sw.js, the service worker that makes the build work offline: it precaches the files
-// the page uses (precache.mjs); the API module, the example lesson page, scenarios.json
+// the page uses (precache.mjs); the API module, embed.js, the example lesson page, scenarios.json
 // and the presets' own files (for authors) are cached when first fetched. Under `trunk
 // serve`, a sw.js that removes the worker and caches a previous build left instead.
 
