@@ -432,3 +432,22 @@ test('a lesson page that embeds the playground: both load offline, each from its
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });
+
+test('the playground\'s page, first visited under a lesson worker\'s scope, preloads its packed wasm and is taken over by its own worker', async (t) => {
+  t.after(serveCourse(lessonPage()));
+  const { page, record, close } = await openPage(browser, `${server.origin}${lesson}`);
+  assert.equal(await controllerOf(page), lessonSw);
+  const scopes = () => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).map((registration) => registration.scope));
+  assert.deepEqual(await scopes(), [`${server.origin}${course}`], 'no worker of the playground yet');
+  await page.goto(server.url);
+  assert.ok(await page.evaluate(() => performance.getEntriesByType('navigation')[0].workerStart > 0), 'the lesson worker had the page');
+  assert.deepEqual(
+    await page.evaluate(() => [...document.querySelectorAll('link[rel="preload"]')].map((link) => link.href).filter((href) => href.endsWith('.wasm.xz'))),
+    [`${server.url}${readdirSync(dist).find((file) => /^playground-[0-9a-f]+_bg\.wasm\.xz$/.test(file))}`],
+  );
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  await until(() => presetOptions(page), menuEntries);
+  await until(() => page.evaluate(() => new URL(navigator.serviceWorker.controller.scriptURL).pathname), `${prefix}sw.js`, 30_000);
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
