@@ -23,11 +23,13 @@ const LESSON_CACHES = `\`${CACHE_PREFIX} lesson-sw \${self.registration.scope} \
 
 /** lesson-sw.js: the same for every build. */
 export function lessonSwScript() {
-  const usage = `// A service worker for a course's lesson pages that use the GitOps playground (its
-// api.js, or the playground embedded): once it controls a lesson page, that page and what
-// it loads of the playground work offline. Copy it into the folder of the lesson pages
-// (it covers the pages under that folder) and register it from them, naming the folder
-// the playground is served from (a path, or relative to this file):
+  const usage = `// A service worker for a course's lesson pages that use the GitOps playground's
+// api.js or embed the playground: once it controls a lesson page, that page and api.js
+// work offline (an embedded playground, its own worker keeps). Copy it into the folder
+// of the lesson pages (it covers the pages under that folder) and register it from
+// them, naming the folder the playground is served from (a path, or relative to this
+// file), after the page's \`await init()\` of api.js, whose files the worker then finds
+// in the HTTP cache:
 //
 //   navigator.serviceWorker?.register('/courses/${LESSON_SW}?playground=/courses/gitops/playground/', { updateViaCache: 'none' });
 //

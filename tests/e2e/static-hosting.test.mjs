@@ -299,9 +299,9 @@ function lessonPage({ registers = true, embed = false } = {}) {
   return `<!doctype html><title>Week 1</title><link rel="icon" href="data:,"><p id="plan">planning</p>
 ${embed ? `<iframe id="playground" title="GitOps playground" width="900" height="600" src="${prefix}?embed=1"></iframe>` : ''}
 <script type="module">
-  ${registers ? `navigator.serviceWorker?.register('${lessonSw}?playground=${prefix}', { updateViaCache: 'none' });` : ''}
   const { default: init, diff } = await import('${prefix}api.js');
   await init();
+  ${registers ? `navigator.serviceWorker?.register('${lessonSw}?playground=${prefix}', { updateViaCache: 'none' });` : ''}
   const plan = diff({ web: { image: 'web:2', replicas: 3 } }, { web: { image: 'web:1', replicas: 3 } });
   document.getElementById('plan').textContent = plan.map((operation) => operation.op + ' ' + operation.key).join(', ');
 </script>`;
