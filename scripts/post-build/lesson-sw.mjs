@@ -86,8 +86,9 @@ function lessonWorker() {
 
 if (typeof PLAYGROUND !== 'string') throw new Error('${LESSON_WORKER} is loaded by ${LESSON_SW}, registered as ${LESSON_SW}?playground=<its folder>');
 
-// The scope in the names keeps this worker from deleting the caches of another course
-// on the same site; the playground's folder, those of another playground.
+// The scope in the names keeps this worker from deleting the caches of a lesson worker
+// of another folder of the site, and \`lesson-sw\` those of sw.js; the playground's folder
+// names which playground's files a cache holds.
 const PREFIX = ${LESSON_CACHES};
 const API_CACHE = \`\${PREFIX}playground \${PLAYGROUND} \${VERSION}\`;
 const PAGES_CACHE = \`\${PREFIX}pages\`;
