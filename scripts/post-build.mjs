@@ -21,21 +21,25 @@
 //      lesson pages import, which unpacks it with the same decoder, and api.d.ts (api.mjs);
 //      minifies embed.js, the script that embeds the playground in lesson pages
 //      (embed-script.mjs);
-//   3. writes register-sw.js (register-sw.mjs), scenarios.json (scenarios.mjs) and
-//      menu.json (menu.mjs);
+//   3. writes register-sw.js (register-sw.mjs), lesson-sw.js, the service worker a course
+//      copies next to its lesson pages (lesson-sw.mjs), scenarios.json (scenarios.mjs)
+//      and menu.json (menu.mjs);
 //   4. writes the first preset's title and explanation into the shell that index.html
 //      draws until the page mounts (shell.mjs), and moves the preloads to the start of
 //      the head, after the script that preloads the packed wasm (preloads.mjs);
 //   5. adds a Content-Security-Policy <meta> to index.html (csp.mjs);
-//   6. writes sw.js, the service worker, last, so that its list and version cover the
-//      final index.html (precache.mjs, service-worker.mjs).
+//   6. writes lesson-worker.js, what lesson-sw.js loads from the build, with what api.js
+//      loads (precache.mjs, lesson-sw.mjs), then sw.js, the playground's service worker,
+//      last, so that its list and version cover the final index.html and lesson-worker.js
+//      (precache.mjs, service-worker.mjs).
 //
 // Under `trunk serve` Trunk adds an inline autoreload script that it rewrites on every
 // response (so no hash can allow it) and rebuilds on every change (so a cache-first
 // service worker would serve stale files): there the hook neither changes the glue nor
-// packs the wasm nor minifies embed.js, adds no CSP, and writes a sw.js and
-// register-sw.js that remove any service worker and cache a previous build left on that
-// origin. `trunk build` (the tests, a deployment) gets the full treatment.
+// packs the wasm nor minifies embed.js, adds no CSP, and writes a sw.js,
+// lesson-worker.js and register-sw.js that remove any service worker and cache a
+// previous build left on that origin. `trunk build` (the tests, a deployment) gets the
+// full treatment.
 
 import { writeApi } from './post-build/api.mjs';
 import { absolutePublicUrl, publicUrl, readPage, write, writePage } from './post-build/build.mjs';
@@ -44,11 +48,12 @@ import { minifyEmbedScript } from './post-build/embed-script.mjs';
 import { compactGlue } from './post-build/glue.mjs';
 import { inlineScripts, textOf } from './post-build/html.mjs';
 import { checkIntegrity, withFreshIntegrity } from './post-build/integrity.mjs';
+import { lessonKillSwitchScript, lessonSwScript, lessonWorkerScript } from './post-build/lesson-sw.mjs';
 import { scenarioMenu } from './post-build/menu.mjs';
 import { shipped } from './post-build/minify.mjs';
-import { MENU, SCENARIOS } from './post-build/names.mjs';
+import { LESSON_SW, LESSON_WORKER, MENU, SCENARIOS } from './post-build/names.mjs';
 import { packedApiModule, withPackedWasm } from './post-build/pack.mjs';
-import { precacheOfBuild } from './post-build/precache.mjs';
+import { lessonPrecacheOfBuild, precacheOfBuild } from './post-build/precache.mjs';
 import { withPreloadsFirst } from './post-build/preloads.mjs';
 import { withOwnUrlsUnderPublicUrl } from './post-build/public-url.mjs';
 import { registerScript, unregisterScript } from './post-build/register-sw.mjs';
@@ -74,6 +79,7 @@ if (!underTrunkServe) {
 if (absolutePublicUrl) html = withOwnUrlsUnderPublicUrl(html);
 writeApi(decoder);
 write('register-sw.js', await shipped(underTrunkServe ? unregisterScript() : registerScript(), { module: true }));
+write(LESSON_SW, await lessonSwScript());
 const scenarios = scenarioFiles();
 write(SCENARIOS, scenarioBundle(scenarios));
 write(MENU, scenarioMenu(scenarios));
@@ -82,9 +88,13 @@ if (underTrunkServe) {
   writePage(html);
   note('trunk serve: no CSP and no service worker (sw.js removes any a previous build installed)');
   write('sw.js', await killSwitchScript());
+  write(LESSON_WORKER, await lessonKillSwitchScript());
 } else {
   writePage(withCsp(html));
+  const lesson = lessonPrecacheOfBuild();
+  write(LESSON_WORKER, await lessonWorkerScript(lesson));
   const { files, precached, version, wasm } = precacheOfBuild();
   write('sw.js', await serviceWorkerScript({ version, precached, wasm }));
   note(`CSP added to index.html; sw.js precaches ${precached.length} of ${files.length} files as version ${version} (public URL ${publicUrl})`);
+  note(`${LESSON_WORKER} precaches ${lesson.precached.length} files for lesson pages as version ${lesson.version}`);
 }

@@ -14,7 +14,9 @@
 // once its SHA-256 is the build's (service-worker.mjs), and a page the worker controls
 // loads the wasm from there when it is kept, as fast as the plain wasm loaded before the
 // packing. So the packed file's preload (and the decoder's) is written by a small script
-// first in the head (preloads.mjs puts it there), and only for a page no worker controls.
+// first in the head (preloads.mjs puts it there), and only for a page that worker (sw.js)
+// does not control: a course's lesson worker (lesson-sw.js, lesson-sw.mjs), whose scope
+// may hold the playground's folder, controls the page until the playground's own takes over.
 //
 // The API module a lesson page loads is packed the same way (`packedApiModule`): api.js
 // unpacks it with the same decoder (api.mjs).
@@ -81,10 +83,10 @@ const wasm = await init({ module_or_path: (await kept) ? wasmUrl : packed() }).c
   console.warn('The packed wasm did not load; loading the wasm itself.', error);
   return init({ module_or_path: wasmUrl });
 });${rest}`;
-  const preloadUnlessControlled = `navigator.serviceWorker?.controller||document.head.append(...[['preload','${wasmUrl}.xz','fetch'],['modulepreload','${decoderUrl}'],['preload','${decoderWasmUrl}','fetch']].map(([rel,href,as])=>Object.assign(document.createElement('link'),{rel,href,crossOrigin:'anonymous'},as&&{as})))`;
+  const preloadUnlessPlaygroundWorker = `navigator.serviceWorker?.controller?.scriptURL.endsWith('/sw.js')||document.head.append(...[['preload','${wasmUrl}.xz','fetch'],['modulepreload','${decoderUrl}'],['preload','${decoderWasmUrl}','fetch']].map(([rel,href,as])=>Object.assign(document.createElement('link'),{rel,href,crossOrigin:'anonymous'},as&&{as})))`;
   return {
     page: spliced(page, [replacing(loader, `<script type="module">${await minified(script)}</script>`), removing(wasmPreload)]),
-    preloadScript: `<script>${preloadUnlessControlled}</script>`,
+    preloadScript: `<script>${preloadUnlessPlaygroundWorker}</script>`,
     decoder: moduleName,
   };
 }

@@ -1,11 +1,12 @@
-// What the service worker caches: every file of the build, with a version that changes
-// with any of them, precached on install but for those a first visit does not need.
+// What the service workers cache: sw.js, every file of the build, with a version that
+// changes with any of them, precached on install but for those a first visit does not
+// need; lesson-worker.js, what a lesson page needs to run api.js, with a version of its own.
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import { staging, walk } from './build.mjs';
-import { API_MODULE, EMBED_SCRIPT, PAGE_WASM, SCENARIO_DIRECTORIES, SCENARIOS } from './names.mjs';
+import { API_MODULE, EMBED_SCRIPT, LESSON_SW, LESSON_WORKER, PAGE_WASM, SCENARIO_DIRECTORIES, SCENARIOS, XZ_DECODER } from './names.mjs';
 import { fail } from './report.mjs';
 
 /**
@@ -17,6 +18,24 @@ export function precacheOfBuild() {
   const wasm = files.find((file) => PAGE_WASM.test(file.url));
   if (!wasm) fail("the build has no page's wasm (playground-<hash>_bg.wasm)");
   return { files, precached: files.filter((file) => !cachedOnFirstUse(file.url)), version: versionOf(files), wasm };
+}
+
+/**
+ * What lesson-worker.js caches (lesson-sw.mjs), once every file it names is written: the
+ * files api.js loads (itself, the API module's glue, its wasm packed with xz and the
+ * decoder's module and wasm), precached (`precached`), the plain wasm api.js loads
+ * should the packed one fail, kept once fetched (`fallbacks`), and a version that changes
+ * with any of them (`version`), so a build that leaves them as they were is no new download.
+ */
+export function lessonPrecacheOfBuild() {
+  const loadedByApi = ['api.js', `${API_MODULE}.js`, `${API_MODULE}_bg.wasm.xz`];
+  const fallback = `${API_MODULE}_bg.wasm`;
+  const files = buildFiles().filter((file) => [...loadedByApi, fallback].includes(file.url) || XZ_DECODER.test(file.url));
+  const precached = files.filter((file) => file.url !== fallback);
+  if (precached.length !== loadedByApi.length + 2) {
+    fail(`lesson pages need ${loadedByApi.join(', ')} and the xz decoder's two files, and the build has ${precached.map((file) => file.url).join(', ')}`);
+  }
+  return { precached, fallbacks: files.filter((file) => file.url === fallback), version: versionOf(files) };
 }
 
 /**
@@ -41,14 +60,16 @@ function buildFiles() {
  * The API module's files and embed.js: a student's first visit need not download what only
  * lesson pages load, so the service worker caches them when a page first fetches them
  * (then they work offline too). The build's version still covers them. So is the page's
- * plain wasm, which the page loads only when its packed copy (`.wasm.xz`) fails.
+ * plain wasm, which the page loads only when its packed copy (`.wasm.xz`) fails, and
+ * the lesson pages' worker, which a course copies (lesson-sw.js) and which loads the
+ * rest of itself (lesson-worker.js).
  */
 function cachedOnFirstUse(url) {
   return (
     PAGE_WASM.test(url) ||
     url.startsWith(`${API_MODULE}.`) ||
     url.startsWith(`${API_MODULE}_`) ||
-    ['api.js', 'api.d.ts', EMBED_SCRIPT, SCENARIOS].includes(url) ||
+    ['api.js', 'api.d.ts', EMBED_SCRIPT, SCENARIOS, LESSON_SW, LESSON_WORKER].includes(url) ||
     SCENARIO_DIRECTORIES.some((directory) => url.startsWith(`${directory}/`)) ||
     url.startsWith('examples/')
   );

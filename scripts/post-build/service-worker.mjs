@@ -4,9 +4,10 @@
 // serve`, a sw.js that removes the worker and caches a previous build left instead.
 
 import { shipped } from './minify.mjs';
+import { CACHE_PREFIX, killSwitch, VERSIONED_CACHE } from './worker-caching.mjs';
 
-/** The cache names of this app start with this, then the scope, then the version. */
-const CACHE_PREFIX = 'gitops-playground';
+/** The start of sw.js's cache names: the prefix, then its scope. */
+const OWN_CACHES = `\`${CACHE_PREFIX} \${self.registration.scope} \``;
 
 /** sw.js of a build of `version` that precaches `precached` (precache.mjs). */
 export function serviceWorkerScript({ version, precached, wasm }) {
@@ -17,34 +18,27 @@ export function serviceWorkerScript({ version, precached, wasm }) {
 
 /** sw.js under `trunk serve`. */
 export function killSwitchScript() {
-  return shipped(killSwitchWorker());
+  return killSwitch('sw.js', OWN_CACHES);
 }
 
 /** sw.js but for its preamble (`VERSION` and `FILES`, which `shipped` adds). */
 function serviceWorker(wasm) {
   return `// sw.js, written by scripts/post-build.mjs at build time: the playground's service
 // worker. It precaches the files of this build (\`FILES\`, of \`VERSION\`) but the API
-// module's, then answers same-origin GET requests for files under its scope from that
+// module's, then answers same-origin GET requests for files in its folder from that
 // cache first and the network second (caching what the network gives, so the API
 // module once a page loaded it), so the playground works offline after one visit. A new build is a new sw.js: the browser installs it, it precaches
 // the new files, takes over, and deletes the old caches. Cross-origin requests, and
 // all but GET, never pass through it. A course's lesson pages outside the playground's
-// folder are covered when a lesson page registers this worker with the course's scope
-// (the host sends \`Service-Worker-Allowed\` for it): their own files are then fetched
-// from the network first, and from the cache only when the network fails.
+// folder have a worker of their own (lesson-sw.js, which loads lesson-worker.js).
 
-// Caches are shared by the whole origin: the scope in the name keeps this worker from
-// deleting the caches of another copy of the playground hosted on the same site.
-const PREFIX = \`${CACHE_PREFIX} \${self.registration.scope} \`;
+// The scope in the name keeps this worker from deleting the caches of another copy of
+// the playground hosted on the same site.
+const PREFIX = ${OWN_CACHES};
 const CACHE = PREFIX + VERSION;
-// Trunk's hashed names (style-0123456789abcdef.css) never change content, so the HTTP
-// cache may supply them; other files are revalidated, so a new build never precaches
-// an old index.html or preset from the HTTP cache.
-const HASHED = /-[0-9a-f]{16}(_bg)?(\\.[a-z0-9]+)+$/;
-// The playground's own folder; a wider scope also holds a course's lesson pages, kept
-// in a cache of their own that a new build of the playground does not delete.
+// The playground's own folder: registered for a wider scope, it still keeps only that,
+// and leaves the rest of the site to the network.
 const OWN = new URL('./', self.location).href;
-const LESSONS = \`${CACHE_PREFIX} lessons \${self.registration.scope}\`;
 // The page's wasm, which the page loads packed and unpacks; the page hands what it
 // unpacked here (the message \`gitops:unpacked-wasm\`), kept under the wasm's own URL when
 // its SHA-256 is this build's, so that a later visit loads it as it is instead of
@@ -64,101 +58,16 @@ self.addEventListener('message', (event) => {
   );
 });
 
-self.addEventListener('install', (event) => {
-  event.waitUntil(
-    (async () => {
-      const cache = await caches.open(CACHE);
-      await Promise.all(
-        FILES.map(async (file) => {
-          const request = new Request(file, { cache: HASHED.test(file) ? 'default' : 'no-cache' });
-          const response = await fetch(request);
-          if (!response.ok) throw new Error(\`sw.js: \${file} answered \${response.status}\`);
-          await cache.put(request, await unredirected(response));
-        }),
-      );
-      await self.skipWaiting();
-    })(),
-  );
-});
-
-self.addEventListener('activate', (event) => {
-  event.waitUntil(
-    (async () => {
-      for (const name of await caches.keys()) {
-        if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
-      }
-      await self.clients.claim();
-    })(),
-  );
-});
+cachesVersion(CACHE, FILES.map((file) => new URL(file, self.location).href), PREFIX);
 
 self.addEventListener('fetch', (event) => {
   const { request } = event;
-  // Only what is under its scope: not other origins, nor other paths of this site
-  // (a course's own API, which a page here might fetch), nor ranges.
-  if (request.method !== 'GET' || !request.url.startsWith(self.registration.scope)) return;
+  // Only what is under its scope and in its folder: not other origins, nor other paths
+  // of this site (a course's own API, which a page here might fetch), nor ranges.
+  if (request.method !== 'GET' || !request.url.startsWith(self.registration.scope) || !request.url.startsWith(OWN)) return;
   if (request.headers.has('range')) return;
-  event.respondWith(request.url.startsWith(OWN) ? cacheFirst(event) : networkFirst(event));
+  event.respondWith(cacheFirst(event, CACHE));
 });
 
-/** A lesson page's file: fresh from the network while there is one, else as last fetched. */
-async function networkFirst(event) {
-  const { request } = event;
-  const cache = await caches.open(LESSONS);
-  try {
-    const response = await fetch(request);
-    if (response.status === 200 && response.type === 'basic') {
-      event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
-    }
-    return response;
-  } catch (error) {
-    const cached = await cache.match(request, { ignoreVary: true });
-    if (cached) return cached;
-    throw error;
-  }
-}
-
-async function cacheFirst(event) {
-  const { request } = event;
-  const cache = await caches.open(CACHE);
-  const cached =
-    (await cache.match(request, { ignoreVary: true })) ??
-    // A share or embed link (index.html?...) is still the page.
-    (request.mode === 'navigate' ? await cache.match(request, { ignoreSearch: true, ignoreVary: true }) : undefined);
-  if (cached) return cached;
-  const response = await fetch(request);
-  if (response.status === 200 && response.type === 'basic') {
-    event.waitUntil(cache.put(request, response.clone()).catch(() => {}));
-  }
-  return response;
-}
-
-/** A host may redirect index.html to ./: a page must not be answered with a redirect. */
-async function unredirected(response) {
-  if (!response.redirected) return response;
-  const { status, statusText, headers } = response;
-  return new Response(await response.blob(), { status, statusText, headers });
-}
-`;
-}
-
-function killSwitchWorker() {
-  return `// sw.js, written by scripts/post-build.mjs for \`trunk serve\`: replaces a service
-// worker a previous build installed, deletes its caches and unregisters, so the
-// development server's fresh files are what the page loads.
-
-const PREFIX = \`${CACHE_PREFIX} \${self.registration.scope} \`;
-
-self.addEventListener('install', () => self.skipWaiting());
-self.addEventListener('activate', (event) => {
-  event.waitUntil(
-    (async () => {
-      for (const name of await caches.keys()) {
-        if (name.startsWith(PREFIX)) await caches.delete(name);
-      }
-      await self.registration.unregister();
-    })(),
-  );
-});
-`;
+${VERSIONED_CACHE}`;
 }

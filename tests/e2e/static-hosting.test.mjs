@@ -1,10 +1,11 @@
 // The build as a course site hosts it: under a sub-path, under its Content-Security-
-// Policy, offline once its service worker has run, and with api.js for lesson pages
-// (all written by scripts/post-build.mjs). Its URLs are relative (public_url "./" in
-// Trunk.toml); public-url.test.mjs hosts a build made with `--public-url` instead.
+// Policy, offline once its service worker has run, with api.js for lesson pages, and
+// with lesson-sw.js for those elsewhere on the site (all written by
+// scripts/post-build.mjs). Its URLs are relative (public_url "./" in Trunk.toml);
+// public-url.test.mjs hosts a build made with `--public-url` instead.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cards, controlledBy, dist, editorText, menuEntries, openPage, screenshot, servedInChromium, test, until } from './harness.mjs';
@@ -280,47 +281,173 @@ test('api.js works in a module Worker and in Node, and a function called before 
   await close();
 });
 
-test('a lesson page outside the playground\'s folder registers its worker with the course\'s scope and works offline', async () => {
-  const { page, context, record, close } = await openPage(browser, `${server.origin}/courses/`);
-  // The host lets the playground's worker control the whole course, as docs/hosting.md says.
-  server.headers.set(`${prefix}sw.js`, { 'Service-Worker-Allowed': '/courses/' });
-  const lesson = '/courses/week-1/lesson.html';
-  server.routes.set(lesson, {
-    type: 'text/html',
-    body: `<!doctype html><title>Week 1</title><link rel="icon" href="data:,"><p id="plan">planning</p>
+// A course's lesson pages outside the playground's folder, on a host that sends no
+// Service-Worker-Allowed header: the course copies lesson-sw.js next to them, and a
+// lesson page registers it as docs/hosting.md says.
+const course = '/courses/';
+const lesson = `${course}week-1/lesson.html`;
+const lessonSw = `${course}lesson-sw.js`;
+const lessonSwOfBuild = readFileSync(join(dist, 'lesson-sw.js'), 'utf8');
+const lessonWorkerOfBuild = readFileSync(join(dist, 'lesson-worker.js'), 'utf8');
+const lessonWorkerVersion = lessonWorkerOfBuild.match(/^const VERSION = '([0-9a-f]+)';$/m)[1];
+
+/**
+ * A lesson page that computes a plan with api.js, registering the course's copy of
+ * lesson-sw.js (unless `registers` is false), and embedding the playground with `embed`.
+ */
+function lessonPage({ registers = true, embed = false } = {}) {
+  return `<!doctype html><title>Week 1</title><link rel="icon" href="data:,"><p id="plan">planning</p>
+${embed ? `<iframe id="playground" title="GitOps playground" width="900" height="600" src="${prefix}?embed=1"></iframe>` : ''}
 <script type="module">
-  await navigator.serviceWorker.register('../gitops/playground/sw.js', { scope: '/courses/' });
-  const { default: init, diff } = await import('../gitops/playground/api.js');
+  const { default: init, diff } = await import('${prefix}api.js');
   await init();
+  ${registers ? `navigator.serviceWorker?.register('${lessonSw}?playground=${prefix}', { updateViaCache: 'none' });` : ''}
   const plan = diff({ web: { image: 'web:2', replicas: 3 } }, { web: { image: 'web:1', replicas: 3 } });
   document.getElementById('plan').textContent = plan.map((operation) => operation.op + ' ' + operation.key).join(', ');
-</script>`,
-  });
-  try {
-    await page.goto(`${server.origin}${lesson}`);
-    await until(() => page.locator('#plan').innerText(), 'update web');
-    await until(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller)), true, 20_000);
-    // A visit while the worker controls the page keeps what it loads.
-    await page.reload();
-    await until(() => page.locator('#plan').innerText(), 'update web');
-    await offline(context, server);
-    const answers = [];
-    page.on('response', (response) => answers.push({ url: new URL(response.url()).pathname, fromServiceWorker: response.fromServiceWorker() }));
-    await page.reload();
-    await until(() => page.locator('#plan').innerText(), 'update web');
-    assert.equal(await reaches(server.origin), false, 'the host is down');
-    for (const path of [lesson, `${prefix}api.js`, `${prefix}gitops-api_bg.wasm.xz`]) {
-      assert.ok(answers.some((answer) => answer.url === path && answer.fromServiceWorker), `${path} came from the worker: ${JSON.stringify(answers)}`);
-    }
-    await online(context, server);
-    server.routes.set(lesson, { type: 'text/html', body: '<!doctype html><title>Week 1</title><link rel="icon" href="data:,"><p id="plan">a new lesson</p>' });
-    await page.reload();
-    await until(() => page.locator('#plan').innerText(), 'a new lesson');
-  } finally {
-    await online(context, server);
+</script>`;
+}
+
+/** Serves the course: its copy of lesson-sw.js and the lesson page; returns what removes them. */
+function serveCourse(page) {
+  server.routes.set(lessonSw, { type: 'text/javascript', body: lessonSwOfBuild });
+  server.routes.set(lesson, { type: 'text/html', body: page });
+  return () => {
+    server.routes.delete(lessonSw);
     server.routes.delete(lesson);
-    server.headers.delete(`${prefix}sw.js`);
+  };
+}
+
+/** The script URL of the worker that controls `page` (waiting for one), without its query. */
+const controllerOf = (page) =>
+  page.evaluate(async () => {
+    while (!navigator.serviceWorker.controller) {
+      await new Promise((changed) => navigator.serviceWorker.addEventListener('controllerchange', changed, { once: true }));
+    }
+    return new URL(navigator.serviceWorker.controller.scriptURL).pathname;
+  });
+
+const lessonCaches = (origin) => ({
+  pages: `gitops-playground lesson-sw ${origin}${course} pages`,
+  api: (version) => `gitops-playground lesson-sw ${origin}${course} playground ${origin}${prefix} ${version}`,
+});
+const cacheNames = (page) => page.evaluate(async () => (await caches.keys()).sort());
+
+test('a lesson page elsewhere on the site registers the course\'s copy of lesson-sw.js and, after one visit, loads offline with api.js', async (t) => {
+  t.after(serveCourse(lessonPage()));
+  t.after(() => server.setDown(false));
+  const { page, context, record, close } = await openPage(browser, `${server.origin}${lesson}`);
+  // The playground's own worker cannot be had for the course: this host sends no header for it.
+  const widened = await page.evaluate(
+    (script) => navigator.serviceWorker.register(script, { scope: '/courses/' }).then(() => 'registered', (error) => error.message),
+    `${prefix}sw.js`,
+  );
+  assert.match(widened, /Service-Worker-Allowed/);
+  const refusal = record.consoleErrors.splice(0);
+  assert.ok(refusal.every((error) => error.includes('Service-Worker-Allowed')), refusal.join('\n'));
+
+  await until(() => page.locator('#plan').innerText(), 'update web');
+  assert.equal(await controllerOf(page), lessonSw, 'lesson-sw.js takes the page over');
+  // The visit that keeps the lesson page: the first was fetched before the worker was there.
+  await page.reload();
+  await until(() => page.locator('#plan').innerText(), 'update web');
+
+  await offline(context, server);
+  const answers = [];
+  page.on('response', (response) => answers.push({ path: new URL(response.url()).pathname, fromServiceWorker: response.fromServiceWorker() }));
+  await page.reload();
+  await until(() => page.locator('#plan').innerText(), 'update web');
+  assert.equal(await reaches(server.origin), false, 'the host is down');
+  const decoder = readdirSync(dist).filter((file) => /^xz-decompress-[0-9a-f]{16}\.(js|wasm)$/.test(file));
+  assert.equal(decoder.length, 2, 'the decoder\'s module and wasm');
+  for (const path of [lesson, ...['api.js', 'gitops-api.js', 'gitops-api_bg.wasm.xz', ...decoder].map((file) => `${prefix}${file}`)]) {
+    assert.ok(answers.some((answer) => answer.path === path && answer.fromServiceWorker), `${path} came from the worker: ${JSON.stringify(answers)}`);
   }
-  assert.deepEqual(record.consoleErrors.filter((error) => !error.includes('404')), []);
+  assert.deepEqual(answers.filter((answer) => !answer.fromServiceWorker), [], 'the worker answered everything');
+  const names = lessonCaches(server.origin);
+  assert.deepEqual(await cacheNames(page), [names.pages, names.api(lessonWorkerVersion)]);
+
+  // Online again, the lesson page is the host's latest.
+  await online(context, server);
+  server.routes.set(lesson, { type: 'text/html', body: '<!doctype html><title>Week 1</title><link rel="icon" href="data:,"><p id="plan">a new lesson</p>' });
+  await page.reload();
+  await until(() => page.locator('#plan').innerText(), 'a new lesson');
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('without lesson-sw.js the same lesson page does not load offline', async (t) => {
+  t.after(serveCourse(lessonPage({ registers: false })));
+  t.after(() => server.setDown(false));
+  const { page, context, close } = await openPage(browser, `${server.origin}${lesson}`);
+  await until(() => page.locator('#plan').innerText(), 'update web');
+  await page.reload();
+  await until(() => page.locator('#plan').innerText(), 'update web');
+  assert.equal(await page.evaluate(() => navigator.serviceWorker.controller), null, 'no worker controls it');
+  await offline(context, server);
+  const reloaded = await page.reload().then(() => 'loaded', (error) => error.message);
+  assert.match(reloaded, /net::ERR_/);
+  await close();
+});
+
+test('a lesson page that embeds the playground: both load offline, each from its own worker, and a new build replaces only the lesson worker\'s playground cache', { timeout: 120_000 }, async (t) => {
+  t.after(serveCourse(lessonPage({ embed: true })));
+  t.after(() => server.setDown(false));
+  const { page, context, record, close } = await openPage(browser, `${server.origin}${lesson}`);
+  const frame = page.frameLocator('#playground');
+  await until(() => cards(frame), ['DELETE debug', 'UPDATE web'], 30_000);
+  await until(() => page.locator('#plan').innerText(), 'update web');
+  assert.equal(await controllerOf(page), lessonSw);
+  // The embed registers the playground's worker, which then controls the playground's folder.
+  const playgroundWorker = () =>
+    page.evaluate(async (scope) => Boolean((await navigator.serviceWorker.getRegistrations()).find((each) => each.scope === scope)?.active), server.url);
+  await until(playgroundWorker, true, 30_000);
+  await page.reload();
+  await until(() => cards(frame), ['DELETE debug', 'UPDATE web'], 30_000);
+  await until(() => page.locator('#plan').innerText(), 'update web');
+  const embedded = page.frames().find((each) => each.url().includes('embed=1'));
+  assert.equal(await controllerOf(embedded), `${prefix}sw.js`, 'the narrower scope: the playground\'s own worker');
+
+  await offline(context, server);
+  await page.reload();
+  await until(() => page.locator('#plan').innerText(), 'update web');
+  await until(() => cards(frame), ['DELETE debug', 'UPDATE web'], 30_000);
+  assert.equal(await reaches(server.origin), false, 'the host is down');
+  await online(context, server);
+
+  const names = lessonCaches(server.origin);
+  const [own] = (await cacheNames(page)).filter((name) => !name.includes(' lesson-sw '));
+  assert.match(own, new RegExp(`^gitops-playground ${server.url} [0-9a-f]{12}$`), 'the playground\'s own cache');
+  assert.deepEqual(await cacheNames(page), [own, names.pages, names.api(lessonWorkerVersion)].sort());
+  // A new build of the playground: lesson-worker.js changes, the course's copy of lesson-sw.js does not.
+  const workerPath = `${prefix}lesson-worker.js`;
+  server.routes.set(workerPath, { type: 'text/javascript', body: lessonWorkerOfBuild.replace(`const VERSION = '${lessonWorkerVersion}'`, "const VERSION = 'feedfacecafe'") });
+  t.after(() => server.routes.delete(workerPath));
+  await page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    const changed = new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    await registration.update();
+    await changed;
+  });
+  await until(() => cacheNames(page), [own, names.pages, names.api('feedfacecafe')].sort());
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('the playground\'s page, first visited under a lesson worker\'s scope, preloads its packed wasm and is taken over by its own worker', async (t) => {
+  t.after(serveCourse(lessonPage()));
+  const { page, record, close } = await openPage(browser, `${server.origin}${lesson}`);
+  assert.equal(await controllerOf(page), lessonSw);
+  const scopes = () => page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).map((registration) => registration.scope));
+  assert.deepEqual(await scopes(), [`${server.origin}${course}`], 'no worker of the playground yet');
+  await page.goto(server.url);
+  assert.ok(await page.evaluate(() => performance.getEntriesByType('navigation')[0].workerStart > 0), 'the lesson worker had the page');
+  assert.deepEqual(
+    await page.evaluate(() => [...document.querySelectorAll('link[rel="preload"]')].map((link) => link.href).filter((href) => href.endsWith('.wasm.xz'))),
+    [`${server.url}${readdirSync(dist).find((file) => /^playground-[0-9a-f]+_bg\.wasm\.xz$/.test(file))}`],
+  );
+  await until(() => cards(page), ['DELETE debug', 'UPDATE web']);
+  await until(() => presetOptions(page), menuEntries);
+  await until(() => page.evaluate(() => new URL(navigator.serviceWorker.controller.scriptURL).pathname), `${prefix}sw.js`, 30_000);
+  assert.deepEqual(record.consoleErrors, []);
   await close();
 });
