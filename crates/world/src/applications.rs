@@ -146,7 +146,7 @@ impl World {
     /// and at once without it.
     pub(crate) fn sync_root_application(&mut self, step: u32) {
         let running = self.agent.as_ref().is_some_and(|agent| agent.running && agent.has_access);
-        if self.options.applications_root.is_none() || !running || self.options.agent != Agent::ArgoCd || !self.options.application_health_check {
+        if self.options.applications_root.is_none() || !running || self.options.agent != Agent::ArgoCd || !self.options.application_health_check || self.root_sync.failed {
             return;
         }
         if let (false, Some(agent)) = (self.root_sync.begun, self.agent.as_mut()) {
@@ -161,9 +161,6 @@ impl World {
         let Some(wave) = self.options.applications.iter().filter(|(name, _)| pending(name)).map(|(_, settings)| settings.wave).min() else {
             return;
         };
-        if self.root_sync.failed {
-            return;
-        }
         // Each Application of the waves before, and what its health says when it is not Healthy.
         let mut before: Vec<String> = Vec::new();
         let mut unhealthy: Vec<String> = Vec::new();
