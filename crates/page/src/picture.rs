@@ -84,6 +84,17 @@ impl Model {
             .map(|(environment, cluster)| {
                 let current = *environment == self.environment;
                 let actual = cluster.actual();
+                let application = world.agent.as_ref().and_then(|agent| agent.applications.get(environment));
+                let no_application = match application {
+                    Some(application) if application.deleted => Some("no Application declares it"),
+                    Some(application) if application.pending => Some("its Application waits for the root's wave"),
+                    _ => None,
+                };
+                if no_application.is_some() {
+                    // The agent compares nothing here: the cluster's objects, no plan on them.
+                    let cluster_box = cluster_box(environment, current, None, actual, applied(cluster), world);
+                    return ClusterBox { no_application, ..cluster_box };
+                }
                 match (current, &self.panes.report, &self.panes.desired.reads_as) {
                     (true, Some(report), Some(desired)) => cluster_box(
                         environment,

@@ -479,3 +479,39 @@ fn a_card_whose_health_argo_cd_leaves_out_says_so() {
     let card = picture.clusters[0].cards.iter().find(|card| card.name == "canary").expect("its card");
     assert!(card.label().contains("Degraded, not the application's (ignore-healthcheck)"), "{}", card.label());
 }
+
+/// An Application of the environment `name` in Git, automated, in the root's `wave`.
+fn application(name: &str, wave: u8) -> String {
+    format!(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata:\n  name: {name}\n  namespace: argocd\n  annotations:\n    argocd.argoproj.io/sync-wave: \"{wave}\"\n\
+         spec:\n  project: default\n  source:\n    repoURL: https://git.example/shop.git\n    path: envs/{name}\n  destination:\n    server: https://kubernetes.default.svc\n    namespace: shop\n\
+         \x20 syncPolicy:\n    automated:\n      prune: true\n"
+    )
+}
+
+#[test]
+fn a_cluster_whose_application_waits_for_its_wave_says_so_and_shows_no_plan() {
+    let web = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  \
+        template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: registry.example/web:1.0\n";
+    let settings = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  level: info\n";
+    let scenario = serde_json::json!({
+        "title": "Waves of Applications",
+        "repository": {"files": {"envs/staging/web.yaml": web, "envs/prod/settings.yaml": settings,
+            "apps/staging.yaml": application("staging", 0), "apps/prod.yaml": application("prod", 1)}},
+        "applications": "apps",
+        "registry": [{"tag": "registry.example/web:1.0"}],
+        "options": {"pollEvery": 1, "applicationHealthCheck": true},
+        "steps": 8,
+    });
+    let (preset, _) = gitops_page::Preset::read("waves.json", &scenario.to_string()).expect("the scenario reads");
+    let mut model = common::opened();
+    model.act(Action::Load(preset));
+    model.act(Action::Advance);
+    let picture = model.picture();
+    let of = |environment: &str| picture.clusters.iter().find(|cluster| cluster.environment == environment).unwrap().clone();
+    // Argo CD creates prod's Application only once staging's is Healthy: until then
+    // nothing syncs prod, so its cluster shows no next operation.
+    assert_eq!(of("prod").no_application, Some("its Application waits for the root's wave"));
+    assert!(of("prod").cards.iter().all(|card| !card.next && card.operation.is_none()), "{:?}", of("prod").cards);
+    assert_eq!(of("staging").no_application, None);
+}

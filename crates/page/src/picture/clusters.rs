@@ -22,6 +22,9 @@ pub struct ClusterBox {
     pub cards: Vec<Card>,
     /// Cards not shown.
     pub more: usize,
+    /// Why the agent does not sync this cluster, though it runs: its
+    /// Application is gone from Git, or waits for the root's wave.
+    pub no_application: Option<&'static str>,
 }
 
 pub(super) fn cluster_box(
@@ -47,6 +50,7 @@ pub(super) fn cluster_box(
             current,
             cards,
             more,
+            no_application: None,
         };
     };
     // The plan's first operations (the next one among them), then as many of the
@@ -161,6 +165,7 @@ pub(super) fn cluster_box(
         current,
         cards,
         more,
+        no_application: None,
     }
 }
 

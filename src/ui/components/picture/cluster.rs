@@ -56,16 +56,20 @@ pub(super) fn cluster_view(
             false => (cluster_x + cluster_w - AGENT_W - 10, top + 6),
         };
         boxes.agents.push((cluster.environment.clone(), x, y));
+        let (pace, held) = match cluster.no_application {
+            Some(why) => (format!("it does not sync {}: {why}", cluster.environment), format!("{} · no Application", agent.tool)),
+            None => (agent.pace.clone(), format!("⟳ {} · Git: read", agent.tool)),
+        };
         let _ = write!(
             out,
             r#"<g class="agent" role="img" aria-label="the agent in {}, {}: {}; it holds Git: read and cluster: write"><title>{}: {}</title><rect x="{x}" y="{y}" width="{AGENT_W}" height="20" rx="10"/>"#,
             escape(&cluster.environment),
             agent.tool,
-            escape(&agent.pace),
+            escape(&pace),
             agent.tool,
-            escape(&agent.pace),
+            escape(&pace),
         );
-        text(out, x + 10, y + 14, "held", &format!("⟳ {} · Git: read", agent.tool));
+        text(out, x + 10, y + 14, "held", &held);
         out.push_str("</g>");
     }
     for (index, card) in cluster.cards.iter().enumerate() {
