@@ -15,6 +15,12 @@ use gitops_page::{Action, Pane, Panel, PlaybackAction, ViewAction, WorkAction};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+/// The name Save as scenario gives the file of a scenario read from `file`: `mutable-tag-saved`.
+fn saved_name(file: &str) -> AttrValue {
+    let stem = file.rsplit('/').next().and_then(|name| name.split('.').next()).filter(|stem| !stem.is_empty());
+    format!("{}-saved", stem.unwrap_or("scenario")).into()
+}
+
 #[derive(Properties, PartialEq)]
 pub struct PageProps {
     pub model: ModelHandle,
@@ -101,7 +107,7 @@ pub fn full_page(props: &PageProps) -> Html {
                     on_reset_all: send.with(|()| Action::ResetAll),
                 })) }
                 if let Some(shared) = &model.work.shared {
-                    <SharePanel fragment={shared.fragment.clone()} title={shared.title.clone()} on_close={send.with(|()| WorkAction::CloseShare.into())} />
+                    <SharePanel fragment={shared.fragment.clone()} title={shared.title.clone()} scenario={model.preset.text.clone()} file_name={saved_name(&model.preset.file)} on_close={send.with(|()| WorkAction::CloseShare.into())} />
                 }
                 if environments.len() > 1 {
                     <div class="environments" role="group" aria-label="Environment">

@@ -2,8 +2,11 @@
 // damaged or oversized one says so, and one pasted into an open tab opens there.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
-import { actualPane, cards, editorText, linkTo, openPage, presetsLoaded, seen, servedInChromium, test, until } from './harness.mjs';
+import { actualPane, cards, dist, editorText, linkTo, openPage, presetsLoaded, seen, servedInChromium, test, until } from './harness.mjs';
 
 let server;
 let browser;
@@ -101,6 +104,33 @@ test('a link pasted into an open tab opens there as in a new tab; Share does not
   await notice.waitFor();
   assert.match(await notice.innerText(), /^The link does not open: this link is damaged or cut short .*The scenario on screen stays\.$/);
   assert.deepEqual(await seen(page), shown, 'the scenario on screen stays');
+  assert.deepEqual(record.consoleErrors, []);
+  await close();
+});
+
+test('Save as scenario downloads what was done as a scenario file, which runs as the session did', async () => {
+  const { page, record, close } = await openPage(browser, server.url);
+  await presetsLoaded(page);
+  await page.getByLabel('Preset').selectOption({ label: 'A directory change prunes the database' });
+  // Before the first minute: an option, which becomes the scenario's. Then, at minute 0,
+  // a change by hand and one Step, which become its script's actions at that minute.
+  await page.getByRole('checkbox', { name: /Auto-sync/ }).uncheck();
+  await page.getByRole('button', { name: 'Next minute' }).click();
+  await actualPane(page).fill((await editorText(actualPane(page))).replace('replicas: 2', 'replicas: 7'));
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save as scenario' }).click()]);
+  assert.equal(download.suggestedFilename(), 'prune-database-saved.yaml');
+  const text = readFileSync(await download.path(), 'utf8');
+  assert.match(text, /autoSync: false/);
+  assert.match(text, /- at: 0\n {4}do: set-cluster\n {4}by: you\n {4}environment: prod/);
+  assert.match(text, /- at: 0\n {4}do: apply-next\n {4}by: you\n {4}environment: prod/);
+  await until(() => page.getByRole('dialog', { name: 'Share' }).getByRole('status').innerText(), 'Saved as prune-database-saved.yaml: what you did before the first minute is its start, what you did after it its script.');
+
+  const api = await import(pathToFileURL(join(dist, 'api.js')).href);
+  await api.init();
+  const run = api.run(text);
+  assert.ok(run.events.some((event) => event.step === 0 && event.actor === 'you' && /asked the agent for the next operation of prod's sync/.test(event.what)), JSON.stringify(run.events.slice(0, 8)));
   assert.deepEqual(record.consoleErrors, []);
   await close();
 });

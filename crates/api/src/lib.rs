@@ -216,6 +216,45 @@ pub fn check(exercise: JsValue, work: Option<JsValue>, presets: Option<JsValue>)
     output(&gitops_world::attempt::check(&scenario, &exercise, &attempt, &preset))
 }
 
+/// Save as scenario: what a person did in a scenario, written as a scenario
+/// file (`{text, notKept}`): its start with what they did before the first
+/// minute, the options they chose then, and what they did from then on as
+/// the script's actions at their minutes. `text` is YAML, or JSON when the
+/// scenario was JSON; `notKept` says what a scenario file cannot say (an
+/// option changed after the start, what was typed and not committed).
+///
+/// `scenario` is the scenario (an object or its text); `work`, the share
+/// link of what was done in it (`#v1.…`, or the whole address) or
+/// `{interactions}`. Throws a `GitopsInputError` when either does not read.
+#[wasm_bindgen(skip_typescript, js_name = saveScenario)]
+pub fn save_scenario(scenario: JsValue, work: JsValue) -> Result<JsValue, js_sys::Error> {
+    let (text, json) = match scenario.as_string() {
+        Some(text) => {
+            let json = text.trim_start().starts_with('{');
+            (text, json)
+        }
+        None => (serde_json::to_string(&json_of("scenario", scenario.clone()).map_err(|error| thrown(&error))?).map_err(|error| internal(&error))?, true),
+    };
+    let parsed = Scenario::parse("scenario", &text).map_err(|error| thrown(&error))?;
+    let written = gitops_core::text::document::parse_one("scenario", &text).map_err(|error| thrown(&error))?;
+    let attempt = match work.as_string() {
+        Some(link) => gitops_world::attempt::Attempt::of_link(&link, &parsed, None).map_err(|why| thrown(&InputError::shape("work", "", why)))?,
+        None => {
+            let value = json_of("work", work).map_err(|error| thrown(&error))?;
+            gitops_world::attempt::Attempt::from_value("work", value).map_err(|error| thrown(&error))?
+        }
+    };
+    let saved = gitops_world::save::saved_scenario(&parsed, written, &attempt.interactions);
+    let format = match json {
+        true => gitops_core::state::render::Format::Json,
+        false => gitops_core::state::render::Format::Yaml,
+    };
+    output(&serde_json::json!({
+        "text": gitops_core::state::render::render_value(&saved.scenario, format),
+        "notKept": saved.not_kept,
+    }))
+}
+
 /// A scenario object or its JSON or YAML text, read; errors name the document `scenario`.
 fn scenario_of(scenario: JsValue) -> Result<Scenario, js_sys::Error> {
     let text = match scenario.as_string() {

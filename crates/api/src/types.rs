@@ -225,6 +225,23 @@ export interface Checked {
  */
 export function check(exercise: object | string, work?: string | { interactions?: Json[]; answers?: (number | null)[] } | null, presets?: { [file: string]: string } | null): Checked;
 
+/** A session written as a scenario file: its text, and what a scenario file cannot say. */
+export interface SavedScenario {
+  /** YAML, or JSON when the scenario was JSON. */
+  text: string;
+  /** What was done that the file does not keep, and why. */
+  notKept: string[];
+}
+
+/**
+ * Save as scenario: what was done in `scenario` (its share link, `#v1.…` or the whole
+ * address, or `{interactions}`), written as a scenario file: what was done before the
+ * first minute is its start (Git's files, the clusters, the options), what was done from
+ * then on its script's actions at their minutes. Throws a `GitopsInputError` when either
+ * does not read.
+ */
+export function saveScenario(scenario: object | string, work: string | { interactions?: Json[] }): SavedScenario;
+
 /** What every function throws for bad input: an `Error` named `GitopsInputError`. */
 export interface GitopsInputError extends Error {
   name: "GitopsInputError";

@@ -21,6 +21,7 @@ pub mod exercise;
 pub mod person;
 pub mod registry;
 pub mod repository;
+pub mod save;
 pub mod scenario;
 pub mod script;
 mod secrets;

@@ -1,5 +1,15 @@
 use super::dialog::{use_dialog, SHARE_BUTTON};
+use gitops_core::text::edit::SharedText;
+use wasm_bindgen::prelude::*;
 use yew::prelude::*;
+
+#[wasm_bindgen(module = "/src/ui/save_scenario.js")]
+extern "C" {
+    /// A promise of the scenario file downloaded (`{file, notKept}`: its name, and
+    /// what it does not keep), or of why it was not written.
+    #[wasm_bindgen(js_name = saveScenario)]
+    fn save_scenario(text: &str, link: &str, name: &str) -> js_sys::Promise;
+}
 
 #[derive(Properties, PartialEq)]
 pub struct SharePanelProps {
@@ -7,7 +17,30 @@ pub struct SharePanelProps {
     /// a link of the scenario, why and what to do instead; none while it is made.
     pub fragment: Option<Result<String, String>>,
     pub title: AttrValue,
+    /// The scenario's text, and the name its saved file takes (`<name>.yaml`).
+    pub scenario: SharedText,
+    pub file_name: AttrValue,
     pub on_close: Callback<()>,
+}
+
+/// Save as scenario: what was done, written by the API module as a scenario file the
+/// browser downloads; then what it does not keep, or why it was not written.
+fn save(props: &SharePanelProps, fragment: &str, saved: UseStateHandle<Option<Result<(String, Vec<String>), String>>>) -> Callback<MouseEvent> {
+    let (text, link, name) = (props.scenario.clone(), format!("#{fragment}"), props.file_name.clone());
+    Callback::from(move |_| {
+        let (text, link, name, saved) = (text.clone(), link.clone(), name.clone(), saved.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let outcome = wasm_bindgen_futures::JsFuture::from(save_scenario(&text, &link, &name)).await;
+            saved.set(Some(match outcome {
+                Ok(written) => {
+                    let field = |name: &str| js_sys::Reflect::get(&written, &JsValue::from_str(name)).unwrap_or_default();
+                    let not_kept = js_sys::Array::from(&field("notKept")).iter().filter_map(|line| line.as_string()).collect();
+                    Ok((field("file").as_string().unwrap_or_default(), not_kept))
+                }
+                Err(error) => Err(js_sys::Error::from(error).message().into()),
+            }));
+        });
+    })
 }
 
 /// The page's address without query or fragment.
@@ -50,6 +83,7 @@ fn copy(
 #[function_component(SharePanel)]
 pub fn share_panel(props: &SharePanelProps) -> Html {
     let copied = use_state(|| None::<&'static str>);
+    let saved = use_state(|| None::<Result<(String, Vec<String>), String>>);
     let base = base_url();
     let shared = props.fragment.as_ref().map(|made| made.as_ref().map(|fragment| {
         (
@@ -73,6 +107,7 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
                 None => html! { <p role="status">{ "Making the link…" }</p> },
                 Some(Ok((link, embed))) => html! {
                     <>
+                        <button onclick={save(props, props.fragment.as_ref().and_then(|made| made.as_deref().ok()).unwrap_or_default(), saved.clone())}>{ "Save as scenario" }</button>
                         <label for="share-link" class="block">{ "Link to this scenario, with what you did" }</label>
                         <div class="copy-row">
                             <input id="share-link" readonly=true value={link.clone()} />
@@ -93,6 +128,19 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
             if let Some(what) = *copied {
                 <p role="status">{ format!("The {what} is copied.") }</p>
             }
+            { match &*saved {
+                None => html! {},
+                Some(Ok((file, not_kept))) => html! {
+                    <div role="status">
+                        <p>{ format!("Saved as {file}: what you did before the first minute is its start, what you did after it its script.") }</p>
+                        if !not_kept.is_empty() {
+                            <p>{ "Not kept:" }</p>
+                            <ul>{ for not_kept.iter().map(|line| html! { <li>{ line }</li> }) }</ul>
+                        }
+                    </div>
+                },
+                Some(Err(why)) => html! { <p class="refused" role="alert">{ format!("The scenario could not be saved: {why}") }</p> },
+            } }
             <button onclick={close}>{ "Close" }</button>
         </section>
     }
