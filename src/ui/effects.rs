@@ -12,7 +12,6 @@ use gloo::events::{EventListener, EventListenerOptions};
 use gloo::net::http::Request;
 use gloo::timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -221,7 +220,7 @@ fn report_save(
 
 /// Keeps the exercises' progress (solved, hints shown) in local storage.
 #[hook]
-pub fn use_save_progress(progress: std::rc::Rc<BTreeMap<String, gitops_page::Progress>>) {
+pub fn use_save_progress(progress: std::rc::Rc<gitops_page::ByKey<gitops_page::Progress>>) {
     // Progress is replaced when it changes: a new allocation is new progress.
     use_effect_with(PtrEq(progress), |progress| {
         if !progress.is_empty() {

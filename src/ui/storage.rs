@@ -2,7 +2,7 @@
 //! sandboxed frames), and then the page keeps working in memory.
 
 use gitops_core::text::typed::from_json;
-use gitops_page::SavedSessions;
+use gitops_page::{ByKey, Progress, SavedSessions};
 use gitops_world::share::Session;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -152,12 +152,12 @@ impl Saving {
 const PROGRESS_KEY: &str = "gitops-playground.progress";
 
 /// Progress through the exercises, by file.
-pub fn load_progress() -> BTreeMap<String, gitops_page::Progress> {
+pub fn load_progress() -> ByKey<Progress> {
     get(PROGRESS_KEY)
         .and_then(|text| from_json(&text).ok())
         .unwrap_or_default()
 }
 
-pub fn save_progress(progress: &BTreeMap<String, gitops_page::Progress>) -> bool {
+pub fn save_progress(progress: &ByKey<Progress>) -> bool {
     serde_json::to_string(progress).is_ok_and(|text| set(PROGRESS_KEY, &text))
 }

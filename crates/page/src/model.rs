@@ -8,8 +8,8 @@ use crate::panes::Panes;
 use crate::playback::Playback;
 use crate::preset::{Preset, FIRST_PRESET};
 use crate::view::{Theme, View};
+use crate::by_key::ByKey;
 use crate::work::{Progress, SavedSessions, Work};
-use std::collections::BTreeMap;
 use gitops_core::state::render::{render_value, Format};
 use gitops_core::text::edit::SharedText;
 use gitops_core::IgnoreRule;
@@ -37,7 +37,7 @@ impl Model {
     pub fn new(
         theme: Theme,
         saved: SavedSessions,
-        progress: BTreeMap<String, Progress>,
+        progress: ByKey<Progress>,
     ) -> Self {
         let (file, text) = FIRST_PRESET;
         let (preset, scenario) = Preset::read(file, text).expect("the built-in preset reads");

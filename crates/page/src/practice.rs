@@ -43,9 +43,7 @@ impl Model {
         };
         let total = exercise.hints.len();
         let key = self.work.exercise_key.clone();
-        let progress = Rc::make_mut(&mut self.work.progress)
-            .entry(key)
-            .or_default();
+        let progress = Rc::make_mut(&mut self.work.progress).or_default(key);
         progress.hints = (progress.hints + 1).min(total);
     }
 
@@ -57,10 +55,7 @@ impl Model {
         };
         if checked.solved {
             let key = self.work.exercise_key.clone();
-            Rc::make_mut(&mut self.work.progress)
-                .entry(key)
-                .or_default()
-                .solved = true;
+            Rc::make_mut(&mut self.work.progress).or_default(key).solved = true;
         }
         self.work.checked = Some(Rc::new(checked));
     }

@@ -5,7 +5,6 @@
 use gitops_world::attempt::Checked;
 use gitops_world::share::{Interaction, Session};
 use crate::by_key::ByKey;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -27,7 +26,7 @@ pub struct Work {
     pub checked: Option<Rc<Checked>>,
     /// Progress through the exercises, by exercise (`practice.rs`): kept in
     /// local storage.
-    pub progress: Rc<BTreeMap<String, Progress>>,
+    pub progress: Rc<ByKey<Progress>>,
     /// The key of the exercise on screen in `progress`.
     pub(crate) exercise_key: String,
     /// What was done after the move the world went back to (`time.rs`), to go forward again.
@@ -83,7 +82,7 @@ impl Work {
     /// The work saved in this browser, before any scenario opened.
     pub(crate) fn new(
         saved: SavedSessions,
-        progress: BTreeMap<String, Progress>,
+        progress: ByKey<Progress>,
     ) -> Work {
         Work {
             session: Session::default(),

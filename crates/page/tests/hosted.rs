@@ -7,7 +7,6 @@ mod common;
 use common::presets;
 use gitops_page::{Action, MenuEntry, Model, SavedSessions, Source, Theme};
 use gitops_world::share::Session;
-use std::collections::BTreeMap;
 
 const LESSON: &str = r#"{"version": 1, "title": "A lesson's own scenario",
   "desired": {"api": {"image": "registry.example/api:1.4.2", "replicas": 2}},
@@ -23,7 +22,7 @@ fn titles_and_done(model: &Model) -> (String, usize) {
 
 #[test]
 fn a_step_sent_after_a_load_steps_the_loaded_scenario_however_long_the_load_waits() {
-    let mut model = Model::new(Theme::System, SavedSessions::default(), BTreeMap::new());
+    let mut model = Model::new(Theme::System, SavedSessions::default(), Default::default());
     model.act(hosted(Action::Open(
         Session::of_scenario(LESSON),
         Source::Host,
@@ -55,7 +54,7 @@ fn a_step_sent_after_a_load_steps_the_loaded_scenario_however_long_the_load_wait
 
 #[test]
 fn a_preset_loaded_then_stepped_waits_for_the_presets_then_steps_it() {
-    let mut model = Model::new(Theme::System, SavedSessions::default(), BTreeMap::new());
+    let mut model = Model::new(Theme::System, SavedSessions::default(), Default::default());
     let presets = presets();
     model.act(Action::MenuLoaded(
         presets.iter().map(MenuEntry::of).collect(),
@@ -80,7 +79,7 @@ fn a_preset_loaded_then_stepped_waits_for_the_presets_then_steps_it() {
 
 #[test]
 fn with_nothing_waiting_a_hosts_action_is_done_at_once() {
-    let mut model = Model::new(Theme::System, SavedSessions::default(), BTreeMap::new());
+    let mut model = Model::new(Theme::System, SavedSessions::default(), Default::default());
     model.act(Action::Started);
     model.act(hosted(Action::Step));
     assert_eq!(model.playback.done.len(), 1);
@@ -88,7 +87,7 @@ fn with_nothing_waiting_a_hosts_action_is_done_at_once() {
 
 #[test]
 fn a_hosted_exercise_is_judged_as_check_judges_it_and_the_ignore_rule_it_asks_for_solves_it() {
-    let mut model = Model::new(Theme::System, SavedSessions::default(), BTreeMap::new());
+    let mut model = Model::new(Theme::System, SavedSessions::default(), Default::default());
     let mut presets = presets();
     let text = std::fs::read_to_string(format!("{}/../../static/exercises/flapping.yaml", env!("CARGO_MANIFEST_DIR"))).unwrap();
     presets.push(gitops_page::Preset::read("exercises/flapping.yaml", &text).expect("it reads").0);

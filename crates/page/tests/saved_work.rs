@@ -7,7 +7,6 @@ mod common;
 use common::presets;
 use gitops_page::{Action, MenuEntry, Model, Pane, SavedSessions, Source, Theme, ViewAction, WorkAction};
 use gitops_world::share::Session;
-use std::collections::BTreeMap;
 
 const LESSON: &str = r#"{"version": 1, "title": "A lesson's own scenario",
   "desired": {"api": {"image": "registry.example/api:1.4.2", "replicas": 2}},
@@ -21,7 +20,7 @@ const EDITED: &str = r#"{"api": {"image": "registry.example/api:1.4.2", "replica
 
 /// A page opened with `saved` in local storage and `link` in its address.
 fn reloaded(saved: &SavedSessions, link: Option<Session>) -> Model {
-    let mut model = Model::new(Theme::System, saved.clone(), BTreeMap::new());
+    let mut model = Model::new(Theme::System, saved.clone(), Default::default());
     let presets = presets();
     model.act(Action::MenuLoaded(presets.iter().map(MenuEntry::of).collect()));
     model.act(Action::PresetsLoaded(presets));

@@ -40,10 +40,13 @@ pub fn saved_scenario(scenario: &Scenario, mut written: Value, interactions: &[I
             continue;
         }
         let at = world.step;
+        // An action as a script writes it: its minute first.
         let mut act = |action: Value| {
-            let mut action = action;
-            action["at"] = json!(at);
-            script.push(action);
+            let mut entry = Map::from_iter([("at".to_string(), json!(at))]);
+            if let Value::Object(fields) = action {
+                entry.extend(fields);
+            }
+            script.push(Value::Object(entry));
         };
         match interaction {
             Interaction::Environment(name) => environment = name.clone(),

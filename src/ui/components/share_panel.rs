@@ -5,8 +5,8 @@ use yew::prelude::*;
 
 #[wasm_bindgen(module = "/src/ui/save_scenario.js")]
 extern "C" {
-    /// A promise of the scenario file downloaded (`{file, notKept}`: its name, and
-    /// what it does not keep), or of why it was not written.
+    /// A promise of what to say of the scenario file downloaded (its name, what it
+    /// does not keep), or of why it was not written.
     #[wasm_bindgen(js_name = saveScenario)]
     fn save_scenario(text: &str, link: &str, name: &str) -> js_sys::Promise;
 }
@@ -25,18 +25,14 @@ pub struct SharePanelProps {
 
 /// Save as scenario: what was done, written by the API module as a scenario file the
 /// browser downloads; then what it does not keep, or why it was not written.
-fn save(props: &SharePanelProps, fragment: &str, saved: UseStateHandle<Option<Result<(String, Vec<String>), String>>>) -> Callback<MouseEvent> {
+fn save(props: &SharePanelProps, fragment: &str, saved: UseStateHandle<Option<Result<String, String>>>) -> Callback<MouseEvent> {
     let (text, link, name) = (props.scenario.clone(), format!("#{fragment}"), props.file_name.clone());
     Callback::from(move |_| {
         let (text, link, name, saved) = (text.clone(), link.clone(), name.clone(), saved.clone());
         wasm_bindgen_futures::spawn_local(async move {
             let outcome = wasm_bindgen_futures::JsFuture::from(save_scenario(&text, &link, &name)).await;
             saved.set(Some(match outcome {
-                Ok(written) => {
-                    let field = |name: &str| js_sys::Reflect::get(&written, &JsValue::from_str(name)).unwrap_or_default();
-                    let not_kept = js_sys::Array::from(&field("notKept")).iter().filter_map(|line| line.as_string()).collect();
-                    Ok((field("file").as_string().unwrap_or_default(), not_kept))
-                }
+                Ok(said) => Ok(said.as_string().unwrap_or_default()),
                 Err(error) => Err(js_sys::Error::from(error).message().into()),
             }));
         });
@@ -83,7 +79,7 @@ fn copy(
 #[function_component(SharePanel)]
 pub fn share_panel(props: &SharePanelProps) -> Html {
     let copied = use_state(|| None::<&'static str>);
-    let saved = use_state(|| None::<Result<(String, Vec<String>), String>>);
+    let saved = use_state(|| None::<Result<String, String>>);
     let base = base_url();
     let shared = props.fragment.as_ref().map(|made| made.as_ref().map(|fragment| {
         (
@@ -130,15 +126,7 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
             }
             { match &*saved {
                 None => html! {},
-                Some(Ok((file, not_kept))) => html! {
-                    <div role="status">
-                        <p>{ format!("Saved as {file}: what you did before the first minute is its start, what you did after it its script.") }</p>
-                        if !not_kept.is_empty() {
-                            <p>{ "Not kept:" }</p>
-                            <ul>{ for not_kept.iter().map(|line| html! { <li>{ line }</li> }) }</ul>
-                        }
-                    </div>
-                },
+                Some(Ok(said)) => html! { <p role="status">{ said }</p> },
                 Some(Err(why)) => html! { <p class="refused" role="alert">{ format!("The scenario could not be saved: {why}") }</p> },
             } }
             <button onclick={close}>{ "Close" }</button>

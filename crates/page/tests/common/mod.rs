@@ -2,11 +2,10 @@
 #![allow(dead_code)]
 
 use gitops_page::{Action, Model, Pane, Preset, SavedSessions, Theme};
-use std::collections::BTreeMap;
 
 /// The page as it opens: the worked example, nothing saved.
 pub fn opened() -> Model {
-    let mut model = Model::new(Theme::System, SavedSessions::default(), BTreeMap::new());
+    let mut model = Model::new(Theme::System, SavedSessions::default(), Default::default());
     model.act(Action::Started);
     model
 }
