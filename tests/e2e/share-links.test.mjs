@@ -114,15 +114,16 @@ test('Save as scenario downloads what was done as a scenario file, which runs as
   await page.getByLabel('Preset').selectOption({ label: 'A directory change prunes the database' });
   // Before the first minute: an option, which becomes the scenario's. Then, at minute 0,
   // a change by hand and one Step, which become its script's actions at that minute.
-  await page.getByRole('checkbox', { name: /Auto-sync/ }).uncheck();
+  await page.getByRole('checkbox', { name: /Self-heal/ }).uncheck();
   await page.getByRole('button', { name: 'Next minute' }).click();
   await actualPane(page).fill((await editorText(actualPane(page))).replace('replicas: 2', 'replicas: 7'));
+  await until(async () => (await cards(page)).join(), 'UPDATE Deployment/shop/web');
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await page.getByRole('button', { name: 'Share', exact: true }).click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Save as scenario' }).click()]);
   assert.equal(download.suggestedFilename(), 'prune-database-saved.yaml');
   const text = readFileSync(await download.path(), 'utf8');
-  assert.match(text, /autoSync: false/);
+  assert.match(text, /selfHeal: false/);
   assert.match(text, /- at: 0\n {4}do: set-cluster\n {4}by: you\n {4}environment: prod/);
   assert.match(text, /- at: 0\n {4}do: apply-next\n {4}by: you\n {4}environment: prod/);
   await until(() => page.getByRole('dialog', { name: 'Share' }).getByRole('status').innerText(), 'Saved as prune-database-saved.yaml: what you did before the first minute is its start, what you did after it its script.');

@@ -64,7 +64,15 @@ pub fn saved_scenario(scenario: &Scenario, mut written: Value, interactions: &[I
                     act(action);
                 }
             }
-            Interaction::Actual(text) if world.started => act(json!({"do": "set-cluster", "by": YOU, "environment": environment, "state": &**text})),
+            Interaction::Actual(text) if world.started => {
+                // A script's state is a value: the text's one document, or the list of its documents.
+                let state = match gitops_core::text::document::parse_documents("actual", text) {
+                    Ok(mut documents) if documents.len() == 1 => documents.remove(0),
+                    Ok(documents) => Value::Array(documents),
+                    Err(_) => continue,
+                };
+                act(json!({"do": "set-cluster", "by": YOU, "environment": environment, "state": state}));
+            }
             Interaction::Step if world.reconciles_by_hand() => act(json!({"do": "sync", "by": YOU, "environment": environment})),
             Interaction::Step => act(json!({"do": "apply-next", "by": YOU, "environment": environment})),
             Interaction::Revert(commit) => act(json!({"do": "revert", "author": YOU, "commit": commit})),

@@ -26,8 +26,8 @@ fn session_to_the_end(scenario: &Scenario, interactions: &[Interaction]) -> Worl
 }
 
 /// A session on the exercise: before the first minute, the database annotated in Git
-/// (committed) and auto-sync turned off; at minute 3, web scaled in Git; at minute 4,
-/// one Step, which the agent applies.
+/// (committed) and auto-sync turned off; at minute 3, web scaled in Git and the cluster
+/// replaced by hand; at minute 4, one Step, which the agent applies.
 fn session() -> Vec<Interaction> {
     let desired = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\nspec:\n  replicas: 2\n  template:\n    spec:\n      containers:\n        - name: web\n          image: registry.example/web:2.0.0\n\
         ---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: db\n  namespace: shop\n  labels: {app.kubernetes.io/component: database}\n  annotations: {argocd.argoproj.io/sync-options: Prune=false}\n\
@@ -43,6 +43,7 @@ fn session() -> Vec<Interaction> {
         Interaction::Advance,
         Interaction::Desired(scaled.into()),
         Interaction::Commit("Scale web".into()),
+        Interaction::Actual("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: by-hand, namespace: shop}\ndata: {made: by hand}\n".to_string().into()),
         Interaction::Advance,
         Interaction::Step,
     ]
@@ -63,7 +64,7 @@ everywhere! {
             .filter(|action| action["author"] == "you" || action["by"] == "you")
             .map(|action| (action["at"].as_u64().unwrap(), action["do"].as_str().unwrap()))
             .collect();
-        assert_eq!(added, [(3, "commit"), (4, "apply-next")], "{script:#?}");
+        assert_eq!(added, [(3, "commit"), (3, "set-cluster"), (4, "apply-next")], "{script:#?}");
         assert!(script[0]["author"] == "dave", "the scenario's own actions stay, in the order of their minutes");
 
         let session = session_to_the_end(&scenario, &interactions);
