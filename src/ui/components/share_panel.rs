@@ -103,7 +103,6 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
                 None => html! { <p role="status">{ "Making the link…" }</p> },
                 Some(Ok((link, embed))) => html! {
                     <>
-                        <button onclick={save(props, props.fragment.as_ref().and_then(|made| made.as_deref().ok()).unwrap_or_default(), saved.clone())}>{ "Save as scenario" }</button>
                         <label for="share-link" class="block">{ "Link to this scenario, with what you did" }</label>
                         <div class="copy-row">
                             <input id="share-link" readonly=true value={link.clone()} />
@@ -117,6 +116,7 @@ pub fn share_panel(props: &SharePanelProps) -> Html {
                         <p class="hint">
                             { "To control the embedded playground with postMessage, add &origin=<your page's origin> to the iframe's address; messages from other origins are ignored." }
                         </p>
+                        <button onclick={save(props, props.fragment.as_ref().and_then(|made| made.as_deref().ok()).unwrap_or_default(), saved.clone())}>{ "Save as scenario" }</button>
                     </>
                 },
                 Some(Err(why)) => html! { <p class="refused" role="alert">{ why }</p> },
